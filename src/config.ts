@@ -1,0 +1,147 @@
+// Configuration from the environment. Everything is checked here, at start, so that a
+// mistake stops the process with one clear line instead of surfacing on the first request.
+import { readFileSync } from 'node:fs';
+
+export class ConfigError extends Error {}
+
+export type ApiMode = 'read-only' | 'crud';
+export type BackendName = 'git' | 'sqlite' | 'memory';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface ServiceConfig {
+  apiMode: ApiMode;
+  backend: BackendName;
+  databaseUrl: string;
+  authToken: string;
+  /** Write token; defaults to the read token. */
+  crudAuthToken: string;
+  seedFile: string;
+  openapiFile: string;
+  listen: ListenAddress;
+  logLevel: string;
+  configRepo: string;
+  /** Undefined: the remote's default branch (main for a new local repo). */
+  configBranch: string | undefined;
+  cloneDir: string;
+  syncIntervalMs: number;
+  gitToken: string | undefined;
+  gitUsername: string | undefined;
+  gitPassword: string | undefined;
+  gitAuthorName: string;
+  gitAuthorEmail: string;
+  webhookSecret: string | undefined;
+  maxBodyBytes: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** A secret from NAME, or from the file named by NAME_FILE (as Kubernetes mounts secrets). */
+export function secretFrom(env: Env, name: string): string | undefined {
+  const direct = env[name];
+  const file = env[`${name}_FILE`];
+  if (direct !== undefined && direct !== '' && file) {
+    throw new ConfigError(`${name} and ${name}_FILE are both set; set only one`);
+  }
+  if (file) {
+    try {
+      // Trailing newlines come with most secret files and are never part of a token.
+      return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      throw new ConfigError(`${name}_FILE: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  return direct === '' ? undefined : direct;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(`${name}=${value} is not valid; use one of: ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+export function parseListenAddress(value: string): ListenAddress {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]*)):(\d{1,5})$/.exec(value);
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) {
+    throw new ConfigError(`LISTEN_ADDR=${value} is not valid; use host:port, e.g. 0.0.0.0:8080 or [::]:8080`);
+  }
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
+}
+
+/** "500ms", "30s", "5m", "1h", or plain seconds. */
+export function parseDuration(name: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new ConfigError(`${name}=${value} is not a duration; use e.g. 500ms, 30s, 5m, 1h or plain seconds`);
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's']!;
+  const ms = Math.round(Number(match[1]) * factor);
+  if (ms <= 0) throw new ConfigError(`${name}=${value} must be more than zero`);
+  return ms;
+}
+
+/** "1mb", "512kb", or plain bytes. */
+export function parseByteSize(name: string, value: string): number {
+  const match = /^(\d+)\s*(b|kb|kib|mb|mib)?$/i.exec(value.trim());
+  if (!match) throw new ConfigError(`${name}=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const factor = unit.startsWith('k') ? 1024 : unit.startsWith('m') ? 1024 * 1024 : 1;
+  return Number(match[1]) * factor;
+}
+
+function logLevelFrom(env: Env): string {
+  if (env.LOG_LEVEL) {
+    if (!LOG_LEVELS.includes(env.LOG_LEVEL)) {
+      throw new ConfigError(`LOG_LEVEL=${env.LOG_LEVEL} is not valid; use one of: ${LOG_LEVELS.join(', ')}`);
+    }
+    return env.LOG_LEVEL;
+  }
+  // RUST_LOG (from the contract) is honoured when it is a plain level name; a full tracing
+  // directive such as "gitops=debug,tower=warn" has no meaning here and is ignored.
+  const rust = env.RUST_LOG?.trim().toLowerCase();
+  if (rust === 'off') return 'silent';
+  if (rust && LOG_LEVELS.includes(rust)) return rust;
+  return 'info';
+}
+
+export function loadConfig(env: Env = process.env): ServiceConfig {
+  const authToken = secretFrom(env, 'AUTH_TOKEN');
+  if (!authToken) {
+    throw new ConfigError('AUTH_TOKEN is required (the bearer token clusters use to read); set AUTH_TOKEN or AUTH_TOKEN_FILE');
+  }
+  const crudAuthToken = secretFrom(env, 'CRUD_AUTH_TOKEN') ?? authToken;
+  const gitUsername = env.GIT_USERNAME || undefined;
+  const gitPassword = secretFrom(env, 'GIT_PASSWORD');
+  if ((gitUsername === undefined) !== (gitPassword === undefined)) {
+    throw new ConfigError('GIT_USERNAME and GIT_PASSWORD go together; set both or neither');
+  }
+  return {
+    apiMode: oneOf(env, 'API_MODE', ['read-only', 'crud'] as const, 'read-only'),
+    backend: oneOf(env, 'STORE_BACKEND', ['git', 'sqlite', 'memory'] as const, 'git'),
+    databaseUrl: env.DATABASE_URL || 'sqlite://data/config.db?mode=rwc',
+    authToken,
+    crudAuthToken,
+    seedFile: env.SEED_FILE || 'data/seed.json',
+    openapiFile: env.OPENAPI_FILE || 'openapi/openapi.yaml',
+    listen: parseListenAddress(env.LISTEN_ADDR || '0.0.0.0:8080'),
+    logLevel: logLevelFrom(env),
+    configRepo: env.CONFIG_REPO || 'config-repo-example',
+    configBranch: env.CONFIG_BRANCH || undefined,
+    cloneDir: env.CONFIG_CLONE_DIR || 'data/config-repo',
+    syncIntervalMs: parseDuration('CONFIG_SYNC_INTERVAL', env.CONFIG_SYNC_INTERVAL || '30s'),
+    gitToken: secretFrom(env, 'GIT_TOKEN'),
+    gitUsername,
+    gitPassword,
+    gitAuthorName: env.GIT_AUTHOR_NAME || 'gitops-config-api',
+    gitAuthorEmail: env.GIT_AUTHOR_EMAIL || 'gitops-config-api@localhost',
+    webhookSecret: secretFrom(env, 'WEBHOOK_SECRET'),
+    maxBodyBytes: parseByteSize('MAX_BODY_SIZE', env.MAX_BODY_SIZE || '1mb'),
+  };
+}

@@ -1,0 +1,107 @@
+// A snapshot is one immutable, consistent view of all four record sets at one revision.
+// Backends build snapshots; the read path only ever looks at one snapshot per request,
+// so a reader never sees a mix of two revisions.
+import { dnsKey } from './cluster-dns.ts';
+import type { Problem } from './problems.ts';
+import type { Cluster, Collection, NamespaceDef, PlatformComponent, RecordOf, RecordSets, RoleBindingDef } from './records.ts';
+
+export interface Snapshot {
+  /** Git commit id (with a marker for uncommitted edits), SQLite counter or content hash. */
+  readonly revision: string;
+  /** Each map iterates in id order. */
+  readonly clusters: ReadonlyMap<string, Cluster>;
+  readonly platform_components: ReadonlyMap<string, PlatformComponent>;
+  readonly namespaces: ReadonlyMap<string, NamespaceDef>;
+  readonly rolebindings: ReadonlyMap<string, RoleBindingDef>;
+  /** Clusters by `dnsKey(cluster_dns)`. */
+  readonly clustersByDns: ReadonlyMap<string, Cluster>;
+}
+
+export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; problems: Problem[] };
+
+/**
+ * Builds a snapshot from records that already passed their schema. It refuses only what
+ * would make a served answer ambiguous or invalid for the consumer: two records with one id,
+ * two clusters with one DNS name, and a reference listed twice in one cluster (the consumer
+ * rejects a response with duplicate input ids). Dangling references are not refused here:
+ * the read endpoints skip them, as the contract says.
+ */
+export function createSnapshot(records: RecordSets, revision: string): SnapshotResult {
+  const problems: Problem[] = [];
+  const maps = {
+    clusters: indexById('clusters', records.clusters, problems),
+    platform_components: indexById('platform_components', records.platform_components, problems),
+    namespaces: indexById('namespaces', records.namespaces, problems),
+    rolebindings: indexById('rolebindings', records.rolebindings, problems),
+  };
+
+  const clustersByDns = new Map<string, Cluster>();
+  for (const cluster of maps.clusters.values()) {
+    const key = dnsKey(cluster.cluster_dns);
+    const other = clustersByDns.get(key);
+    if (other) {
+      problems.push({
+        path: `clusters/${cluster.id}/cluster_dns`,
+        message: `cluster_dns "${cluster.cluster_dns}" is already used by cluster "${other.id}"`,
+      });
+    } else {
+      clustersByDns.set(key, cluster);
+    }
+    problems.push(...duplicateReferences(cluster));
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, snapshot: Object.freeze({ revision, ...maps, clustersByDns }) };
+}
+
+function indexById<C extends Collection>(collection: C, list: RecordOf[C][], problems: Problem[]): Map<string, RecordOf[C]> {
+  const sorted = [...list].sort((a, b) => compareIds(a.id, b.id));
+  const map = new Map<string, RecordOf[C]>();
+  for (const record of sorted) {
+    if (map.has(record.id)) {
+      problems.push({ path: `${collection}/${record.id}`, message: `${collection} id "${record.id}" is defined twice` });
+      continue;
+    }
+    map.set(record.id, deepFreeze(record));
+  }
+  return map;
+}
+
+/** Code-unit order, the same on every machine and locale. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function duplicateReferences(cluster: Cluster): Problem[] {
+  const problems: Problem[] = [];
+  for (const field of ['platform_components', 'namespaces', 'rolebindings'] as const) {
+    const seen = new Set<string>();
+    cluster[field].forEach((ref, index) => {
+      if (seen.has(ref.id)) {
+        problems.push({
+          path: `clusters/${cluster.id}/${field}/${index}/id`,
+          message: `"${ref.id}" is listed twice in ${field} of cluster "${cluster.id}"`,
+        });
+      }
+      seen.add(ref.id);
+    });
+  }
+  return problems;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export function snapshotRecords(snapshot: Snapshot): RecordSets {
+  return {
+    clusters: [...snapshot.clusters.values()],
+    platform_components: [...snapshot.platform_components.values()],
+    namespaces: [...snapshot.namespaces.values()],
+    rolebindings: [...snapshot.rolebindings.values()],
+  };
+}

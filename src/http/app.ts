@@ -1,0 +1,87 @@
+// Puts the HTTP layer together: the read path first (plain Node, a lookup per request),
+// then Express for everything else.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { ApiMode } from '../config.ts';
+import { COLLECTIONS } from '../domain/records.ts';
+import type { SnapshotPublisher } from '../serving/publisher.ts';
+import type { ConfigStore } from '../store/config-store.ts';
+import type { Authenticator } from './auth.ts';
+import { ApiError } from './errors.ts';
+import { createReadHandler } from './read-handler.ts';
+import { serviceRoutes } from './service-routes.ts';
+
+export interface AppDeps {
+  apiMode: ApiMode;
+  publisher: SnapshotPublisher;
+  store: ConfigStore;
+  auth: Authenticator;
+  log: Logger;
+  openapiDocument: Buffer;
+  /** Extra routes mounted before the fallbacks (REST in crud mode, the Git webhook). */
+  routers?: express.Router[];
+}
+
+export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const handleRead = createReadHandler(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('json spaces', 0);
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      // Probes are hit every few seconds by Kubernetes; keep them out of the info log.
+      const probe = req.path === '/health' || req.path === '/ready';
+      deps.log[probe && res.statusCode < 500 ? 'debug' : level](
+        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.use(serviceRoutes(deps));
+  for (const router of deps.routers ?? []) app.use(router);
+
+  if (deps.apiMode === 'read-only') {
+    const restPaths = COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]);
+    app.all(restPaths, () => {
+      throw new ApiError('not_found', 'the REST endpoints are served only in crud mode; start the service with API_MODE=crud');
+    });
+  }
+
+  app.use(() => {
+    throw new ApiError('not_found', 'no such endpoint; see /openapi.yaml');
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) deps.log.error({ err: error, path: req.path }, 'request failed');
+    res.status(apiError.status).set(apiError.headers).set('cache-control', 'no-store').json(apiError.body());
+  });
+
+  return (req, res) => {
+    if (!handleRead(req, res)) app(req, res);
+  };
+}
+
+/** Maps what Express and body parsing throw to the error codes of the API. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as { type?: string; status?: number; message?: string; limit?: number };
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new ApiError('validation_error', `the body is not valid JSON: ${e.message}`);
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', `the body is larger than the limit of ${e.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', e.message ?? 'unsupported body encoding');
+  }
+  if (e.status === 400) return new ApiError('validation_error', e.message ?? 'bad request');
+  return new ApiError('internal_error', 'the request failed on the server; see the service logs');
+}

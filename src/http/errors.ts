@@ -1,0 +1,63 @@
+// Every error answer has the body {"error": "<code>", "message": "<for a person>"} plus
+// "details" for validation errors, whichever layer produced it.
+import type { ServerResponse } from 'node:http';
+import type { Problem } from '../domain/problems.ts';
+
+export const ERROR_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  store_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  body(): { error: ErrorCode; message: string; details?: ErrorDetail[] } {
+    return this.details ? { error: this.code, message: this.message, details: this.details } : { error: this.code, message: this.message };
+  }
+}
+
+export function problemsToDetails(problems: Problem[]): ErrorDetail[] {
+  return problems.map((p) => ({ path: p.path, message: p.message }));
+}
+
+/** Writes an error answer on a plain Node response (the read path does not go through Express). */
+export function writeError(res: ServerResponse, error: ApiError, head = false): void {
+  const body = Buffer.from(JSON.stringify(error.body()));
+  res.writeHead(error.status, {
+    ...error.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': body.length,
+    'cache-control': 'no-store',
+  });
+  res.end(head ? undefined : body);
+}

@@ -1,0 +1,143 @@
+// The flux-read endpoints under /api/v2/gitops/. Thousands of clusters poll these, so they
+// bypass Express: authenticate, look the prepared response up, write its bytes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { isPerClusterEndpoint } from '../domain/read-endpoints.ts';
+import type { PreparedResponse } from '../serving/prepared-response.ts';
+import type { SnapshotPublisher } from '../serving/publisher.ts';
+import type { ResponseCache } from '../serving/response-cache.ts';
+import type { Authenticator } from './auth.ts';
+import { ApiError, writeError } from './errors.ts';
+
+export const READ_PREFIX = '/api/v2/gitops/';
+
+export interface ReadHandlerDeps {
+  publisher: SnapshotPublisher;
+  auth: Authenticator;
+  log: Logger;
+}
+
+/** Handles the request when its path is under the read prefix; returns false otherwise. */
+export function createReadHandler({ publisher, auth, log }: ReadHandlerDeps) {
+  return function handleRead(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (!path.startsWith(READ_PREFIX)) return false;
+
+    const started = process.hrtime.bigint();
+    const head = req.method === 'HEAD';
+    let status: number;
+    let revision: string | undefined;
+    try {
+      if (req.method !== 'GET' && !head) {
+        throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the read endpoints answer GET and HEAD`, {
+          headers: { allow: 'GET, HEAD' },
+        });
+      }
+      auth.require(req, 'read');
+      const cache = publisher.current();
+      if (!cache) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+      revision = cache.revision;
+      status = writePrepared(req, res, lookup(cache, path), revision, head);
+    } catch (error) {
+      const apiError =
+        error instanceof ApiError ? error : new ApiError('internal_error', 'the response could not be prepared; see the service logs');
+      if (!(error instanceof ApiError)) log.error({ err: error, path }, 'read request failed');
+      status = apiError.status;
+      writeError(res, apiError, head);
+    }
+    logRead(log, req, path, status, revision, started);
+    return true;
+  };
+}
+
+function lookup(cache: ResponseCache, path: string): PreparedResponse {
+  const rest = path.slice(READ_PREFIX.length);
+  if (rest === 'clusters') return cache.clustersList();
+  const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(rest);
+  if (!match || !isPerClusterEndpoint(match[2]!)) {
+    throw new ApiError('not_found', `no such endpoint: ${path}; see /openapi.yaml`);
+  }
+  let dns: string;
+  try {
+    dns = decodeURIComponent(match[1]!);
+  } catch {
+    throw new ApiError('not_found', 'the cluster DNS name in the path is not valid percent-encoding');
+  }
+  const prepared = cache.forCluster(match[2], dns);
+  if (!prepared) throw new ApiError('not_found', `no cluster has cluster_dns "${dns}"`);
+  return prepared;
+}
+
+function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedResponse, revision: string, head: boolean): number {
+  if (prepared.kind === 'oversized') {
+    throw new ApiError(
+      'internal_error',
+      `the response would be ${prepared.bytes} bytes, over the consumer's limit of 921600 bytes (900 KiB); ` +
+        'it is refused rather than truncated: split the cluster\'s references or shorten its patches',
+    );
+  }
+  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  const etag = gzip ? prepared.gzipEtag : prepared.etag;
+  const headers: Record<string, string | number> = {
+    etag,
+    'x-config-revision': revision,
+    vary: 'Accept-Encoding',
+    'cache-control': 'no-cache',
+  };
+  if (etagMatches(req.headers['if-none-match'], prepared.etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return 304;
+  }
+  const body = gzip ? prepared.gzipped() : prepared.body;
+  headers['content-type'] = 'application/json';
+  headers['content-length'] = body.length;
+  if (gzip) headers['content-encoding'] = 'gzip';
+  res.writeHead(200, headers);
+  res.end(head ? undefined : body);
+  return 200;
+}
+
+/** gzip is used when the client lists it without q=0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  for (const part of header.split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+/** Both variants (identity and gzip) of one body share its hash, so either tag revalidates. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const hash = etag.slice(1, -1);
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
+    return tag === hash || tag === `${hash}-gzip`;
+  });
+}
+
+function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: bigint): void {
+  // A fleet polls these endpoints all day: successful polls are logged at debug, failures
+  // that point at a misconfigured client at warn, server faults at error.
+  const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'debug';
+  if (!log.isLevelEnabled(level)) return;
+  log[level](
+    {
+      method: req.method,
+      path,
+      status,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      revision,
+      remote: req.socket.remoteAddress,
+      user_agent: req.headers['user-agent'],
+    },
+    'read request',
+  );
+}

@@ -1,0 +1,29 @@
+// Entry point: `npm start`. Configuration problems end the start with one line on stderr.
+import { ConfigError, loadConfig } from './config.ts';
+import { startService } from './server.ts';
+import { StoreStartError } from './store/config-store.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const service = await startService(config);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    service.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // A stuck client must not keep the pod from terminating.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    service.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof StoreStartError;
+  process.stderr.write(`gitops-config-api: ${known ? (error as Error).message : `failed to start: ${String((error as Error)?.message ?? error)}`}\n`);
+  process.exit(known ? 2 : 1);
+});

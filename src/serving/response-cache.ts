@@ -1,0 +1,38 @@
+// The read responses of one snapshot. Each is merged and encoded the first time it is asked
+// for and kept until the snapshot is replaced, so a poll costs a map lookup.
+import { dnsKey } from '../domain/cluster-dns.ts';
+import { clusterSummaryInputs, type PerClusterEndpoint, perClusterInputs } from '../domain/read-endpoints.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import { prepareInputsDocument, type PreparedResponse } from './prepared-response.ts';
+
+export class ResponseCache {
+  readonly snapshot: Snapshot;
+  readonly #perCluster = new Map<string, PreparedResponse>();
+  #clustersList: PreparedResponse | undefined;
+
+  constructor(snapshot: Snapshot) {
+    this.snapshot = snapshot;
+  }
+
+  get revision(): string {
+    return this.snapshot.revision;
+  }
+
+  /** The response for one cluster and endpoint, or undefined when no cluster has that DNS name. */
+  forCluster(endpoint: PerClusterEndpoint, clusterDns: string): PreparedResponse | undefined {
+    const key = `${endpoint} ${dnsKey(clusterDns)}`;
+    let prepared = this.#perCluster.get(key);
+    if (prepared === undefined) {
+      const cluster = this.snapshot.clustersByDns.get(dnsKey(clusterDns));
+      if (!cluster) return undefined;
+      prepared = prepareInputsDocument(perClusterInputs(this.snapshot, cluster, endpoint));
+      this.#perCluster.set(key, prepared);
+    }
+    return prepared;
+  }
+
+  clustersList(): PreparedResponse {
+    this.#clustersList ??= prepareInputsDocument(clusterSummaryInputs(this.snapshot));
+    return this.#clustersList;
+  }
+}
