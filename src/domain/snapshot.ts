@@ -17,7 +17,11 @@ export interface Snapshot {
   readonly clustersByDns: ReadonlyMap<string, Cluster>;
 }
 
-export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; problems: Problem[] };
+/**
+ * On failure `partial` is still a usable snapshot (the first record of a repeated id, the
+ * first cluster of a repeated DNS name), so that a validator can go on and report the rest.
+ */
+export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; problems: Problem[]; partial: Snapshot };
 
 /**
  * Builds a snapshot from records that already passed their schema. It refuses only what
@@ -50,8 +54,8 @@ export function createSnapshot(records: RecordSets, revision: string): SnapshotR
     problems.push(...duplicateReferences(cluster));
   }
 
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, snapshot: Object.freeze({ revision, ...maps, clustersByDns }) };
+  const snapshot: Snapshot = Object.freeze({ revision, ...maps, clustersByDns });
+  return problems.length > 0 ? { ok: false, problems, partial: snapshot } : { ok: true, snapshot };
 }
 
 function indexById<C extends Collection>(collection: C, list: RecordOf[C][], problems: Problem[]): Map<string, RecordOf[C]> {

@@ -3,6 +3,9 @@
 // knows which backend runs.
 import type { BackendName } from '../config.ts';
 import type { Problem } from '../domain/problems.ts';
+import type { AnyRecord, Collection } from '../domain/records.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { TokenRole } from '../http/auth.ts';
 
 /** The outcome of the last attempt to load a revision, shown on /ready. */
 export interface LoadReport {
@@ -30,3 +33,35 @@ export interface ConfigStore {
 }
 
 export class StoreStartError extends Error {}
+
+/**
+ * One REST write, as the stores see it. `apply` computes the record to store from the
+ * current one (undefined when there is none) and the snapshot it is applied to, or returns
+ * null to delete; it throws an ApiError to refuse (404, 409, 412, 400). Stores call it inside
+ * their write lock, and again whenever they must re-apply the change to a newer revision
+ * (a remote branch that moved), so it must not have side effects.
+ */
+export interface Mutation {
+  action: 'create' | 'update' | 'delete';
+  collection: Collection;
+  id: string;
+  apply(current: AnyRecord | undefined, snapshot: Snapshot): AnyRecord | null;
+  /** Which token asked, for the audit trail (never the token itself). */
+  role: TokenRole;
+}
+
+export interface MutationResult {
+  /** The stored record, or null after a delete. */
+  record: AnyRecord | null;
+  revisionBefore: string;
+  revisionAfter: string;
+  /** Top-level fields whose value changed. */
+  changedFields: string[];
+  /** The published snapshot that contains the change. */
+  snapshot: Snapshot;
+}
+
+/** A backend that accepts writes (crud mode). */
+export interface WritableConfigStore extends ConfigStore {
+  mutate(mutation: Mutation): Promise<MutationResult>;
+}
