@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests start servers and git processes; two cores is all CI has.
     maxWorkers: 2,
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });
