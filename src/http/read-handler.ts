@@ -39,7 +39,7 @@ export function createReadHandler({ publisher, auth, log }: ReadHandlerDeps) {
       const cache = publisher.current();
       if (!cache) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
       revision = cache.revision;
-      status = writePrepared(req, res, lookup(cache, path), revision, head);
+      status = writePrepared(req, res, lookup(cache, path), head);
     } catch (error) {
       const apiError =
         error instanceof ApiError ? error : new ApiError('internal_error', 'the response could not be prepared; see the service logs');
@@ -53,6 +53,8 @@ export function createReadHandler({ publisher, auth, log }: ReadHandlerDeps) {
 }
 
 function lookup(cache: ResponseCache, path: string): PreparedResponse {
+  const known = cache.byPath(path);
+  if (known) return known;
   const rest = path.slice(READ_PREFIX.length);
   if (rest === 'clusters') return cache.clustersList();
   const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(rest);
@@ -67,10 +69,11 @@ function lookup(cache: ResponseCache, path: string): PreparedResponse {
   }
   const prepared = cache.forCluster(match[2], dns);
   if (!prepared) throw new ApiError('not_found', `no cluster has cluster_dns "${dns}"`);
+  cache.rememberPath(path, dns, prepared);
   return prepared;
 }
 
-function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedResponse, revision: string, head: boolean): number {
+function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedResponse, head: boolean): number {
   if (prepared.kind === 'oversized') {
     throw new ApiError(
       'internal_error',
@@ -79,24 +82,13 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Prep
     );
   }
   const gzip = acceptsGzip(req.headers['accept-encoding']);
-  const etag = gzip ? prepared.gzipEtag : prepared.etag;
-  const headers: Record<string, string | number> = {
-    etag,
-    'x-config-revision': revision,
-    vary: 'Accept-Encoding',
-    'cache-control': 'no-cache',
-  };
   if (etagMatches(req.headers['if-none-match'], prepared.etag)) {
-    res.writeHead(304, headers);
+    res.writeHead(304, prepared.notModifiedHeaders(gzip) as (string | number)[]);
     res.end();
     return 304;
   }
-  const body = gzip ? prepared.gzipped() : prepared.body;
-  headers['content-type'] = 'application/json';
-  headers['content-length'] = body.length;
-  if (gzip) headers['content-encoding'] = 'gzip';
-  res.writeHead(200, headers);
-  res.end(head ? undefined : body);
+  res.writeHead(200, prepared.headers(gzip) as (string | number)[]);
+  res.end(head ? undefined : gzip ? prepared.gzipped() : prepared.body);
   return 200;
 }
 

@@ -8,6 +8,8 @@ import { prepareInputsDocument, type PreparedResponse } from './prepared-respons
 export class ResponseCache {
   readonly snapshot: Snapshot;
   readonly #perCluster = new Map<string, PreparedResponse>();
+  /** Request paths already resolved, so that a repeated poll skips parsing its path. */
+  readonly #byPath = new Map<string, PreparedResponse>();
   #clustersList: PreparedResponse | undefined;
 
   constructor(snapshot: Snapshot) {
@@ -25,14 +27,27 @@ export class ResponseCache {
     if (prepared === undefined) {
       const cluster = this.snapshot.clustersByDns.get(dnsKey(clusterDns));
       if (!cluster) return undefined;
-      prepared = prepareInputsDocument(perClusterInputs(this.snapshot, cluster, endpoint));
+      prepared = prepareInputsDocument(perClusterInputs(this.snapshot, cluster, endpoint), this.revision);
       this.#perCluster.set(key, prepared);
     }
     return prepared;
   }
 
+  /**
+   * The response for a request path seen before. Only canonical spellings (lowercase DNS, no
+   * trailing dot, no percent-encoding) are remembered, so the map cannot grow past three
+   * entries per cluster however clients spell their paths.
+   */
+  byPath(path: string): PreparedResponse | undefined {
+    return this.#byPath.get(path);
+  }
+
+  rememberPath(path: string, clusterDns: string, prepared: PreparedResponse): void {
+    if (dnsKey(clusterDns) === clusterDns && !path.includes('%')) this.#byPath.set(path, prepared);
+  }
+
   clustersList(): PreparedResponse {
-    this.#clustersList ??= prepareInputsDocument(clusterSummaryInputs(this.snapshot));
+    this.#clustersList ??= prepareInputsDocument(clusterSummaryInputs(this.snapshot), this.revision);
     return this.#clustersList;
   }
 }

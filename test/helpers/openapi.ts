@@ -11,7 +11,7 @@ ajv.addFormat('date-time', (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d
 ajv.addFormat('hostname', /^[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$/);
 
 export function openapiDocument(): Promise<Doc> {
-  documentPromise ??= SwaggerParser.dereference('openapi/openapi.yaml') as Promise<Doc>;
+  documentPromise ??= SwaggerParser.dereference('openapi/openapi.yaml') as unknown as Promise<Doc>;
   return documentPromise;
 }
 
