@@ -119,8 +119,15 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   const crudAuthToken = secretFrom(env, 'CRUD_AUTH_TOKEN') ?? authToken;
   const gitUsername = env.GIT_USERNAME || undefined;
   const gitPassword = secretFrom(env, 'GIT_PASSWORD');
-  if ((gitUsername === undefined) !== (gitPassword === undefined)) {
-    throw new ConfigError('GIT_USERNAME and GIT_PASSWORD go together; set both or neither');
+  const gitToken = secretFrom(env, 'GIT_TOKEN');
+  if (gitPassword !== undefined && gitUsername === undefined) {
+    throw new ConfigError('GIT_PASSWORD needs GIT_USERNAME; set both, or use GIT_TOKEN');
+  }
+  if (gitUsername !== undefined && gitPassword === undefined && gitToken === undefined) {
+    throw new ConfigError('GIT_USERNAME needs GIT_PASSWORD or GIT_TOKEN');
+  }
+  if (gitPassword !== undefined && gitToken !== undefined) {
+    throw new ConfigError('GIT_TOKEN and GIT_PASSWORD are both set; use one');
   }
   return {
     apiMode: oneOf(env, 'API_MODE', ['read-only', 'crud'] as const, 'read-only'),
@@ -136,7 +143,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     configBranch: env.CONFIG_BRANCH || undefined,
     cloneDir: env.CONFIG_CLONE_DIR || 'data/config-repo',
     syncIntervalMs: parseDuration('CONFIG_SYNC_INTERVAL', env.CONFIG_SYNC_INTERVAL || '30s'),
-    gitToken: secretFrom(env, 'GIT_TOKEN'),
+    gitToken,
     gitUsername,
     gitPassword,
     gitAuthorName: env.GIT_AUTHOR_NAME || 'gitops-config-api',

@@ -47,7 +47,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ AUTH_TOKEN: 't', LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL=loud/);
   });
 
-  it('requires GIT_USERNAME and GIT_PASSWORD together', () => {
-    expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'u' })).toThrow(/go together/);
+  it('checks the Git credentials fit together', () => {
+    expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'u' })).toThrow(/GIT_USERNAME needs GIT_PASSWORD or GIT_TOKEN/);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_PASSWORD: 'p' })).toThrow(/GIT_PASSWORD needs GIT_USERNAME/);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'u', GIT_PASSWORD: 'p', GIT_TOKEN: 'x' })).toThrow(/both set/);
+    expect(loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'bot', GIT_TOKEN: 'x' })).toMatchObject({ gitUsername: 'bot', gitToken: 'x' });
   });
 });

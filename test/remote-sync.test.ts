@@ -1,0 +1,219 @@
+// A config repo on a real smart-HTTP Git remote (git http-backend behind Basic auth): clone,
+// periodic sync, webhook, broken commits, outages, and no credential in any log.
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asRepoFiles } from './helpers/fixture-data.ts';
+import { git, makeConfigRepo, tempDir, writeFiles } from './helpers/git-fixture.ts';
+import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
+import { eventually, request } from './helpers/http.ts';
+import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
+
+const USER = 'config-bot';
+const PASSWORD = 's3cret-git-password-7f2a';
+const WEBHOOK_SECRET = 'webhook-secret-91c3';
+const NS = '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces';
+
+let remote: GitHttpRemote;
+const services: TestService[] = [];
+let repoCount = 0;
+
+beforeAll(async () => {
+  remote = await startGitHttpRemote({ username: USER, password: PASSWORD });
+});
+afterEach(async () => {
+  for (const s of services.splice(0)) {
+    expect(s.logText()).not.toContain(PASSWORD);
+    expect(s.logText()).not.toContain(WEBHOOK_SECRET);
+    await s.close();
+  }
+});
+afterAll(() => remote?.close());
+
+/** A new repo on the remote, and a working clone of it for the "other engineer". */
+function newRemoteRepo(files = asRepoFiles()): { name: string; url: string; work: string } {
+  const name = `config-${++repoCount}`;
+  remote.publish(name, makeConfigRepo(files));
+  const work = join(tempDir(), 'work');
+  git(tempDir(), 'clone', '-q', remote.url(name).replace('http://', `http://${USER}:${PASSWORD}@`), work);
+  return { name, url: remote.url(name), work };
+}
+
+function pushChange(work: string, files: Record<string, string | object>, message: string): string {
+  writeFiles(work, files);
+  git(work, 'add', '-A');
+  git(work, 'commit', '-q', '-m', message);
+  git(work, 'push', '-q', 'origin', 'HEAD:main');
+  return git(work, 'rev-parse', 'HEAD');
+}
+
+async function start(env: Record<string, string>): Promise<TestService> {
+  const service = await startTestService({
+    GIT_USERNAME: USER,
+    GIT_PASSWORD: PASSWORD,
+    CONFIG_CLONE_DIR: join(tempDir(), 'clone'),
+    CONFIG_SYNC_INTERVAL: '30s',
+    ...env,
+  });
+  services.push(service);
+  return service;
+}
+
+const revisionOf = async (s: TestService) => (await request(s.url, NS, { token: READ_TOKEN })).headers['x-config-revision'];
+
+describe('remote config repo', () => {
+  it('clones with credentials and serves the branch head, with /ready showing branch and sync', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url });
+    expect(await revisionOf(service)).toBe(git(repo.work, 'rev-parse', 'HEAD'));
+    const ready = (await request(service.url, '/ready')).json();
+    expect(ready).toMatchObject({ status: 'ok', backend: 'git', branch: 'main', config_repo: repo.url, last_sync: { ok: true } });
+    expect(ready.served_commit).toBe(ready.revision);
+    expect(ready.last_successful_sync).toBeTruthy();
+  });
+
+  it('serves a commit pushed by someone else within the sync interval', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '300ms' });
+    const commit = pushChange(repo.work, { 'namespaces/team-b.yaml': { labels: { pushed: 'yes' } } }, 'label team-b');
+    await eventually(async () => (await revisionOf(service)) === commit, 3000);
+    const body = (await request(service.url, NS, { token: READ_TOKEN })).json();
+    expect(body.inputs.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({ pushed: 'yes' });
+  });
+
+  it('syncs at once on a signed GitHub webhook, ignores other branches, refuses bad signatures', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '1h', WEBHOOK_SECRET });
+    const commit = pushChange(repo.work, { 'namespaces/team-b.yaml': { labels: { hook: 'github' } } }, 'hooked');
+    const payload = JSON.stringify({ ref: 'refs/heads/main', after: commit });
+    const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(payload).digest('hex')}`;
+
+    const bad = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } });
+    expect(bad.status).toBe(401);
+    const unsigned = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json' } });
+    expect(unsigned.status).toBe(401);
+
+    const other = JSON.stringify({ ref: 'refs/heads/feature' });
+    const otherSig = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(other).digest('hex')}`;
+    const ignored = await request(service.url, '/hooks/git', { method: 'POST', body: other, headers: { 'content-type': 'application/json', 'x-hub-signature-256': otherSig } });
+    expect(ignored.status).toBe(202);
+    expect(ignored.json().status).toBe('ignored');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await revisionOf(service)).not.toBe(commit);
+
+    const ok = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature, 'x-github-event': 'push' } });
+    expect(ok.status).toBe(202);
+    expect(ok.json()).toEqual({ status: 'accepted' });
+    await eventually(async () => (await revisionOf(service)) === commit, 2000);
+  });
+
+  it('accepts the GitLab token header', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '1h', WEBHOOK_SECRET });
+    const commit = pushChange(repo.work, { 'namespaces/team-a.yaml': { labels: { hook: 'gitlab' } } }, 'gitlab hook');
+    const wrong = await request(service.url, '/hooks/git', { method: 'POST', body: '{}', headers: { 'x-gitlab-token': 'nope' } });
+    expect(wrong.status).toBe(401);
+    const ok = await request(service.url, '/hooks/git', { method: 'POST', body: JSON.stringify({ ref: 'refs/heads/main' }), headers: { 'x-gitlab-token': WEBHOOK_SECRET } });
+    expect(ok.status).toBe(202);
+    await eventually(async () => (await revisionOf(service)) === commit, 2000);
+  });
+
+  it('answers 404 on the webhook when WEBHOOK_SECRET is not set', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url });
+    expect((await request(service.url, '/hooks/git', { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+
+  it('keeps the last good commit served when a broken one is pushed, and serves the fix', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' });
+    const good = await revisionOf(service);
+    const before = (await request(service.url, NS, { token: READ_TOKEN })).body;
+    const broken = pushChange(repo.work, { 'clusters/c1.yaml': 'cluster_name: [unclosed\n', 'namespaces/team-b.yaml': { labels: { x: 'y' } } }, 'broken');
+    await eventually(async () => (await request(service.url, '/ready')).json().last_load?.revision === broken, 3000);
+    const ready = (await request(service.url, '/ready')).json();
+    expect(ready).toMatchObject({ status: 'ok', stale: true, revision: good, last_load: { ok: false } });
+    expect(ready.last_load.problems[0].file).toBe('clusters/c1.yaml');
+    expect((await request(service.url, NS, { token: READ_TOKEN })).body.equals(before)).toBe(true);
+
+    const fixed = pushChange(repo.work, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml']! }, 'fix');
+    await eventually(async () => (await revisionOf(service)) === fixed, 3000);
+    expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: false, revision: fixed });
+  });
+
+  it('follows a force-pushed branch, with a warning', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' });
+    const v1 = pushChange(repo.work, { 'namespaces/team-b.yaml': { labels: { v: '1' } } }, 'v1');
+    await eventually(async () => (await revisionOf(service)) === v1, 3000);
+    git(repo.work, 'reset', '-q', '--hard', 'HEAD~1');
+    writeFiles(repo.work, { 'namespaces/team-b.yaml': { labels: { v: 'rewritten' } } });
+    git(repo.work, 'commit', '-qam', 'rewritten');
+    git(repo.work, 'push', '-q', '--force', 'origin', 'HEAD:main');
+    const rewritten = git(repo.work, 'rev-parse', 'HEAD');
+    await eventually(async () => (await revisionOf(service)) === rewritten, 3000);
+    expect(service.logText()).toContain('force-pushed');
+  });
+
+  it('starts unready when the remote is down and there is no clone, then becomes ready on recovery', async () => {
+    const repo = newRemoteRepo();
+    await remote.down();
+    try {
+      const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '2s' });
+      expect((await request(service.url, '/health')).status).toBe(200);
+      const ready = await request(service.url, '/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.json().last_sync.ok).toBe(false);
+      expect((await request(service.url, NS, { token: READ_TOKEN })).status).toBe(503);
+      await remote.up();
+      await eventually(async () => (await request(service.url, '/ready')).status === 200, 5000);
+      expect((await request(service.url, NS, { token: READ_TOKEN })).status).toBe(200);
+    } finally {
+      await remote.up().catch(() => undefined);
+    }
+  });
+
+  it('serves an existing clone while the remote is down, and reports the failing sync', async () => {
+    const repo = newRemoteRepo();
+    const cloneDir = join(tempDir(), 'clone');
+    const first = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir });
+    const served = await revisionOf(first);
+    const bytes = (await request(first.url, NS, { token: READ_TOKEN })).body;
+    await first.close();
+    services.splice(services.indexOf(first), 1);
+
+    await remote.down();
+    try {
+      const second = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, CONFIG_SYNC_INTERVAL: '1s' });
+      const ready = await request(second.url, '/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.json()).toMatchObject({ status: 'ok', revision: served, last_sync: { ok: false } });
+      expect(ready.json().last_sync.error).toBeTruthy();
+      const read = await request(second.url, NS, { token: READ_TOKEN });
+      expect(read.body.equals(bytes)).toBe(true);
+      await remote.up();
+      await eventually(async () => (await request(second.url, '/ready')).json().last_sync?.ok === true, 5000);
+    } finally {
+      await remote.up().catch(() => undefined);
+    }
+  });
+
+  it('reports wrong credentials without showing them', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, GIT_USERNAME: USER, GIT_PASSWORD: 'wrong-password-x1' });
+    const ready = (await request(service.url, '/ready')).json();
+    expect(ready.status).toBe('unavailable');
+    expect(ready.last_sync.ok).toBe(false);
+    expect(JSON.stringify(ready)).not.toContain('wrong-password-x1');
+    expect(service.logText()).not.toContain('wrong-password-x1');
+  });
+
+  it('never shows credentials given in the URL', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url.replace('http://', `http://${USER}:${PASSWORD}@`), GIT_USERNAME: '', GIT_PASSWORD: '' });
+    const ready = (await request(service.url, '/ready')).json();
+    expect(ready.status).toBe('ok');
+    expect(ready.config_repo).toBe(repo.url);
+    expect(JSON.stringify(ready)).not.toContain(PASSWORD);
+  });
+});
