@@ -1,0 +1,169 @@
+// The database schema, as numbered migrations. PRAGMA user_version holds the number of the
+// last one applied; each migration runs in its own transaction together with the bump of
+// user_version, so a crash leaves the database at one version or the next, never between.
+//
+// Layout (schema version 1):
+// - One table per collection, one row per record. Scalars are columns; lists of values and
+//   string maps (depends_on, labels, annotations, subjects, patches) are JSON text, which
+//   keeps the key order exactly as written.
+// - A cluster's references are rows of cluster_platform_components, cluster_namespaces and
+//   cluster_rolebindings, ordered by `position`: that order is the order of the served inputs.
+//   They belong to their cluster (foreign key, ON DELETE CASCADE). They are deliberately not
+//   foreign keys to the catalog or the definitions: the contract lets a cluster reference an
+//   id that has no definition (the read endpoints skip it), exactly as the other backends do;
+//   REST writes refuse such references, and deleting a referenced record is a 409.
+// - meta.revision counts committed changes. Triggers bump it for every row changed by
+//   anyone, so a change made by another process (a second instance, the sqlite3 shell) moves
+//   it too; the service's own mutation then sets it to exactly one more than before, inside
+//   the same transaction, so one REST write is one revision.
+// - audit_log: one row per REST mutation, written in the mutation's transaction.
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** Tables holding record data; a change to any of them is a new revision. */
+export const DATA_TABLES = [
+  'platform_components',
+  'namespaces',
+  'rolebindings',
+  'clusters',
+  'cluster_platform_components',
+  'cluster_namespaces',
+  'cluster_rolebindings',
+] as const;
+
+const jsonArray = (column: string) => `CHECK (json_valid(${column}) AND json_type(${column}) = 'array')`;
+const jsonObject = (column: string) => `CHECK (json_valid(${column}) AND json_type(${column}) = 'object')`;
+
+function revisionTriggers(): string {
+  const events = ['INSERT', 'UPDATE', 'DELETE'] as const;
+  return DATA_TABLES.flatMap((table) =>
+    events.map(
+      (event) => `
+CREATE TRIGGER ${table}_after_${event.toLowerCase()}_bump_revision AFTER ${event} ON ${table}
+BEGIN
+  UPDATE meta SET value = value + 1 WHERE key = 'revision';
+END;`,
+    ),
+  ).join('\n');
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'records, cluster references, revision counter, audit log',
+    sql: `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY NOT NULL,
+  value ANY
+) STRICT;
+INSERT INTO meta (key, value) VALUES ('revision', 0);
+
+CREATE TABLE platform_components (
+  id                  TEXT PRIMARY KEY NOT NULL,
+  component_path      TEXT NOT NULL,
+  component_version   TEXT NOT NULL,
+  oci_url             TEXT NOT NULL,
+  oci_tag             TEXT NOT NULL,
+  cluster_env_enabled INTEGER NOT NULL DEFAULT 0 CHECK (cluster_env_enabled IN (0, 1)),
+  depends_on          TEXT NOT NULL DEFAULT '[]' ${jsonArray('depends_on')}
+) STRICT;
+
+CREATE TABLE namespaces (
+  id          TEXT PRIMARY KEY NOT NULL,
+  labels      TEXT NOT NULL DEFAULT '{}' ${jsonObject('labels')},
+  annotations TEXT NOT NULL DEFAULT '{}' ${jsonObject('annotations')}
+) STRICT;
+
+CREATE TABLE rolebindings (
+  id       TEXT PRIMARY KEY NOT NULL,
+  role     TEXT NOT NULL,
+  subjects TEXT NOT NULL DEFAULT '[]' ${jsonArray('subjects')}
+) STRICT;
+
+CREATE TABLE clusters (
+  id           TEXT PRIMARY KEY NOT NULL,
+  cluster_name TEXT NOT NULL,
+  cluster_dns  TEXT NOT NULL,
+  environment  TEXT NOT NULL CHECK (environment IN ('dev', 'qa', 'uat', 'prod')),
+  patches      TEXT NOT NULL DEFAULT '{}' ${jsonObject('patches')}
+) STRICT;
+-- The read endpoints find a cluster by its DNS name, case-insensitively.
+CREATE UNIQUE INDEX clusters_cluster_dns ON clusters (lower(cluster_dns));
+
+CREATE TABLE cluster_platform_components (
+  cluster_id     TEXT NOT NULL REFERENCES clusters (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  position       INTEGER NOT NULL,
+  component_id   TEXT NOT NULL,
+  enabled        INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+  oci_tag        TEXT,
+  component_path TEXT,
+  PRIMARY KEY (cluster_id, position),
+  UNIQUE (cluster_id, component_id)
+) STRICT;
+CREATE INDEX cluster_platform_components_component ON cluster_platform_components (component_id);
+
+CREATE TABLE cluster_namespaces (
+  cluster_id   TEXT NOT NULL REFERENCES clusters (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  position     INTEGER NOT NULL,
+  namespace_id TEXT NOT NULL,
+  PRIMARY KEY (cluster_id, position),
+  UNIQUE (cluster_id, namespace_id)
+) STRICT;
+CREATE INDEX cluster_namespaces_namespace ON cluster_namespaces (namespace_id);
+
+CREATE TABLE cluster_rolebindings (
+  cluster_id     TEXT NOT NULL REFERENCES clusters (id) ON DELETE CASCADE ON UPDATE CASCADE,
+  position       INTEGER NOT NULL,
+  rolebinding_id TEXT NOT NULL,
+  PRIMARY KEY (cluster_id, position),
+  UNIQUE (cluster_id, rolebinding_id)
+) STRICT;
+CREATE INDEX cluster_rolebindings_rolebinding ON cluster_rolebindings (rolebinding_id);
+
+CREATE TABLE audit_log (
+  seq             INTEGER PRIMARY KEY,
+  at              TEXT NOT NULL,
+  action          TEXT NOT NULL CHECK (action IN ('create', 'update', 'delete')),
+  collection      TEXT NOT NULL CHECK (collection IN ('clusters', 'platform_components', 'namespaces', 'rolebindings')),
+  record_id       TEXT NOT NULL,
+  token_role      TEXT NOT NULL CHECK (token_role IN ('read', 'write')),
+  changed_fields  TEXT NOT NULL ${jsonArray('changed_fields')},
+  revision_before INTEGER NOT NULL,
+  revision_after  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX audit_log_record ON audit_log (collection, record_id);
+${revisionTriggers()}
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the schema up to SCHEMA_VERSION. Returns the versions applied. The caller has set a
+ * busy timeout: a second instance starting at the same moment waits for the first one's
+ * migration and then finds nothing left to do.
+ */
+export function migrate(db: Database): number[] {
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const run = db.transaction(() => {
+      // Read inside the write transaction: another process may have just migrated.
+      if (schemaVersion(db) >= migration.version) return false;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+      return true;
+    });
+    if (run.immediate()) applied.push(migration.version);
+  }
+  return applied;
+}
