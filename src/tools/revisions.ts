@@ -1,0 +1,120 @@
+// The record files of one revision of a config repo: the working tree, or a commit read
+// straight from the Git object store (isomorphic-git, no checkout), and the revision names
+// a person types (main, origin/main, v1.2, a short commit id, HEAD~1, HEAD^2).
+import * as fs from 'node:fs';
+import git from 'isomorphic-git';
+import type { ConfigFile } from '../domain/config-repo.ts';
+import { BlobReader } from './blob-reader.ts';
+import { recordBlobsOfCommit } from '../store/git/commit-tree.ts';
+import { isGitRepository } from '../store/git/revision.ts';
+import { gitBlobId, readRecordFiles } from '../store/git/working-tree.ts';
+
+/** A record file with the Git object id of its content, so equal files are recognised cheaply. */
+export interface RevisionFile extends ConfigFile {
+  blobId: string;
+}
+
+export interface RevisionFiles {
+  /** What the person asked for ("main", "HEAD~1"), or "working tree". */
+  label: string;
+  /** The commit id; undefined for the working tree. */
+  commit?: string;
+  files: RevisionFile[];
+}
+
+/** A revision that cannot be found or read: a usage error, not a problem of the config. */
+export class RevisionError extends Error {}
+
+export async function workingTreeFiles(dir: string): Promise<RevisionFiles> {
+  const files = await readRecordFiles(dir);
+  return {
+    label: 'working tree',
+    files: files.map((f) => ({ path: f.path, text: f.bytes.toString('utf8'), blobId: gitBlobId(f.bytes) })),
+  };
+}
+
+/**
+ * The record files of a commit. `known` holds texts already read by blob id (the other side of
+ * a diff, the checkout), so that a file unchanged between two revisions is read once.
+ */
+export async function commitFiles(
+  dir: string,
+  label: string,
+  commit: string,
+  cache: object,
+  known: ReadonlyMap<string, string> = new Map(),
+  reader: BlobReader = new BlobReader(dir, cache),
+): Promise<RevisionFiles> {
+  const blobs = await recordBlobsOfCommit(dir, commit, cache);
+  const files: RevisionFile[] = [];
+  for (const blob of blobs) {
+    files.push({ path: blob.path, blobId: blob.oid, text: known.get(blob.oid) ?? (await reader.readText(blob.oid)) });
+  }
+  return { label, commit, files };
+}
+
+/** Resolves a revision to a commit id: a branch, remote branch, tag, (short) commit id, HEAD, with ~N and ^N. */
+export async function resolveRevision(dir: string, rev: string, cache: object): Promise<string> {
+  if (!isGitRepository(dir)) throw new RevisionError(`${dir} is not a Git repository (no .git), so revision "${rev}" cannot be read`);
+  const match = /^(.*?)((?:[~^]\d*)*)$/.exec(rev.trim());
+  const name = match?.[1] ?? '';
+  const steps = match?.[2] ?? '';
+  if (name === '') throw new RevisionError(`"${rev}" is not a revision`);
+  let oid = await resolveName(dir, name, cache);
+  for (const [, op, count] of steps.matchAll(/([~^])(\d*)/g)) {
+    const n = count === '' ? 1 : Number(count);
+    if (op === '~') {
+      for (let i = 0; i < n; i++) oid = await parent(dir, oid, 1, rev, cache);
+    } else if (n > 0) {
+      oid = await parent(dir, oid, n, rev, cache);
+    }
+  }
+  return oid;
+}
+
+async function resolveName(dir: string, name: string, cache: object): Promise<string> {
+  let oid: string | undefined;
+  try {
+    oid = await git.resolveRef({ fs, dir, ref: name });
+  } catch {
+    if (/^[0-9a-f]{4,40}$/i.test(name)) {
+      try {
+        oid = await git.expandOid({ fs, dir, oid: name.toLowerCase(), cache });
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        throw new RevisionError(
+          code === 'AmbiguousError' ? `"${name}" matches more than one object; give more digits` : `no commit or ref named "${name}"`,
+        );
+      }
+    }
+  }
+  if (oid === undefined) throw new RevisionError(`no commit or ref named "${name}" (is the history fetched? CI checkouts often need fetch-depth: 0)`);
+  // Annotated tags point at a tag object; follow them to the commit.
+  for (let hops = 0; hops < 10; hops++) {
+    let object;
+    try {
+      object = await git.readObject({ fs, dir, oid, cache, format: 'parsed' });
+    } catch {
+      throw new RevisionError(`"${name}" resolves to ${oid}, which is not in the object store (is the history fetched?)`);
+    }
+    if (object.type === 'commit') return oid;
+    if (object.type === 'tag') {
+      oid = (object.object as { object: string }).object;
+      continue;
+    }
+    throw new RevisionError(`"${name}" is a ${object.type}, not a commit`);
+  }
+  throw new RevisionError(`"${name}" is a chain of tags too long to follow`);
+}
+
+async function parent(dir: string, oid: string, n: number, rev: string, cache: object): Promise<string> {
+  let commit;
+  try {
+    commit = await git.readCommit({ fs, dir, oid, cache });
+  } catch {
+    throw new RevisionError(`commit ${oid} (from "${rev}") is not in the object store (is the history fetched?)`);
+  }
+  const found = commit.commit.parent[n - 1];
+  if (!found) throw new RevisionError(`"${rev}": commit ${oid.slice(0, 12)} has no parent number ${n}`);
+  return found;
+}

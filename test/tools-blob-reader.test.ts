@@ -1,0 +1,81 @@
+// The fast blob reader returns exactly what isomorphic-git returns, from loose objects and
+// from packs with offset and reference deltas.
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import git from 'isomorphic-git';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBlobText, recordBlobsOfCommit } from '../src/store/git/commit-tree.ts';
+import { BlobReader } from '../src/tools/blob-reader.ts';
+import { commitAll, git as gitCli, makeConfigRepo, removeDir, writeFiles } from './helpers/git-fixture.ts';
+
+let dir: string;
+const commits: string[] = [];
+
+beforeAll(() => {
+  const cluster = (i: number, replicas: number) =>
+    `id: c${i}\ncluster_name: k8s-c${i}\ncluster_dns: c${i}.example.com\nenvironment: dev\npatches:\n  podinfo:\n    replicaCount: "${replicas}"\n${'    filler.key: "some text to make deltas worth it"\n'.repeat(20)}`;
+  dir = makeConfigRepo(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, 1)])));
+  commits.push(gitCli(dir, 'rev-parse', 'HEAD'));
+  for (let version = 2; version <= 4; version++) {
+    writeFiles(dir, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, version)])));
+    commits.push(commitAll(dir, `version ${version}`));
+  }
+});
+afterAll(() => removeDir(dir));
+
+async function allBlobs(): Promise<string[]> {
+  const oids = new Set<string>();
+  for (const commit of commits) for (const blob of await recordBlobsOfCommit(dir, commit)) oids.add(blob.oid);
+  return [...oids];
+}
+
+async function expectSameAsIsomorphicGit(): Promise<BlobReader> {
+  const reader = new BlobReader(dir);
+  const oids = await allBlobs();
+  expect(oids.length).toBe(80);
+  for (const oid of oids) expect(await reader.readText(oid)).toBe(await readBlobText(dir, oid));
+  return reader;
+}
+
+describe('BlobReader', () => {
+  it('reads loose objects', async () => {
+    const reader = await expectSameAsIsomorphicGit();
+    expect(reader.stats).toEqual({ fast: 80, fallback: 0 });
+  });
+
+  it('reads packs with offset deltas', async () => {
+    gitCli(dir, 'repack', '-a', '-d', '-f', '-q');
+    gitCli(dir, 'prune-packed');
+    const reader = await expectSameAsIsomorphicGit();
+    expect(reader.stats).toEqual({ fast: 80, fallback: 0 });
+  });
+
+  it('reads packs with reference deltas', async () => {
+    gitCli(dir, '-c', 'repack.useDeltaBaseOffset=false', 'repack', '-a', '-d', '-f', '-q');
+    const reader = await expectSameAsIsomorphicGit();
+    expect(reader.stats).toEqual({ fast: 80, fallback: 0 });
+  });
+
+  it('falls back to isomorphic-git for what it cannot read, and never returns a wrong blob', async () => {
+    const oid = (await allBlobs())[0]!;
+    const reader = new BlobReader(dir);
+    // A corrupt copy of the pack index makes the fast path fail its checks.
+    const packDir = join(dir, '.git/objects/pack');
+    const idx = fs.readdirSync(packDir).find((n) => n.endsWith('.idx'))!;
+    const original = fs.readFileSync(join(packDir, idx));
+    const corrupt = Buffer.from(original);
+    corrupt.writeUInt32BE(3, 4); // an index version it does not know
+    fs.chmodSync(join(packDir, idx), 0o644);
+    fs.writeFileSync(join(packDir, idx), corrupt);
+    try {
+      await expect(reader.readText(oid)).rejects.toThrow(); // isomorphic-git cannot read it either
+      expect(reader.stats.fallback).toBe(1);
+    } finally {
+      fs.writeFileSync(join(packDir, idx), original);
+    }
+    const again = new BlobReader(dir);
+    const { blob } = await git.readBlob({ fs, dir, oid });
+    expect(await again.readText(oid)).toBe(Buffer.from(blob).toString('utf8'));
+    expect(again.stats).toEqual({ fast: 1, fallback: 0 });
+  });
+});
