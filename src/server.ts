@@ -7,11 +7,17 @@ import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.ts';
 import { Authenticator } from './http/auth.ts';
 import { createRequestHandler } from './http/app.ts';
+import { restRoutes } from './http/rest-routes.ts';
 import { createLogger } from './logger.ts';
 import { SnapshotPublisher } from './serving/publisher.ts';
-import { type ConfigStore, StoreStartError } from './store/config-store.ts';
+import { type ConfigStore, isWritableStore, StoreStartError } from './store/config-store.ts';
 import { LocalRepoStore } from './store/git/local-repo-store.ts';
+import { RemoteRepoStore } from './store/git/remote-repo-store.ts';
+import { gitCredentials, redactUrl, splitUrlCredentials } from './store/git/remote-auth.ts';
 import { MemoryStore } from './store/memory-store.ts';
+import { webhookRoutes } from './http/webhook-routes.ts';
+import { parseSqliteDsn } from './store/sqlite/dsn.ts';
+import { SqliteStore } from './store/sqlite/sqlite-store.ts';
 
 export interface RunningService {
   server: Server;
@@ -31,11 +37,34 @@ export function createStore(config: ServiceConfig, publisher: SnapshotPublisher,
       return new MemoryStore({ seedFile: config.seedFile, publisher, log });
     case 'git':
       if (/^https?:\/\//.test(config.configRepo)) {
-        throw new StoreStartError('CONFIG_REPO as an http(s) URL is not supported yet; use a local checkout');
+        const fromUrl = splitUrlCredentials(config.configRepo);
+        return new RemoteRepoStore({
+          url: fromUrl.url,
+          branch: config.configBranch,
+          cloneDir: config.cloneDir,
+          syncIntervalMs: config.syncIntervalMs,
+          credentials:
+            gitCredentials({ token: config.gitToken, username: config.gitUsername, password: config.gitPassword }) ?? fromUrl.credentials,
+          publisher,
+          log,
+        });
       }
-      return new LocalRepoStore({ dir: config.configRepo, publisher, log });
-    case 'sqlite':
-      throw new StoreStartError('STORE_BACKEND=sqlite is not available yet; use git or memory');
+      return new LocalRepoStore({
+        dir: config.configRepo,
+        publisher,
+        log,
+        writable: config.apiMode === 'crud',
+        author: { name: config.gitAuthorName, email: config.gitAuthorEmail },
+      });
+    case 'sqlite': {
+      const dsn = parseSqliteDsn(config.databaseUrl);
+      if (dsn.mode === 'ro' && config.apiMode === 'crud') {
+        throw new StoreStartError(
+          `DATABASE_URL opens the database read-only (mode=ro), but API_MODE=crud writes to it; use mode=rw or mode=rwc, or API_MODE=read-only`,
+        );
+      }
+      return new SqliteStore({ dsn, seedFile: config.seedFile, publisher, log });
+    }
   }
 }
 
@@ -52,7 +81,19 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
   await store.start();
 
-  const handler = createRequestHandler({ apiMode: config.apiMode, publisher, store, auth, log, openapiDocument });
+  const routers = [];
+  if (config.webhookSecret) {
+    if (store instanceof RemoteRepoStore) routers.push(webhookRoutes({ secret: config.webhookSecret, target: store, log }));
+    else log.warn('WEBHOOK_SECRET is set, but CONFIG_REPO is not a remote repository: POST /hooks/git stays off');
+  }
+  if (config.apiMode === 'crud') {
+    if (!isWritableStore(store)) {
+      await store.stop();
+      throw new StoreStartError(`API_MODE=crud needs a store that accepts writes; STORE_BACKEND=${config.backend} does not`);
+    }
+    routers.push(restRoutes({ store, publisher, auth, log, maxBodyBytes: config.maxBodyBytes }));
+  }
+  const handler = createRequestHandler({ apiMode: config.apiMode, publisher, store, auth, log, openapiDocument, routers });
   const server = createServer({ keepAliveTimeout: 65_000 }, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -70,7 +111,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
       backend: config.backend,
       revision: publisher.current()?.revision ?? null,
       listen: `${host}:${address.port}`,
-      config_repo: config.backend === 'git' ? config.configRepo : undefined,
+      config_repo: config.backend === 'git' ? redactUrl(config.configRepo) : undefined,
     },
     'gitops-config-api started',
   );

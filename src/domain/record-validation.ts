@@ -71,6 +71,17 @@ function describeError(e: ErrorObject): Problem {
   }
 }
 
+/**
+ * For a problem about a mapping key itself (an unknown field, an invalid key) rather than its
+ * value, the path of that key, so that the config-repo validator points at the key.
+ */
+export function problemKeyPath(problem: Problem): string | undefined {
+  if (problem.message.startsWith('unknown field "')) return problem.path;
+  const invalidKey = /^has an invalid key "(.*)"$/s.exec(problem.message);
+  if (invalidKey) return `${problem.path}/${invalidKey[1]!.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  return undefined;
+}
+
 export type ValidationResult<T> = { ok: true; record: T } | { ok: false; problems: Problem[] };
 
 /** Validates `input` as a record of `collection`; the input is not modified. */

@@ -58,6 +58,71 @@ export function createSnapshot(records: RecordSets, revision: string): SnapshotR
   return problems.length > 0 ? { ok: false, problems, partial: snapshot } : { ok: true, snapshot };
 }
 
+/**
+ * The snapshot with one record replaced, added (record given, id new) or removed (null),
+ * at `revision`. The same result as createSnapshot on the changed record sets, with the same
+ * refusals for the changed record, but without re-indexing every record: a REST write on a
+ * fleet of 10,000 clusters copies the maps instead of rebuilding them.
+ */
+export function withRecord<C extends Collection>(
+  snapshot: Snapshot,
+  collection: C,
+  id: string,
+  record: RecordOf[C] | null,
+  revision: string,
+): SnapshotResult {
+  if (record !== null && record.id !== id) throw new Error(`withRecord: record id "${record.id}" is not "${id}"`);
+  const problems: Problem[] = [];
+  const previous = snapshot[collection].get(id) as RecordOf[C] | undefined;
+  const changed = new Map(snapshot[collection] as ReadonlyMap<string, RecordOf[C]>);
+  if (record === null) {
+    changed.delete(id);
+  } else if (previous !== undefined) {
+    changed.set(id, deepFreeze(record)); // keeps its place in id order
+  } else {
+    changed.clear();
+    let placed = false;
+    for (const [key, value] of snapshot[collection] as ReadonlyMap<string, RecordOf[C]>) {
+      if (!placed && compareIds(id, key) < 0) {
+        changed.set(id, deepFreeze(record));
+        placed = true;
+      }
+      changed.set(key, value);
+    }
+    if (!placed) changed.set(id, deepFreeze(record));
+  }
+
+  let clustersByDns = snapshot.clustersByDns;
+  if (collection === 'clusters') {
+    const byDns = new Map(snapshot.clustersByDns);
+    const before = previous as Cluster | undefined;
+    if (before && byDns.get(dnsKey(before.cluster_dns)) === before) byDns.delete(dnsKey(before.cluster_dns));
+    const cluster = record as Cluster | null;
+    if (cluster) {
+      const key = dnsKey(cluster.cluster_dns);
+      const other = byDns.get(key);
+      if (other) {
+        problems.push({
+          path: `clusters/${cluster.id}/cluster_dns`,
+          message: `cluster_dns "${cluster.cluster_dns}" is already used by cluster "${other.id}"`,
+        });
+      } else {
+        byDns.set(key, changed.get(id) as Cluster);
+      }
+      problems.push(...duplicateReferences(cluster));
+    }
+    clustersByDns = byDns;
+  }
+
+  const next: Snapshot = Object.freeze({ ...snapshot, revision, [collection]: changed, clustersByDns });
+  return problems.length > 0 ? { ok: false, problems, partial: next } : { ok: true, snapshot: next };
+}
+
+/** The same snapshot under another revision id (the data is shared, not copied). */
+export function withRevision(snapshot: Snapshot, revision: string): Snapshot {
+  return Object.freeze({ ...snapshot, revision });
+}
+
 function indexById<C extends Collection>(collection: C, list: RecordOf[C][], problems: Problem[]): Map<string, RecordOf[C]> {
   const sorted = [...list].sort((a, b) => compareIds(a.id, b.id));
   const map = new Map<string, RecordOf[C]>();

@@ -35,17 +35,19 @@ export interface ConfigStore {
 export class StoreStartError extends Error {}
 
 /**
- * One REST write, as the stores see it. `apply` computes the record to store from the
+ * One REST write, as the stores see it. `apply` computes the candidate record from the
  * current one (undefined when there is none) and the snapshot it is applied to, or returns
  * null to delete; it throws an ApiError to refuse (404, 409, 412, 400). Stores call it inside
- * their write lock, and again whenever they must re-apply the change to a newer revision
- * (a remote branch that moved), so it must not have side effects.
+ * their write lock (through applyMutation in ./apply-mutation.ts, which validates the
+ * candidate and the snapshot it would make), and again whenever they must re-apply the
+ * change to a newer revision, so it must not have side effects.
  */
 export interface Mutation {
   action: 'create' | 'update' | 'delete';
   collection: Collection;
   id: string;
-  apply(current: AnyRecord | undefined, snapshot: Snapshot): AnyRecord | null;
+  /** The candidate record (any JSON value; applyMutation checks it), or null to delete. */
+  apply(current: AnyRecord | undefined, snapshot: Snapshot): unknown;
   /** Which token asked, for the audit trail (never the token itself). */
   role: TokenRole;
 }
@@ -55,13 +57,19 @@ export interface MutationResult {
   record: AnyRecord | null;
   revisionBefore: string;
   revisionAfter: string;
-  /** Top-level fields whose value changed. */
+  /** Top-level fields whose value changed (every field of a created or deleted record). */
   changedFields: string[];
   /** The published snapshot that contains the change. */
   snapshot: Snapshot;
+  /** True when the write changed nothing: nothing was stored and no commit was made. */
+  unchanged?: boolean;
 }
 
 /** A backend that accepts writes (crud mode). */
 export interface WritableConfigStore extends ConfigStore {
   mutate(mutation: Mutation): Promise<MutationResult>;
+}
+
+export function isWritableStore(store: ConfigStore): store is WritableConfigStore {
+  return typeof (store as Partial<WritableConfigStore>).mutate === 'function';
 }

@@ -1,0 +1,105 @@
+// Write latency of crud mode on the git backend: generates a config repo of 10,000 clusters
+// (scripts/generate-repo.ts) in a temp directory, starts the real service in crud mode on
+// it, and times sequential REST writes, each one a commit. Usage:
+//   npm run bench:write -- [clusters=10000] [writes=200]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { startService } from '../src/server.ts';
+import { generateConfigRepo } from './generate-repo.ts';
+
+const [clustersArg = '10000', writesArg = '200'] = process.argv.slice(2);
+const CLUSTERS = Number(clustersArg);
+const WRITES = Number(writesArg);
+const TOKEN = 'bench-write-token';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function report(name: string, ms: number[]): void {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+  const f = (v: number) => v.toFixed(1).padStart(7);
+  console.log(
+    `${name.padEnd(34)} n=${String(ms.length).padStart(4)}  p50 ${f(percentile(sorted, 50))} ms  p90 ${f(percentile(sorted, 90))} ms  ` +
+      `p99 ${f(percentile(sorted, 99))} ms  max ${f(sorted.at(-1)!)} ms  mean ${f(mean)} ms`,
+  );
+}
+
+async function timed(url: string, method: string, body?: unknown, contentType = 'application/json'): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': contentType }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  const ms = performance.now() - started;
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status}`);
+  return ms;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-write-'));
+try {
+  let t = performance.now();
+  generateConfigRepo(dir, { clusters: CLUSTERS, componentsPerCluster: 25, git: true });
+  console.log(`generated ${CLUSTERS} clusters x 25 components in ${((performance.now() - t) / 1000).toFixed(1)} s (${dir})`);
+
+  t = performance.now();
+  const config = loadConfig({ AUTH_TOKEN: TOKEN, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'warn' });
+  const service = await startService(config, { log: createLogger('warn') });
+  console.log(`service started in crud mode in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}\n`);
+  const commitsBefore = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }));
+
+  const cluster = (i: number) => `cluster-${String(i).padStart(5, '0')}`;
+  const clusterUrl = (i: number) => `${service.url}/clusters/${cluster(i)}`;
+  let writes = 0;
+  // Warm-up: JIT, file system caches, the Git index cache.
+  for (let i = 0; i < 10; i++, writes++) await timed(clusterUrl(i * 7), 'PATCH', { patches: { 'component-0': { warmup: String(i) } } });
+
+  const patch: number[] = [];
+  for (let i = 0; i < WRITES; i++, writes++) {
+    const target = (i * 4099) % CLUSTERS; // spread over the fleet
+    const component = `component-${target % 25}`;
+    patch.push(await timed(clusterUrl(target), 'PATCH', { patches: { [component]: { replicaCount: String(100 + i) } } }, 'application/merge-patch+json'));
+  }
+  report('PATCH /clusters/{id} (merge patch)', patch);
+
+  const put: number[] = [];
+  for (let i = 0; i < WRITES / 4; i++, writes++) {
+    put.push(await timed(`${service.url}/namespaces/team-${i % 20}`, 'PUT', { labels: { team: `team-${i % 20}`, round: String(i) }, annotations: {} }));
+  }
+  report('PUT /namespaces/{id}', put);
+
+  const create: number[] = [];
+  const remove: number[] = [];
+  for (let i = 0; i < WRITES / 4; i++, writes += 2) {
+    const id = `bench-new-${i}`;
+    create.push(
+      await timed(`${service.url}/clusters`, 'POST', {
+        id,
+        cluster_name: id,
+        cluster_dns: `${id}.bench.example.com`,
+        environment: 'dev',
+        platform_components: [{ id: 'component-1', enabled: true }],
+        patches: { 'component-1': { replicaCount: '1' } },
+      }),
+    );
+    remove.push(await timed(`${service.url}/clusters/${id}`, 'DELETE'));
+  }
+  report('POST /clusters', create);
+  report('DELETE /clusters/{id}', remove);
+  report('all writes above', [...patch, ...put, ...create, ...remove]);
+
+  await service.close();
+  const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' })) - commitsBefore;
+  const status = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim();
+  console.log(`\n${commits} commits for ${writes} writes; working tree ${status === '' ? 'clean' : `NOT clean:\n${status}`}`);
+  if (commits !== writes || status !== '') process.exitCode = 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,308 @@
+// The REST endpoints of crud mode: list, create, get, replace (PUT), merge-patch (PATCH)
+// and delete for /clusters, /platform_components, /namespaces and /rolebindings.
+//
+// This layer turns a request into a Mutation (what the client asked for); the store applies
+// it inside its write lock with applyMutation (validation, references, uniqueness, If-Match
+// against the record as it is at that moment) and stores it; then one audit line is logged.
+// GETs take the read or the write token, writes only the write token.
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Logger } from 'pino';
+import { dnsKey } from '../domain/cluster-dns.ts';
+import { ID_RULE, isValidId } from '../domain/ids.ts';
+import { applyMergePatch } from '../domain/merge-patch.ts';
+import { ifMatchSatisfied, recordEtag } from '../domain/record-etag.ts';
+import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
+import { validateRecord } from '../domain/record-validation.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { SnapshotPublisher } from '../serving/publisher.ts';
+import type { Mutation, MutationResult, WritableConfigStore } from '../store/config-store.ts';
+import type { Authenticator, TokenRole } from './auth.ts';
+import { ApiError, problemsToDetails } from './errors.ts';
+
+export interface RestDeps {
+  store: WritableConfigStore;
+  publisher: SnapshotPublisher;
+  auth: Authenticator;
+  log: Logger;
+  /** Largest accepted request body, in bytes (MAX_BODY_SIZE). */
+  maxBodyBytes: number;
+}
+
+/** Media types read as JSON: application/json, application/merge-patch+json, any other +json. */
+export const JSON_TYPES = ['application/json', 'application/merge-patch+json', '+json'];
+
+export const MAX_LIMIT = 10_000;
+
+const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'];
+
+const FILTERS: Record<Collection, string[]> = {
+  clusters: ['environment', 'cluster_dns'],
+  platform_components: [],
+  namespaces: [],
+  rolebindings: [],
+};
+
+export function restRoutes(deps: RestDeps): Router {
+  const router = Router();
+  const parseJson = express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES, strict: true });
+
+  /** Checks the token, then the Content-Type, and only then reads the body. */
+  const jsonBody = (req: Request, res: Response, next: NextFunction): void => {
+    const length = req.headers['content-length'];
+    const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+    if (!hasBody) throw new ApiError('validation_error', 'the request needs a JSON body');
+    if (!req.is(JSON_TYPES)) {
+      const got = req.headers['content-type'] ?? 'no Content-Type';
+      throw new ApiError(
+        'unsupported_media_type',
+        `the body must be JSON: send Content-Type: application/json${req.method === 'PATCH' ? ' or application/merge-patch+json' : ''} (got ${got})`,
+      );
+    }
+    parseJson(req, res, next);
+  };
+  const writer = (req: Request, res: Response, next: NextFunction): void => {
+    res.locals.role = deps.auth.require(req, 'write');
+    next();
+  };
+  const reader = (req: Request, res: Response, next: NextFunction): void => {
+    res.locals.role = deps.auth.require(req, 'read');
+    next();
+  };
+
+  const current = (): Snapshot => {
+    const cache = deps.publisher.current();
+    if (!cache) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+    return cache.snapshot;
+  };
+
+  const mutate = async (res: Response, mutation: Omit<Mutation, 'role'>): Promise<MutationResult> => {
+    const role = res.locals.role as TokenRole;
+    const result = await deps.store.mutate({ ...mutation, role });
+    // One line per write, for the audit trail. Never the token: only which one was used.
+    deps.log.info(
+      {
+        action: mutation.action,
+        collection: mutation.collection,
+        id: mutation.id,
+        role,
+        revision_before: result.revisionBefore,
+        revision_after: result.revisionAfter,
+        changed_fields: result.changedFields,
+        ...(result.unchanged ? { unchanged: true } : {}),
+      },
+      'audit',
+    );
+    return result;
+  };
+
+  for (const collection of COLLECTIONS) {
+    const base = `/${collection}`;
+    const item = `/${collection}/:id`;
+
+    router.get(base, reader, (req, res) => {
+      const snapshot = current();
+      const query = parseListQuery(collection, req.query);
+      let records = [...(snapshot[collection] as ReadonlyMap<string, AnyRecord>).values()];
+      if (collection === 'clusters') {
+        const dns = query.cluster_dns === undefined ? undefined : dnsKey(query.cluster_dns);
+        records = records.filter((r) => {
+          const c = r as { environment: string; cluster_dns: string };
+          return (query.environment === undefined || c.environment === query.environment) && (dns === undefined || dnsKey(c.cluster_dns) === dns);
+        });
+      }
+      const page = records.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit);
+      res
+        .set({ 'x-total-count': String(records.length), 'x-config-revision': snapshot.revision, 'cache-control': 'no-cache' })
+        .json(page);
+    });
+
+    router.post(base, writer, jsonBody, async (req, res) => {
+      const body = bodyObject(req.body, 'the record');
+      const id = body.id;
+      if (typeof id !== 'string' || !isValidId(id)) {
+        const checked = validateRecord(collection, body);
+        const details = checked.ok ? [{ path: '/id', message: `must be ${ID_RULE}` }] : problemsToDetails(checked.problems);
+        throw new ApiError('validation_error', `the record needs a valid "id" (${ID_RULE})`, { details });
+      }
+      const result = await mutate(res, { action: 'create', collection, id, apply: () => body });
+      sendRecord(res, 201, result.record!, result.revisionAfter, { location: `/${collection}/${encodeURIComponent(id)}` });
+    });
+
+    router.all(base, methodNotAllowed('GET, HEAD, POST'));
+
+    router.get(item, reader, (req, res) => {
+      const id = pathId(req);
+      const snapshot = current();
+      const record = (snapshot[collection] as ReadonlyMap<string, AnyRecord>).get(id);
+      if (!record) throw notFound(collection, id);
+      const etag = recordEtag(record);
+      res.set({ etag, 'x-config-revision': snapshot.revision, 'cache-control': 'no-cache' });
+      if (noneMatch(req.headers['if-none-match'], etag)) {
+        res.status(304).end();
+        return;
+      }
+      res.json(record);
+    });
+
+    router.put(item, writer, jsonBody, async (req, res) => {
+      const id = pathId(req);
+      const body = bodyObject(req.body, 'the whole record');
+      sameId(body, id);
+      const ifMatch = req.headers['if-match'];
+      const result = await mutate(res, {
+        action: 'update',
+        collection,
+        id,
+        apply: (existing) => {
+          checkIfMatch(ifMatch, collection, id, existing);
+          return { ...body, id };
+        },
+      });
+      sendRecord(res, 200, result.record!, result.revisionAfter);
+    });
+
+    router.patch(item, writer, jsonBody, async (req, res) => {
+      const id = pathId(req);
+      const patch = bodyObject(req.body, 'a JSON Merge Patch');
+      sameId(patch, id);
+      const ifMatch = req.headers['if-match'];
+      const result = await mutate(res, {
+        action: 'update',
+        collection,
+        id,
+        apply: (existing) => {
+          checkIfMatch(ifMatch, collection, id, existing);
+          return applyMergePatch(existing, patch);
+        },
+      });
+      sendRecord(res, 200, result.record!, result.revisionAfter);
+    });
+
+    router.delete(item, writer, async (req, res) => {
+      const id = pathId(req);
+      const ifMatch = req.headers['if-match'];
+      const result = await mutate(res, {
+        action: 'delete',
+        collection,
+        id,
+        apply: (existing) => {
+          checkIfMatch(ifMatch, collection, id, existing);
+          return null;
+        },
+      });
+      res.status(204).set({ 'x-config-revision': result.revisionAfter, 'cache-control': 'no-store' }).end();
+    });
+
+    router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
+  }
+  return router;
+}
+
+function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {
+  res
+    .status(status)
+    .set({ ...extra, etag: recordEtag(record), 'x-config-revision': revision, 'cache-control': 'no-store' })
+    .json(record);
+}
+
+function methodNotAllowed(allow: string) {
+  return (req: Request): never => {
+    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
+  };
+}
+
+function notFound(collection: Collection, id: string): ApiError {
+  return new ApiError('not_found', `${collection}/${id} not found`);
+}
+
+/** The id of the path; anything that is not a safe file name is refused before it reaches a store. */
+function pathId(req: Request): string {
+  const id = req.params.id as string;
+  if (!isValidId(id)) {
+    throw new ApiError('validation_error', `"${id}" is not a valid id: an id is ${ID_RULE}`, {
+      details: [{ path: 'id', message: `must be ${ID_RULE}` }],
+    });
+  }
+  return id;
+}
+
+function bodyObject(body: unknown, what: string): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('validation_error', `the body must be a JSON object (${what})`, { details: [{ path: '', message: 'must be an object' }] });
+  }
+  return body as Record<string, unknown>;
+}
+
+function sameId(body: Record<string, unknown>, id: string): void {
+  if ('id' in body && body.id !== id) {
+    throw new ApiError('validation_error', `the id in the body (${JSON.stringify(body.id)}) must equal the id in the path ("${id}"); ids cannot be changed`, {
+      details: [{ path: '/id', message: `must be "${id}" or left out` }],
+    });
+  }
+}
+
+function checkIfMatch(header: string | undefined, collection: Collection, id: string, existing: AnyRecord | undefined): void {
+  if (header === undefined || existing === undefined) return;
+  if (!ifMatchSatisfied(header, recordEtag(existing))) {
+    throw new ApiError(
+      'precondition_failed',
+      `${collection}/${id} has changed since it was read (If-Match ${header} does not match its current ETag); read it again and retry`,
+    );
+  }
+}
+
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+interface ListQuery {
+  limit: number | undefined;
+  offset: number;
+  environment?: string;
+  cluster_dns?: string;
+}
+
+/** ?limit= (1..10000), ?offset= (0..), and the collection's filters; anything else is refused by name. */
+export function parseListQuery(collection: Collection, query: Record<string, unknown>): ListQuery {
+  const details: { path: string; message: string }[] = [];
+  const allowed = ['limit', 'offset', ...FILTERS[collection]];
+  const single = (name: string): string | undefined => {
+    const value = query[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      details.push({ path: name, message: 'must be given once' });
+      return undefined;
+    }
+    return value;
+  };
+  for (const name of Object.keys(query)) {
+    if (!allowed.includes(name)) details.push({ path: name, message: `unknown query parameter "${name}"; allowed: ${allowed.join(', ')}` });
+  }
+  const integer = (name: string, min: number, max: number): number | undefined => {
+    const raw = single(name);
+    if (raw === undefined) return undefined;
+    const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+    if (!(value >= min && value <= max)) {
+      details.push({ path: name, message: `must be a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}` });
+      return undefined;
+    }
+    return value;
+  };
+  const result: ListQuery = { limit: integer('limit', 1, MAX_LIMIT), offset: integer('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0 };
+  if (collection === 'clusters') {
+    const environment = single('environment');
+    if (environment !== undefined && !ENVIRONMENTS.includes(environment)) {
+      details.push({ path: 'environment', message: `must be one of: ${ENVIRONMENTS.join(', ')}` });
+    }
+    const dns = single('cluster_dns');
+    if (dns === '') details.push({ path: 'cluster_dns', message: 'must not be empty' });
+    if (environment !== undefined) result.environment = environment;
+    if (dns) result.cluster_dns = dns;
+  }
+  if (details.length > 0) {
+    throw new ApiError('validation_error', `invalid query: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+  }
+  return result;
+}

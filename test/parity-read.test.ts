@@ -1,0 +1,221 @@
+// The read API, written once and run against the git, memory and sqlite backends; then, for
+// three data sets, every read response of the three backends compared byte for byte.
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster } from '../src/domain/records.ts';
+import { type Backend, BACKENDS, type DataSet, exampleRepoData, referenceSeedData, startBackend } from './helpers/backends.ts';
+import { fixtureData } from './helpers/fixture-data.ts';
+import { request } from './helpers/http.ts';
+import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
+
+const PC = '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components';
+const REVISION_FORMAT: Record<Backend, RegExp> = {
+  git: /^[0-9a-f]{40}$/,
+  memory: /^seed-[0-9a-f]{12}$/,
+  sqlite: /^[1-9][0-9]*$/,
+};
+
+describe.each(BACKENDS)('read API on the %s backend', (backend) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startBackend(backend);
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('serves the merged inputs in the order of the cluster references, skipping dangling ones', async () => {
+    const res = await request(service.url, PC, { token: READ_TOKEN });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    const body = res.json();
+    expect(body.inputs.map((i: { id: string }) => i.id)).toEqual(['podinfo', 'cert-manager', 'traefik']);
+    expect(body.inputs[0]).toEqual({
+      id: 'podinfo',
+      component_path: 'podinfo',
+      component_version: '6.7.1',
+      cluster_env_enabled: false,
+      depends_on: [],
+      enabled: true,
+      patches: { 'ui.message': 'Grüße «prod» — it\'s "live"', replicaCount: '3' },
+      cluster: { name: 'cluster-one', dns: 'c1.k8s.example.com', environment: 'prod' },
+      source: { oci_url: 'oci://ghcr.io/stefanprodan/charts', oci_tag: '6.7.2-hotfix' },
+    });
+    // Key order of patches and labels comes back exactly as written.
+    expect(Object.keys(body.inputs[0].patches)).toEqual(['ui.message', 'replicaCount']);
+    const ns = (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: READ_TOKEN })).json();
+    expect(ns.inputs.map((i: { id: string }) => i.id)).toEqual(['team-b', 'team-a']);
+    expect(Object.keys(ns.inputs[1].labels)).toEqual(['team', 'app.kubernetes.io/part-of']);
+    const rb = (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings', { token: READ_TOKEN })).json();
+    expect(rb.inputs.map((i: { id: string }) => i.id)).toEqual(['viewers', 'admins']);
+    expect(rb.inputs[1].subjects).toEqual([
+      { kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' },
+      { kind: 'ServiceAccount', name: 'ci', apiGroup: '' },
+    ]);
+  });
+
+  it('serves an empty list (not an error) for a cluster that really has no items', async () => {
+    for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
+      const res = await request(service.url, `/api/v2/gitops/clusters/bare.example.com/${endpoint}`, { token: READ_TOKEN });
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('{"inputs":[]}');
+    }
+  });
+
+  it('matches the cluster DNS case-insensitively and ignores one trailing dot', async () => {
+    const exact = await request(service.url, PC, { token: READ_TOKEN });
+    for (const dns of ['C1.K8S.Example.com', 'c1.k8s.example.com.']) {
+      const res = await request(service.url, `/api/v2/gitops/clusters/${dns}/platform-components`, { token: READ_TOKEN });
+      expect(res.status, dns).toBe(200);
+      expect(res.body.equals(exact.body)).toBe(true);
+    }
+    const twoDots = await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com../platform-components', { token: READ_TOKEN });
+    expect(twoDots.status).toBe(404);
+  });
+
+  it('answers 404 with an error body for an unknown cluster or endpoint', async () => {
+    const res = await request(service.url, '/api/v2/gitops/clusters/nope.example.com/namespaces', { token: READ_TOKEN });
+    expect(res.status).toBe(404);
+    expect(res.json()).toEqual({ error: 'not_found', message: 'no cluster has cluster_dns "nope.example.com"' });
+    const endpoint = await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/secrets', { token: READ_TOKEN });
+    expect(endpoint.status).toBe(404);
+    expect(endpoint.json().error).toBe('not_found');
+  });
+
+  it('lists all clusters sorted by id', async () => {
+    const res = await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN });
+    expect(res.json()).toEqual({
+      inputs: [
+        { id: 'c0', cluster_name: 'bare', cluster_dns: 'Bare.Example.COM', environment: 'dev' },
+        { id: 'c1', cluster_name: 'cluster-one', cluster_dns: 'c1.k8s.example.com', environment: 'prod' },
+      ],
+    });
+  });
+
+  it('carries an ETag and X-Config-Revision, and answers If-None-Match with 304', async () => {
+    const first = await request(service.url, PC, { token: READ_TOKEN });
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers['x-config-revision']).toMatch(REVISION_FORMAT[backend]);
+    const again = await request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': first.headers.etag! } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const other = await request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': '"something-else"' } });
+    expect(other.status).toBe(200);
+  });
+
+  it('sends gzip when asked, with the same JSON inside', async () => {
+    const plain = await request(service.url, PC, { token: READ_TOKEN });
+    const gz = await request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(gz.headers.etag).not.toBe(plain.headers.etag);
+  });
+
+  it('answers HEAD with headers only and other methods with 405', async () => {
+    const head = await request(service.url, PC, { method: 'HEAD', token: READ_TOKEN });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    const post = await request(service.url, PC, { method: 'POST', token: READ_TOKEN });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['a wrong token', 'Bearer wrong'],
+    ['the token without Bearer', READ_TOKEN],
+  ])('refuses %s with 401', async (_name, header) => {
+    const res = await request(service.url, PC, { headers: header === undefined ? {} : { authorization: header } });
+    expect(res.status).toBe(401);
+    expect(res.json().error).toBe('unauthorized');
+  });
+
+  it('/ready names the backend and the revision that is served', async () => {
+    const ready = (await request(service.url, '/ready')).json();
+    expect(ready).toMatchObject({ status: 'ok', backend, stale: false, clusters: 2, last_load: { ok: true } });
+    const served = await request(service.url, PC, { token: READ_TOKEN });
+    expect(ready.revision).toBe(served.headers['x-config-revision']);
+  });
+
+  it('REST paths in read-only mode answer 404 naming API_MODE=crud', async () => {
+    const res = await request(service.url, '/clusters', { token: READ_TOKEN });
+    expect(res.status).toBe(404);
+    expect(res.json().message).toContain('API_MODE=crud');
+  });
+});
+
+/** Every read request worth comparing for a data set: each cluster and endpoint, by several spellings, and errors. */
+function readPaths(data: DataSet): string[] {
+  const paths = ['/api/v2/gitops/clusters', '/api/v2/gitops/clusters/unknown.example.com/namespaces', '/api/v2/gitops/clusters/x/nope'];
+  for (const cluster of data.clusters as Cluster[]) {
+    for (const dns of [cluster.cluster_dns, cluster.cluster_dns.toUpperCase(), `${cluster.cluster_dns}.`]) {
+      for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
+        paths.push(`/api/v2/gitops/clusters/${encodeURIComponent(dns)}/${endpoint}`);
+      }
+    }
+  }
+  return paths;
+}
+
+const DATA_SETS: [string, () => DataSet, string | undefined][] = [
+  ['test fixture', () => fixtureData, undefined],
+  ['data/seed.json', referenceSeedData, undefined],
+  // The git backend serves the example folder itself (comments, left-out ids and all).
+  ['config-repo-example', exampleRepoData, join(import.meta.dirname, '..', 'config-repo-example')],
+];
+
+describe.each(DATA_SETS)('the %s data set', (_name, load, gitDir) => {
+  const services = {} as Record<Backend, TestService>;
+  const data = load();
+  beforeAll(async () => {
+    await Promise.all(
+      BACKENDS.map(async (backend) => {
+        services[backend] =
+          backend === 'git' && gitDir
+            ? await startTestService({ STORE_BACKEND: 'git', CONFIG_REPO: gitDir })
+            : await startBackend(backend, data);
+      }),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(BACKENDS.map((b) => services[b]?.close()));
+  });
+
+  it('gives byte-identical read responses on git, memory and sqlite', async () => {
+    const paths = readPaths(data);
+    expect(paths.length).toBeGreaterThan(3);
+    let compared = 0;
+    for (const path of paths) {
+      for (const variant of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+        const [git, memory, sqlite] = await Promise.all(
+          BACKENDS.map((b) => request(services[b].url, path, { token: READ_TOKEN, headers: variant })),
+        );
+        for (const [name, other] of [['memory', memory!], ['sqlite', sqlite!]] as const) {
+          const where = `${path} ${JSON.stringify(variant)} git vs ${name}`;
+          expect(other.status, where).toBe(git!.status);
+          expect(other.headers['content-type'], where).toBe(git!.headers['content-type']);
+          expect(other.headers['content-encoding'], where).toBe(git!.headers['content-encoding']);
+          expect(other.headers.etag, where).toBe(git!.headers.etag);
+          expect(other.body.equals(git!.body), where).toBe(true);
+        }
+        compared++;
+      }
+      // The ETag of one backend revalidates on the others: the same data gives the same tag.
+      const tag = (await request(services.git.url, path, { token: READ_TOKEN })).headers.etag;
+      if (tag) {
+        for (const backend of ['memory', 'sqlite'] as const) {
+          const res = await request(services[backend].url, path, { token: READ_TOKEN, headers: { 'if-none-match': tag } });
+          expect(res.status, `${path} on ${backend}`).toBe(304);
+        }
+      }
+    }
+    expect(compared).toBe(paths.length * 2);
+  });
+
+  it('serves every cluster with content on each backend (the comparison is not between empty answers)', async () => {
+    const list = (await request(services.sqlite.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
+    expect(list.inputs).toHaveLength(data.clusters.length);
+    expect(data.clusters.length).toBeGreaterThan(0);
+  });
+});
