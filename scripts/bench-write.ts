@@ -91,9 +91,15 @@ try {
     );
     remove.push(await timed(`${service.url}/clusters/${id}`, 'DELETE'));
   }
+  // A catalog entry that grows is checked against every cluster using it (response size).
+  const catalog: number[] = [];
+  for (let i = 0; i < WRITES / 10; i++, writes++) {
+    catalog.push(await timed(`${service.url}/platform_components/component-${i % 25}`, 'PATCH', { oci_tag: `1.${i % 25}.0-rc.${1000 + i}` }));
+  }
   report('POST /clusters', create);
   report('DELETE /clusters/{id}', remove);
-  report('all writes above', [...patch, ...put, ...create, ...remove]);
+  report('PATCH /platform_components/{id}', catalog);
+  report('all writes above', [...patch, ...put, ...create, ...remove, ...catalog]);
 
   await service.close();
   const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' })) - commitsBefore;

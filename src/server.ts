@@ -79,6 +79,13 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const publisher = new SnapshotPublisher();
   const store = createStore(config, publisher, log);
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
+  if (config.apiMode === 'crud' && !isWritableStore(store)) {
+    const why =
+      config.backend === 'git'
+        ? 'a remote CONFIG_REPO (an http(s) URL) is served read-only for now; point CONFIG_REPO at a local Git checkout'
+        : `STORE_BACKEND=${config.backend} does not`;
+    throw new StoreStartError(`API_MODE=crud needs a store that accepts writes; ${why}`);
+  }
   await store.start();
 
   const routers = [];
@@ -86,11 +93,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     if (store instanceof RemoteRepoStore) routers.push(webhookRoutes({ secret: config.webhookSecret, target: store, log }));
     else log.warn('WEBHOOK_SECRET is set, but CONFIG_REPO is not a remote repository: POST /hooks/git stays off');
   }
-  if (config.apiMode === 'crud') {
-    if (!isWritableStore(store)) {
-      await store.stop();
-      throw new StoreStartError(`API_MODE=crud needs a store that accepts writes; STORE_BACKEND=${config.backend} does not`);
-    }
+  if (config.apiMode === 'crud' && isWritableStore(store)) {
     routers.push(restRoutes({ store, publisher, auth, log, maxBodyBytes: config.maxBodyBytes }));
   }
   const handler = createRequestHandler({ apiMode: config.apiMode, publisher, store, auth, log, openapiDocument, routers });

@@ -9,7 +9,9 @@ import { leadingComments, recordFileText, schemaHintLine } from '../src/domain/r
 import type { AnyRecord, Collection } from '../src/domain/records.ts';
 import { createSnapshot, type Snapshot, snapshotRecords, withRecord } from '../src/domain/snapshot.ts';
 import { ApiError } from '../src/http/errors.ts';
-import { applyMutation } from '../src/store/apply-mutation.ts';
+import { applyMutation, responseSizeBound } from '../src/store/apply-mutation.ts';
+import { PER_CLUSTER_ENDPOINTS } from '../src/domain/read-endpoints.ts';
+import { exampleRepoData } from './helpers/backends.ts';
 import type { Mutation } from '../src/store/config-store.ts';
 import { canonicalSets } from './fixtures/records.ts';
 import { CRUD_DATA } from './helpers/crud.ts';
@@ -288,6 +290,20 @@ describe('applyMutation', () => {
       'r',
     );
     expect(many.record).toMatchObject({ id: 'c0' });
+  });
+
+  it('bounds a cluster answer from above without merging it (so most clusters skip the exact size check)', () => {
+    const example = createSnapshot(exampleRepoData() as never, 'x');
+    for (const snapshot of [base, (example as { snapshot: Snapshot }).snapshot]) {
+      for (const [collection, endpoint] of [['platform_components', 'platform-components'], ['namespaces', 'namespaces'], ['rolebindings', 'rolebindings']] as const) {
+        const bound = responseSizeBound(snapshot, collection);
+        for (const cluster of snapshot.clusters.values()) {
+          const exact = Buffer.byteLength(JSON.stringify({ inputs: PER_CLUSTER_ENDPOINTS[endpoint](snapshot, cluster) }));
+          expect(bound(cluster), `${cluster.id} ${endpoint}`).toBeGreaterThanOrEqual(exact);
+          expect(bound(cluster)).toBeLessThan(exact * 4 + 1024);
+        }
+      }
+    }
   });
 
   it('refuses an id in the body that differs from the path', () => {

@@ -133,7 +133,8 @@ const ENDPOINT_OF = { platform_components: 'platform-components', namespaces: 'n
 /**
  * Responses of the clusters that use a changed definition that would go over the consumer's
  * size limit because of the change (a cluster already over it is not blamed on this write).
- * A definition that did not grow cannot push anyone over, so most writes skip the scan.
+ * A definition that did not grow cannot push anyone over, so most writes skip the scan; and
+ * a cluster whose answer cannot come near the limit (by a cheap upper bound) is not merged.
  */
 function newSizeErrors(before: Snapshot, after: Snapshot, collection: Exclude<Collection, 'clusters'>, id: string): Problem[] {
   const old = before[collection].get(id);
@@ -142,9 +143,11 @@ function newSizeErrors(before: Snapshot, after: Snapshot, collection: Exclude<Co
   const endpoint = ENDPOINT_OF[collection];
   const size = (snapshot: Snapshot, cluster: Cluster) =>
     Buffer.byteLength(JSON.stringify({ inputs: PER_CLUSTER_ENDPOINTS[endpoint](snapshot, cluster) }));
+  const bound = responseSizeBound(after, collection);
   const problems: Problem[] = [];
   for (const clusterId of referencingClusters(after, collection, id)) {
     const cluster = after.clusters.get(clusterId)!;
+    if (bound(cluster) < MAX_RESPONSE_BYTES) continue;
     const bytes = size(after, cluster);
     if (bytes < MAX_RESPONSE_BYTES || size(before, cluster) >= MAX_RESPONSE_BYTES) continue;
     problems.push({
@@ -153,6 +156,36 @@ function newSizeErrors(before: Snapshot, after: Snapshot, collection: Exclude<Co
     });
   }
   return problems;
+}
+
+/**
+ * An upper bound of the bytes of a cluster's answer on the endpoint a collection feeds,
+ * without merging: each item holds at most its definition, the cluster's reference (with its
+ * overrides), the cluster block and the keys around them; the patches appear once in all.
+ * Strings are counted at 6 bytes per UTF-16 unit, JSON's worst case ("\u001f"), so no
+ * serializing is needed per cluster.
+ */
+export function responseSizeBound(snapshot: Snapshot, collection: Exclude<Collection, 'clusters'>): (cluster: Cluster) => number {
+  const definitions = new Map<string, number>();
+  for (const [key, record] of snapshot[collection] as ReadonlyMap<string, AnyRecord>) {
+    definitions.set(key, Buffer.byteLength(JSON.stringify(record)));
+  }
+  const text = (value: string | null | undefined) => (value == null ? 4 : 6 * value.length + 2);
+  const KEYS_PER_ITEM = 192; // the reference's and the item's own keys, "cluster", "source", braces and commas
+  return (cluster) => {
+    const block = text(cluster.cluster_name) + text(cluster.cluster_dns) + text(cluster.environment);
+    let total = 16;
+    if (collection === 'platform_components') {
+      for (const [component, values] of Object.entries(cluster.patches)) {
+        total += text(component) + 4;
+        for (const [key, value] of Object.entries(values)) total += text(key) + text(value) + 2;
+      }
+    }
+    for (const ref of cluster[collection] as { id: string; oci_tag?: string | null; component_path?: string | null }[]) {
+      total += (definitions.get(ref.id) ?? 0) + text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
+    }
+    return total;
+  };
 }
 
 function refuseDeleteOfReferenced(snapshot: Snapshot, collection: Collection, id: string): void {

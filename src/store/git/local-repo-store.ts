@@ -314,7 +314,13 @@ export class LocalRepoStore implements WritableConfigStore {
       throw new ApiError(
         'unavailable',
         `the config repo has problems, so it takes no writes until they are fixed: ${this.#lastLoad.error}; see /ready`,
-        { details: problemsToDetails((this.#lastLoad.problems ?? []).slice(0, 20).map((p) => ({ ...p, path: [p.file, p.path].filter(Boolean).join('') }))) },
+        {
+          details: problemsToDetails(
+            (this.#lastLoad.problems ?? [])
+              .slice(0, 20)
+              .map((p) => ({ path: p.file ?? p.path, message: p.file && p.path ? `${p.path}: ${p.message}` : p.message })),
+          ),
+        },
       );
     }
     const base = this.#publisher.current()?.snapshot;
