@@ -47,6 +47,8 @@ export function createStore(config: ServiceConfig, publisher: SnapshotPublisher,
             gitCredentials({ token: config.gitToken, username: config.gitUsername, password: config.gitPassword }) ?? fromUrl.credentials,
           publisher,
           log,
+          writable: config.apiMode === 'crud',
+          author: { name: config.gitAuthorName, email: config.gitAuthorEmail },
         });
       }
       return new LocalRepoStore({
@@ -80,11 +82,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const store = createStore(config, publisher, log);
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
   if (config.apiMode === 'crud' && !isWritableStore(store)) {
-    const why =
-      config.backend === 'git'
-        ? 'a remote CONFIG_REPO (an http(s) URL) is served read-only for now; point CONFIG_REPO at a local Git checkout'
-        : `STORE_BACKEND=${config.backend} does not`;
-    throw new StoreStartError(`API_MODE=crud needs a store that accepts writes; ${why}`);
+    throw new StoreStartError(`API_MODE=crud needs a store that accepts writes; STORE_BACKEND=${config.backend} does not`);
   }
   await store.start();
 

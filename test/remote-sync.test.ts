@@ -7,6 +7,7 @@ import { asRepoFiles } from './helpers/fixture-data.ts';
 import { git, makeConfigRepo, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
 import { eventually, request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 
 const USER = 'config-bot';
@@ -70,6 +71,7 @@ describe('remote config repo', () => {
     expect(ready).toMatchObject({ status: 'ok', backend: 'git', branch: 'main', config_repo: repo.url, last_sync: { ok: true } });
     expect(ready.served_commit).toBe(ready.revision);
     expect(ready.last_successful_sync).toBeTruthy();
+    await expectMatchesOpenApi('get', '/ready', 200, ready);
   });
 
   it('serves a commit pushed by someone else within the sync interval', async () => {
@@ -98,12 +100,15 @@ describe('remote config repo', () => {
     const ignored = await request(service.url, '/hooks/git', { method: 'POST', body: other, headers: { 'content-type': 'application/json', 'x-hub-signature-256': otherSig } });
     expect(ignored.status).toBe(202);
     expect(ignored.json().status).toBe('ignored');
+    await expectMatchesOpenApi('post', '/hooks/git', 202, ignored.json());
+    await expectMatchesOpenApi('post', '/hooks/git', 401, bad.json());
     await new Promise((r) => setTimeout(r, 300));
     expect(await revisionOf(service)).not.toBe(commit);
 
     const ok = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature, 'x-github-event': 'push' } });
     expect(ok.status).toBe(202);
     expect(ok.json()).toEqual({ status: 'accepted' });
+    await expectMatchesOpenApi('post', '/hooks/git', 202, ok.json());
     await eventually(async () => (await revisionOf(service)) === commit, 2000);
   });
 
@@ -164,6 +169,7 @@ describe('remote config repo', () => {
       const ready = await request(service.url, '/ready');
       expect(ready.status).toBe(503);
       expect(ready.json().last_sync.ok).toBe(false);
+      await expectMatchesOpenApi('get', '/ready', 503, ready.json());
       expect((await request(service.url, NS, { token: READ_TOKEN })).status).toBe(503);
       await remote.up();
       await eventually(async () => (await request(service.url, '/ready')).status === 200, 5000);
@@ -215,5 +221,112 @@ describe('remote config repo', () => {
     expect(ready.status).toBe('ok');
     expect(ready.config_repo).toBe(repo.url);
     expect(JSON.stringify(ready)).not.toContain(PASSWORD);
+  });
+});
+
+describe('crud mode on a remote config repo', () => {
+  const WRITE = 'write-token-remote';
+  const send = (s: TestService, method: string, path: string, body?: unknown) =>
+    request(s.url, path, {
+      method,
+      token: WRITE,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    });
+  const remoteLog = (name: string) => git(remote.path(name), 'log', '--format=%s', 'main').split('\n');
+
+  it('pushes each write before answering, so the remote has it when the response arrives', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE, GIT_AUTHOR_NAME: 'Fleet UI' });
+    const res = await send(service, 'PATCH', '/namespaces/team-a', { labels: { team: 'z' } });
+    expect(res.status).toBe(200);
+    const remoteHead = git(remote.path(repo.name), 'rev-parse', 'main');
+    expect(await revisionOf(service)).toBe(remoteHead);
+    expect(remoteLog(repo.name)[0]).toBe('namespaces: update team-a');
+    expect(git(remote.path(repo.name), 'log', '-1', '--format=%an', 'main')).toBe('Fleet UI');
+    const file = git(remote.path(repo.name), 'show', 'main:namespaces/team-a.yaml');
+    expect(file).toContain('team: "z"');
+    expect(file).toContain('app.kubernetes.io/part-of'); // the other label is kept
+    // And the change is served at once.
+    const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;
+    expect(ns.find((i: { id: string }) => i.id === 'team-a').labels.team).toBe('z');
+  });
+
+  it('applies a write on top of a commit pushed by someone else just before, keeping both', async () => {
+    const repo = newRemoteRepo();
+    let raced = false;
+    const service = await startTestService({
+      GIT_USERNAME: USER,
+      GIT_PASSWORD: PASSWORD,
+      CONFIG_CLONE_DIR: join(tempDir(), 'clone'),
+      CONFIG_REPO: repo.url,
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE,
+    });
+    services.push(service);
+    // Someone merges a pull request between the service's fetch and its push.
+    (service.store as unknown as { setBeforePush(f: () => Promise<void>): void }).setBeforePush(async () => {
+      if (raced) return;
+      raced = true;
+      pushChange(repo.work, { 'namespaces/team-a.yaml': { labels: { merged: 'pr-42' } } }, 'merge PR 42');
+    });
+    const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { from: 'api' } });
+    expect(res.status).toBe(200);
+    expect(raced).toBe(true);
+    expect(remoteLog(repo.name).slice(0, 2)).toEqual(['namespaces: update team-b', 'merge PR 42']);
+    const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;
+    expect(ns.find((i: { id: string }) => i.id === 'team-a').labels).toEqual({ merged: 'pr-42' });
+    expect(ns.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({ from: 'api' });
+  });
+
+  it('refuses a write that no longer validates on the new head', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
+    // Someone else deletes the namespace definition; the service has not synced yet.
+    git(repo.work, 'rm', '-q', 'namespaces/team-a.yaml');
+    writeFiles(repo.work, { 'clusters/c1.yaml': { ...(asRepoFiles()['clusters/c1.yaml'] as object), namespaces: [{ id: 'team-b' }] } });
+    git(repo.work, 'commit', '-qam', 'drop team-a');
+    git(repo.work, 'push', '-q', 'origin', 'HEAD:main');
+    const res = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-a' }] });
+    expect(res.status).toBe(400);
+    expect(res.json().error).toBe('validation_error');
+    expect(remoteLog(repo.name)[0]).toBe('drop team-a');
+  });
+
+  it('answers 503 when the remote is unreachable and leaves no local commit behind', async () => {
+    const repo = newRemoteRepo();
+    const cloneDir = join(tempDir(), 'clone');
+    const service = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
+    const before = git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)');
+    await remote.down();
+    try {
+      const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { lost: 'no' } });
+      expect(res.status).toBe(503);
+      expect(res.json().error).toBe('unavailable');
+      expect(JSON.stringify(res.json())).not.toContain(PASSWORD);
+      expect(git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(before);
+      expect((await request(service.url, NS, { token: READ_TOKEN })).json().inputs.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({});
+    } finally {
+      await remote.up();
+    }
+    const retry = await send(service, 'PATCH', '/namespaces/team-b', { labels: { lost: 'no' } });
+    expect(retry.status).toBe(200);
+    expect(remoteLog(repo.name)[0]).toBe('namespaces: update team-b');
+  });
+
+  it('two read replicas and one crud instance serve identical bytes after a write', async () => {
+    const repo = newRemoteRepo();
+    const crud = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
+    const replicas = [await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' }), await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' })];
+    const write = await send(crud, 'PUT', '/namespaces/team-b', { id: 'team-b', labels: { replicated: 'yes' }, annotations: {} });
+    expect(write.status).toBe(200);
+    const commit = git(remote.path(repo.name), 'rev-parse', 'main');
+    for (const replica of replicas) await eventually(async () => (await revisionOf(replica)) === commit, 3000);
+    const paths = ['/api/v2/gitops/clusters', NS, '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components', '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings'];
+    for (const path of paths) {
+      const bodies = await Promise.all([crud, ...replicas].map(async (s) => (await request(s.url, path, { token: READ_TOKEN })).body));
+      expect(bodies[1]!.equals(bodies[0]!), path).toBe(true);
+      expect(bodies[2]!.equals(bodies[0]!), path).toBe(true);
+    }
   });
 });

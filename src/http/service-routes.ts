@@ -22,7 +22,7 @@ export function serviceRoutes(deps: { publisher: SnapshotPublisher; store: Confi
           ? `no configuration is served yet: ${status.last_load.error}`
           : 'no configuration is served yet: the first load has not finished',
         backend: status.backend,
-        last_load: status.last_load ?? null,
+        ...(status.last_load ? { last_load: status.last_load } : {}),
         ...status.details,
       });
       return;

@@ -85,15 +85,7 @@ export class GitWriter {
       }
       await fault?.('after-file-write', change.path);
 
-      const blob = change.text === null ? null : await this.#writeObject('blob', Buffer.from(change.text));
-      const tree = await this.#treeWith(parent, change.path, blob);
-      const now = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-      const person = { name: this.#author.name, email: this.#author.email, ...now };
-      const commit = await git.writeCommit({
-        fs,
-        dir: this.dir,
-        commit: { message, tree, parent: [parent], author: person, committer: person },
-      });
+      const { commit, blob } = await this.#writeCommitObjects(change, message, parent);
       const current = await git.resolveRef({ fs, dir: this.dir, ref });
       if (current !== parent) throw new Error(`${ref} moved to ${current} while the change was being written; try again`);
       await git.writeRef({ fs, dir: this.dir, ref, value: commit, force: true });
@@ -110,6 +102,33 @@ export class GitWriter {
   }
 
   /** Puts the branch and the file back. (The index is written last and atomically: it was not changed.) */
+  /**
+   * Only the objects of a commit that changes one file on top of `parent`: no file, index or
+   * ref is touched. A remote repository's writes use this; the commit becomes the branch only
+   * once the remote has accepted it.
+   */
+  async commitObjects(change: { path: string; text: string | null }, message: string, parent: string): Promise<string> {
+    this.#fullPath(change.path); // refuses anything that is not "<folder>/<file>"
+    return (await this.#writeCommitObjects(change, message, parent)).commit;
+  }
+
+  async #writeCommitObjects(
+    change: { path: string; text: string | null },
+    message: string,
+    parent: string,
+  ): Promise<{ commit: string; blob: string | null }> {
+    const blob = change.text === null ? null : await this.#writeObject('blob', Buffer.from(change.text));
+    const tree = await this.#treeWith(parent, change.path, blob);
+    const now = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+    const person = { name: this.#author.name, email: this.#author.email, ...now };
+    const commit = await git.writeCommit({
+      fs,
+      dir: this.dir,
+      commit: { message, tree, parent: [parent], author: person, committer: person },
+    });
+    return { commit, blob };
+  }
+
   async #rollback(
     change: FileChange,
     full: string,

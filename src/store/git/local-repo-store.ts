@@ -39,6 +39,7 @@ import {
   type WritableConfigStore,
 } from '../config-store.ts';
 import { SerialQueue } from '../serial-queue.ts';
+import { commitMessage } from './commit-message.ts';
 import { type CommitAuthor, type FaultInjection, GitWriter } from './git-writer.ts';
 import { unsupportedIndex } from './index-file.ts';
 import { headCommit, isGitRepository, workingTreeRevision } from './revision.ts';
@@ -344,7 +345,7 @@ export class LocalRepoStore implements WritableConfigStore {
       applied.record === null
         ? null
         : recordFileText(collection, applied.record, previous ? leadingComments(previous.toString('utf8')) : await this.#schemaHint(collection, state));
-    const message = `${collection}: ${mutation.action} ${id}\n\nChanged fields: ${applied.changedFields.join(', ')}\n`;
+    const message = commitMessage(mutation, applied.changedFields);
 
     let commit: string;
     try {

@@ -4,6 +4,12 @@
 // the push webhook calls. Each new commit is loaded whole and checked; a commit that fails
 // keeps the last good one served. The local branch ref always names the commit served, so
 // a restart serves it again at once, even while the Git host is down.
+//
+// In crud mode a REST write is applied to the latest remote head (fetched first), committed
+// as objects on top of it and pushed; only once the remote has the commit does the local
+// branch move and the answer go out. A push refused because the branch moved (a merged pull
+// request) starts over on the new head: the change is applied and checked again there. If
+// the remote cannot be reached the answer is 503 and no local ref names the commit.
 import * as fs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -11,11 +17,26 @@ import { join, resolve } from 'node:path';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import type { Logger } from 'pino';
+import { recordFilePath } from '../../domain/config-repo.ts';
 import { formatProblem } from '../../domain/problems.ts';
+import { leadingComments, recordFileText, schemaHintLine } from '../../domain/record-file.ts';
+import { withRevision } from '../../domain/snapshot.ts';
+import { ApiError } from '../../http/errors.ts';
 import type { SnapshotPublisher } from '../../serving/publisher.ts';
-import { type ConfigStore, type LoadReport, StoreStartError, type StoreStatus } from '../config-store.ts';
+import { applyMutation } from '../apply-mutation.ts';
+import {
+  type LoadReport,
+  type Mutation,
+  type MutationResult,
+  StoreStartError,
+  type StoreStatus,
+  type WritableConfigStore,
+} from '../config-store.ts';
 import { SerialQueue } from '../serial-queue.ts';
+import { commitMessage } from './commit-message.ts';
+import { readBlobText } from './commit-tree.ts';
 import { CommitSnapshotLoader } from './commit-snapshot.ts';
+import { type CommitAuthor, GitWriter } from './git-writer.ts';
 import { authCallbacks, type GitCredentials, redact, redactUrl } from './remote-auth.ts';
 
 export interface RemoteRepoStoreOptions {
@@ -27,6 +48,9 @@ export interface RemoteRepoStoreOptions {
   credentials: GitCredentials | undefined;
   publisher: SnapshotPublisher;
   log: Logger;
+  /** Accept REST writes (crud mode), committed with this author and pushed. */
+  writable?: boolean;
+  author?: CommitAuthor;
 }
 
 interface SyncReport {
@@ -39,12 +63,18 @@ interface SyncReport {
 const FIRST_RETRY_MS = 500;
 /** How long start() waits for the first clone before the service starts unready. */
 const START_WAIT_MS = 15_000;
+/** Attempts of a write whose push is refused because the branch moved meanwhile. */
+const PUSH_ATTEMPTS = 5;
+/** The ref a write's commit is pushed from; it exists only during the push. */
+const OUTGOING_REF = 'refs/gitops-config-api/outgoing';
 
-export class RemoteRepoStore implements ConfigStore {
+class PushRejected extends Error {}
+
+export class RemoteRepoStore implements WritableConfigStore {
   readonly backend = 'git' as const;
   readonly url: string;
   readonly dir: string;
-  readonly #options: RemoteRepoStoreOptions;
+  readonly #options: RemoteRepoStoreOptions & { beforePush?: () => Promise<void> };
   readonly #publisher: SnapshotPublisher;
   readonly #log: Logger;
   readonly #gitCache = {};
@@ -62,6 +92,9 @@ export class RemoteRepoStore implements ConfigStore {
   #retryMs = FIRST_RETRY_MS;
   #syncQueued: Promise<void> | undefined;
   #stopped = false;
+  /** "collection/id" -> file, of the commit served. */
+  #fileOf = new Map<string, string>();
+  readonly #writer: GitWriter;
 
   constructor(options: RemoteRepoStoreOptions) {
     this.#options = options;
@@ -71,6 +104,16 @@ export class RemoteRepoStore implements ConfigStore {
     this.#log = options.log;
     this.#branch = options.branch;
     this.#loader = new CommitSnapshotLoader(this.dir, this.#gitCache);
+    this.#writer = new GitWriter({
+      dir: this.dir,
+      author: options.author ?? { name: 'gitops-config-api', email: 'gitops-config-api@localhost' },
+      cache: this.#gitCache,
+    });
+  }
+
+  /** Tests only: a step run between a write's commit and its push (to race another pusher). */
+  setBeforePush(step: () => Promise<void>): void {
+    this.#options.beforePush = step;
   }
 
   get branch(): string | undefined {
@@ -159,10 +202,108 @@ export class RemoteRepoStore implements ConfigStore {
     }
     await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${this.#branch}`, value: commit, force: true });
     this.#rejectedCommit = undefined;
+    this.#fileOf = loaded.fileOf;
     this.#publisher.publish(loaded.snapshot);
     this.#lastLoad = { at, ok: true, revision: commit };
     this.#log.info({ revision: commit, previous: served ?? null, reason, clusters: loaded.snapshot.clusters.size }, 'published a new commit of the config repo');
     return true;
+  }
+
+  mutate(mutation: Mutation): Promise<MutationResult> {
+    if (!this.#options.writable) return Promise.reject(new ApiError('not_found', 'this store is read-only; start the service with API_MODE=crud'));
+    return this.queue.run(() => this.#mutate(mutation));
+  }
+
+  async #mutate(mutation: Mutation): Promise<MutationResult> {
+    for (let attempt = 1; ; attempt++) {
+      let head: string;
+      try {
+        head = await this.fetchHead();
+      } catch (error) {
+        throw this.#unreachable(error);
+      }
+      if (!(await this.adopt(head, 'before a write'))) {
+        throw new ApiError('unavailable', `the head of ${this.#branch} has problems, so it takes no writes until they are fixed: ${this.#lastLoad?.error}; see /ready`);
+      }
+      const base = this.#publisher.current()!.snapshot;
+      const applied = applyMutation(base, mutation, head);
+      const result = { record: applied.record, revisionBefore: head, changedFields: applied.changedFields };
+      if (applied.unchanged) return { ...result, revisionAfter: head, snapshot: base, unchanged: true };
+
+      const { collection, id } = mutation;
+      const path = this.#fileOf.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
+      const text = applied.record === null ? null : recordFileText(collection, applied.record, await this.#headerFor(path, collection));
+      const commit = await this.#writer.commitObjects({ path, text }, commitMessage(mutation, applied.changedFields), head);
+      await this.#options.beforePush?.();
+      try {
+        await this.#push(commit);
+      } catch (error) {
+        if (error instanceof PushRejected && attempt < PUSH_ATTEMPTS) {
+          this.#log.info({ attempt, collection, id, reason: error.message }, 'push refused because the branch moved; applying the write again on the new head');
+          continue;
+        }
+        if (error instanceof PushRejected) {
+          throw new ApiError('unavailable', `the branch ${this.#branch} kept moving; the write was not stored after ${attempt} attempts, try again`, {
+            headers: { 'retry-after': '1' },
+          });
+        }
+        throw this.#unreachable(error);
+      }
+      // The remote has it: the branch moves and the change is served.
+      await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${this.#branch}`, value: commit, force: true });
+      if (text === null) this.#fileOf.delete(`${collection}/${id}`);
+      else this.#fileOf.set(`${collection}/${id}`, path);
+      const snapshot = withRevision(applied.snapshot, commit);
+      this.#publisher.publish(snapshot);
+      this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: commit };
+      this.#log.info({ revision: commit, previous: head, attempts: attempt }, 'pushed and published a REST write');
+      return { ...result, revisionAfter: commit, snapshot };
+    }
+  }
+
+  async #push(commit: string): Promise<void> {
+    const remoteRef = `refs/heads/${this.#branch}`;
+    await git.writeRef({ fs, dir: this.dir, ref: OUTGOING_REF, value: commit, force: true });
+    try {
+      const result = await git.push({
+        fs,
+        http,
+        dir: this.dir,
+        url: this.url,
+        ref: OUTGOING_REF,
+        remoteRef,
+        cache: this.#gitCache,
+        ...authCallbacks(this.#options.credentials),
+      });
+      const status = result.refs[remoteRef];
+      if (!result.ok || status?.ok === false) {
+        const why = status?.error ?? result.error ?? 'refused';
+        if (/fast-forward|fetch first|stale|failed to (update|lock)/i.test(why)) throw new PushRejected(why);
+        throw new Error(`the remote refused the push: ${why}`);
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'PushRejectedError') throw new PushRejected((error as Error).message);
+      throw error;
+    } finally {
+      await git.deleteRef({ fs, dir: this.dir, ref: OUTGOING_REF }).catch(() => undefined);
+    }
+  }
+
+  #unreachable(error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    const message = this.redact((error as Error).message);
+    this.#log.warn({ error: message, url: redactUrl(this.url) }, 'a REST write failed: the Git remote did not take it');
+    return new ApiError('unavailable', `the Git remote could not be reached, so nothing was changed: ${message}`, { headers: { 'retry-after': '5' } });
+  }
+
+  /** The comment lines to keep at the top of the file: its own, or the schema hint its folder uses. */
+  async #headerFor(path: string, collection: string): Promise<string> {
+    const head = this.#publisher.current()!.revision;
+    const folder = await git.readTree({ fs, dir: this.dir, oid: head, filepath: collection, cache: this.#gitCache }).catch(() => ({ tree: [] }));
+    const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
+    if (own) return leadingComments(await readBlobText(this.dir, own.oid, this.#gitCache));
+    const sibling = folder.tree.find((e) => e.type === 'blob');
+    return sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, this.#gitCache)) : '';
   }
 
   async #sync(reason: string): Promise<void> {
