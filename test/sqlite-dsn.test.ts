@@ -205,7 +205,7 @@ describe('opening the database', () => {
   it('a new database without a readable seed file is a clear error, and stays unseeded', async () => {
     const { path, url } = tempDatabase();
     const error = await startError(sqliteEnv(url, { SEED_FILE: '/nonexistent/seed.json' }));
-    expect(error.message).toMatch(/^SEED_FILE \/nonexistent\/seed.json cannot be read \(ENOENT\), and the database .* is new/);
+    expect(error.message).toMatch(/^SEED_FILE \/nonexistent\/seed.json cannot be read: ENOENT, and the database .* is new/);
     const invalid = join(tempDir(), 'seed.json');
     writeFileSync(invalid, JSON.stringify({ clusters: [{ _id: 'c', cluster_name: 'c', cluster_dns: 'c.x', environment: 'staging' }] }));
     const bad = await startError(sqliteEnv(url, { SEED_FILE: invalid }));

@@ -144,39 +144,27 @@ export function restRoutes(deps: RestDeps): Router {
       res.json(record);
     });
 
-    router.put(item, writer, jsonBody, async (req, res) => {
-      const id = pathId(req);
-      const body = bodyObject(req.body, 'the whole record');
-      sameId(body, id);
-      const ifMatch = req.headers['if-match'];
-      const result = await mutate(res, {
-        action: 'update',
-        collection,
-        id,
-        apply: (existing) => {
-          checkIfMatch(ifMatch, collection, id, existing);
-          return { ...body, id };
-        },
-      });
-      sendRecord(res, 200, result.record!, result.revisionAfter);
-    });
-
-    router.patch(item, writer, jsonBody, async (req, res) => {
-      const id = pathId(req);
-      const patch = bodyObject(req.body, 'a JSON Merge Patch');
-      sameId(patch, id);
-      const ifMatch = req.headers['if-match'];
-      const result = await mutate(res, {
-        action: 'update',
-        collection,
-        id,
-        apply: (existing) => {
-          checkIfMatch(ifMatch, collection, id, existing);
-          return applyMergePatch(existing, patch);
-        },
-      });
-      sendRecord(res, 200, result.record!, result.revisionAfter);
-    });
+    // PUT and PATCH differ only in how the stored record is computed from the body.
+    const update =
+      (what: string, compute: (existing: AnyRecord | undefined, body: Record<string, unknown>, id: string) => unknown) =>
+      async (req: Request, res: Response) => {
+        const id = pathId(req);
+        const body = bodyObject(req.body, what);
+        sameId(body, id);
+        const ifMatch = req.headers['if-match'];
+        const result = await mutate(res, {
+          action: 'update',
+          collection,
+          id,
+          apply: (existing) => {
+            checkIfMatch(ifMatch, collection, id, existing);
+            return compute(existing, body, id);
+          },
+        });
+        sendRecord(res, 200, result.record!, result.revisionAfter);
+      };
+    router.put(item, writer, jsonBody, update('the whole record', (_existing, body, id) => ({ ...body, id })));
+    router.patch(item, writer, jsonBody, update('a JSON Merge Patch', (existing, patch) => applyMergePatch(existing, patch)));
 
     router.delete(item, writer, async (req, res) => {
       const id = pathId(req);

@@ -1,12 +1,7 @@
 // STORE_BACKEND=memory: the state comes from SEED_FILE at start and lives in memory. In
 // crud mode writes change it in memory only (lost at exit); the revision of the seed,
 // "seed-<hash>", becomes "seed-<hash>.<n>" after the n-th write.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { formatProblem } from '../domain/problems.ts';
-import { parseSeed } from '../domain/seed.ts';
-import { createSnapshot } from '../domain/snapshot.ts';
 import { ApiError } from '../http/errors.ts';
 import type { SnapshotPublisher } from '../serving/publisher.ts';
 import { applyMutation } from './apply-mutation.ts';
@@ -14,10 +9,10 @@ import {
   type LoadReport,
   type Mutation,
   type MutationResult,
-  StoreStartError,
   type StoreStatus,
   type WritableConfigStore,
 } from './config-store.ts';
+import { loadSeedFile } from './seed-file.ts';
 import { SerialQueue } from './serial-queue.ts';
 
 export class MemoryStore implements WritableConfigStore {
@@ -37,29 +32,11 @@ export class MemoryStore implements WritableConfigStore {
   }
 
   async start(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.#seedFile, 'utf8');
-    } catch (error) {
-      throw new StoreStartError(`SEED_FILE ${this.#seedFile} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (error) {
-      throw new StoreStartError(`SEED_FILE ${this.#seedFile} is not valid JSON: ${(error as Error).message}`);
-    }
-    const seed = parseSeed(document);
-    const revision = `seed-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
-    const built = seed.ok ? createSnapshot(seed.records, revision) : seed;
-    if (!built.ok) {
-      const lines = built.problems.map(formatProblem).join('; ');
-      throw new StoreStartError(`SEED_FILE ${this.#seedFile} is invalid: ${lines}`);
-    }
+    const { snapshot, contentRevision: revision } = loadSeedFile(this.#seedFile);
     this.#seedRevision = revision;
-    this.#publisher.publish(built.snapshot);
+    this.#publisher.publish(snapshot);
     this.#lastLoad = { at: new Date().toISOString(), ok: true, revision };
-    this.#log.info({ revision, clusters: built.snapshot.clusters.size }, 'seed loaded');
+    this.#log.info({ revision, clusters: snapshot.clusters.size }, 'seed loaded');
   }
 
   async stop(): Promise<void> {

@@ -25,10 +25,9 @@ export async function startTestService(env: Record<string, string | undefined>):
   const config = loadConfig({ AUTH_TOKEN: READ_TOKEN, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'debug', ...env });
   const log = createLogger(config.logLevel, sink);
   const service = await startService(config, { log });
-  return Object.assign(service, {
-    get logs() {
-      return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    },
-    logText: () => lines.join('\n'),
-  });
+  // defineProperty keeps `logs` a getter (Object.assign would read it once, at start-up).
+  return Object.defineProperties(service, {
+    logs: { get: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) },
+    logText: { value: () => lines.join('\n') },
+  }) as TestService;
 }

@@ -4,12 +4,11 @@
 // published all-or-nothing; a change made by another process (a second instance, the sqlite3
 // shell) is noticed through PRAGMA data_version within POLL_INTERVAL_MS. In crud mode each
 // mutation is one transaction: the record's rows, the revision bump and the audit_log row.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { formatProblem, type Problem } from '../../domain/problems.ts';
-import { parseSeed } from '../../domain/seed.ts';
 import { createSnapshot, type Snapshot } from '../../domain/snapshot.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { SnapshotPublisher } from '../../serving/publisher.ts';
@@ -22,6 +21,7 @@ import {
   type WritableConfigStore,
 } from '../config-store.ts';
 import { type AppliedMutation, applyMutation } from '../apply-mutation.ts';
+import { loadSeedFile } from '../seed-file.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
@@ -207,25 +207,11 @@ export class SqliteStore implements WritableConfigStore {
   /** Loads SEED_FILE into a database that has never held a record. */
   #seedIfNew(db: Db): void {
     if (!isPristine(db)) return;
-    let text: string;
-    try {
-      text = readFileSync(this.#seedFile, 'utf8');
-    } catch (error) {
-      throw new StoreStartError(
-        `SEED_FILE ${this.#seedFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), and the database ${this.#name} is new, so it needs a seed; give SEED_FILE a file ({} for an empty start)`,
-      );
-    }
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (error) {
-      throw new StoreStartError(`SEED_FILE ${this.#seedFile} is not valid JSON: ${(error as Error).message}`);
-    }
-    const seed = parseSeed(document);
-    const built = seed.ok ? createSnapshot(seed.records, '1') : seed;
-    if (!built.ok) {
-      throw new StoreStartError(`SEED_FILE ${this.#seedFile} is invalid: ${built.problems.map(formatProblem).join('; ')}`);
-    }
+    const built = loadSeedFile(
+      this.#seedFile,
+      '1',
+      `, and the database ${this.#name} is new, so it needs a seed; give SEED_FILE a file ({} for an empty start)`,
+    );
     const writer = new RowWriter(db);
     const at = new Date().toISOString();
     const seeded = db.transaction(() => {
