@@ -82,7 +82,8 @@ export function parseRecordFile(file: ConfigFile): ParsedRecordFile | undefined 
       path: '/id',
     });
   }
-  const result = validateRecord(collection, withId);
+  // The document was parsed just above and is not kept: no need to copy it.
+  const result = validateRecord(collection, withId, { inPlace: true });
   if (!result.ok) {
     return { collection, problems: result.problems.map((p) => ({ ...p, file: file.path })) };
   }

@@ -84,12 +84,20 @@ export function problemKeyPath(problem: Problem): string | undefined {
 
 export type ValidationResult<T> = { ok: true; record: T } | { ok: false; problems: Problem[] };
 
-/** Validates `input` as a record of `collection`; the input is not modified. */
-export function validateRecord<C extends Collection>(collection: C, input: unknown): ValidationResult<RecordOf[C]> {
+/**
+ * Validates `input` as a record of `collection`. The input is not modified, unless `inPlace` is
+ * set for a document no one else holds (one just parsed from a file): schema defaults are then
+ * filled in on it directly, which saves a deep copy per record when a whole repo is loaded.
+ */
+export function validateRecord<C extends Collection>(
+  collection: C,
+  input: unknown,
+  options: { inPlace?: boolean } = {},
+): ValidationResult<RecordOf[C]> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, problems: [{ path: '', message: 'must be an object (a mapping of field names to values)' }] };
   }
-  const copy = structuredClone(input);
+  const copy = options.inPlace ? input : structuredClone(input);
   const validate = validators[collection];
   if (!validate(copy)) {
     return { ok: false, problems: dedupe((validate.errors ?? []).map(describeError)) };

@@ -2,6 +2,7 @@
 // really changes. Both revisions are loaded with the server's code and every cluster's three
 // responses are computed with the server's merge code; then they are compared by cluster id
 // and input id, field by field.
+import { dnsKey } from '../domain/cluster-dns.ts';
 import type { Problem } from '../domain/problems.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/read-endpoints.ts';
 import type { Cluster } from '../domain/records.ts';
@@ -189,7 +190,8 @@ function diffCluster(before: Snapshot, after: Snapshot, old: Cluster | undefined
       oversized: newJson !== undefined && Buffer.byteLength(newJson) >= MAX_RESPONSE_BYTES,
     });
   }
-  const dnsChanged = old && now && old.cluster_dns !== now.cluster_dns;
+  // The read endpoints match DNS names case-insensitively: only another name moves the URL.
+  const dnsChanged = old && now && dnsKey(old.cluster_dns) !== dnsKey(now.cluster_dns);
   if (endpoints.length === 0 && !dnsChanged) return undefined;
   return {
     id: cluster.id,
