@@ -79,7 +79,7 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
     const run = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
     run('init', '-q', '-b', 'main');
     run('add', '-A');
-    run('-c', 'user.name=generator', '-c', 'user.email=generator@example.com', 'commit', '-q', '-m', 'generated config repo');
+    run('-c', 'user.name=generator', '-c', 'user.email=generator@example.com', '-c', 'gc.auto=0', 'commit', '-q', '-m', 'generated config repo');
   }
 }
 
