@@ -7,7 +7,7 @@ import type { Problem } from '../domain/problems.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/read-endpoints.ts';
 import type { Cluster } from '../domain/records.ts';
 import { compareIds, type Snapshot } from '../domain/snapshot.ts';
-import { BlobReader } from './blob-reader.ts';
+import { BlobReader } from '../store/git/blob-reader.ts';
 import { cachingParser, loadRevision } from './load-revision.ts';
 import { locateProblems } from './problem-positions.ts';
 import { commitFiles, resolveRevision, type RevisionFiles, workingTreeFiles } from './revisions.ts';

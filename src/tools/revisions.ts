@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import type { ConfigFile } from '../domain/config-repo.ts';
-import { BlobReader } from './blob-reader.ts';
+import { BlobReader } from '../store/git/blob-reader.ts';
 import { recordBlobsOfCommit } from '../store/git/commit-tree.ts';
 import { isGitRepository } from '../store/git/revision.ts';
 import { gitBlobId, readRecordFiles } from '../store/git/working-tree.ts';

@@ -3,7 +3,8 @@
 import { attachFiles, parseConfigRepo, type ParsedRecordFile, parseRecordFile } from '../../domain/config-repo.ts';
 import type { Problem } from '../../domain/problems.ts';
 import { createSnapshot, type Snapshot } from '../../domain/snapshot.ts';
-import { readBlobText, recordBlobsOfCommit } from './commit-tree.ts';
+import { BlobReader } from './blob-reader.ts';
+import { recordBlobsOfCommit } from './commit-tree.ts';
 
 export type CommitLoad = { ok: true; snapshot: Snapshot; fileOf: Map<string, string> } | { ok: false; problems: Problem[]; error: string };
 
@@ -19,13 +20,15 @@ export class CommitSnapshotLoader {
 
   async load(commit: string): Promise<CommitLoad> {
     const blobs = await recordBlobsOfCommit(this.#dir, commit, this.#gitCache);
+    // A new reader each time: a fetch may have added packs since the last load.
+    const reader = new BlobReader(this.#dir, this.#gitCache);
     const parsed = new Map<string, ParsedRecordFile | undefined>();
     const files: { path: string; text: string }[] = [];
     const keyOf = new Map<string, string>();
     for (const blob of blobs) {
       const key = `${blob.path}\u0000${blob.oid}`;
       if (!this.#parsed.has(key)) {
-        const text = await readBlobText(this.#dir, blob.oid, this.#gitCache);
+        const text = await reader.readText(blob.oid);
         this.#parsed.set(key, parseRecordFile({ path: blob.path, text }));
       }
       parsed.set(key, this.#parsed.get(key));

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { readBlobText } from '../store/git/commit-tree.ts';
+import { readBlobText } from './commit-tree.ts';
 
 interface PackIndex {
   packPath: string;
