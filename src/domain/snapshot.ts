@@ -41,17 +41,7 @@ export function createSnapshot(records: RecordSets, revision: string): SnapshotR
 
   const clustersByDns = new Map<string, Cluster>();
   for (const cluster of maps.clusters.values()) {
-    const key = dnsKey(cluster.cluster_dns);
-    const other = clustersByDns.get(key);
-    if (other) {
-      problems.push({
-        path: `clusters/${cluster.id}/cluster_dns`,
-        message: `cluster_dns "${cluster.cluster_dns}" is already used by cluster "${other.id}"`,
-      });
-    } else {
-      clustersByDns.set(key, cluster);
-    }
-    problems.push(...duplicateReferences(cluster));
+    problems.push(...addClusterDns(clustersByDns, cluster), ...duplicateReferences(cluster));
   }
 
   const snapshot: Snapshot = Object.freeze({ revision, ...maps, clustersByDns });
@@ -99,17 +89,7 @@ export function withRecord<C extends Collection>(
     if (before && byDns.get(dnsKey(before.cluster_dns)) === before) byDns.delete(dnsKey(before.cluster_dns));
     const cluster = record as Cluster | null;
     if (cluster) {
-      const key = dnsKey(cluster.cluster_dns);
-      const other = byDns.get(key);
-      if (other) {
-        problems.push({
-          path: `clusters/${cluster.id}/cluster_dns`,
-          message: `cluster_dns "${cluster.cluster_dns}" is already used by cluster "${other.id}"`,
-        });
-      } else {
-        byDns.set(key, changed.get(id) as Cluster);
-      }
-      problems.push(...duplicateReferences(cluster));
+      problems.push(...addClusterDns(byDns, changed.get(id) as Cluster), ...duplicateReferences(cluster));
     }
     clustersByDns = byDns;
   }
@@ -139,6 +119,17 @@ function indexById<C extends Collection>(collection: C, list: RecordOf[C][], pro
 /** Code-unit order, the same on every machine and locale. */
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Indexes the cluster under its DNS name, unless another cluster has that name already. */
+function addClusterDns(byDns: Map<string, Cluster>, cluster: Cluster): Problem[] {
+  const key = dnsKey(cluster.cluster_dns);
+  const other = byDns.get(key);
+  if (other) {
+    return [{ path: `clusters/${cluster.id}/cluster_dns`, message: `cluster_dns "${cluster.cluster_dns}" is already used by cluster "${other.id}"` }];
+  }
+  byDns.set(key, cluster);
+  return [];
 }
 
 export function duplicateReferences(cluster: Cluster): Problem[] {
