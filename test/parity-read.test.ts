@@ -100,16 +100,25 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
     const again = await request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': first.headers.etag! } });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(first.headers.etag);
     const other = await request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': '"something-else"' } });
     expect(other.status).toBe(200);
   });
 
-  it('sends gzip when asked, with the same JSON inside', async () => {
+  it('sends gzip when asked, with its own ETag, and the same JSON inside', async () => {
     const plain = await request(service.url, PC, { token: READ_TOKEN });
     const gz = await request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toBe('Accept-Encoding');
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(gz.headers.etag).not.toBe(plain.headers.etag);
+    const refused = await request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const revalidated = await request(service.url, PC, {
+      token: READ_TOKEN,
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': gz.headers.etag! },
+    });
+    expect(revalidated.status).toBe(304);
   });
 
   it('answers HEAD with headers only and other methods with 405', async () => {
@@ -119,6 +128,7 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
     const post = await request(service.url, PC, { method: 'POST', token: READ_TOKEN });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
+    expect(post.json().error).toBe('method_not_allowed');
   });
 
   it.each([
@@ -139,9 +149,13 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
   });
 
   it('REST paths in read-only mode answer 404 naming API_MODE=crud', async () => {
-    const res = await request(service.url, '/clusters', { token: READ_TOKEN });
-    expect(res.status).toBe(404);
-    expect(res.json().message).toContain('API_MODE=crud');
+    for (const path of ['/clusters', '/clusters/c1', '/platform_components', '/namespaces/x', '/rolebindings']) {
+      const res = await request(service.url, path, { token: READ_TOKEN });
+      expect(res.status, path).toBe(404);
+      expect(res.json().message).toContain('API_MODE=crud');
+    }
+    const post = await request(service.url, '/clusters', { method: 'POST', token: READ_TOKEN, body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(post.status).toBe(404);
   });
 });
 
@@ -202,7 +216,10 @@ describe.each(DATA_SETS)('the %s data set', (_name, load, gitDir) => {
         compared++;
       }
       // The ETag of one backend revalidates on the others: the same data gives the same tag.
-      const tag = (await request(services.git.url, path, { token: READ_TOKEN })).headers.etag;
+      const again = await request(services.git.url, path, { token: READ_TOKEN });
+      const first = await request(services.git.url, path, { token: READ_TOKEN });
+      expect(again.body.equals(first.body), `${path}: two requests, same bytes`).toBe(true);
+      const tag = again.headers.etag;
       if (tag) {
         for (const backend of ['memory', 'sqlite'] as const) {
           const res = await request(services[backend].url, path, { token: READ_TOKEN, headers: { 'if-none-match': tag } });

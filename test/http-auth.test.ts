@@ -1,0 +1,56 @@
+// Authentication and the public endpoints, on the real server. (The read endpoints' own
+// behaviour is tested once for every backend in parity-read.test.ts.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asRepoFiles } from './helpers/fixture-data.ts';
+import { makeConfigRepo } from './helpers/git-fixture.ts';
+import { request } from './helpers/http.ts';
+import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
+
+const PC = '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ STORE_BACKEND: 'git', CONFIG_REPO: makeConfigRepo(asRepoFiles()) });
+});
+afterAll(() => service?.close());
+
+describe('authentication', () => {
+  it.each([
+    ['no token', undefined],
+    ['a wrong token', 'Bearer wrong'],
+    ['the right token without Bearer', READ_TOKEN],
+    ['another scheme', `Basic ${Buffer.from(`user:${READ_TOKEN}`).toString('base64')}`],
+    ['a token prefix', `Bearer ${READ_TOKEN.slice(0, -1)}`],
+  ])('refuses %s with 401', async (_name, header) => {
+    const res = await request(service.url, PC, { headers: header === undefined ? {} : { authorization: header } });
+    expect(res.status).toBe(401);
+    expect(res.json().error).toBe('unauthorized');
+    expect(res.headers['www-authenticate']).toContain('Bearer');
+  });
+
+  it('accepts the right token, with any case of the scheme', async () => {
+    expect((await request(service.url, PC, { headers: { authorization: `Bearer ${READ_TOKEN}` } })).status).toBe(200);
+    expect((await request(service.url, PC, { headers: { authorization: `bearer ${READ_TOKEN}` } })).status).toBe(200);
+  });
+
+  it('keeps /health, /ready and /openapi.yaml public', async () => {
+    expect((await request(service.url, '/health')).json()).toEqual({ status: 'ok' });
+    expect((await request(service.url, '/ready')).status).toBe(200);
+    const doc = await request(service.url, '/openapi.yaml');
+    expect(doc.status).toBe(200);
+    expect(doc.headers['content-type']).toContain('application/yaml');
+    expect(doc.text).toContain('openapi: 3.0');
+  });
+
+  it('never writes a token to the log', async () => {
+    expect(service.logText()).not.toContain(READ_TOKEN);
+  });
+});
+
+describe('unknown paths', () => {
+  it('answer 404 with an error body', async () => {
+    const res = await request(service.url, '/nope');
+    expect(res.status).toBe(404);
+    expect(res.json().error).toBe('not_found');
+  });
+});
