@@ -204,6 +204,12 @@ describe('remote config repo', () => {
     }
   });
 
+  it('authenticates with GIT_TOKEN as the Basic password', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, GIT_USERNAME: USER, GIT_PASSWORD: '', GIT_TOKEN: PASSWORD });
+    expect((await request(service.url, '/ready')).json()).toMatchObject({ status: 'ok', last_sync: { ok: true } });
+  });
+
   it('reports wrong credentials without showing them', async () => {
     const repo = newRemoteRepo();
     const service = await start({ CONFIG_REPO: repo.url, GIT_USERNAME: USER, GIT_PASSWORD: 'wrong-password-x1' });

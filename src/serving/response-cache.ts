@@ -22,10 +22,11 @@ export class ResponseCache {
 
   /** The response for one cluster and endpoint, or undefined when no cluster has that DNS name. */
   forCluster(endpoint: PerClusterEndpoint, clusterDns: string): PreparedResponse | undefined {
-    const key = `${endpoint} ${dnsKey(clusterDns)}`;
+    const dns = dnsKey(clusterDns);
+    const key = `${endpoint} ${dns}`;
     let prepared = this.#perCluster.get(key);
     if (prepared === undefined) {
-      const cluster = this.snapshot.clustersByDns.get(dnsKey(clusterDns));
+      const cluster = this.snapshot.clustersByDns.get(dns);
       if (!cluster) return undefined;
       prepared = prepareInputsDocument(perClusterInputs(this.snapshot, cluster, endpoint), this.revision);
       this.#perCluster.set(key, prepared);
