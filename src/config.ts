@@ -1,11 +1,13 @@
 // Configuration from the environment. Everything is checked here, at start, so that a
 // mistake stops the process with one clear line instead of surfacing on the first request.
 import { readFileSync } from 'node:fs';
+import { StartupError } from './startup-error.ts';
+import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
 
 export type ApiMode = 'read-only' | 'crud';
-export type BackendName = 'git' | 'sqlite' | 'memory';
+export type { BackendName };
 
 export interface ListenAddress {
   host: string;
@@ -131,7 +133,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   }
   return {
     apiMode: oneOf(env, 'API_MODE', ['read-only', 'crud'] as const, 'read-only'),
-    backend: oneOf(env, 'STORE_BACKEND', ['git', 'sqlite', 'memory'] as const, 'git'),
+    backend: oneOf(env, 'STORE_BACKEND', BACKEND_NAMES, 'git'),
     databaseUrl: env.DATABASE_URL || 'sqlite://data/config.db?mode=rwc',
     authToken,
     crudAuthToken,

@@ -1,7 +1,7 @@
 // Entry point: `npm start`. Configuration problems end the start with one line on stderr.
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { startService } from './server.ts';
-import { StoreStartError } from './store/config-store.ts';
+import { StartupError } from './startup-error.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof StoreStartError;
+  const known = error instanceof StartupError;
   process.stderr.write(`gitops-config-api: ${known ? (error as Error).message : `failed to start: ${String((error as Error)?.message ?? error)}`}\n`);
   process.exit(known ? 2 : 1);
 });

@@ -1,18 +1,19 @@
 // The pure parts of crud mode: JSON Merge Patch, record ETags and If-Match, the file form of
-// a record, the incremental snapshot update, and applyMutation, the one function every
-// backend uses to accept or refuse a write.
+// a record, the incremental snapshot update, and applyWrite, the one function that accepts or
+// refuses a write for every backend.
 import { describe, expect, it } from 'vitest';
-import { parseRecordFile } from '../src/domain/config-repo.ts';
-import { applyMergePatch } from '../src/domain/merge-patch.ts';
-import { ifMatchSatisfied, recordEtag } from '../src/domain/record-etag.ts';
-import { leadingComments, recordFileText, schemaHintLine } from '../src/domain/record-file.ts';
+import { PER_CLUSTER_ENDPOINTS } from '../src/domain/projections/index.ts';
 import type { AnyRecord, Collection } from '../src/domain/records.ts';
+import { parseRecordFile } from '../src/domain/repo-layout/record-file-parse.ts';
+import { leadingComments, recordFileText, schemaHintLine } from '../src/domain/repo-layout/record-file-text.ts';
+import { responseSizeBound } from '../src/domain/rules/response-size.ts';
 import { createSnapshot, type Snapshot, snapshotRecords, withRecord } from '../src/domain/snapshot.ts';
-import { ApiError } from '../src/http/errors.ts';
-import { applyMutation, responseSizeBound } from '../src/store/apply-mutation.ts';
-import { PER_CLUSTER_ENDPOINTS } from '../src/domain/read-endpoints.ts';
+import { applyWrite } from '../src/domain/writes/apply-write.ts';
+import { applyMergePatch } from '../src/domain/writes/merge-patch.ts';
+import { ifMatchSatisfied, recordEtag } from '../src/domain/writes/record-etag.ts';
+import type { AppliedWrite, WriteOutcome, WriteRefusal, WriteRequest } from '../src/domain/writes/write-request.ts';
+import { problemDetails } from '../src/http/error-mapping.ts';
 import { exampleRepoData } from './helpers/backends.ts';
-import type { Mutation } from '../src/store/config-store.ts';
 import { canonicalSets } from './fixtures/records.ts';
 import { CRUD_DATA } from './helpers/crud.ts';
 
@@ -22,18 +23,22 @@ function snapshotOf(raw = CRUD_DATA, revision = 'r0'): Snapshot {
   return built.snapshot;
 }
 
-function mutation(action: Mutation['action'], collection: Collection, id: string, apply: Mutation['apply']): Mutation {
-  return { action, collection, id, apply, role: 'write' };
+type Body = Record<string, unknown>;
+const create = (collection: Collection, body: Body): WriteRequest => ({ kind: 'create', collection, role: 'write', body });
+const replace = (collection: Collection, id: string, body: Body): WriteRequest => ({ kind: 'replace', collection, role: 'write', id, body });
+const patch = (collection: Collection, id: string, p: Body): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', id, patch: p });
+const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', id });
+
+function applied(outcome: WriteOutcome): AppliedWrite {
+  if (!outcome.ok) throw new Error(`refused: ${outcome.refusal.message}`);
+  return outcome.applied;
 }
 
-function refused(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('the write was not refused');
+function refused(outcome: WriteOutcome): WriteRefusal & { details: { path: string; message: string }[] } {
+  if (outcome.ok) throw new Error('the write was not refused');
+  const { refusal } = outcome;
+  const details = 'problems' in refusal ? problemDetails(refusal.problems, refusal.subject) : [];
+  return { ...refusal, details };
 }
 
 describe('JSON Merge Patch (RFC 7386)', () => {
@@ -95,7 +100,7 @@ describe('record files written by the service', () => {
   );
   it.each(all.map(([c, r]) => [`${c}/${r.id}`, c, r] as const))('%s reads back as the same record', (_name, collection, record) => {
     const text = recordFileText(collection, record, '# yaml-language-server: $schema=../schemas/x.json\n');
-    const parsed = parseRecordFile({ path: `${collection}/${record.id}.yaml`, text });
+    const parsed = parseRecordFile(`${collection}/${record.id}.yaml`, text);
     expect(parsed?.problems).toEqual([]);
     expect(parsed?.record).toEqual(record);
     expect(text.startsWith('# yaml-language-server')).toBe(true);
@@ -156,70 +161,71 @@ describe('withRecord (the snapshot after one write)', () => {
     expect(withRecord(base, 'clusters', dup.id, dup, 'x').ok).toBe(false);
     const twice = { ...sets.clusters[0]!, namespaces: [{ id: 'team-a' }, { id: 'team-a' }] };
     const result = withRecord(base, 'clusters', twice.id, twice, 'x');
-    expect(result.ok ? [] : result.problems.map((p) => p.path)).toEqual([`clusters/${twice.id}/namespaces/1/id`]);
+    expect(result.ok ? [] : result.problems.map((p) => [p.code, p.at.record?.id, p.at.field])).toEqual([['duplicate_reference', twice.id, '/namespaces/1/id']]);
   });
 });
 
-describe('applyMutation', () => {
+describe('applyWrite', () => {
   const base = snapshotOf();
   const c1 = base.clusters.get('c1')!;
 
-  it('applies an update, names the changed fields and builds the new snapshot at the given revision', () => {
-    const applied = applyMutation(
-      base,
-      mutation('update', 'clusters', 'c1', (current) => applyMergePatch(current, { patches: { podinfo: { replicaCount: '4' } } })),
-      'r1',
-    );
-    expect(applied.changedFields).toEqual(['patches']);
-    expect(applied.unchanged).toBe(false);
-    expect(applied.snapshot.revision).toBe('r1');
-    expect(applied.snapshot.clusters.get('c1')!.patches.podinfo).toEqual({ replicaCount: '4', 'ui.color': 'blue' });
+  it('applies an update, names the changed fields and builds the next revision', () => {
+    const result = applied(applyWrite(base, patch('clusters', 'c1', { patches: { podinfo: { replicaCount: '4' } } })));
+    expect(result.changedFields).toEqual(['patches']);
+    expect(result.action).toBe('update');
+    expect(result.unchanged).toBe(false);
+    expect(result.snapshot.clusters.get('c1')!.patches.podinfo).toEqual({ replicaCount: '4', 'ui.color': 'blue' });
     expect(base.clusters.get('c1')!.patches.podinfo!.replicaCount).toBe('3');
   });
 
   it('reports an update that changes nothing as unchanged, with the same snapshot', () => {
-    const applied = applyMutation(base, mutation('update', 'clusters', 'c1', (current) => current), 'r1');
-    expect(applied).toMatchObject({ unchanged: true, changedFields: [] });
-    expect(applied.snapshot).toBe(base);
+    const result = applied(applyWrite(base, replace('clusters', 'c1', { ...c1 })));
+    expect(result).toMatchObject({ unchanged: true, changedFields: [] });
+    expect(result.snapshot).toBe(base);
   });
 
   it('lists every field of a created and of a deleted record', () => {
-    const created = applyMutation(base, mutation('create', 'namespaces', 'team-c', () => ({ id: 'team-c' })), 'r1');
+    const created = applied(applyWrite(base, create('namespaces', { id: 'team-c' })));
     expect(created.changedFields).toEqual(['id', 'labels', 'annotations']);
     expect(created.record).toEqual({ id: 'team-c', labels: {}, annotations: {} });
-    const deleted = applyMutation(base, mutation('delete', 'clusters', 'c0', () => null), 'r1');
+    expect(created.action).toBe('create');
+    const deleted = applied(applyWrite(base, remove('clusters', 'c0')));
     expect(deleted.record).toBeNull();
+    expect(deleted.action).toBe('delete');
     expect(deleted.snapshot.clusters.has('c0')).toBe(false);
   });
 
-  it('refuses a create of an existing id (409) and a write to a missing one (404)', () => {
-    expect(refused(() => applyMutation(base, mutation('create', 'clusters', 'c1', () => c1), 'r')).code).toBe('conflict');
-    expect(refused(() => applyMutation(base, mutation('update', 'clusters', 'zz', () => c1), 'r')).code).toBe('not_found');
-    expect(refused(() => applyMutation(base, mutation('delete', 'namespaces', 'zz', () => null), 'r')).code).toBe('not_found');
+  it('refuses a create of an existing id (conflict) and a write to a missing one (not found)', () => {
+    expect(refused(applyWrite(base, create('clusters', { ...c1 }))).reason).toBe('conflict');
+    expect(refused(applyWrite(base, replace('clusters', 'zz', { ...c1, id: 'zz' }))).reason).toBe('not_found');
+    expect(refused(applyWrite(base, remove('namespaces', 'zz'))).reason).toBe('not_found');
   });
 
-  it('refuses unknown fields by name, with JSON-pointer paths (400)', () => {
-    const error = refused(() => applyMutation(base, mutation('update', 'clusters', 'c1', (c) => ({ ...c, enviroment: 'dev' })), 'r'));
-    expect(error.code).toBe('validation_error');
+  it('refuses a create without a valid id, naming the rule', () => {
+    const error = refused(applyWrite(base, create('namespaces', { id: '../x' })));
+    expect(error.reason).toBe('invalid');
+    expect(error.message).toContain('needs a valid "id"');
+  });
+
+  it('refuses a stale If-Match (precondition failed) and accepts the current ETag', () => {
+    const stale = applyWrite(base, { ...patch('clusters', 'c1', { environment: 'qa' }), ifMatch: '"stale"' } as WriteRequest);
+    expect(refused(stale).reason).toBe('precondition_failed');
+    const current = applyWrite(base, { ...patch('clusters', 'c1', { environment: 'qa' }), ifMatch: recordEtag(c1) } as WriteRequest);
+    expect(applied(current).changedFields).toEqual(['environment']);
+  });
+
+  it('refuses unknown fields by name, with JSON-pointer paths', () => {
+    const error = refused(applyWrite(base, replace('clusters', 'c1', { ...c1, enviroment: 'dev' })));
+    expect(error.reason).toBe('invalid');
     expect(error.details).toEqual([{ path: '/enviroment', message: 'unknown field "enviroment"' }]);
+    expect('problems' in error && error.problems.map((p) => p.code)).toEqual(['unknown_field']);
   });
 
-  it('refuses dangling references, patches of unreferenced components and duplicate references (400)', () => {
-    const error = refused(() =>
-      applyMutation(
-        base,
-        mutation('update', 'clusters', 'c1', (c) =>
-          applyMergePatch(c, { platform_components: [{ id: 'nope', enabled: true }], namespaces: [{ id: 'team-a' }, { id: 'team-a' }] }),
-        ),
-        'r',
-      ),
-    );
-    expect(error.code).toBe('validation_error');
-    const paths = error.details!.map((d) => d.path);
-    expect(paths).toContain('/namespaces/1/id');
-    const more = refused(() =>
-      applyMutation(base, mutation('update', 'clusters', 'c1', (c) => applyMergePatch(c, { platform_components: [{ id: 'nope', enabled: true }] })), 'r'),
-    );
+  it('refuses dangling references, patches of unreferenced components and duplicate references', () => {
+    const error = refused(applyWrite(base, patch('clusters', 'c1', { platform_components: [{ id: 'nope', enabled: true }], namespaces: [{ id: 'team-a' }, { id: 'team-a' }] })));
+    expect(error.reason).toBe('invalid');
+    expect(error.details.map((d) => d.path)).toContain('/namespaces/1/id');
+    const more = refused(applyWrite(base, patch('clusters', 'c1', { platform_components: [{ id: 'nope', enabled: true }] })));
     expect(more.details).toEqual(
       expect.arrayContaining([
         { path: '/platform_components/0/id', message: 'references platform_components "nope", which does not exist' },
@@ -228,67 +234,48 @@ describe('applyMutation', () => {
     );
   });
 
-  it('refuses a cluster_dns another cluster has (409), case-insensitively and with a trailing dot', () => {
-    const error = refused(() =>
-      applyMutation(base, mutation('update', 'clusters', 'c0', (c) => ({ ...c, cluster_dns: 'C1.K8S.example.com' })), 'r'),
-    );
-    expect(error.code).toBe('conflict');
+  it('refuses a cluster_dns another cluster has (conflict), case-insensitively and with a trailing dot', () => {
+    const error = refused(applyWrite(base, patch('clusters', 'c0', { cluster_dns: 'C1.K8S.example.com' })));
+    expect(error.reason).toBe('conflict');
     expect(error.message).toContain('c1');
+    expect(error.details).toEqual([{ path: '/cluster_dns', message: 'already used by cluster "c1"' }]);
   });
 
-  it('refuses to delete a definition clusters reference (409, naming them) or a depends_on target', () => {
-    const ns = refused(() => applyMutation(base, mutation('delete', 'namespaces', 'team-a', () => null), 'r'));
-    expect(ns.code).toBe('conflict');
+  it('refuses to delete a definition clusters reference (conflict, naming them) or a depends_on target', () => {
+    const ns = refused(applyWrite(base, remove('namespaces', 'team-a')));
+    expect(ns.reason).toBe('conflict');
     expect(ns.message).toContain('referenced by clusters: c1');
-    const rb = refused(() => applyMutation(base, mutation('delete', 'rolebindings', 'admins', () => null), 'r'));
-    expect(rb.message).toContain('c1');
-    const cm = refused(() => applyMutation(base, mutation('delete', 'platform_components', 'cert-manager', () => null), 'r'));
+    expect(refused(applyWrite(base, remove('rolebindings', 'admins'))).message).toContain('c1');
+    const cm = refused(applyWrite(base, remove('platform_components', 'cert-manager')));
     expect(cm.message).toBe('platform_components/cert-manager is still referenced by clusters: c1; remove those references first');
     // Once no cluster uses it, traefik's depends_on still holds it.
-    const unassigned = applyMutation(
-      base,
-      mutation('update', 'clusters', 'c1', (c) => applyMergePatch(c, { platform_components: [{ id: 'podinfo', enabled: true }, { id: 'traefik', enabled: true }] })),
-      'r1',
-    ).snapshot;
-    const dep = refused(() => applyMutation(unassigned, mutation('delete', 'platform_components', 'cert-manager', () => null), 'r'));
-    expect(dep.code).toBe('conflict');
+    const unassigned = applied(applyWrite(base, patch('clusters', 'c1', { platform_components: [{ id: 'podinfo', enabled: true }, { id: 'traefik', enabled: true }] }))).snapshot;
+    const dep = refused(applyWrite(unassigned, remove('platform_components', 'cert-manager')));
+    expect(dep.reason).toBe('conflict');
     expect(dep.message).toContain('depends_on of catalog entries: traefik');
     // Unreferenced and not depended on: fine.
-    expect(applyMutation(base, mutation('delete', 'platform_components', 'unused', () => null), 'r').record).toBeNull();
+    expect(applied(applyWrite(base, remove('platform_components', 'unused'))).record).toBeNull();
   });
 
-  it('refuses unknown and cyclic depends_on (400)', () => {
-    const unknown = refused(() =>
-      applyMutation(base, mutation('update', 'platform_components', 'podinfo', (p) => applyMergePatch(p, { depends_on: ['ghost'] })), 'r'),
-    );
+  it('refuses unknown and cyclic depends_on', () => {
+    const unknown = refused(applyWrite(base, patch('platform_components', 'podinfo', { depends_on: ['ghost'] })));
     expect(unknown.details).toEqual([{ path: '/depends_on/0', message: 'depends on "ghost", which is not in the catalog' }]);
-    const cycle = refused(() =>
-      applyMutation(base, mutation('update', 'platform_components', 'cert-manager', (p) => applyMergePatch(p, { depends_on: ['podinfo'] })), 'r'),
-    );
-    expect(cycle.details![0]!.message).toBe('depends_on would form a cycle: cert-manager -> podinfo -> traefik -> cert-manager');
+    const cycle = refused(applyWrite(base, patch('platform_components', 'cert-manager', { depends_on: ['podinfo'] })));
+    expect(cycle.details[0]!.message).toBe('depends_on forms a cycle: cert-manager -> podinfo -> traefik -> cert-manager');
   });
 
   it('refuses a catalog change that would push a cluster response over 900 KiB, but warnings never block', () => {
-    const huge = refused(() =>
-      applyMutation(base, mutation('update', 'platform_components', 'podinfo', (p) => ({ ...p, oci_url: `oci://x/${'y'.repeat(950_000)}` })), 'r'),
-    );
-    expect(huge.code).toBe('validation_error');
-    expect(huge.message).toContain('cluster "c1"');
+    const podinfo = base.platform_components.get('podinfo')!;
+    const huge = refused(applyWrite(base, replace('platform_components', 'podinfo', { ...podinfo, oci_url: `oci://x/${'y'.repeat(950_000)}` })));
+    expect(huge.reason).toBe('invalid');
+    expect(huge.details).toEqual([{ path: 'clusters/c1', message: expect.stringContaining('over the consumer') }]);
     // 101 platform components on one cluster is a warning (consumer's default limit), not an error.
     let snapshot = base;
     const ids = Array.from({ length: 101 }, (_, i) => `extra-${String(i).padStart(3, '0')}`);
     for (const id of ids) {
-      snapshot = applyMutation(
-        snapshot,
-        mutation('create', 'platform_components', id, () => ({ id, component_path: id, component_version: '1', oci_url: 'oci://x', oci_tag: '1' })),
-        'r',
-      ).snapshot;
+      snapshot = applied(applyWrite(snapshot, create('platform_components', { id, component_path: id, component_version: '1', oci_url: 'oci://x', oci_tag: '1' }))).snapshot;
     }
-    const many = applyMutation(
-      snapshot,
-      mutation('update', 'clusters', 'c0', (c) => applyMergePatch(c, { platform_components: ids.map((id) => ({ id, enabled: true })) })),
-      'r',
-    );
+    const many = applied(applyWrite(snapshot, patch('clusters', 'c0', { platform_components: ids.map((id) => ({ id, enabled: true })) })));
     expect(many.record).toMatchObject({ id: 'c0' });
   });
 
@@ -306,8 +293,8 @@ describe('applyMutation', () => {
     }
   });
 
-  it('refuses an id in the body that differs from the path', () => {
-    const error = refused(() => applyMutation(base, mutation('update', 'namespaces', 'team-a', (n) => ({ ...n, id: 'team-z' })), 'r'));
-    expect(error.details).toEqual([{ path: '/id', message: 'must be "team-a"' }]);
+  it('refuses an id in the body that differs from the path, before looking the record up', () => {
+    expect(refused(applyWrite(base, patch('namespaces', 'team-a', { id: 'team-z' }))).details).toEqual([{ path: '/id', message: 'must be "team-a" or left out' }]);
+    expect(refused(applyWrite(base, replace('namespaces', 'missing', { id: 'other' }))).reason).toBe('invalid');
   });
 });

@@ -1,15 +1,14 @@
 // Crud mode on the git backend: every successful write is exactly one commit of one file,
 // refused writes leave no commit, the working tree and the index stay clean, the files read
 // back as what GET answers, concurrent writes serialize, a restart serves what was written,
-// a failure in the middle of a write leaves no trace, and commits or edits made by others
+// a write that meets a lock held by git leaves no trace, and commits or edits made by others
 // in the same directory are picked up.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareCrudRepo } from '../scripts/start-crud.ts';
-import { parseRecordFile } from '../src/domain/config-repo.ts';
-import type { LocalRepoStore } from '../src/store/git/local-repo-store.ts';
+import { parseRecordFile } from '../src/domain/repo-layout/record-file-parse.ts';
 import { asRepoFiles } from './helpers/fixture-data.ts';
 import { commitAll, git, makeConfigRepo, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
@@ -29,10 +28,6 @@ async function start(env: Record<string, string> = {}, dir?: string): Promise<Cr
   return service;
 }
 
-function storeOf(service: CrudService): LocalRepoStore {
-  return service.store as LocalRepoStore;
-}
-
 /** Every record file of the repo, parsed; fails the test on a file that does not parse. */
 function recordFiles(dir: string): Map<string, unknown> {
   const records = new Map<string, unknown>();
@@ -40,7 +35,7 @@ function recordFiles(dir: string): Map<string, unknown> {
     if (!existsSync(join(dir, collection))) continue;
     for (const name of readdirSync(join(dir, collection))) {
       const path = `${collection}/${name}`;
-      const parsed = parseRecordFile({ path, text: readFileSync(join(dir, path), 'utf8') });
+      const parsed = parseRecordFile(path, readFileSync(join(dir, path), 'utf8'));
       expect(parsed?.problems, path).toEqual([]);
       records.set(`${collection}/${(parsed!.record as { id: string }).id}`, parsed!.record);
     }
@@ -64,6 +59,11 @@ async function repoState(service: CrudService, paths: string[]) {
       }),
     ),
   };
+}
+
+/** The log lines of published revisions (loads, not writes). */
+function publications(service: CrudService): Record<string, unknown>[] {
+  return logLines(service).filter((l) => l.msg === 'published a new revision');
 }
 
 describe('crud mode on the git backend', () => {
@@ -174,7 +174,12 @@ describe('crud mode on the git backend', () => {
     expect((await send(second, 'GET', '/clusters/c1')).text).toBe(written.text);
   });
 
-  describe.each(['after-file-write', 'after-commit'] as const)('a failure injected %s', (stage) => {
+  // A lock file of git's held by someone else: the index's makes the write fail after the file
+  // and the branch were written (so both are put back); the branch's makes it fail before.
+  describe.each([
+    ['index', '.git/index.lock'],
+    ['branch', '.git/refs/heads/main.lock'],
+  ] as const)('a held %s lock', (_lock, lockFile) => {
     const cases: [string, string, string, unknown, string][] = [
       ['an update', 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '9' } } }, 'clusters/c1.yaml'],
       ['a create', 'POST', '/namespaces', { id: 'team-z' }, 'namespaces/team-z.yaml'],
@@ -183,19 +188,17 @@ describe('crud mode on the git backend', () => {
     it.each(cases)('leaves no trace of %s: files, index, HEAD and the served state are as they were', async (_name, method, path, body, file) => {
       const service = await start();
       const before = await repoState(service, [file]);
-      storeOf(service).faultInjection = (at) => {
-        if (at === stage) throw new Error(`injected failure ${at}`);
-      };
+      writeFileSync(join(service.dir!, lockFile), '');
       const res = await send(service, method, path, body);
-      expect(res.status).toBe(500);
+      rmSync(join(service.dir!, lockFile));
+      expect(res.status).toBe(503);
       expect(res.json()).toMatchObject({ error: 'store_error' });
       expect(res.json().message).toContain('nothing was stored');
-      await expectMatchesOpenApi(method, method === 'POST' ? '/namespaces' : path.replace(/[^/]+$/, '{id}'), 500, res.json());
+      await expectMatchesOpenApi(method, method === 'POST' ? '/namespaces' : path.replace(/[^/]+$/, '{id}'), 503, res.json());
       expect(await repoState(service, [file])).toEqual(before);
       expect(auditLines(service)).toHaveLength(0);
 
-      // The store keeps working once the fault is gone.
-      storeOf(service).faultInjection = undefined;
+      // The store keeps working once the lock is gone.
       const retry = await send(service, method, path, body);
       expect(retry.status).toBeLessThan(300);
       expect(commitCount(service.dir!)).toBe(before.commits + 1);
@@ -232,18 +235,22 @@ describe('crud mode on the git backend', () => {
     expect(write.headers['x-config-revision']).toMatch(new RegExp(`^${head}\\+dirty\\.[0-9a-f]{12}$`));
     expect(gitOut(dir, 'show', '--name-only', '--format=', head)).toBe('clusters/c1.yaml');
     expect(gitOut(dir, 'status', '--porcelain')).toBe('M namespaces/team-b.yaml');
-    // The watcher's own reload agrees: nothing new is published.
-    await new Promise((r) => setTimeout(r, 400));
-    expect((await send(service, 'GET', '/namespaces/team-b')).headers['x-config-revision']).toBe(write.headers['x-config-revision']);
+    // The watcher's own look at the write agrees: nothing new is published. A later edit is
+    // watched after it, so once that edit is served the watcher has seen the write too.
+    const publishedBefore = publications(service).length;
+    writeFiles(dir, { 'namespaces/team-b.yaml': { labels: { draft: 'again' } } });
+    await eventually(async () => (await send(service, 'GET', '/namespaces/team-b')).json().labels.draft === 'again', 3000);
+    expect(publications(service).slice(publishedBefore).map((l) => l.reason)).toEqual(['files changed']);
   });
 
-  it("publishes each write once: the watcher's reload after it finds nothing new", async () => {
+  it("publishes each write once: the watcher's look at it finds nothing new", async () => {
     const service = await start();
     for (let i = 0; i < 3; i++) await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: String(20 + i) } } });
-    await new Promise((r) => setTimeout(r, 500));
-    const published = logLines(service).filter((l) => l.msg === 'published a new revision of the config repo');
-    expect(published.map((l) => l.reason)).toEqual(['start']);
-    expect(logLines(service).filter((l) => l.msg === 'published a REST write')).toHaveLength(3);
+    // An edit after the writes: once it is served, the watcher has seen the writes' changes too.
+    writeFiles(service.dir!, { 'namespaces/team-b.yaml': { labels: { edited: 'by hand' } } });
+    await eventually(async () => (await send(service, 'GET', '/namespaces/team-b')).json().labels.edited === 'by hand', 3000);
+    expect(publications(service).map((l) => l.reason)).toEqual(['start', 'files changed']);
+    expect(logLines(service).filter((l) => l.msg === 'published a write')).toHaveLength(3);
   });
 
   it('refuses writes (503) while the repo has a broken file, and commits nothing', async () => {
@@ -254,8 +261,9 @@ describe('crud mode on the git backend', () => {
     await eventually(async () => (await request(service.url, '/ready')).json().last_load?.ok === false, 3000);
     const res = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '8' } } });
     expect(res.status).toBe(503);
-    expect(res.json().error).toBe('unavailable');
-    expect(res.json().message).toContain('problems');
+    expect(res.json().error).toBe('store_error');
+    expect(res.json().message).toContain('refused');
+    expect(res.json().details).toEqual([{ path: 'namespaces/team-b.yaml', message: expect.stringContaining('YAML syntax error') }]);
     await expectMatchesOpenApi('patch', '/clusters/{id}', 503, res.json());
     expect(commitCount(dir)).toBe(before);
   });
@@ -294,7 +302,7 @@ describe('crud mode on the git backend', () => {
     git(dir, 'update-index', '--index-version', '4');
     const before = await repoState(service, ['namespaces/team-b.yaml']);
     const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { v: '4' } });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(res.json().message).toContain('git update-index --index-version 2');
     expect(await repoState(service, ['namespaces/team-b.yaml'])).toEqual(before);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterSummaryInputs, perClusterInputs } from '../src/domain/read-endpoints.ts';
+import { clusterSummaryInputs, perClusterInputs } from '../src/domain/projections/index.ts';
 import { createSnapshot, type Snapshot } from '../src/domain/snapshot.ts';
 import { canonicalSets, catalog, clusters, namespaces, rolebindings } from './fixtures/records.ts';
 
@@ -141,6 +141,6 @@ describe('snapshot', () => {
     });
     const built = createSnapshot(sets, 'r');
     expect(built.ok).toBe(false);
-    if (!built.ok) expect(built.problems[0]!.path).toBe('clusters/a/namespaces/1/id');
+    if (!built.ok) expect(built.problems[0]).toMatchObject({ code: 'duplicate_reference', at: { record: { collection: 'clusters', id: 'a' }, field: '/namespaces/1/id' } });
   });
 });

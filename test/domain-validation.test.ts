@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRecordFile } from '../src/domain/config-repo.ts';
-import { validateRecord } from '../src/domain/record-validation.ts';
+import { parseRecordFile } from '../src/domain/repo-layout/record-file-parse.ts';
+import { validateRecord } from '../src/domain/rules/record-schema.ts';
 import { parseSeed } from '../src/domain/seed.ts';
 
 const cluster = { id: 'c1', cluster_name: 'c1', cluster_dns: 'c1.example.com', environment: 'dev' };
@@ -17,13 +17,16 @@ describe('record validation', () => {
 
   it('rejects unknown fields by name', () => {
     const result = validateRecord('clusters', { ...cluster, enviroment: 'dev' });
-    expect(result).toEqual({ ok: false, problems: [{ path: '/enviroment', message: 'unknown field "enviroment"' }] });
+    expect(result).toEqual({
+      ok: false,
+      problems: [{ code: 'unknown_field', severity: 'error', at: { field: '/enviroment' }, message: 'unknown field "enviroment"' }],
+    });
   });
 
   it('rejects a bad environment, naming the allowed values', () => {
     const result = validateRecord('clusters', { ...cluster, environment: 'production' });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([{ path: '/environment', message: 'must be one of: dev, qa, uat, prod' }]);
+    if (!result.ok) expect(result.problems).toEqual([{ code: 'invalid_value', severity: 'error', at: { field: '/environment' }, message: 'must be one of: dev, qa, uat, prod' }]);
   });
 
   it.each(['../x', 'a/b', '-a', 'a-', '', 'a b', 'x'.repeat(254)])('rejects the unsafe id %j', (id) => {
@@ -48,7 +51,11 @@ describe('record validation', () => {
   it('requires patch values to be strings and says how to fix a YAML number', () => {
     const result = validateRecord('clusters', { ...cluster, patches: { podinfo: { replicaCount: 3 } } });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([{ path: '/patches/podinfo/replicaCount', message: 'must be a string (quote it: "3")' }]);
+    if (!result.ok) {
+      expect(result.problems).toEqual([
+        { code: 'wrong_type', severity: 'error', at: { field: '/patches/podinfo/replicaCount' }, message: 'must be a string (quote it: "3")' },
+      ]);
+    }
   });
 
   it('reports every problem at once', () => {
@@ -66,29 +73,30 @@ describe('record validation', () => {
 
 describe('record files', () => {
   it('takes the id from the file name when it is left out', () => {
-    const parsed = parseRecordFile({ path: 'namespaces/team-a.yaml', text: 'labels: {team: a}\n' });
+    const parsed = parseRecordFile('namespaces/team-a.yaml', 'labels: {team: a}\n');
     expect(parsed?.record).toEqual({ id: 'team-a', labels: { team: 'a' }, annotations: {} });
   });
 
   it('refuses an id that differs from the file name', () => {
-    const parsed = parseRecordFile({ path: 'namespaces/team-a.yml', text: 'id: team-b\n' });
+    const parsed = parseRecordFile('namespaces/team-a.yml', 'id: team-b\n');
     expect(parsed?.problems[0]?.message).toBe('id "team-b" does not match the file name; it must be "team-a" (or be left out)');
+    expect(parsed?.problems[0]).toMatchObject({ code: 'id_mismatch', at: { record: { collection: 'namespaces', id: 'team-a' }, field: '/id' } });
   });
 
   it('reports YAML syntax errors with their line and column', () => {
-    const parsed = parseRecordFile({ path: 'clusters/c.yaml', text: 'cluster_name: c\ncluster_dns: [unclosed\n' });
-    expect(parsed?.problems[0]).toMatchObject({ file: 'clusters/c.yaml', line: 3 });
+    const parsed = parseRecordFile('clusters/c.yaml', 'cluster_name: c\ncluster_dns: [unclosed\n');
+    expect(parsed?.problems[0]).toMatchObject({ code: 'yaml_syntax', at: { file: 'clusters/c.yaml', line: 3 } });
     expect(parsed?.problems[0]?.message).toMatch(/^YAML syntax error/);
   });
 
   it('refuses empty files and non-mappings', () => {
-    expect(parseRecordFile({ path: 'clusters/c.yaml', text: '# nothing\n' })?.problems[0]?.message).toContain('empty');
-    expect(parseRecordFile({ path: 'clusters/c.yaml', text: '- a\n' })?.problems[0]?.message).toContain('mapping');
+    expect(parseRecordFile('clusters/c.yaml', '# nothing\n')?.problems[0]?.message).toContain('empty');
+    expect(parseRecordFile('clusters/c.yaml', '- a\n')?.problems[0]?.message).toContain('mapping');
   });
 
   it('ignores files outside the layout', () => {
-    expect(parseRecordFile({ path: 'README.md', text: '# hi' })).toBeUndefined();
-    expect(parseRecordFile({ path: '.github/workflows/ci.yaml', text: 'on: push' })).toBeUndefined();
+    expect(parseRecordFile('README.md', '# hi')).toBeUndefined();
+    expect(parseRecordFile('.github/workflows/ci.yaml', 'on: push')).toBeUndefined();
   });
 });
 
@@ -109,6 +117,9 @@ describe('seed file', () => {
 
   it('names the record that is wrong', () => {
     const bad = parseSeed({ clusters: [{ _id: 'c', cluster_name: 'c', cluster_dns: 'c.x', environment: 'staging' }] });
-    expect(bad).toEqual({ ok: false, problems: [{ path: '/clusters/0/environment', message: 'must be one of: dev, qa, uat, prod' }] });
+    expect(bad).toEqual({
+      ok: false,
+      problems: [{ code: 'invalid_value', severity: 'error', at: { field: '/clusters/0/environment' }, message: 'must be one of: dev, qa, uat, prod' }],
+    });
   });
 });

@@ -68,10 +68,10 @@ describe('git backend on a local directory', () => {
     writeFiles(dir, { 'clusters/c2.yaml': { cluster_name: 'two', cluster_dns: 'C1.k8s.example.com', environment: 'dev' } });
     await eventually(async () => (await request(service!.url, '/ready')).json().last_load?.ok === false, 2000);
     const problems = (await request(service.url, '/ready')).json().last_load.problems;
-    expect(problems[0]).toMatchObject({ file: 'clusters/c2.yaml', path: '/cluster_dns' });
+    expect(problems[0]).toMatchObject({ code: 'duplicate_cluster_dns', severity: 'error', file: 'clusters/c2.yaml', field: '/cluster_dns' });
 
     writeFiles(dir, { 'clusters/c2.yaml': { cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'staging' } });
-    await eventually(async () => (await request(service!.url, '/ready')).json().last_load?.problems?.[0]?.path === '/environment', 2000);
+    await eventually(async () => (await request(service!.url, '/ready')).json().last_load?.problems?.[0]?.field === '/environment', 2000);
     expect((await request(service.url, '/api/v2/gitops/clusters/c2.example.com/namespaces', { token: READ_TOKEN })).status).toBe(404);
   });
 

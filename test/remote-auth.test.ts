@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gitCredentials, redact, redactUrl, splitUrlCredentials } from '../src/store/git/remote-auth.ts';
+import { gitCredentials, redact, redactUrl, splitUrlCredentials } from '../src/store/backends/git-remote/remote-auth.ts';
 
 describe('Git remote credentials', () => {
   it('sends GIT_TOKEN as the Basic password, with user name oauth2 unless GIT_USERNAME is set', () => {

@@ -69,7 +69,6 @@ describe('remote config repo', () => {
     expect(await revisionOf(service)).toBe(git(repo.work, 'rev-parse', 'HEAD'));
     const ready = (await request(service.url, '/ready')).json();
     expect(ready).toMatchObject({ status: 'ok', backend: 'git', branch: 'main', config_repo: repo.url, last_sync: { ok: true } });
-    expect(ready.served_commit).toBe(ready.revision);
     expect(ready.last_successful_sync).toBeTruthy();
     await expectMatchesOpenApi('get', '/ready', 200, ready);
   });
@@ -260,26 +259,16 @@ describe('crud mode on a remote config repo', () => {
 
   it('applies a write on top of a commit pushed by someone else just before, keeping both', async () => {
     const repo = newRemoteRepo();
-    let raced = false;
-    const service = await startTestService({
-      GIT_USERNAME: USER,
-      GIT_PASSWORD: PASSWORD,
-      CONFIG_CLONE_DIR: join(tempDir(), 'clone'),
-      CONFIG_REPO: repo.url,
-      API_MODE: 'crud',
-      CRUD_AUTH_TOKEN: WRITE,
-    });
-    services.push(service);
-    // Someone merges a pull request between the service's fetch and its push.
-    (service.store as unknown as { setBeforePush(f: () => Promise<void>): void }).setBeforePush(async () => {
-      if (raced) return;
-      raced = true;
-      pushChange(repo.work, { 'namespaces/team-a.yaml': { labels: { merged: 'pr-42' } } }, 'merge PR 42');
-    });
+    // A sync interval long enough that the service cannot have seen the other commit.
+    const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE, CONFIG_SYNC_INTERVAL: '1h' });
+    const served = await revisionOf(service);
+    // Someone merges a pull request; the service's first push is refused as not a fast-forward.
+    pushChange(repo.work, { 'namespaces/team-a.yaml': { labels: { merged: 'pr-42' } } }, 'merge PR 42');
     const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { from: 'api' } });
     expect(res.status).toBe(200);
-    expect(raced).toBe(true);
     expect(remoteLog(repo.name).slice(0, 2)).toEqual(['namespaces: update team-b', 'merge PR 42']);
+    expect(git(remote.path(repo.name), 'rev-parse', 'main~2')).toBe(served);
+    expect(service.logs.some((l) => l.msg === 'the store moved under a write; applying it again on its new revision')).toBe(true);
     const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;
     expect(ns.find((i: { id: string }) => i.id === 'team-a').labels).toEqual({ merged: 'pr-42' });
     expect(ns.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({ from: 'api' });
@@ -308,7 +297,8 @@ describe('crud mode on a remote config repo', () => {
     try {
       const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { lost: 'no' } });
       expect(res.status).toBe(503);
-      expect(res.json().error).toBe('unavailable');
+      expect(res.json().error).toBe('store_error');
+      expect(res.json().message).toMatch(/could not be reached/);
       expect(JSON.stringify(res.json())).not.toContain(PASSWORD);
       expect(git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(before);
       expect((await request(service.url, NS, { token: READ_TOKEN })).json().inputs.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({});

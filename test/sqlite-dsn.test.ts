@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { StoreStartError } from '../src/store/config-store.ts';
-import { DEFAULT_BUSY_TIMEOUT_MS, parseSqliteDsn } from '../src/store/sqlite/dsn.ts';
+import { StartupError } from '../src/startup-error.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS, parseSqliteDsn } from '../src/store/backends/sqlite/dsn.ts';
 import { asSeedFile } from './helpers/fixture-data.ts';
 import { tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
@@ -66,7 +66,7 @@ describe('parseSqliteDsn', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(StoreStartError);
+    expect(error).toBeInstanceOf(StartupError);
     expect((error as Error).message).toMatch(/^DATABASE_URL=.* is not a valid SQLite DSN: /);
     expect((error as Error).message).toMatch(reason);
     // Every message shows the forms that work.
@@ -109,7 +109,7 @@ describe('opening the database', () => {
   it('mode=rw opens an existing database and refuses a missing one', async () => {
     const { path } = tempDatabase();
     const missing = await startError(sqliteEnv(`sqlite://${path}?mode=rw`));
-    expect(missing).toBeInstanceOf(StoreStartError);
+    expect(missing).toBeInstanceOf(StartupError);
     expect(missing.message).toBe(
       `DATABASE_URL: the database file ${path} does not exist; mode=rw opens an existing file only (use mode=rwc to create it)`,
     );
@@ -153,7 +153,7 @@ describe('opening the database', () => {
     const { path } = tempDatabase();
     await (await startTestService(sqliteEnv(`sqlite://${path}?mode=rwc`))).close();
     const error = await startError(sqliteEnv(`sqlite://${path}?mode=ro`, { API_MODE: 'crud' }));
-    expect(error).toBeInstanceOf(StoreStartError);
+    expect(error).toBeInstanceOf(StartupError);
     expect(error.message).toBe(
       'DATABASE_URL opens the database read-only (mode=ro), but API_MODE=crud writes to it; use mode=rw or mode=rwc, or API_MODE=read-only',
     );

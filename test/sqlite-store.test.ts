@@ -5,12 +5,13 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from 'pino';
 import { createLogger } from '../src/logger.ts';
-import type { AnyRecord, Collection, NamespaceDef } from '../src/domain/records.ts';
-import { ApiError } from '../src/http/errors.ts';
-import { SnapshotPublisher } from '../src/serving/publisher.ts';
-import type { Mutation } from '../src/store/config-store.ts';
-import { parseSqliteDsn } from '../src/store/sqlite/dsn.ts';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import type { Collection } from '../src/domain/records.ts';
+import type { WriteRequest } from '../src/domain/writes/write-request.ts';
+import { toApiError } from '../src/http/error-mapping.ts';
+import type { ApiError } from '../src/http/errors.ts';
+import { parseSqliteDsn } from '../src/store/backends/sqlite/dsn.ts';
+import { SqliteBackend } from '../src/store/backends/sqlite/sqlite-backend.ts';
+import { StoreRunner } from '../src/store/store-runner.ts';
 import { referenceSeedData } from './helpers/backends.ts';
 import { asSeedFile } from './helpers/fixture-data.ts';
 import { eventually, request } from './helpers/http.ts';
@@ -23,16 +24,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A store on a new database seeded with the test fixture; `watch: false` unless asked. */
+/** A store runner on a new database seeded with the test fixture; it does not look for other processes' commits unless asked. */
 async function openStore(options: { url?: string; seedFile?: string; watch?: boolean } = {}) {
   const url = options.url ?? tempDatabase('rwc').url;
-  const publisher = new SnapshotPublisher();
   const dsn = parseSqliteDsn(url);
-  const store = new SqliteStore({ dsn, seedFile: options.seedFile ?? asSeedFile(), publisher, log: silent, watch: options.watch ?? false });
+  const backend = new SqliteBackend({ dsn, seedFile: options.seedFile ?? asSeedFile(), log: silent, pollIntervalMs: options.watch ? undefined : 3_600_000 });
+  const store = new StoreRunner(backend, { log: silent });
   await store.start();
   cleanups.push(() => store.stop());
   const path = dsn.kind === 'file' ? dsn.path : ':memory:';
-  return { store, publisher, path, url };
+  const revision = () => store.published()?.snapshot.revision;
+  const snapshot = () => store.published()!.snapshot;
+  /** One write, its outcome flattened. */
+  const write = async (request: WriteRequest) => {
+    const { applied, revisionBefore, revisionAfter } = await store.write(request);
+    return { record: applied.record, changedFields: applied.changedFields, unchanged: applied.unchanged, revisionBefore, revisionAfter };
+  };
+  return { store, write, revision, snapshot, path, url };
 }
 
 async function startService(url: string, env: Record<string, string> = {}): Promise<TestService> {
@@ -41,17 +49,11 @@ async function startService(url: string, env: Record<string, string> = {}): Prom
   return service;
 }
 
-function mutation(
-  action: Mutation['action'],
-  collection: Collection,
-  id: string,
-  apply: (current: AnyRecord | undefined) => unknown,
-): Mutation {
-  return { action, collection, id, role: 'write', apply: (current) => apply(current) };
-}
-
-const relabel = (id: string, labels: Record<string, string>) =>
-  mutation('update', 'namespaces', id, (current) => ({ ...(current as NamespaceDef), labels }));
+const create = (collection: Collection, body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', body });
+const patch = (collection: Collection, id: string, p: Record<string, unknown>): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', id, patch: p });
+const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', id });
+/** Sets a namespace's labels to exactly these. */
+const relabel = (id: string, labels: Record<string, string>): WriteRequest => ({ kind: 'replace', collection: 'namespaces', role: 'write', id, body: { labels } });
 
 /** A read-only look at the database file, as a person with the sqlite3 shell would take. */
 function inspect<T>(path: string, query: (db: Database.Database) => T): T {
@@ -67,19 +69,19 @@ const revisionIn = (path: string) => inspect(path, (db) => (db.prepare("SELECT v
 const auditCount = (path: string) => inspect(path, (db) => (db.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }).n);
 const rowsOf = (path: string, sql: string) => inspect(path, (db) => db.prepare(sql).all());
 
+/** The error a write was refused with, as the HTTP layer answers it. */
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
+    return toApiError(error);
   }
   throw new Error('the promise resolved');
 }
 
 describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
-    const { path, publisher } = await openStore();
+    const { path, revision } = await openStore();
     inspect(path, (db) => {
       expect(db.pragma('user_version', { simple: true })).toBe(1);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -99,7 +101,7 @@ describe('schema and seed', () => {
       expect(db.prepare('SELECT count(*) AS n FROM audit_log').get()).toEqual({ n: 0 });
     });
     expect(revisionIn(path)).toBe(1);
-    expect(publisher.current()?.revision).toBe('1');
+    expect(revision()).toBe('1');
   });
 
   it('keeps a cluster\'s reference order and the key order of JSON maps exactly', async () => {
@@ -133,8 +135,8 @@ describe('schema and seed', () => {
   });
 
   it('loads data/seed.json (the reference shape, with _id) like the memory backend does', async () => {
-    const { publisher } = await openStore({ seedFile: 'data/seed.json' });
-    const snapshot = publisher.current()!.snapshot;
+    const opened = await openStore({ seedFile: 'data/seed.json' });
+    const snapshot = opened.snapshot();
     const expected = referenceSeedData();
     expect([...snapshot.clusters.values()]).toEqual(expected.clusters);
     expect([...snapshot.platform_components.keys()]).toEqual(expected.platform_components.map((c) => c.id).sort());
@@ -143,8 +145,8 @@ describe('schema and seed', () => {
   it('a write persists across a restart, and the seed is not applied over it', async () => {
     const { url, path } = tempDatabase('rwc');
     const first = await openStore({ url });
-    await first.store.mutate(relabel('team-b', { tier: 'gold' }));
-    await first.store.mutate(mutation('delete', 'clusters', 'c0', () => null));
+    await first.write(relabel('team-b', { tier: 'gold' }));
+    await first.write(remove('clusters', 'c0'));
     await first.store.stop();
 
     const service = await startService(url);
@@ -169,17 +171,14 @@ describe('schema and seed', () => {
 
 describe('revision and audit_log', () => {
   it('each write is one revision, with one audit row naming what changed', async () => {
-    const { store, path, publisher } = await openStore();
-    const created = await store.mutate({
-      ...mutation('create', 'namespaces', 'team-c', () => ({ id: 'team-c', labels: { team: 'c' } })),
-      role: 'write',
-    });
+    const { write, path, revision } = await openStore();
+    const created = await write(create('namespaces', { id: 'team-c', labels: { team: 'c' } }));
     expect(created).toMatchObject({ revisionBefore: '1', revisionAfter: '2', changedFields: ['id', 'labels', 'annotations'] });
-    const updated = await store.mutate(relabel('team-c', { team: 'c', tier: 'gold' }));
+    const updated = await write(relabel('team-c', { team: 'c', tier: 'gold' }));
     expect(updated).toMatchObject({ revisionBefore: '2', revisionAfter: '3', changedFields: ['labels'] });
-    const deleted = await store.mutate(mutation('delete', 'namespaces', 'team-c', () => null));
+    const deleted = await write(remove('namespaces', 'team-c'));
     expect(deleted).toMatchObject({ record: null, revisionBefore: '3', revisionAfter: '4' });
-    expect(publisher.current()?.revision).toBe('4');
+    expect(revision()).toBe('4');
     expect(revisionIn(path)).toBe(4);
 
     const audit = rowsOf(path, 'SELECT * FROM audit_log ORDER BY seq') as Record<string, unknown>[];
@@ -192,10 +191,9 @@ describe('revision and audit_log', () => {
   });
 
   it('a cluster write that rewrites many reference rows is still one revision', async () => {
-    const { store, path } = await openStore();
-    await store.mutate(
-      mutation('update', 'clusters', 'c1', (current) => ({
-        ...(current as object),
+    const { write, path } = await openStore();
+    await write(
+      patch('clusters', 'c1', {
         platform_components: [
           { id: 'traefik', enabled: true },
           { id: 'podinfo', enabled: false, oci_tag: '6.8.0' },
@@ -203,8 +201,8 @@ describe('revision and audit_log', () => {
         // The fixture's dangling references would be refused by a REST write.
         namespaces: [{ id: 'team-a' }],
         rolebindings: [{ id: 'admins' }],
-        patches: { podinfo: { replicaCount: '5' } },
-      })),
+        patches: { podinfo: { replicaCount: '5' }, traefik: null },
+      }),
     );
     expect(revisionIn(path)).toBe(2);
     expect(rowsOf(path, "SELECT component_id FROM cluster_platform_components WHERE cluster_id = 'c1' ORDER BY position")).toEqual([
@@ -214,37 +212,27 @@ describe('revision and audit_log', () => {
   });
 
   it('a write that changes nothing stores nothing', async () => {
-    const { store, path } = await openStore();
-    const result = await store.mutate(mutation('update', 'namespaces', 'team-b', (current) => current));
+    const { write, path, snapshot } = await openStore();
+    const result = await write({ kind: 'replace', collection: 'namespaces', role: 'write', id: 'team-b', body: { ...snapshot().namespaces.get('team-b')! } });
     expect(result).toMatchObject({ unchanged: true, revisionBefore: '1', revisionAfter: '1', changedFields: [] });
     expect(revisionIn(path)).toBe(1);
     expect(auditCount(path)).toBe(0);
   });
 
   it('a refused write (invalid, conflicting, missing) stores nothing', async () => {
-    const { store, path, publisher } = await openStore();
-    const invalid = await rejection(
-      store.mutate(mutation('create', 'clusters', 'c9', () => ({ id: 'c9', cluster_name: 'x', cluster_dns: 'c9.example.com', environment: 'staging' }))),
-    );
+    const { write, path, revision } = await openStore();
+    const invalid = await rejection(write(create('clusters', { id: 'c9', cluster_name: 'x', cluster_dns: 'c9.example.com', environment: 'staging' })));
     expect(invalid.code).toBe('validation_error');
     const dangling = await rejection(
-      store.mutate(
-        mutation('create', 'clusters', 'c9', () => ({
-          id: 'c9',
-          cluster_name: 'x',
-          cluster_dns: 'c9.example.com',
-          environment: 'dev',
-          namespaces: [{ id: 'nope' }],
-        })),
-      ),
+      write(create('clusters', { id: 'c9', cluster_name: 'x', cluster_dns: 'c9.example.com', environment: 'dev', namespaces: [{ id: 'nope' }] })),
     );
     expect(dangling.code).toBe('validation_error');
-    expect((await rejection(store.mutate(mutation('delete', 'namespaces', 'team-a', () => null)))).code).toBe('conflict');
-    expect((await rejection(store.mutate(relabel('nope', {})))).code).toBe('not_found');
+    expect((await rejection(write(remove('namespaces', 'team-a')))).code).toBe('conflict');
+    expect((await rejection(write(relabel('nope', {})))).code).toBe('not_found');
     expect(revisionIn(path)).toBe(1);
     expect(auditCount(path)).toBe(0);
     expect(rowsOf(path, "SELECT id FROM clusters WHERE id = 'c9'")).toEqual([]);
-    expect(publisher.current()?.revision).toBe('1');
+    expect(revision()).toBe('1');
   });
 
   it('writes by another process move the revision too (triggers)', async () => {
@@ -256,10 +244,10 @@ describe('revision and audit_log', () => {
   });
 
   it('sqlite::memory: takes writes too', async () => {
-    const { store, publisher } = await openStore({ url: 'sqlite::memory:' });
-    await store.mutate(relabel('team-b', { tier: 'gold' }));
-    expect(publisher.current()?.revision).toBe('2');
-    expect(publisher.current()?.snapshot.namespaces.get('team-b')?.labels).toEqual({ tier: 'gold' });
+    const { write, revision, snapshot } = await openStore({ url: 'sqlite::memory:' });
+    await write(relabel('team-b', { tier: 'gold' }));
+    expect(revision()).toBe('2');
+    expect(snapshot().namespaces.get('team-b')?.labels).toEqual({ tier: 'gold' });
   });
 });
 
@@ -321,7 +309,14 @@ describe('changes made by another process', () => {
     await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 1500);
     const ready = (await request(service.url, '/ready')).json();
     expect(ready).toMatchObject({ status: 'ok', revision: '1', stale: true, last_load: { ok: false } });
-    expect(ready.last_load.problems).toContainEqual({ path: 'clusters/c1/patches/podinfo/replicaCount', message: 'must be a string (quote it: "3")' });
+    expect(ready.last_load.problems).toContainEqual({
+      code: 'wrong_type',
+      severity: 'error',
+      at: 'clusters/c1/patches/podinfo/replicaCount',
+      record: 'clusters/c1',
+      field: '/patches/podinfo/replicaCount',
+      message: 'must be a string (quote it: "3")',
+    });
     const still = await request(service.url, PC, { token: READ_TOKEN });
     expect(still.body.equals(good.body)).toBe(true);
     expect(still.headers['x-config-revision']).toBe('1');
@@ -342,7 +337,7 @@ describe('changes made by another process', () => {
     expect(res.status).toBe(503);
     const ready = await request(service.url, '/ready');
     expect(ready.status).toBe(503);
-    expect(ready.json().last_load.problems[0].path).toBe('clusters/c1/namespaces/3/id');
+    expect(ready.json().last_load.problems[0].at).toBe('clusters/c1/namespaces/3/id');
     sqlInOtherProcess(path, "DELETE FROM cluster_namespaces WHERE namespace_id = 'no/slashes'");
     await eventually(async () => (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).status === 200, 1500);
     expect((await request(service.url, '/ready')).json()).toMatchObject({ status: 'ok', revision: '3', seeded_at: expect.any(String) });
@@ -356,23 +351,23 @@ describe('changes made by another process', () => {
     sqlInOtherProcess(path, 'DROP TABLE cluster_namespaces');
     await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 1500);
     expect((await request(service.url, '/ready')).json().last_load.error).toMatch(/no such table: cluster_namespaces/);
-    for (let i = 0; i < 3; i++) {
+    // The load is tried again and again; after each failed attempt the reads are still the last good ones.
+    const failures = () => service.logs.filter((l) => String(l.msg).startsWith('the store cannot be read now')).length;
+    for (let seen = failures(); seen < 3; seen = failures()) {
+      await eventually(() => failures() > seen, 5000);
       const res = await request(service.url, NS, { token: READ_TOKEN });
       expect(res.status).toBe(200);
       expect(res.body.equals(good.body)).toBe(true);
-      await new Promise((r) => setTimeout(r, 300));
     }
   });
 
   it('a write applies to what the database holds, even before the change was polled', async () => {
-    const { store, path, publisher } = await openStore({ watch: false });
+    const { write, path, revision, snapshot } = await openStore({ watch: false });
     sqlInOtherProcess(path, "INSERT INTO namespaces (id) VALUES ('team-c')");
-    expect(publisher.current()?.revision).toBe('1'); // not polled
-    const result = await store.mutate(
-      mutation('update', 'clusters', 'c0', (current) => ({ ...(current as object), namespaces: [{ id: 'team-c' }] })),
-    );
+    expect(revision()).toBe('1'); // not polled
+    const result = await write(patch('clusters', 'c0', { namespaces: [{ id: 'team-c' }] }));
     expect(result).toMatchObject({ revisionBefore: '2', revisionAfter: '3' });
-    expect(publisher.current()?.snapshot.namespaces.has('team-c')).toBe(true);
+    expect(snapshot().namespaces.has('team-c')).toBe(true);
   });
 });
 
@@ -405,9 +400,9 @@ describe('faults', () => {
       const waited = writeDone - started;
       expect(readDone - started).toBeLessThan(250);
       expect(readDone).toBeLessThan(writeDone);
-      expect(refused.status).toBe(500);
+      expect(refused.status).toBe(503);
       expect(refused.json().error).toBe('store_error');
-      expect(refused.json().message).toMatch(/locked by another process .* \(400 ms\); nothing was changed/);
+      expect(refused.json().message).toMatch(/locked by another process .* \(400 ms\); nothing was stored/);
       expect(waited).toBeGreaterThanOrEqual(350);
       expect(waited).toBeLessThan(2000);
       service.log.info({ waited_ms: waited }, 'locked write refused');
@@ -430,7 +425,7 @@ describe('faults', () => {
     expect(auditCount(path)).toBe(1);
   });
 
-  it('a store error on a write is a 500 store_error over HTTP, and the read side keeps serving', async () => {
+  it('a store error on a write is a 503 store_error over HTTP, and the read side keeps serving', async () => {
     const { url, path } = tempDatabase('rwc');
     const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
     const PC = '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components';
@@ -442,7 +437,7 @@ describe('faults', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"oci_tag":"9.9.9"}',
     });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(res.json()).toMatchObject({ error: 'store_error' });
     const still = await request(service.url, PC, { token: READ_TOKEN });
     expect(still.body.equals(good.body)).toBe(true);
@@ -450,40 +445,39 @@ describe('faults', () => {
   });
 
   it('a store error in the middle of a write leaves nothing half-written', async () => {
-    const { store, path, publisher } = await openStore();
+    const { write, path, revision, snapshot } = await openStore();
     const rowsBefore = rowsOf(path, "SELECT * FROM cluster_platform_components WHERE cluster_id = 'c1' ORDER BY position");
     const clusterBefore = rowsOf(path, "SELECT * FROM clusters WHERE id = 'c1'");
     // The cluster and reference rows are written first; the audit row, last, fails.
     sqlInOtherProcess(path, "CREATE TRIGGER audit_fails BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk quota exceeded'); END;");
-    const change = mutation('update', 'clusters', 'c1', (current) => ({
-      ...(current as object),
+    const change = patch('clusters', 'c1', {
       environment: 'qa',
       platform_components: [{ id: 'traefik', enabled: true }],
       namespaces: [{ id: 'team-a' }],
       rolebindings: [],
-      patches: {},
-    }));
-    const error = await rejection(store.mutate(change));
+      patches: null,
+    });
+    const error = await rejection(write(change));
     expect(error.code).toBe('store_error');
-    expect(error.message).toMatch(/disk quota exceeded.*nothing was changed/);
+    expect(error.message).toMatch(/disk quota exceeded.*nothing was stored/);
     expect(rowsOf(path, "SELECT * FROM cluster_platform_components WHERE cluster_id = 'c1' ORDER BY position")).toEqual(rowsBefore);
     expect(rowsOf(path, "SELECT * FROM clusters WHERE id = 'c1'")).toEqual(clusterBefore);
     expect(revisionIn(path)).toBe(1);
-    expect(publisher.current()?.revision).toBe('1');
-    expect(publisher.current()?.snapshot.clusters.get('c1')?.environment).toBe('prod');
+    expect(revision()).toBe('1');
+    expect(snapshot().clusters.get('c1')?.environment).toBe('prod');
 
     sqlInOtherProcess(path, 'DROP TRIGGER audit_fails');
-    const result = await store.mutate(change);
+    const result = await write(change);
     expect(result.revisionAfter).toBe('2');
-    expect(publisher.current()?.snapshot.clusters.get('c1')?.environment).toBe('qa');
+    expect(snapshot().clusters.get('c1')?.environment).toBe('qa');
   });
 
   it('no write is accepted while the database holds rows that do not load', async () => {
-    const { store, path } = await openStore({ watch: true });
+    const { write, path } = await openStore({ watch: true });
     sqlInOtherProcess(path, `UPDATE clusters SET patches = '{"podinfo":{"replicaCount":3}}' WHERE id = 'c1'`);
-    const error = await rejection(store.mutate(relabel('team-b', { tier: 'gold' })));
+    const error = await rejection(write(relabel('team-b', { tier: 'gold' })));
     expect(error.code).toBe('store_error');
-    expect(error.message).toMatch(/holds data that does not load .*no write is accepted until it is fixed/);
+    expect(error.message).toMatch(/holds revision 2, which was refused .*takes no writes until that is fixed/);
     expect(revisionIn(path)).toBe(2);
     expect(auditCount(path)).toBe(0);
   });

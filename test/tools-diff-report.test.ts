@@ -1,7 +1,7 @@
 // The diff report on snapshots built in memory: order changes, grouping, size of the comment.
 import { describe, expect, it } from 'vitest';
 import type { Collection, RecordSets } from '../src/domain/records.ts';
-import { validateRecord } from '../src/domain/record-validation.ts';
+import { validateRecord } from '../src/domain/rules/record-schema.ts';
 import { createSnapshot, type Snapshot } from '../src/domain/snapshot.ts';
 import { diffFields, diffSnapshots } from '../src/tools/diff.ts';
 import { renderDiff } from '../src/tools/diff-render.ts';

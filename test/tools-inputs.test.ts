@@ -111,7 +111,7 @@ describe('inputs', () => {
       expect(cli.status).toBe(1);
       expect(cli.stdout).toBe('');
       expect(cli.stderr).toContain('the server would refuse this revision');
-      expect(cli.stderr).toContain('clusters/dev-1.yaml /environment: must be one of: dev, qa, uat, prod');
+      expect(cli.stderr).toContain('clusters/dev-1.yaml:3:14: error: environment: must be one of: dev, qa, uat, prod');
     } finally {
       removeDir(bad);
     }

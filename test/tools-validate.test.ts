@@ -306,14 +306,25 @@ describe('validate: output formats', () => {
       records: { clusters: 1, platform_components: 2, namespaces: 1, rolebindings: 1 },
       problems: [
         {
+          code: 'dangling_reference',
           file: 'clusters/c1.yaml',
           line: 11,
           column: 9,
           severity: 'error',
+          record: 'clusters/c1',
           path: '/namespaces/0/id',
           message: 'namespaces[0].id: references namespaces "team-b", which does not exist',
         },
-        { file: 'clusters/c2.yaml', line: 4, column: 14, severity: 'error', path: '/environment', message: 'environment: must be one of: dev, qa, uat, prod' },
+        {
+          code: 'invalid_value',
+          file: 'clusters/c2.yaml',
+          line: 4,
+          column: 14,
+          severity: 'error',
+          record: 'clusters/c2',
+          path: '/environment',
+          message: 'environment: must be one of: dev, qa, uat, prod',
+        },
       ],
     });
   });

@@ -1,29 +1,30 @@
 // The seed file: {"clusters": [...], "platform_components": [...], "namespaces": [...],
 // "rolebindings": [...]}, the shape of the reference implementation, where a record's key
-// may be spelled `_id` (its document store's name) as well as `id`.
-import type { Problem } from './problems.ts';
-import { COLLECTIONS, type Collection, type RecordSets } from './records.ts';
-import { validateRecord } from './record-validation.ts';
-import { emptyRecordSets } from './config-repo.ts';
+// may be spelled `_id` (its document store's name) as well as `id`. Problems are placed by
+// JSON pointer into the seed document ("/clusters/0/environment").
+import { type Problem, problem } from './problem.ts';
+import { type AnyRecord, COLLECTIONS, type RecordSets } from './records.ts';
+import { emptyRecordSets } from './repo-layout/record-files.ts';
+import { validateRecord } from './rules/record-schema.ts';
 
 export type SeedResult = { ok: true; records: RecordSets } | { ok: false; problems: Problem[] };
 
 export function parseSeed(document: unknown): SeedResult {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    return { ok: false, problems: [{ path: '', message: 'the seed must be a JSON object with the four record arrays' }] };
+    return { ok: false, problems: [problem('seed_shape', { field: '' }, 'the seed must be a JSON object with the four record arrays')] };
   }
   const seed = document as Record<string, unknown>;
   const problems: Problem[] = [];
   for (const key of Object.keys(seed)) {
     if (!(COLLECTIONS as readonly string[]).includes(key)) {
-      problems.push({ path: `/${key}`, message: `unknown field "${key}"; expected ${COLLECTIONS.join(', ')}` });
+      problems.push(problem('seed_shape', { field: `/${key}` }, `unknown field "${key}"; expected ${COLLECTIONS.join(', ')}`));
     }
   }
   const records = emptyRecordSets();
   for (const collection of COLLECTIONS) {
     const list = seed[collection] ?? [];
     if (!Array.isArray(list)) {
-      problems.push({ path: `/${collection}`, message: 'must be an array of records' });
+      problems.push(problem('seed_shape', { field: `/${collection}` }, 'must be an array of records'));
       continue;
     }
     list.forEach((item, index) => {
@@ -31,8 +32,8 @@ export function parseSeed(document: unknown): SeedResult {
       const normalized = withIdKey(item, path, problems);
       if (!normalized) return;
       const result = validateRecord(collection, normalized);
-      if (result.ok) (records[collection] as RecordSets[Collection][number][]).push(result.record);
-      else problems.push(...result.problems.map((p) => ({ ...p, path: path + p.path })));
+      if (result.ok) (records[collection] as AnyRecord[]).push(result.record);
+      else problems.push(...result.problems.map((p) => ({ ...p, at: { ...p.at, field: path + p.at.field } })));
     });
   }
   return problems.length ? { ok: false, problems } : { ok: true, records };
@@ -40,13 +41,13 @@ export function parseSeed(document: unknown): SeedResult {
 
 function withIdKey(item: unknown, path: string, problems: Problem[]): Record<string, unknown> | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-    problems.push({ path, message: 'must be an object' });
+    problems.push(problem('seed_shape', { field: path }, 'must be an object'));
     return undefined;
   }
   const { _id, ...rest } = item as Record<string, unknown>;
   if (_id === undefined) return rest;
   if (rest.id !== undefined && rest.id !== _id) {
-    problems.push({ path: `${path}/_id`, message: `_id "${String(_id)}" and id "${String(rest.id)}" differ` });
+    problems.push(problem('seed_shape', { field: `${path}/_id` }, `_id "${String(_id)}" and id "${String(rest.id)}" differ`));
     return undefined;
   }
   return { id: _id, ...rest };

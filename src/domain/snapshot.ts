@@ -2,8 +2,9 @@
 // Backends build snapshots; the read path only ever looks at one snapshot per request,
 // so a reader never sees a mix of two revisions.
 import { dnsKey } from './cluster-dns.ts';
-import type { Problem } from './problems.ts';
+import type { Problem } from './problem.ts';
 import type { Cluster, Collection, NamespaceDef, PlatformComponent, RecordOf, RecordSets, RoleBindingDef } from './records.ts';
+import { duplicateClusterDns, duplicateId, duplicateReferences } from './rules/uniqueness.ts';
 
 export interface Snapshot {
   /** Git commit id (with a marker for uncommitted edits), SQLite counter or content hash. */
@@ -108,7 +109,7 @@ function indexById<C extends Collection>(collection: C, list: RecordOf[C][], pro
   const map = new Map<string, RecordOf[C]>();
   for (const record of sorted) {
     if (map.has(record.id)) {
-      problems.push({ path: `${collection}/${record.id}`, message: `${collection} id "${record.id}" is defined twice` });
+      problems.push(duplicateId(collection, record.id));
       continue;
     }
     map.set(record.id, deepFreeze(record));
@@ -125,28 +126,9 @@ export function compareIds(a: string, b: string): number {
 function addClusterDns(byDns: Map<string, Cluster>, cluster: Cluster): Problem[] {
   const key = dnsKey(cluster.cluster_dns);
   const other = byDns.get(key);
-  if (other) {
-    return [{ path: `clusters/${cluster.id}/cluster_dns`, message: `cluster_dns "${cluster.cluster_dns}" is already used by cluster "${other.id}"` }];
-  }
+  if (other) return [duplicateClusterDns(cluster, other)];
   byDns.set(key, cluster);
   return [];
-}
-
-export function duplicateReferences(cluster: Cluster): Problem[] {
-  const problems: Problem[] = [];
-  for (const field of ['platform_components', 'namespaces', 'rolebindings'] as const) {
-    const seen = new Set<string>();
-    cluster[field].forEach((ref, index) => {
-      if (seen.has(ref.id)) {
-        problems.push({
-          path: `clusters/${cluster.id}/${field}/${index}/id`,
-          message: `"${ref.id}" is listed twice in ${field} of cluster "${cluster.id}"`,
-        });
-      }
-      seen.add(ref.id);
-    });
-  }
-  return problems;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -3,19 +3,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { ApiMode } from '../config.ts';
+import type { ApiMode, BackendName } from '../config.ts';
 import { COLLECTIONS } from '../domain/records.ts';
-import type { SnapshotPublisher } from '../serving/publisher.ts';
-import type { ConfigStore } from '../store/config-store.ts';
+import type { ServedResponses } from '../serving/served-responses.ts';
+import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
+import { toApiError } from './error-mapping.ts';
 import { ApiError } from './errors.ts';
 import { createReadHandler } from './read-handler.ts';
 import { serviceRoutes } from './service-routes.ts';
 
 export interface AppDeps {
   apiMode: ApiMode;
-  publisher: SnapshotPublisher;
-  store: ConfigStore;
+  backend: BackendName;
+  responses: ServedResponses;
+  store: StoreRunner;
   auth: Authenticator;
   log: Logger;
   openapiDocument: Buffer;
@@ -60,28 +62,12 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) deps.log.error({ err: error, path: req.path }, 'request failed');
+    if (apiError.code === 'internal_error') deps.log.error({ err: error, path: req.path }, 'request failed');
+    else if (apiError.status >= 500) deps.log.warn({ path: req.path, error: apiError.code, message: apiError.message }, 'request failed');
     res.status(apiError.status).set(apiError.headers).set('cache-control', 'no-store').json(apiError.body());
   });
 
   return (req, res) => {
     if (!handleRead(req, res)) app(req, res);
   };
-}
-
-/** Maps what Express and body parsing throw to the error codes of the API. */
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  const e = error as { type?: string; status?: number; message?: string; limit?: number };
-  switch (e.type) {
-    case 'entity.parse.failed':
-      return new ApiError('validation_error', `the body is not valid JSON: ${e.message}`);
-    case 'entity.too.large':
-      return new ApiError('payload_too_large', `the body is larger than the limit of ${e.limit} bytes`);
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new ApiError('unsupported_media_type', e.message ?? 'unsupported body encoding');
-  }
-  if (e.status === 400) return new ApiError('validation_error', e.message ?? 'bad request');
-  return new ApiError('internal_error', 'the request failed on the server; see the service logs');
 }

@@ -1,10 +1,12 @@
 // Every error answer has the body {"error": "<code>", "message": "<for a person>"} plus
-// "details" for validation errors, whichever layer produced it.
+// "details" for validation errors, whichever layer produced it. The codes and their status are
+// product-decisions §7; how the store's and the domain's typed errors become one of these is
+// ./error-mapping.ts.
 import type { ServerResponse } from 'node:http';
-import type { Problem } from '../domain/problems.ts';
 
 export const ERROR_STATUS = {
   validation_error: 400,
+  bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -13,8 +15,10 @@ export const ERROR_STATUS = {
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  response_too_large: 422,
+  headers_too_large: 431,
   internal_error: 500,
-  store_error: 500,
+  store_error: 503,
   unavailable: 503,
 } as const;
 
@@ -44,10 +48,6 @@ export class ApiError extends Error {
   body(): { error: ErrorCode; message: string; details?: ErrorDetail[] } {
     return this.details ? { error: this.code, message: this.message, details: this.details } : { error: this.code, message: this.message };
   }
-}
-
-export function problemsToDetails(problems: Problem[]): ErrorDetail[] {
-  return problems.map((p) => ({ path: p.path, message: p.message }));
 }
 
 /** Writes an error answer on a plain Node response (the read path does not go through Express). */

@@ -2,23 +2,24 @@
 // bypass Express: authenticate, look the prepared response up, write its bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { isPerClusterEndpoint } from '../domain/read-endpoints.ts';
+import { isPerClusterEndpoint } from '../domain/projections/index.ts';
 import type { PreparedResponse } from '../serving/prepared-response.ts';
-import type { SnapshotPublisher } from '../serving/publisher.ts';
-import type { ResponseCache } from '../serving/response-cache.ts';
+import type { RevisionResponses } from '../serving/revision-responses.ts';
+import type { ServedResponses } from '../serving/served-responses.ts';
 import type { Authenticator } from './auth.ts';
+import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 
 export interface ReadHandlerDeps {
-  publisher: SnapshotPublisher;
+  responses: ServedResponses;
   auth: Authenticator;
   log: Logger;
 }
 
 /** Handles the request when its path is under the read prefix; returns false otherwise. */
-export function createReadHandler({ publisher, auth, log }: ReadHandlerDeps) {
+export function createReadHandler({ responses, auth, log }: ReadHandlerDeps) {
   return function handleRead(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
@@ -36,14 +37,13 @@ export function createReadHandler({ publisher, auth, log }: ReadHandlerDeps) {
         });
       }
       auth.require(req, 'read');
-      const cache = publisher.current();
-      if (!cache) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
-      revision = cache.revision;
-      status = writePrepared(req, res, lookup(cache, path), head);
+      const served = responses.current();
+      if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+      revision = served.revision;
+      status = writePrepared(req, res, lookup(served, path), head);
     } catch (error) {
-      const apiError =
-        error instanceof ApiError ? error : new ApiError('internal_error', 'the response could not be prepared; see the service logs');
-      if (!(error instanceof ApiError)) log.error({ err: error, path }, 'read request failed');
+      const apiError = toApiError(error);
+      if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
       status = apiError.status;
       writeError(res, apiError, head);
     }
@@ -52,7 +52,7 @@ export function createReadHandler({ publisher, auth, log }: ReadHandlerDeps) {
   };
 }
 
-function lookup(cache: ResponseCache, path: string): PreparedResponse {
+function lookup(cache: RevisionResponses, path: string): PreparedResponse {
   const known = cache.byPath(path);
   if (known) return known;
   const rest = path.slice(READ_PREFIX.length);

@@ -1,27 +1,24 @@
 // The REST endpoints of crud mode: list, create, get, replace (PUT), merge-patch (PATCH)
 // and delete for /clusters, /platform_components, /namespaces and /rolebindings.
 //
-// This layer turns a request into a Mutation (what the client asked for); the store applies
-// it inside its write lock with applyMutation (validation, references, uniqueness, If-Match
-// against the record as it is at that moment) and stores it; then one audit line is logged.
-// GETs take the read or the write token, writes only the write token.
+// This layer turns a request into a WriteRequest (domain/writes/write-request.ts: what the
+// client asked for); the store runner applies it to the served revision inside its write
+// lock, stores it and writes the audit line. GETs take the read or the write token, writes
+// only the write token.
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
-import { applyMergePatch } from '../domain/merge-patch.ts';
-import { ifMatchSatisfied, recordEtag } from '../domain/record-etag.ts';
+import { recordEtag } from '../domain/writes/record-etag.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
-import { validateRecord } from '../domain/record-validation.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { SnapshotPublisher } from '../serving/publisher.ts';
-import type { Mutation, MutationResult, WritableConfigStore } from '../store/config-store.ts';
-import type { Authenticator, TokenRole } from './auth.ts';
-import { ApiError, problemsToDetails } from './errors.ts';
+import type { TokenRole } from '../domain/writes/write-request.ts';
+import type { StoreRunner } from '../store/store-runner.ts';
+import type { Authenticator } from './auth.ts';
+import { ApiError } from './errors.ts';
 
 export interface RestDeps {
-  store: WritableConfigStore;
-  publisher: SnapshotPublisher;
+  store: StoreRunner;
   auth: Authenticator;
   log: Logger;
   /** Largest accepted request body, in bytes (MAX_BODY_SIZE). */
@@ -70,30 +67,12 @@ export function restRoutes(deps: RestDeps): Router {
   };
 
   const current = (): Snapshot => {
-    const cache = deps.publisher.current();
-    if (!cache) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
-    return cache.snapshot;
+    const published = deps.store.published();
+    if (!published) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+    return published.snapshot;
   };
 
-  const mutate = async (res: Response, mutation: Omit<Mutation, 'role'>): Promise<MutationResult> => {
-    const role = res.locals.role as TokenRole;
-    const result = await deps.store.mutate({ ...mutation, role });
-    // One line per write, for the audit trail. Never the token: only which one was used.
-    deps.log.info(
-      {
-        action: mutation.action,
-        collection: mutation.collection,
-        id: mutation.id,
-        role,
-        revision_before: result.revisionBefore,
-        revision_after: result.revisionAfter,
-        changed_fields: result.changedFields,
-        ...(result.unchanged ? { unchanged: true } : {}),
-      },
-      'audit',
-    );
-    return result;
-  };
+  const role = (res: Response): TokenRole => res.locals.role as TokenRole;
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;
@@ -118,14 +97,8 @@ export function restRoutes(deps: RestDeps): Router {
 
     router.post(base, writer, jsonBody, async (req, res) => {
       const body = bodyObject(req.body, 'the record');
-      const id = body.id;
-      if (typeof id !== 'string' || !isValidId(id)) {
-        const checked = validateRecord(collection, body);
-        const details = checked.ok ? [{ path: '/id', message: `must be ${ID_RULE}` }] : problemsToDetails(checked.problems);
-        throw new ApiError('validation_error', `the record needs a valid "id" (${ID_RULE})`, { details });
-      }
-      const result = await mutate(res, { action: 'create', collection, id, apply: () => body });
-      sendRecord(res, 201, result.record!, result.revisionAfter, { location: `/${collection}/${encodeURIComponent(id)}` });
+      const { applied, revisionAfter } = await deps.store.write({ kind: 'create', collection, role: role(res), body });
+      sendRecord(res, 201, applied.record!, revisionAfter, { location: `/${collection}/${encodeURIComponent(applied.id)}` });
     });
 
     router.all(base, methodNotAllowed('GET, HEAD, POST'));
@@ -144,41 +117,19 @@ export function restRoutes(deps: RestDeps): Router {
       res.json(record);
     });
 
-    // PUT and PATCH differ only in how the stored record is computed from the body.
-    const update =
-      (what: string, compute: (existing: AnyRecord | undefined, body: Record<string, unknown>, id: string) => unknown) =>
-      async (req: Request, res: Response) => {
-        const id = pathId(req);
-        const body = bodyObject(req.body, what);
-        sameId(body, id);
-        const ifMatch = req.headers['if-match'];
-        const result = await mutate(res, {
-          action: 'update',
-          collection,
-          id,
-          apply: (existing) => {
-            checkIfMatch(ifMatch, collection, id, existing);
-            return compute(existing, body, id);
-          },
-        });
-        sendRecord(res, 200, result.record!, result.revisionAfter);
-      };
-    router.put(item, writer, jsonBody, update('the whole record', (_existing, body, id) => ({ ...body, id })));
-    router.patch(item, writer, jsonBody, update('a JSON Merge Patch', (existing, patch) => applyMergePatch(existing, patch)));
-
+    router.put(item, writer, jsonBody, async (req, res) => {
+      const request = { kind: 'replace' as const, collection, role: role(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
+      const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
+      sendRecord(res, 200, applied.record!, revisionAfter);
+    });
+    router.patch(item, writer, jsonBody, async (req, res) => {
+      const request = { kind: 'merge-patch' as const, collection, role: role(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
+      const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
+      sendRecord(res, 200, applied.record!, revisionAfter);
+    });
     router.delete(item, writer, async (req, res) => {
-      const id = pathId(req);
-      const ifMatch = req.headers['if-match'];
-      const result = await mutate(res, {
-        action: 'delete',
-        collection,
-        id,
-        apply: (existing) => {
-          checkIfMatch(ifMatch, collection, id, existing);
-          return null;
-        },
-      });
-      res.status(204).set({ 'x-config-revision': result.revisionAfter, 'cache-control': 'no-store' }).end();
+      const { revisionAfter } = await deps.store.write({ kind: 'delete', collection, role: role(res), id: pathId(req), ...ifMatch(req) });
+      res.status(204).set({ 'x-config-revision': revisionAfter, 'cache-control': 'no-store' }).end();
     });
 
     router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
@@ -221,22 +172,9 @@ function bodyObject(body: unknown, what: string): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function sameId(body: Record<string, unknown>, id: string): void {
-  if ('id' in body && body.id !== id) {
-    throw new ApiError('validation_error', `the id in the body (${JSON.stringify(body.id)}) must equal the id in the path ("${id}"); ids cannot be changed`, {
-      details: [{ path: '/id', message: `must be "${id}" or left out` }],
-    });
-  }
-}
-
-function checkIfMatch(header: string | undefined, collection: Collection, id: string, existing: AnyRecord | undefined): void {
-  if (header === undefined || existing === undefined) return;
-  if (!ifMatchSatisfied(header, recordEtag(existing))) {
-    throw new ApiError(
-      'precondition_failed',
-      `${collection}/${id} has changed since it was read (If-Match ${header} does not match its current ETag); read it again and retry`,
-    );
-  }
+function ifMatch(req: Request): { ifMatch?: string } {
+  const header = req.headers['if-match'];
+  return header === undefined ? {} : { ifMatch: header };
 }
 
 function noneMatch(header: string | undefined, etag: string): boolean {

@@ -1,9 +1,10 @@
 // Public probes and the API document: /health, /ready, /openapi.yaml.
 import { Router } from 'express';
-import type { SnapshotPublisher } from '../serving/publisher.ts';
-import type { ConfigStore } from '../store/config-store.ts';
+import type { BackendName } from '../config.ts';
+import type { LoadReport, StoreRunner } from '../store/store-runner.ts';
+import { formatLocation, type Problem } from '../domain/problem.ts';
 
-export function serviceRoutes(deps: { publisher: SnapshotPublisher; store: ConfigStore; openapiDocument: Buffer }): Router {
+export function serviceRoutes(deps: { store: StoreRunner; backend: BackendName; openapiDocument: Buffer }): Router {
   const router = Router();
 
   router.get('/health', (_req, res) => {
@@ -11,32 +12,33 @@ export function serviceRoutes(deps: { publisher: SnapshotPublisher; store: Confi
   });
 
   router.get('/ready', (_req, res) => {
-    const status = deps.store.status();
-    const current = deps.publisher.current();
+    const { published, lastLoad, details } = deps.store.status();
+    const last_load = lastLoad ? loadReport(lastLoad) : null;
     res.set('cache-control', 'no-store');
-    if (!current) {
+    if (!published) {
       res.status(503).json({
         status: 'unavailable',
         error: 'unavailable',
-        message: status.last_load?.ok === false
-          ? `no configuration is served yet: ${status.last_load.error}`
-          : 'no configuration is served yet: the first load has not finished',
-        backend: status.backend,
-        ...(status.last_load ? { last_load: status.last_load } : {}),
-        ...status.details,
+        message:
+          lastLoad?.ok === false
+            ? `no configuration is served yet: ${lastLoad.error}`
+            : 'no configuration is served yet: the first load has not finished',
+        backend: deps.backend,
+        ...(last_load ? { last_load } : {}),
+        ...details,
       });
       return;
     }
     res.json({
       status: 'ok',
-      backend: status.backend,
-      revision: current.revision,
-      loaded_at: deps.publisher.publishedAt?.toISOString(),
-      clusters: current.snapshot.clusters.size,
-      // The last load failed but an earlier revision is still served.
-      stale: status.last_load?.ok === false,
-      last_load: status.last_load ?? null,
-      ...status.details,
+      backend: deps.backend,
+      revision: published.snapshot.revision,
+      loaded_at: published.publishedAt.toISOString(),
+      clusters: published.snapshot.clusters.size,
+      // The last load failed, or was refused, but an earlier revision is still served.
+      stale: lastLoad?.ok === false,
+      last_load,
+      ...details,
     });
   });
 
@@ -45,4 +47,21 @@ export function serviceRoutes(deps: { publisher: SnapshotPublisher; store: Confi
   });
 
   return router;
+}
+
+/** The load report as /ready shows it: each problem with its code, severity, place and message. */
+function loadReport(report: LoadReport): Record<string, unknown> {
+  return { ...report, ...(report.problems ? { problems: report.problems.map(problemView) } : {}) };
+}
+
+function problemView(p: Problem): Record<string, unknown> {
+  return {
+    code: p.code,
+    severity: p.severity,
+    at: formatLocation(p.at),
+    ...(p.at.file !== undefined ? { file: p.at.file } : {}),
+    ...(p.at.record ? { record: `${p.at.record.collection}/${p.at.record.id}` } : {}),
+    field: p.at.field,
+    message: p.message,
+  };
 }

@@ -9,7 +9,8 @@ import { ApiError } from './errors.ts';
 
 export interface WebhookTarget {
   /** The branch served, or undefined before the first clone. */
-  readonly branch: string | undefined;
+  branch(): string | undefined;
+  /** Looks at the remote now. */
   sync(reason: string): Promise<void>;
 }
 
@@ -29,7 +30,7 @@ export function webhookRoutes(deps: { secret: string; target: WebhookTarget; log
     } catch {
       throw new ApiError('validation_error', 'the webhook body is not JSON');
     }
-    const branch = deps.target.branch;
+    const branch = deps.target.branch();
     if (typeof ref === 'string' && branch !== undefined && ref !== `refs/heads/${branch}`) {
       res.status(202).json({ status: 'ignored', message: `a push to ${ref}; this service serves refs/heads/${branch}` });
       return;

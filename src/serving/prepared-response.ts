@@ -2,7 +2,7 @@
 // the JSON body, its ETag, and a gzip copy made the first time a client asks for gzip.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { MAX_RESPONSE_BYTES } from '../domain/read-endpoints.ts';
+import { MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
 
 export interface PreparedBody {
   readonly kind: 'body';

@@ -4,12 +4,12 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatProblem } from '../domain/problems.ts';
 import { diffRevisions, readRevisions } from './diff.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';
 import { ENDPOINTS, previewInputs } from './inputs.ts';
 import { RevisionError } from './revisions.ts';
-import { annotationPaths, NotAConfigRepoError, problemLine, renderValidation, type ValidateFormat, validateRepo } from './validate.ts';
+import { NotAConfigRepoError, validateRepo } from './validate.ts';
+import { annotationPaths, problemLine, renderValidation, type ValidateFormat } from './validate-render.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
@@ -117,7 +117,7 @@ async function inputsCommand(args: string[], io: CliIo): Promise<number> {
   const outcome = await previewInputs(dir, endpoint, endpoint === 'clusters' ? undefined : dns);
   if (!outcome.ok) {
     io.stderr(`gitops-config: ${outcome.message}\n`);
-    if (outcome.status === 'invalid') for (const p of outcome.problems) io.stderr(`  ${formatProblem(p)}\n`);
+    if (outcome.status === 'invalid') for (const p of outcome.problems) io.stderr(`  ${problemLine(p)}\n`);
     return EXIT_PROBLEMS;
   }
   io.stdout(values.pretty ? `${JSON.stringify(JSON.parse(outcome.body.toString('utf8')), null, 2)}\n` : outcome.body);
@@ -129,7 +129,7 @@ async function diffCommand(args: string[], io: CliIo): Promise<number> {
   const format = oneOf<DiffFormat>('format', values.format, ['text', 'markdown', 'json'], 'text');
   if (positionals.length < 2 || positionals.length > 3) throw new UsageError('diff takes a directory, a base revision and optionally a head revision');
   const dir = repoDir(positionals[0], io);
-  const report = diffRevisions(await readRevisions(dir, positionals[1]!, positionals[2]));
+  const report = await diffRevisions(await readRevisions(dir, positionals[1]!, positionals[2]));
   if (report.head.problems.length > 0) {
     io.stderr(
       `gitops-config: head (${report.head.label}) has ${report.head.problems.length} problem(s); the server would refuse it and keep serving ` +

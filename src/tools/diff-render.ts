@@ -1,6 +1,6 @@
 // The diff report as text for a terminal, Markdown for a pull-request comment, or JSON.
 import type { ClusterDiff, DiffReport, EndpointDiff, FieldChange, InputChange } from './diff.ts';
-import { plural } from './validate.ts';
+import { plural } from './validate-render.ts';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
 

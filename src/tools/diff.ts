@@ -3,12 +3,13 @@
 // responses are computed with the server's merge code; then they are compared by cluster id
 // and input id, field by field.
 import { dnsKey } from '../domain/cluster-dns.ts';
-import type { Problem } from '../domain/problems.ts';
-import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/read-endpoints.ts';
+import type { Problem } from '../domain/problem.ts';
+import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import { compareIds, type Snapshot } from '../domain/snapshot.ts';
-import { BlobReader } from '../store/git/blob-reader.ts';
-import { cachingParser, loadRevision } from './load-revision.ts';
+import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
+import { fileTexts, loadRevision } from './load-revision.ts';
 import { locateProblems } from './problem-positions.ts';
 import { commitFiles, resolveRevision, type RevisionFiles, workingTreeFiles } from './revisions.ts';
 
@@ -112,21 +113,22 @@ export async function readRevisions(dir: string, baseRev: string, headRev: strin
   // the checkout, so only the files a change touches are read (and inflated) from the object
   // store.
   const workingTree = await workingTreeFiles(dir);
-  const known = new Map(workingTree.files.map((f) => [f.blobId, f.text]));
+  const known = new Map(workingTree.files.map((f) => [f.blobId, f.text!]));
   const reader = new BlobReader(dir, cache);
   const head = headCommit === undefined ? workingTree : await commitFiles(dir, headRev!, headCommit, cache, known, reader);
-  for (const f of head.files) known.set(f.blobId, f.text);
+  for (const f of head.files) if (f.text !== undefined) known.set(f.blobId, f.text);
   const base = await commitFiles(dir, baseRev, baseCommit, cache, known, reader);
   return { base, head };
 }
 
-export function diffRevisions({ base, head }: DiffRevisions): DiffReport {
-  const parse = cachingParser();
-  const before = loadRevision(base.files, base.commit ?? 'base', parse);
-  const after = loadRevision(head.files, head.commit ?? 'working-tree', parse);
+export async function diffRevisions({ base, head }: DiffRevisions): Promise<DiffReport> {
+  // One loader: the head's files that the base has too are parsed once.
+  const loader = new RecordFileLoader();
+  const before = await loadRevision(loader, base.files, base.commit ?? 'base');
+  const after = await loadRevision(loader, head.files, head.commit ?? 'working-tree');
   const report = diffSnapshots(before.snapshot, after.snapshot);
-  report.base = { label: base.label, commit: base.commit ?? null, problems: locateProblems(before.loadProblems, base.files) };
-  report.head = { label: head.label, commit: head.commit ?? null, problems: locateProblems(after.loadProblems, head.files) };
+  report.base = { label: base.label, commit: base.commit ?? null, problems: await locateProblems(before.loadProblems, fileTexts(base.files)) };
+  report.head = { label: head.label, commit: head.commit ?? null, problems: await locateProblems(after.loadProblems, fileTexts(head.files)) };
   return report;
 }
 

@@ -1,14 +1,17 @@
 // `gitops-config inputs <repo-dir> <cluster_dns> [endpoint]`: the exact body the server would
-// send for a working tree. It loads the directory with the server's own git store
-// (LocalRepoStore.loadWorkingTree) and answers through the server's ResponseCache, so the
-// bytes cannot differ from a real response.
-import { formatProblem, type Problem } from '../domain/problems.ts';
-import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS } from '../domain/read-endpoints.ts';
-import { createLogger } from '../logger.ts';
+// send for a working tree. It loads the directory with the server's own loader, judges it
+// with the server's rules and answers through the server's RevisionResponses, so the bytes
+// cannot differ from a real response.
+import { judge } from '../domain/judge.ts';
+import type { Problem } from '../domain/problem.ts';
+import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS } from '../domain/projections/index.ts';
 import type { PreparedResponse } from '../serving/prepared-response.ts';
-import { SnapshotPublisher } from '../serving/publisher.ts';
-import { ResponseCache } from '../serving/response-cache.ts';
-import { LocalRepoStore } from '../store/git/local-repo-store.ts';
+import { RevisionResponses } from '../serving/revision-responses.ts';
+import { workingTreeRevision } from '../store/git/repository.ts';
+import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
+import { readWorkingTree } from '../store/record-files/working-tree.ts';
+import { fileTexts, loadRevision } from './load-revision.ts';
+import { locateProblems } from './problem-positions.ts';
 
 export const ENDPOINTS = [...Object.keys(PER_CLUSTER_ENDPOINTS), 'clusters'] as const;
 
@@ -19,22 +22,23 @@ export type InputsOutcome =
 
 /** What GET /api/v2/gitops/clusters/{dns}/{endpoint} (or /clusters) would answer for this directory. */
 export async function previewInputs(dir: string, endpoint: string, clusterDns: string | undefined): Promise<InputsOutcome> {
-  const store = new LocalRepoStore({ dir, publisher: new SnapshotPublisher(), log: createLogger('silent'), watch: false });
-  const loaded = await store.loadWorkingTree();
-  if (!loaded.ok) {
+  const files = await readWorkingTree(dir);
+  const loaded = await loadRevision(new RecordFileLoader(), files, await workingTreeRevision(dir, files, {}));
+  const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems }, undefined);
+  if (!judgement.publish) {
     return {
       ok: false,
       status: 'invalid',
-      message: `the server would refuse this revision (${loaded.error}) and keep serving the previous one`,
-      problems: loaded.problems,
+      message: `the server would refuse this revision (${judgement.blocking.length} problem(s)) and keep serving the previous one`,
+      problems: await locateProblems(judgement.blocking, fileTexts(files)),
     };
   }
-  const cache = new ResponseCache(loaded.snapshot);
+  const responses = new RevisionResponses(loaded.snapshot);
   let prepared: PreparedResponse | undefined;
   if (endpoint === 'clusters') {
-    prepared = cache.clustersList();
+    prepared = responses.clustersList();
   } else if (isPerClusterEndpoint(endpoint) && clusterDns !== undefined) {
-    prepared = cache.forCluster(endpoint, clusterDns);
+    prepared = responses.forCluster(endpoint, clusterDns);
     if (!prepared) return { ok: false, status: 'not_found', message: `no cluster has cluster_dns "${clusterDns}" (the server answers 404)` };
   } else {
     throw new Error(`unknown endpoint ${endpoint}`);
@@ -47,8 +51,4 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
     };
   }
   return { ok: true, body: prepared.body, revision: loaded.snapshot.revision };
-}
-
-export function describeProblems(problems: Problem[]): string[] {
-  return problems.map(formatProblem);
 }

@@ -1,51 +1,45 @@
-// Turns the record files of one revision into a snapshot with the server's own code
-// (parseConfigRepo, createSnapshot), keeping everything a tool needs to report on it: the
-// problems that make the server refuse the revision, and which records failed to load.
-import { attachFiles, type ConfigFile, parseConfigRepo, parseRecordFile, type ParsedRecordFile, recordFileLocation } from '../domain/config-repo.ts';
-import type { Problem } from '../domain/problems.ts';
-import { COLLECTIONS, type Collection } from '../domain/records.ts';
+// Turns the record files of one revision into a snapshot with the server's own loader and
+// snapshot code, keeping what a tool needs to report on it: the problems that make the server
+// refuse the revision, and which records failed to load.
+import { type Problem, recordName, withSources } from '../domain/problem.ts';
 import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
+import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
+import type { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 
 export interface LoadedRevision {
-  files: ConfigFile[];
-  /** Problems the server refuses a revision for: YAML, schema, ids, duplicates. */
+  files: readonly RecordFileEntry[];
+  /** Problems the server refuses a revision for when it loads it: files, schema, ids, duplicates. */
   loadProblems: Problem[];
   /** The snapshot; when loadProblems is not empty, the usable part of it. */
   snapshot: Snapshot;
   /** "collection/id" -> the file that defines it. */
-  fileOf: Map<string, string>;
-  /** Ids (taken from file names) of records whose file failed to load, by collection. */
-  failedIds: Record<Collection, Set<string>>;
+  sources: ReadonlyMap<string, string>;
+  /** "collection/id" of the records whose file failed to load. */
+  failed: ReadonlySet<string>;
 }
 
-export type RecordFileParser = (file: ConfigFile) => ParsedRecordFile | undefined;
-
-export function loadRevision(files: ConfigFile[], revision: string, parse: RecordFileParser = parseRecordFile): LoadedRevision {
-  const failedIds = Object.fromEntries(COLLECTIONS.map((c) => [c, new Set<string>()])) as Record<Collection, Set<string>>;
-  const parsed = parseConfigRepo(files, (file) => {
-    const result = parse(file);
-    if (result && !result.record) failedIds[result.collection].add(recordFileLocation(file.path)!.name);
-    return result;
-  });
-  const built = createSnapshot(parsed.records, revision);
-  const snapshotProblems = built.ok ? [] : attachFiles(built.problems, parsed.fileOf);
+export async function loadRevision(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<LoadedRevision> {
+  const candidate = await loader.load(files, revision);
+  const built = createSnapshot(candidate.records, revision);
+  const failed = new Set<string>();
+  for (const p of candidate.problems) {
+    if (p.at.record && !candidate.sources.has(recordName(p.at.record))) failed.add(recordName(p.at.record));
+  }
   return {
     files,
-    loadProblems: [...parsed.problems, ...snapshotProblems],
+    loadProblems: withSources([...candidate.problems, ...(built.ok ? [] : built.problems)], candidate.sources),
     snapshot: built.ok ? built.snapshot : built.partial,
-    fileOf: parsed.fileOf,
-    failedIds,
+    sources: candidate.sources,
+    failed,
   };
 }
 
-/** A parser that remembers results by path and content, for loading two revisions that share most files. */
-export function cachingParser(): RecordFileParser {
-  const cache = new Map<string, ParsedRecordFile | undefined>();
-  return (file) => {
-    const key = `${file.path}\u0000${(file as { blobId?: string }).blobId ?? file.text}`;
-    if (cache.has(key)) return cache.get(key);
-    const parsed = parseRecordFile(file);
-    cache.set(key, parsed);
-    return parsed;
+/** The text of each file a problem names, read only for those. */
+export function fileTexts(files: readonly RecordFileEntry[]): (path: string) => Promise<string | undefined> {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  return async (path) => {
+    const file = byPath.get(path);
+    if (!file) return undefined;
+    return file.text ?? (await file.read?.());
   };
 }

@@ -1,24 +1,29 @@
-// Line and column for problems found on record files, from the YAML source of each file.
-import type { ConfigFile } from '../domain/config-repo.ts';
-import type { Problem } from '../domain/problems.ts';
-import { problemKeyPath } from '../domain/record-validation.ts';
+// Line and column for problems found in record files, from the YAML source of each file.
+import type { Problem } from '../domain/problem.ts';
 import { YamlPositions } from './yaml-positions.ts';
 
+/** Problems about a mapping key itself rather than its value: they point at the key. */
+const KEY_PROBLEMS = new Set<Problem['code']>(['unknown_field', 'invalid_key']);
+
 /**
- * Fills in the line and column of each problem that names a file: the key or value its path
+ * Fills in the line and column of each problem that names a file: the key or value its field
  * points at, else the nearest enclosing one that exists in the file, else 1:1.
  */
-export function locateProblems(problems: Problem[], files: ConfigFile[]): Problem[] {
-  const texts = new Map(files.map((f) => [f.path, f.text]));
+export async function locateProblems(problems: Problem[], textOf: (path: string) => Promise<string | undefined>): Promise<Problem[]> {
   const positions = new Map<string, YamlPositions | undefined>();
-  return problems.map((p) => {
-    if (p.line !== undefined || p.file === undefined) return p;
-    if (!positions.has(p.file)) {
-      const text = texts.get(p.file);
-      positions.set(p.file, text === undefined ? undefined : YamlPositions.of(text));
+  const located: Problem[] = [];
+  for (const p of problems) {
+    const file = p.at.file;
+    if (p.at.line !== undefined || file === undefined) {
+      located.push(p);
+      continue;
     }
-    const keyPath = problemKeyPath(p);
-    const at = positions.get(p.file)?.locate(keyPath ?? p.path, keyPath ? 'key' : 'auto');
-    return { ...p, line: at?.line ?? 1, column: at?.column ?? 1 };
-  });
+    if (!positions.has(file)) {
+      const text = await textOf(file);
+      positions.set(file, text === undefined ? undefined : YamlPositions.of(text));
+    }
+    const at = positions.get(file)?.locate(p.at.field, KEY_PROBLEMS.has(p.code) ? 'key' : 'auto');
+    located.push({ ...p, at: { ...p.at, line: at?.line ?? 1, column: at?.column ?? 1 } });
+  }
+  return located;
 }

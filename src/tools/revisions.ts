@@ -3,34 +3,25 @@
 // a person types (main, origin/main, v1.2, a short commit id, HEAD~1, HEAD^2).
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
-import type { ConfigFile } from '../domain/config-repo.ts';
-import { BlobReader } from '../store/git/blob-reader.ts';
-import { recordBlobsOfCommit } from '../store/git/commit-tree.ts';
-import { isGitRepository } from '../store/git/revision.ts';
-import { gitBlobId, readRecordFiles } from '../store/git/working-tree.ts';
-
-/** A record file with the Git object id of its content, so equal files are recognised cheaply. */
-export interface RevisionFile extends ConfigFile {
-  blobId: string;
-}
+import { commitFileEntries } from '../store/git/commit-files.ts';
+import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { isGitRepository } from '../store/git/repository.ts';
+import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
+import { readWorkingTree } from '../store/record-files/working-tree.ts';
 
 export interface RevisionFiles {
   /** What the person asked for ("main", "HEAD~1"), or "working tree". */
   label: string;
   /** The commit id; undefined for the working tree. */
   commit?: string;
-  files: RevisionFile[];
+  files: RecordFileEntry[];
 }
 
 /** A revision that cannot be found or read: a usage error, not a problem of the config. */
 export class RevisionError extends Error {}
 
 export async function workingTreeFiles(dir: string): Promise<RevisionFiles> {
-  const files = await readRecordFiles(dir);
-  return {
-    label: 'working tree',
-    files: files.map((f) => ({ path: f.path, text: f.bytes.toString('utf8'), blobId: gitBlobId(f.bytes) })),
-  };
+  return { label: 'working tree', files: await readWorkingTree(dir) };
 }
 
 /**
@@ -45,12 +36,7 @@ export async function commitFiles(
   known: ReadonlyMap<string, string> = new Map(),
   reader: BlobReader = new BlobReader(dir, cache),
 ): Promise<RevisionFiles> {
-  const blobs = await recordBlobsOfCommit(dir, commit, cache);
-  const files: RevisionFile[] = [];
-  for (const blob of blobs) {
-    files.push({ path: blob.path, blobId: blob.oid, text: known.get(blob.oid) ?? (await reader.readText(blob.oid)) });
-  }
-  return { label, commit, files };
+  return { label, commit, files: await commitFileEntries(dir, commit, cache, reader, known) };
 }
 
 /** Resolves a revision to a commit id: a branch, remote branch, tag, (short) commit id, HEAD, with ~N and ^N. */

@@ -3,7 +3,8 @@
 // database (sqlite). Parity tests start the same suite on each.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseConfigRepo } from '../../src/domain/config-repo.ts';
+import { parseRecordFile } from '../../src/domain/repo-layout/record-file-parse.ts';
+import { assembleRecords } from '../../src/domain/repo-layout/record-files.ts';
 import type { Collection } from '../../src/domain/records.ts';
 import { parseSeed } from '../../src/domain/seed.ts';
 import { asRepoFiles, asSeedFile, fixtureData } from './fixture-data.ts';
@@ -53,7 +54,10 @@ export function exampleRepoData(): DataSet {
     }
   };
   walk(root);
-  const parsed = parseConfigRepo(files);
+  const parsed = assembleRecords(files.flatMap((f) => {
+    const result = parseRecordFile(f.path, f.text);
+    return result ? [{ path: f.path, parsed: result }] : [];
+  }));
   if (parsed.problems.length > 0) throw new Error(`config-repo-example is invalid: ${JSON.stringify(parsed.problems)}`);
   return parsed.records;
 }

@@ -1,6 +1,6 @@
-import type { Mutation } from '../config-store.ts';
+import type { RecordChange } from '../backend.ts';
 
 /** "<collection>: <action> <id>", then the fields the write changed: how every REST write reads in `git log`. */
-export function commitMessage(mutation: Pick<Mutation, 'collection' | 'action' | 'id'>, changedFields: string[]): string {
-  return `${mutation.collection}: ${mutation.action} ${mutation.id}\n\nChanged fields: ${changedFields.join(', ')}\n`;
+export function commitMessage(change: Pick<RecordChange, 'collection' | 'action' | 'id' | 'changedFields'>): string {
+  return `${change.collection}: ${change.action} ${change.id}\n\nChanged fields: ${change.changedFields.join(', ')}\n`;
 }

@@ -1,0 +1,39 @@
+// The parsed record files of one revision put together: the record sets, the problems of
+// every file, and which file holds which record. Two files that define one record (a.yaml
+// and a.yml) are a problem: the first one, in path order, is kept.
+import { type Problem, problem } from '../problem.ts';
+import { type AnyRecord, type RecordSets } from '../records.ts';
+import type { ParsedRecordFile } from './record-file-parse.ts';
+
+export interface AssembledRecords {
+  records: RecordSets;
+  problems: Problem[];
+  /** "collection/id" -> the file that defines it. */
+  sources: Map<string, string>;
+}
+
+export function emptyRecordSets(): RecordSets {
+  return { clusters: [], platform_components: [], namespaces: [], rolebindings: [] };
+}
+
+/** `files` in path order. */
+export function assembleRecords(files: Iterable<{ path: string; parsed: ParsedRecordFile }>): AssembledRecords {
+  const records = emptyRecordSets();
+  const problems: Problem[] = [];
+  const sources = new Map<string, string>();
+  for (const { path, parsed } of files) {
+    problems.push(...parsed.problems);
+    if (!parsed.record) continue;
+    const key = `${parsed.collection}/${parsed.record.id}`;
+    const existing = sources.get(key);
+    if (existing) {
+      problems.push(
+        problem('duplicate_id', { record: { collection: parsed.collection, id: parsed.record.id }, field: '', file: path }, `defines ${key} a second time (also in ${existing})`),
+      );
+      continue;
+    }
+    sources.set(key, path);
+    (records[parsed.collection] as AnyRecord[]).push(parsed.record);
+  }
+  return { records, problems, sources };
+}

@@ -1,0 +1,75 @@
+// The one place where typed errors of the store and the domain become HTTP answers: which
+// status, which error code, which details and headers.
+import { formatLocation, type Problem, type RecordKey, recordName } from '../domain/problem.ts';
+import type { WriteRefusal } from '../domain/writes/write-request.ts';
+import { type StoreFaultReason, StoreUnavailable, WriteRefused } from '../store/errors.ts';
+import { ApiError, type ErrorDetail } from './errors.ts';
+
+/** Seconds a client should wait before trying again, per store fault. */
+const RETRY_AFTER: Partial<Record<StoreFaultReason, number>> = {
+  not_loaded: 5,
+  locked: 1,
+  kept_moving: 1,
+  remote_unreachable: 5,
+  disk_full: 30,
+};
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof WriteRefused) return fromRefusal(error.refusal);
+  if (error instanceof StoreUnavailable) return fromStoreFault(error);
+  return fromBodyParser(error) ?? new ApiError('internal_error', 'the request failed on the server; see the service logs');
+}
+
+function fromRefusal(refusal: WriteRefusal): ApiError {
+  switch (refusal.reason) {
+    case 'invalid':
+      return new ApiError('validation_error', refusal.message, { details: problemDetails(refusal.problems, refusal.subject) });
+    case 'conflict':
+      return new ApiError('conflict', refusal.message, refusal.problems.length > 0 ? { details: problemDetails(refusal.problems, refusal.subject) } : {});
+    case 'not_found':
+      return new ApiError('not_found', refusal.message);
+    case 'precondition_failed':
+      return new ApiError('precondition_failed', refusal.message);
+  }
+}
+
+function fromStoreFault(fault: StoreUnavailable): ApiError {
+  const retry = RETRY_AFTER[fault.reason];
+  const headers: Record<string, string> = retry === undefined ? {} : { 'retry-after': String(retry) };
+  const code = fault.reason === 'not_loaded' ? 'unavailable' : 'store_error';
+  const details = fault.problems.length > 0 ? storedProblemDetails(fault.problems) : undefined;
+  return new ApiError(code, fault.message, { headers, ...(details ? { details } : {}) });
+}
+
+/** Paths inside the written record stay JSON pointers ("/platform_components/2/id"); other records are named. */
+export function problemDetails(problems: readonly Problem[], subject: RecordKey | undefined): ErrorDetail[] {
+  return problems.map((p) => {
+    const own = !p.at.record || (subject !== undefined && p.at.record.collection === subject.collection && p.at.record.id === subject.id);
+    return { path: own ? p.at.field : `${recordName(p.at.record!)}${p.at.field}`, message: p.message };
+  });
+}
+
+/** Problems of a stored revision: where they are (a file when there is one) and what. */
+function storedProblemDetails(problems: readonly Problem[]): ErrorDetail[] {
+  return problems.slice(0, 20).map((p) => ({
+    path: p.at.file ?? formatLocation(p.at),
+    message: p.at.file && p.at.field ? `${p.at.field}: ${p.message}` : p.message,
+  }));
+}
+
+/** What Express's body parsing throws. */
+function fromBodyParser(error: unknown): ApiError | undefined {
+  const e = error as { type?: string; status?: number; message?: string; limit?: number };
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new ApiError('validation_error', `the body is not valid JSON: ${e.message}`);
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', `the body is larger than the limit of ${e.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', e.message ?? 'unsupported body encoding');
+  }
+  if (e.status === 400) return new ApiError('validation_error', e.message ?? 'bad request');
+  return undefined;
+}

@@ -1,0 +1,54 @@
+// The read responses of one published revision. Each is merged and encoded the first time it
+// is asked for and kept until the revision is replaced, so a poll costs a map lookup.
+import { dnsKey } from '../domain/cluster-dns.ts';
+import { clusterSummaryInputs, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import { prepareInputsDocument, type PreparedResponse } from './prepared-response.ts';
+
+export class RevisionResponses {
+  readonly snapshot: Snapshot;
+  readonly #perCluster = new Map<string, PreparedResponse>();
+  /** Request paths already resolved, so that a repeated poll skips parsing its path. */
+  readonly #byPath = new Map<string, PreparedResponse>();
+  #clustersList: PreparedResponse | undefined;
+
+  constructor(snapshot: Snapshot) {
+    this.snapshot = snapshot;
+  }
+
+  get revision(): string {
+    return this.snapshot.revision;
+  }
+
+  /** The response for one cluster and endpoint, or undefined when no cluster has that DNS name. */
+  forCluster(endpoint: PerClusterEndpoint, clusterDns: string): PreparedResponse | undefined {
+    const dns = dnsKey(clusterDns);
+    const key = `${endpoint} ${dns}`;
+    let prepared = this.#perCluster.get(key);
+    if (prepared === undefined) {
+      const cluster = this.snapshot.clustersByDns.get(dns);
+      if (!cluster) return undefined;
+      prepared = prepareInputsDocument(perClusterInputs(this.snapshot, cluster, endpoint), this.revision);
+      this.#perCluster.set(key, prepared);
+    }
+    return prepared;
+  }
+
+  /**
+   * The response for a request path seen before. Only canonical spellings (lowercase DNS, no
+   * trailing dot, no percent-encoding) are remembered, so the map cannot grow past three
+   * entries per cluster however clients spell their paths.
+   */
+  byPath(path: string): PreparedResponse | undefined {
+    return this.#byPath.get(path);
+  }
+
+  rememberPath(path: string, clusterDns: string, prepared: PreparedResponse): void {
+    if (dnsKey(clusterDns) === clusterDns && !path.includes('%')) this.#byPath.set(path, prepared);
+  }
+
+  clustersList(): PreparedResponse {
+    this.#clustersList ??= prepareInputsDocument(clusterSummaryInputs(this.snapshot), this.revision);
+    return this.#clustersList;
+  }
+}

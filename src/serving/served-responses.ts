@@ -1,0 +1,27 @@
+// The read responses of the revision being served. It follows the store runner's
+// publications: a new revision swaps one reference, so a request that took the current
+// responses keeps a consistent view even while the next revision is published.
+import type { Published } from '../store/store-runner.ts';
+import { RevisionResponses } from './revision-responses.ts';
+
+export interface PublicationSource {
+  published(): Published | undefined;
+  onPublish(listener: (next: Published) => void): () => void;
+}
+
+export class ServedResponses {
+  #current: RevisionResponses | undefined;
+
+  constructor(source: PublicationSource) {
+    const published = source.published();
+    if (published) this.#current = new RevisionResponses(published.snapshot);
+    source.onPublish((next) => {
+      this.#current = new RevisionResponses(next.snapshot);
+    });
+  }
+
+  /** The responses of the revision served now, or undefined before the first one. */
+  current(): RevisionResponses | undefined {
+    return this.#current;
+  }
+}

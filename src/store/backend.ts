@@ -1,0 +1,83 @@
+// The port every store backend implements, and nothing more: load the newest revision, watch
+// for new ones, commit one record change, describe itself. Everything around it (judging a
+// revision, keeping the last good one, serializing writes, the audit trail, the load report)
+// is the StoreRunner's (./store-runner.ts), once for every backend.
+//
+// Adding a backend is one folder under ./backends/ and one line in ./backends/index.ts.
+import type { Problem } from '../domain/problem.ts';
+import type { AnyRecord, Collection, RecordSets } from '../domain/records.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { TokenRole, WriteAction } from '../domain/writes/write-request.ts';
+
+/** A revision as a backend read it, before it is judged. */
+export interface Candidate {
+  /** The revision id: a Git commit (with a marker for uncommitted edits), a database counter, a seed hash. */
+  revision: string;
+  /** The records that were read; those of a file or row with problems are left out. */
+  records: RecordSets;
+  /** Problems found while reading: files, rows, schema. */
+  problems: Problem[];
+  /** "collection/id" -> the file the record came from (empty for stores without files). */
+  sources: ReadonlyMap<string, string>;
+}
+
+/** What the runner has seen already; a backend that still holds one of these need not read it again. */
+export interface KnownRevisions {
+  /** The revision served now. A backend may keep it, to find it again after a restart. */
+  served?: string;
+  /** The last revision refused. */
+  refused?: string;
+}
+
+/** A load either reads a new revision or finds that the store still holds a known one. */
+export type LoadResult = { candidate: Candidate } | { unchanged: string };
+
+/** The revision a write was computed on. */
+export interface BaseRevision {
+  snapshot: Snapshot;
+  sources: ReadonlyMap<string, string>;
+}
+
+/** One record change to store, with the facts the audit trail keeps. */
+export interface RecordChange {
+  action: WriteAction;
+  collection: Collection;
+  id: string;
+  /** The new record; null deletes it. */
+  record: AnyRecord | null;
+  previous: AnyRecord | undefined;
+  changedFields: string[];
+  role: TokenRole;
+}
+
+export interface CommitResult {
+  /** The revision the store holds after the change. */
+  revision: string;
+  /** The file that now holds the record (stores with files). */
+  source?: string;
+}
+
+export interface BackendDescription {
+  /** Facts for /ready (folder, branch, database, last sync...). Never a secret. */
+  details: Record<string, unknown>;
+  /** The branch a push webhook should name, for a store that follows a remote Git branch. */
+  pushBranch?: string;
+  /** True for a store that follows a remote: a push webhook makes sense. */
+  followsRemote: boolean;
+}
+
+export interface Backend {
+  /** Start-up checks and preparation. Throws StartupError for what waiting will not fix. */
+  open(): Promise<void>;
+  /** The store's newest revision. Throws StoreUnavailable when it cannot be read now. */
+  load(known: KnownRevisions): Promise<LoadResult>;
+  /** Calls `onChange` whenever the store may hold a new revision, until close(). */
+  watch(onChange: (reason: string) => void): void;
+  /**
+   * Stores one change on top of `base`. Throws BaseMoved when the store no longer holds
+   * `base`, StoreUnavailable when it cannot take the change; in both cases nothing is stored.
+   */
+  commit(change: RecordChange, base: BaseRevision): Promise<CommitResult>;
+  describe(): BackendDescription;
+  close(): Promise<void>;
+}

@@ -1,0 +1,93 @@
+// Watches a config repo directory (chokidar) and says when the served revision may have
+// changed: a record file whose content differs from what the backend last saw, or a moved
+// HEAD. The service's own writes change nothing it has not seen already, so they start no
+// reload; neither do README edits or git's bookkeeping.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import type { Logger } from 'pino';
+import { recordFileLocation } from '../../../domain/repo-layout/record-path.ts';
+import { gitBlobId } from '../../record-files/record-file-entry.ts';
+import { headCommit } from '../../git/repository.ts';
+
+/** Changes closer together than this are taken as one. */
+const DEBOUNCE_MS = 100;
+
+/** What the backend last saw: the commit HEAD named and each record file's blob id. */
+export interface SeenState {
+  head: string | undefined;
+  files: ReadonlyMap<string, string>;
+}
+
+export class ChangeWatcher {
+  readonly #dir: string;
+  readonly #log: Logger;
+  #watcher: FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  /** Paths (relative, "/"-separated) reported since the last check; "*" for a folder event. */
+  readonly #changed = new Set<string>();
+
+  constructor(dir: string, log: Logger) {
+    this.#dir = dir;
+    this.#log = log;
+  }
+
+  /**
+   * Starts watching. `check` runs `changedSince` against the backend's state at a moment no
+   * write is under way (the backend serializes the two), and calls `onChange` if it says so.
+   */
+  async start(check: (test: (seen: SeenState | undefined) => Promise<boolean>) => Promise<boolean>, onChange: () => void): Promise<void> {
+    const dir = this.#dir;
+    this.#watcher = watch(dir, {
+      ignoreInitial: true,
+      ignored: (path: string) => {
+        const rel = path.slice(dir.length + 1);
+        // Git's own bookkeeping changes on every command; only refs and HEAD matter here
+        // (the index does not: what is served is the working tree, compared with HEAD).
+        return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
+      },
+    });
+    this.#watcher.on('all', (event, path) => {
+      this.#changed.add(event === 'addDir' || event === 'unlinkDir' ? '*' : path.slice(dir.length + 1).split('\\').join('/'));
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        const paths = [...this.#changed];
+        this.#changed.clear();
+        check((seen) => this.#changedSince(paths, seen)).then(
+          (changed) => changed && onChange(),
+          (error: unknown) => {
+            this.#log.warn({ err: error }, 'checking the config repo for changes failed; reloading it');
+            onChange();
+          },
+        );
+      }, DEBOUNCE_MS);
+    });
+    this.#watcher.on('error', (error) => this.#log.warn({ err: error }, 'file watcher error'));
+    await new Promise<void>((ready) => this.#watcher!.once('ready', () => ready()));
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    await this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  async #changedSince(paths: string[], seen: SeenState | undefined): Promise<boolean> {
+    if (!seen || paths.includes('*')) return true;
+    let gitChanged = false;
+    for (const path of paths) {
+      if (path === '.git' || path.startsWith('.git/')) {
+        gitChanged = true;
+        continue;
+      }
+      if (!recordFileLocation(path)) continue; // README.md and friends are not served
+      const bytes = await readFile(join(this.#dir, path)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'EISDIR') return undefined;
+        throw error;
+      });
+      if ((bytes === undefined ? undefined : gitBlobId(bytes)) !== seen.files.get(path)) return true;
+    }
+    // Only a moved HEAD (a commit, a checkout, a reset) changes what is served.
+    return gitChanged && (await headCommit(this.#dir)) !== seen.head;
+  }
+}

@@ -1,0 +1,147 @@
+// STORE_BACKEND=git on a local directory: the record files of the working tree are the
+// store, and every change to them (an editor saving, a `git pull`, a commit) is noticed
+// within a second. In crud mode each REST write becomes one commit of the record's file.
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
+import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
+import type { Collection } from '../../../domain/records.ts';
+import { StartupError } from '../../../startup-error.ts';
+import type { Backend, BackendDescription, BaseRevision, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
+import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
+import { commitMessage } from '../../git/commit-message.ts';
+import { IndexLocked, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
+import { RefLocked, RefMoved } from '../../git/format/ref-file.ts';
+import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
+import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
+import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
+import { readWorkingTree } from '../../record-files/working-tree.ts';
+import { SerialQueue } from '../../serial-queue.ts';
+import { ChangeWatcher, type SeenState } from './change-watcher.ts';
+import { commitToWorkingTree } from './working-tree-commit.ts';
+
+export interface LocalGitOptions {
+  dir: string;
+  log: Logger;
+  /** Crud mode: the directory must then be a Git repository on a branch with a commit. */
+  writable: boolean;
+  author: CommitAuthor;
+}
+
+export class LocalGitBackend implements Backend {
+  readonly dir: string;
+  readonly #options: LocalGitOptions;
+  readonly #gitCache = {};
+  readonly #loader = new RecordFileLoader();
+  readonly #builder: CommitBuilder;
+  readonly #watcher: ChangeWatcher;
+  /** What the last load or commit saw; the watcher compares changes with it. */
+  #seen: { head: string | undefined; files: Map<string, string> } | undefined;
+  /** Commits and the watcher's checks, one at a time, so a check never sees half a write. */
+  readonly #local = new SerialQueue();
+
+  constructor(options: LocalGitOptions) {
+    this.#options = options;
+    this.dir = resolve(options.dir);
+    this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#gitCache });
+    this.#watcher = new ChangeWatcher(this.dir, options.log);
+  }
+
+  async open(): Promise<void> {
+    if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
+      throw new StartupError(`CONFIG_REPO ${this.dir} is not a directory; point CONFIG_REPO at a config repo checkout`);
+    }
+    if (!this.#options.writable) return;
+    const howTo =
+      'crud mode commits every change, so CONFIG_REPO must be a Git repository with at least one commit ' +
+      `(run "git init && git add -A && git commit -m 'initial config'" in ${this.dir}), ` +
+      'or run "npm run start:crud" to serve a scratch Git copy of config-repo-example';
+    if (!isGitRepository(this.dir)) throw new StartupError(`CONFIG_REPO ${this.dir} is not a Git repository: ${howTo}`);
+    if (!(await currentBranch(this.dir))) {
+      throw new StartupError(`CONFIG_REPO ${this.dir} has a detached HEAD; check out the branch crud mode should commit to`);
+    }
+    if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
+    const index = await unsupportedIndex(join(this.dir, '.git'));
+    if (index) throw new StartupError(`CONFIG_REPO ${this.dir}: ${index}`);
+  }
+
+  async load(known: KnownRevisions): Promise<LoadResult> {
+    const entries = await readWorkingTree(this.dir).catch((error: unknown) => {
+      throw new StoreUnavailable('io', `cannot read ${this.dir}: ${describeError(error)}`);
+    });
+    const revision = await workingTreeRevision(this.dir, entries, this.#gitCache);
+    this.#seen = { head: commitOfRevision(revision), files: new Map(entries.map((e) => [e.path, e.blobId])) };
+    if (revision === known.served || revision === known.refused) return { unchanged: revision };
+    return { candidate: await this.#loader.load(entries, revision) };
+  }
+
+  watch(onChange: (reason: string) => void): void {
+    const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => this.#local.run(() => test(this.#seen));
+    void this.#watcher.start(check, () => onChange('files changed'));
+  }
+
+  commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+    return this.#local.run(() => this.#commit(change, base));
+  }
+
+  async #commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+    const parent = commitOfRevision(base.snapshot.revision);
+    const branch = await currentBranch(this.dir);
+    if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
+    const { collection, id } = change;
+    const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
+    const previous = await readFile(join(this.dir, path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    const header = previous ? leadingComments(previous.toString('utf8')) : await this.#schemaHint(collection, base.sources);
+    const text = change.record === null ? null : recordFileText(collection, change.record, header);
+    let head: string;
+    try {
+      ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, branch, { path, text, previous }, commitMessage(change), parent));
+    } catch (error) {
+      throw this.#commitFault(error);
+    }
+    const files = new Map(this.#seen?.files);
+    if (text === null) files.delete(path);
+    else files.set(path, gitBlobId(Buffer.from(text)));
+    this.#seen = { head, files };
+    // Uncommitted edits of other files stay uncommitted, and the revision says so, exactly as
+    // the next load would.
+    const clean = base.snapshot.revision === parent;
+    const revision = clean ? head : await workingTreeRevision(this.dir, [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath), this.#gitCache);
+    return { revision, source: text === null ? undefined : path };
+  }
+
+  #commitFault(error: unknown): Error {
+    if (error instanceof RefMoved) return new BaseMoved(error.message);
+    if (error instanceof RefLocked || error instanceof IndexLocked) {
+      return new StoreUnavailable('locked', `${error.message}; nothing was stored, try again`);
+    }
+    if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
+    if (error instanceof UnsupportedIndexError) return new StoreUnavailable('io', `${error.message}; nothing was stored`);
+    this.#options.log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');
+    return new StoreUnavailable('io', `the change could not be committed, so nothing was stored: ${describeError(error)}`);
+  }
+
+  /** The schema hint line the other files of the folder start with, for a new file. */
+  async #schemaHint(collection: Collection, sources: ReadonlyMap<string, string>): Promise<string> {
+    for (const [key, path] of sources) {
+      if (!key.startsWith(`${collection}/`)) continue;
+      return schemaHintLine(await readFile(join(this.dir, path), 'utf8').catch(() => ''));
+    }
+    return '';
+  }
+
+  describe(): BackendDescription {
+    return { details: { config_repo: this.dir, git_repository: isGitRepository(this.dir) }, followsRemote: false };
+  }
+
+  async close(): Promise<void> {
+    await this.#watcher.close();
+    await this.#local.idle();
+  }
+}

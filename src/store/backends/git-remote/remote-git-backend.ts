@@ -1,0 +1,203 @@
+// STORE_BACKEND=git with CONFIG_REPO an http(s) URL: the branch is cloned into
+// CONFIG_CLONE_DIR (objects only: commits are read from the object store, so no working tree
+// can be half-updated) and fetched every CONFIG_SYNC_INTERVAL, or at once when the push
+// webhook calls. The local branch ref follows the commit served, so a restart finds it again
+// at once, even while the Git host is down.
+//
+// A write is committed as objects on top of the served commit and pushed; only once the
+// remote has it does the local branch move. A push refused because the remote branch moved
+// (a merged pull request) is reported as BaseMoved: the runner fetches, applies the write
+// again on the new head and pushes again.
+import * as fs from 'node:fs';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import git from 'isomorphic-git';
+import type { Logger } from 'pino';
+import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
+import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
+import { StartupError } from '../../../startup-error.ts';
+import type { Backend, BackendDescription, BaseRevision, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import { describeError } from '../../errors.ts';
+import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
+import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
+import { commitMessage } from '../../git/commit-message.ts';
+import { BlobReader } from '../../git/format/blob-reader.ts';
+import { readRef, updateRef } from '../../git/format/ref-file.ts';
+import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
+import { type GitCredentials, redactUrl } from './remote-auth.ts';
+import { cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
+
+export interface RemoteGitOptions {
+  url: string;
+  /** Undefined: the remote's default branch. */
+  branch: string | undefined;
+  cloneDir: string;
+  syncIntervalMs: number;
+  credentials: GitCredentials | undefined;
+  log: Logger;
+  author: CommitAuthor;
+}
+
+interface SyncReport {
+  at: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** The first retry after a failed sync; doubled up to the sync interval. */
+const FIRST_RETRY_MS = 500;
+
+export class RemoteGitBackend implements Backend {
+  readonly dir: string;
+  readonly #options: RemoteGitOptions;
+  readonly #target: RemoteTarget;
+  readonly #loader = new RecordFileLoader();
+  readonly #builder: CommitBuilder;
+  #branch: string | undefined;
+  #cloned = false;
+  #lastSync: SyncReport | undefined;
+  #lastGoodSync: string | undefined;
+  #retryMs = FIRST_RETRY_MS;
+  #timer: NodeJS.Timeout | undefined;
+  #onChange: ((reason: string) => void) | undefined;
+
+  constructor(options: RemoteGitOptions) {
+    this.#options = options;
+    this.dir = resolve(options.cloneDir);
+    this.#branch = options.branch;
+    this.#target = { url: options.url, dir: this.dir, credentials: options.credentials, cache: {} };
+    this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#target.cache });
+  }
+
+  /** Reuses an existing clone of the same remote; a clone of another one is refused. */
+  async open(): Promise<void> {
+    if (!existsSync(join(this.dir, '.git'))) return;
+    const origin = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
+    if (origin && redactUrl(String(origin)) !== redactUrl(this.#options.url)) {
+      throw new StartupError(
+        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrl(String(origin))}, not of ${redactUrl(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
+      );
+    }
+    this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;
+    // A clone interrupted before its branch was written is cloned again.
+    this.#cloned = this.#branch !== undefined && (await this.#localHead()) !== undefined;
+  }
+
+  async load(known: KnownRevisions): Promise<LoadResult> {
+    let head: string;
+    try {
+      head = await this.#fetch();
+    } catch (error) {
+      const local = this.#cloned ? await this.#localHead() : undefined;
+      if (local === undefined) throw error;
+      // The host is away: serve what this clone has; /ready shows the failing sync.
+      head = local;
+    } finally {
+      this.#scheduleSync();
+    }
+    if (known.served !== undefined && known.served !== (await this.#localHead())) await this.#moveLocalBranch(known.served);
+    if (head === known.served || head === known.refused) return { unchanged: head };
+    if (known.served !== undefined && !(await this.#descends(head, known.served))) {
+      this.#options.log.warn({ previous: known.served, commit: head, branch: this.#branch }, 'the branch was rewritten (force-pushed); following it');
+    }
+    const entries = await commitFileEntries(this.dir, head, this.#target.cache, new BlobReader(this.dir, this.#target.cache));
+    return { candidate: await this.#loader.load(entries, head) };
+  }
+
+  watch(onChange: (reason: string) => void): void {
+    this.#onChange = onChange;
+    this.#scheduleSync();
+  }
+
+  async commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+    const parent = base.snapshot.revision;
+    const { collection, id } = change;
+    const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
+    const text = change.record === null ? null : recordFileText(collection, change.record, await this.#headerFor(parent, path, collection));
+    const { commit } = await this.#builder.build({ path, text }, commitMessage(change), parent);
+    await pushCommit(this.#target, this.#branch!, commit);
+    // The remote has it: the branch moves and the change is served.
+    await this.#moveLocalBranch(commit);
+    return { revision: commit, source: text === null ? undefined : path };
+  }
+
+  describe(): BackendDescription {
+    return {
+      details: {
+        config_repo: redactUrl(this.#options.url),
+        branch: this.#branch ?? null,
+        clone_dir: this.dir,
+        last_sync: this.#lastSync ?? null,
+        last_successful_sync: this.#lastGoodSync ?? null,
+        sync_interval_ms: this.#options.syncIntervalMs,
+      },
+      followsRemote: true,
+      pushBranch: this.#branch,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#onChange = undefined;
+    clearTimeout(this.#timer);
+  }
+
+  async #fetch(): Promise<string> {
+    const at = new Date().toISOString();
+    try {
+      if (!this.#cloned) {
+        this.#options.log.info({ url: redactUrl(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir }, 'cloning the config repo');
+        this.#branch = await cloneRemote(this.#target, this.#branch);
+        this.#cloned = true;
+      }
+      const head = await fetchBranch(this.#target, this.#branch!);
+      this.#lastSync = { at, ok: true };
+      this.#lastGoodSync = at;
+      return head;
+    } catch (error) {
+      const fault = remoteFault(error, this.#target);
+      this.#lastSync = { at, ok: false, error: fault.message };
+      this.#options.log.warn({ error: fault.message, url: redactUrl(this.#options.url) }, 'config repo sync failed');
+      throw fault;
+    }
+  }
+
+  /** The next sync: after the interval, or sooner (with a growing pause) after a failed one. */
+  #scheduleSync(): void {
+    clearTimeout(this.#timer);
+    if (!this.#onChange) return;
+    const failed = this.#lastSync?.ok === false;
+    const delay = failed ? Math.min(this.#retryMs, this.#options.syncIntervalMs) : this.#options.syncIntervalMs;
+    this.#retryMs = failed ? Math.min(this.#retryMs * 2, this.#options.syncIntervalMs) : FIRST_RETRY_MS;
+    this.#timer = setTimeout(() => this.#onChange?.(failed ? 'retry' : 'interval'), delay);
+    this.#timer.unref();
+  }
+
+  async #localHead(): Promise<string | undefined> {
+    return this.#branch === undefined ? undefined : readRef(join(this.dir, '.git'), `refs/heads/${this.#branch}`);
+  }
+
+  async #moveLocalBranch(commit: string): Promise<void> {
+    const ref = `refs/heads/${this.#branch}`;
+    await updateRef(join(this.dir, '.git'), ref, commit, await this.#localHead());
+  }
+
+  async #descends(commit: string, ancestor: string): Promise<boolean> {
+    if (ancestor === commit) return true;
+    try {
+      return await git.isDescendent({ fs, dir: this.dir, oid: commit, ancestor, depth: -1, cache: this.#target.cache });
+    } catch (error) {
+      this.#options.log.debug({ error: describeError(error) }, 'cannot tell whether the branch was rewritten');
+      return false;
+    }
+  }
+
+  /** The comment lines to keep at the top of the file: its own, or the schema hint its folder uses. */
+  async #headerFor(commit: string, path: string, collection: string): Promise<string> {
+    const { cache } = this.#target;
+    const folder = await git.readTree({ fs, dir: this.dir, oid: commit, filepath: collection, cache }).catch(() => ({ tree: [] }));
+    const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
+    if (own) return leadingComments(await readBlobText(this.dir, own.oid, cache));
+    const sibling = folder.tree.find((e) => e.type === 'blob');
+    return sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, cache)) : '';
+  }
+}

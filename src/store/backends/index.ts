@@ -1,0 +1,55 @@
+// The store backends, by the name STORE_BACKEND gives. Adding a backend is one folder here and
+// one line in BACKENDS.
+import type { Logger } from 'pino';
+import type { ServiceConfig } from '../../config.ts';
+import { StartupError } from '../../startup-error.ts';
+import type { Backend } from '../backend.ts';
+import { LocalGitBackend } from './git-local/local-git-backend.ts';
+import { gitCredentials, splitUrlCredentials } from './git-remote/remote-auth.ts';
+import { RemoteGitBackend } from './git-remote/remote-git-backend.ts';
+import { MemoryBackend } from './memory/memory-backend.ts';
+import { parseSqliteDsn } from './sqlite/dsn.ts';
+import { SqliteBackend } from './sqlite/sqlite-backend.ts';
+
+type BackendFactory = (config: ServiceConfig, log: Logger) => Backend;
+
+const BACKENDS = {
+  git: gitBackend,
+  sqlite: sqliteBackend,
+  memory: (config) => new MemoryBackend({ seedFile: config.seedFile }),
+} satisfies Record<string, BackendFactory>;
+
+export type BackendName = keyof typeof BACKENDS;
+export const BACKEND_NAMES = Object.keys(BACKENDS) as BackendName[];
+
+export function createBackend(config: ServiceConfig, log: Logger): Backend {
+  return BACKENDS[config.backend](config, log);
+}
+
+/** A local directory, or an http(s) URL cloned into CONFIG_CLONE_DIR. */
+function gitBackend(config: ServiceConfig, log: Logger): Backend {
+  const author = { name: config.gitAuthorName, email: config.gitAuthorEmail };
+  if (!/^https?:\/\//.test(config.configRepo)) {
+    return new LocalGitBackend({ dir: config.configRepo, log, writable: config.apiMode === 'crud', author });
+  }
+  const fromUrl = splitUrlCredentials(config.configRepo);
+  return new RemoteGitBackend({
+    url: fromUrl.url,
+    branch: config.configBranch,
+    cloneDir: config.cloneDir,
+    syncIntervalMs: config.syncIntervalMs,
+    credentials: gitCredentials({ token: config.gitToken, username: config.gitUsername, password: config.gitPassword }) ?? fromUrl.credentials,
+    log,
+    author,
+  });
+}
+
+function sqliteBackend(config: ServiceConfig, log: Logger): Backend {
+  const dsn = parseSqliteDsn(config.databaseUrl);
+  if (dsn.mode === 'ro' && config.apiMode === 'crud') {
+    throw new StartupError(
+      'DATABASE_URL opens the database read-only (mode=ro), but API_MODE=crud writes to it; use mode=rw or mode=rwc, or API_MODE=read-only',
+    );
+  }
+  return new SqliteBackend({ dsn, seedFile: config.seedFile, log });
+}

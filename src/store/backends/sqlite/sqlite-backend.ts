@@ -1,0 +1,199 @@
+// STORE_BACKEND=sqlite: the records live in one SQLite file (or in memory). At start the
+// schema is migrated and a database that never held records gets SEED_FILE. A revision is
+// read whole in one read transaction; a change made by another process (a second instance,
+// the sqlite3 shell) is noticed through PRAGMA data_version within POLL_INTERVAL_MS. A write
+// is one transaction: the record's rows, the revision bump and the audit_log row.
+import type { Logger } from 'pino';
+import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
+import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
+import { StartupError } from '../../../startup-error.ts';
+import { describeDsn, type SqliteDsn } from './dsn.ts';
+import { SCHEMA_VERSION, schemaVersion } from './migrations.ts';
+import { readAllRecords, type RecordCache, RowWriter } from './rows.ts';
+import { type Db, isBusy, openDatabase, prepareSchema, readMeta, readRevision, seedIfNew, setRevision, sqliteMessage } from './sqlite-database.ts';
+
+/** How often PRAGMA data_version is checked for commits by other connections. */
+export const POLL_INTERVAL_MS = 250;
+
+export interface SqliteOptions {
+  dsn: SqliteDsn;
+  seedFile: string;
+  log: Logger;
+  /** How often to look for commits of other processes (default POLL_INTERVAL_MS). */
+  pollIntervalMs?: number;
+}
+
+export class SqliteBackend implements Backend {
+  readonly dsn: SqliteDsn;
+  readonly #options: SqliteOptions;
+  #db: Db | undefined;
+  #writer: RowWriter | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #dataVersion: number | undefined;
+  #recordCache: RecordCache = new Map();
+  #orphanReferences = 0;
+  #seededAt: string | undefined;
+
+  constructor(options: SqliteOptions) {
+    this.#options = options;
+    this.dsn = options.dsn;
+  }
+
+  get #name(): string {
+    return describeDsn(this.dsn);
+  }
+
+  async open(): Promise<void> {
+    const { log } = this.#options;
+    const db = openDatabase(this.dsn, log);
+    try {
+      const applied = prepareSchema(db, this.dsn);
+      if (this.dsn.mode !== 'ro') {
+        const seeded = seedIfNew(db, this.dsn, this.#options.seedFile);
+        if (seeded !== undefined) log.info({ database: this.#name, seed_file: this.#options.seedFile, clusters: seeded }, 'new database seeded');
+        this.#writer = new RowWriter(db);
+      }
+      this.#seededAt = readMeta(db, 'seeded_at');
+      log.info({ database: this.#name, mode: this.dsn.mode, schema_version: SCHEMA_VERSION, migrations_applied: applied }, 'sqlite database opened');
+    } catch (error) {
+      db.close();
+      if (error instanceof StartupError) throw error;
+      throw new StartupError(`DATABASE_URL: the database ${this.#name} cannot be prepared: ${sqliteMessage(error)}`);
+    }
+    // From here on the event loop never waits on a lock: a write that finds the database
+    // locked retries asynchronously (#beginImmediate), and a busy read fails the load, which
+    // is tried again, so a lock held by another process never stalls the read endpoints.
+    db.pragma('busy_timeout = 0');
+    this.#db = db;
+  }
+
+  async load(): Promise<LoadResult> {
+    const db = this.#db!;
+    try {
+      // Read before the load: a commit that lands during the load is seen again next poll.
+      this.#dataVersion = db.pragma('data_version', { simple: true }) as number;
+      return db.transaction(() => this.#read(db))();
+    } catch (error) {
+      if (error instanceof StoreUnavailable) throw error;
+      throw new StoreUnavailable(isBusy(error) ? 'locked' : 'io', `cannot read the database ${this.#name}: ${sqliteMessage(error)}`);
+    }
+  }
+
+  /** One revision of the database. Call inside a transaction. */
+  #read(db: Db): LoadResult {
+    const version = schemaVersion(db);
+    if (version !== SCHEMA_VERSION) {
+      throw new StoreUnavailable(
+        'io',
+        `the database schema is at version ${version}, this service needs ${SCHEMA_VERSION}; restart the service (a newer version migrated it, or it was changed by hand)`,
+      );
+    }
+    // No shortcut on a known revision: the poll calls only when data_version moved, and a
+    // change that moves no revision (a table dropped by hand) must still be noticed.
+    const revision = String(readRevision(db));
+    const loaded = readAllRecords(db, this.#recordCache);
+    this.#recordCache = loaded.cache;
+    if (loaded.orphanReferences > 0 && loaded.orphanReferences !== this.#orphanReferences) {
+      this.#options.log.warn(
+        { orphan_reference_rows: loaded.orphanReferences },
+        'the database has reference rows of clusters that no longer exist (deleted with foreign keys off); they are ignored',
+      );
+    }
+    this.#orphanReferences = loaded.orphanReferences;
+    return { candidate: { revision, records: loaded.records, problems: loaded.problems, sources: new Map() } };
+  }
+
+  watch(onChange: (reason: string) => void): void {
+    if (this.dsn.kind !== 'file') return; // nobody else can reach an in-memory database
+    this.#timer = setInterval(() => {
+      let version: number;
+      try {
+        version = this.#db!.pragma('data_version', { simple: true }) as number;
+      } catch (error) {
+        this.#options.log.warn({ err: error, database: this.#name }, 'cannot check the database for changes');
+        return;
+      }
+      if (version !== this.#dataVersion) onChange('the database changed');
+    }, this.#options.pollIntervalMs ?? POLL_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  async commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+    const db = this.#db;
+    const writer = this.#writer;
+    if (!db || !writer) throw new StoreUnavailable('read_only', `the database ${this.#name} is open read-only (mode=ro)`);
+    await this.#beginImmediate(db);
+    try {
+      const before = readRevision(db);
+      // The write was computed on what is served; another process may have committed since.
+      if (String(before) !== base.snapshot.revision) throw new BaseMoved(`the database moved to revision ${before}`);
+      const after = before + 1;
+      if (change.record === null) writer.delete(change.collection, change.id);
+      else writer.put(change.collection, change.record);
+      // The triggers counted every row written; one write is one revision.
+      setRevision(db, after);
+      db.prepare(
+        `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(new Date().toISOString(), change.action, change.collection, change.id, change.role, JSON.stringify(change.changedFields), BigInt(before), BigInt(after));
+      db.exec('COMMIT');
+      // This connection's own commit does not move data_version; a later poll sees others'.
+      return { revision: String(after) };
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      if (error instanceof BaseMoved) throw error;
+      if (isDiskFull(error)) throw new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
+      this.#options.log.error({ err: error, collection: change.collection, id: change.id }, 'database write failed');
+      throw new StoreUnavailable('io', `the database refused the write (${sqliteMessage(error)}); nothing was stored`);
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE, waiting for another process's write lock for at most the busy timeout.
+   * The wait is asynchronous: the read endpoints keep answering meanwhile.
+   */
+  async #beginImmediate(db: Db): Promise<void> {
+    const deadline = Date.now() + this.dsn.busyTimeoutMs;
+    let pause = 5;
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isBusy(error)) throw new StoreUnavailable('io', `the database cannot start a write (${sqliteMessage(error)}); nothing was stored`);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        this.#options.log.warn({ database: this.#name, busy_timeout_ms: this.dsn.busyTimeoutMs }, 'write refused: the database is locked by another connection');
+        throw new StoreUnavailable(
+          'locked',
+          `the database is locked by another process and stayed locked for the busy timeout (${this.dsn.busyTimeoutMs} ms); nothing was stored, retry later`,
+        );
+      }
+      await new Promise((resume) => setTimeout(resume, Math.min(pause, left)));
+      pause = Math.min(pause * 2, 100);
+    }
+  }
+
+  describe(): BackendDescription {
+    const seededAt = this.#seededAt;
+    return {
+      details: {
+        database: this.#name,
+        database_mode: this.dsn.mode,
+        schema_version: SCHEMA_VERSION,
+        busy_timeout_ms: this.dsn.busyTimeoutMs,
+        ...(seededAt ? { seeded_at: seededAt } : {}),
+        ...(this.#orphanReferences ? { orphan_reference_rows: this.#orphanReferences } : {}),
+      },
+      followsRemote: false,
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#db?.close();
+    this.#db = undefined;
+  }
+}

@@ -1,0 +1,244 @@
+// Reads many blobs of a config repo from the Git object store, fast.
+//
+// isomorphic-git reads every object through pako, its pure-JavaScript zlib, at about a
+// millisecond per object: 10,000 changed cluster files cost 10 s before any comparison
+// starts. This reader takes the same objects straight from the loose object files and the
+// version-2 pack indexes with Node's native zlib, and checks each result against its object
+// id (SHA-1 of "blob <size>\0<content>"), so it can never return anything but the blob that
+// was asked for. Whatever it cannot read itself (another index version, alternates, a
+// corrupt object) goes to isomorphic-git's readBlob, which stays the reference.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import git from 'isomorphic-git';
+
+interface PackIndex {
+  packPath: string;
+  pack?: Buffer;
+  fanout: Uint32Array;
+  /** N object ids of 20 bytes, sorted. */
+  ids: Buffer;
+  offsets: Buffer;
+  largeOffsets: Buffer;
+  count: number;
+}
+
+interface RawObject {
+  type: number;
+  data: Buffer;
+}
+
+const OBJ_BLOB = 3;
+const OBJ_OFS_DELTA = 6;
+const OBJ_REF_DELTA = 7;
+const TYPE_NAMES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+/** Delta bases kept in memory; chains share their bases, so a small cache saves most inflates. */
+const BASE_CACHE_LIMIT = 4096;
+
+export class BlobReader {
+  readonly #dir: string;
+  readonly #cache: object;
+  readonly #objects: string | undefined;
+  #packs: PackIndex[] | undefined;
+  readonly #bases = new Map<string, RawObject>();
+
+  constructor(dir: string, cache: object = {}) {
+    this.#dir = dir;
+    this.#cache = cache;
+    let objects: string | undefined = join(dir, '.git', 'objects');
+    try {
+      if (!statSync(objects).isDirectory()) objects = undefined;
+    } catch {
+      objects = undefined; // a worktree or submodule (.git is a file): isomorphic-git handles those
+    }
+    this.#objects = objects;
+  }
+
+  async readText(oid: string): Promise<string> {
+    const fast = this.readNative(oid);
+    if (fast !== undefined) return fast.toString('utf8');
+    const { blob } = await git.readBlob({ fs, dir: this.#dir, oid, cache: this.#cache });
+    return Buffer.from(blob).toString('utf8');
+  }
+
+  /** The blob, read with Node's zlib from a loose object or a version-2 pack; undefined for anything this reader does not handle. */
+  readNative(oid: string): Buffer | undefined {
+    if (this.#objects === undefined || !/^[0-9a-f]{40}$/.test(oid)) return undefined;
+    try {
+      const object = this.#readObject(oid, 0);
+      if (!object || object.type !== OBJ_BLOB) return undefined;
+      const id = createHash('sha1').update(`blob ${object.data.length}\0`).update(object.data).digest('hex');
+      return id === oid ? object.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #readObject(oid: string, depth: number): RawObject | undefined {
+    if (depth > 64) return undefined;
+    const loose = this.#readLoose(oid);
+    if (loose) return loose;
+    for (const pack of this.#packIndexes()) {
+      const offset = findOffset(pack, oid);
+      if (offset !== undefined) return this.#readPacked(pack, offset, depth);
+    }
+    return undefined;
+  }
+
+  #readLoose(oid: string): RawObject | undefined {
+    let file: Buffer;
+    try {
+      file = readFileSync(join(this.#objects!, oid.slice(0, 2), oid.slice(2)));
+    } catch {
+      return undefined;
+    }
+    const raw = inflateSync(file);
+    const space = raw.indexOf(0x20);
+    const nul = raw.indexOf(0, space);
+    const typeName = raw.subarray(0, space).toString('latin1');
+    const type = Number(Object.entries(TYPE_NAMES).find(([, name]) => name === typeName)?.[0] ?? 0);
+    return { type, data: raw.subarray(nul + 1) };
+  }
+
+  #readPacked(pack: PackIndex, offset: number, depth: number): RawObject | undefined {
+    const key = `${pack.packPath}:${offset}`;
+    const cached = this.#bases.get(key);
+    if (cached) return cached;
+    pack.pack ??= readFileSync(pack.packPath);
+    const data = pack.pack;
+    let pos = offset;
+    let byte = data[pos++]!;
+    const type = (byte >> 4) & 7;
+    let size = byte & 15;
+    let shift = 4;
+    while (byte & 0x80) {
+      byte = data[pos++]!;
+      size += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    }
+    let base: RawObject | undefined;
+    if (type === OBJ_OFS_DELTA) {
+      byte = data[pos++]!;
+      let back = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = data[pos++]!;
+        back = (back + 1) * 128 + (byte & 0x7f);
+      }
+      base = this.#readPacked(pack, offset - back, depth + 1);
+    } else if (type === OBJ_REF_DELTA) {
+      base = this.#readObject(data.subarray(pos, pos + 20).toString('hex'), depth + 1);
+      pos += 20;
+    }
+    // Deflate never grows data by more than a few bytes per 16 KiB block; past the end of
+    // the stream the inflater stops by itself.
+    const inflated = inflateSync(data.subarray(pos, Math.min(data.length, pos + size + 64 + (size >> 3))));
+    if (inflated.length !== size) return undefined;
+    let object: RawObject;
+    if (type === OBJ_OFS_DELTA || type === OBJ_REF_DELTA) {
+      if (!base) return undefined;
+      object = { type: base.type, data: applyDelta(inflated, base.data) };
+    } else {
+      object = { type, data: inflated };
+    }
+    if (this.#bases.size >= BASE_CACHE_LIMIT) this.#bases.clear();
+    this.#bases.set(key, object);
+    return object;
+  }
+
+  #packIndexes(): PackIndex[] {
+    if (this.#packs) return this.#packs;
+    const dir = join(this.#objects!, 'pack');
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.idx'));
+    } catch {
+      names = [];
+    }
+    this.#packs = names.flatMap((name) => {
+      const index = parseIndex(readFileSync(join(dir, name)));
+      return index ? [{ ...index, packPath: join(dir, name.replace(/\.idx$/, '.pack')) }] : [];
+    });
+    return this.#packs;
+  }
+}
+
+/** A version-2 pack index; undefined for anything else. */
+function parseIndex(idx: Buffer): Omit<PackIndex, 'packPath'> | undefined {
+  if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return undefined;
+  const fanout = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);
+  const count = fanout[255]!;
+  const idsStart = 8 + 256 * 4;
+  const offsetsStart = idsStart + count * 20 + count * 4;
+  const largeStart = offsetsStart + count * 4;
+  return {
+    fanout,
+    count,
+    ids: idx.subarray(idsStart, idsStart + count * 20),
+    offsets: idx.subarray(offsetsStart, largeStart),
+    largeOffsets: idx.subarray(largeStart),
+  };
+}
+
+function findOffset(pack: PackIndex, oid: string): number | undefined {
+  const wanted = Buffer.from(oid, 'hex');
+  const first = wanted[0]!;
+  let low = first === 0 ? 0 : pack.fanout[first - 1]!;
+  let high = pack.fanout[first]! - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const cmp = pack.ids.compare(wanted, 0, 20, mid * 20, mid * 20 + 20);
+    if (cmp === 0) {
+      const small = pack.offsets.readUInt32BE(mid * 4);
+      if (!(small & 0x80000000)) return small;
+      return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
+    }
+    // cmp compares the index entry with the wanted id.
+    if (cmp < 0) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
+}
+
+/** Git's delta format: sizes, then copy-from-base and insert instructions. */
+function applyDelta(delta: Buffer, base: Buffer): Buffer {
+  let pos = 0;
+  const varint = (): number => {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = delta[pos++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  };
+  if (varint() !== base.length) throw new Error('delta base size mismatch');
+  const out = Buffer.allocUnsafe(varint());
+  let written = 0;
+  while (pos < delta.length) {
+    const op = delta[pos++]!;
+    if (op & 0x80) {
+      let copyOffset = 0;
+      let copySize = 0;
+      for (let i = 0; i < 4; i++) if (op & (1 << i)) copyOffset += delta[pos++]! * 2 ** (8 * i);
+      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) copySize += delta[pos++]! * 2 ** (8 * i);
+      if (copySize === 0) copySize = 0x10000;
+      if (copyOffset + copySize > base.length || written + copySize > out.length) throw new Error('delta copy out of range');
+      base.copy(out, written, copyOffset, copyOffset + copySize);
+      written += copySize;
+    } else if (op > 0) {
+      if (written + op > out.length || pos + op > delta.length) throw new Error('delta insert out of range');
+      delta.copy(out, written, pos, pos + op);
+      pos += op;
+      written += op;
+    } else {
+      throw new Error('delta opcode 0 is reserved');
+    }
+  }
+  if (written !== out.length) throw new Error('delta result size mismatch');
+  return out;
+}

@@ -1,0 +1,30 @@
+// One record file of a revision, as a file source lists it: its path and the Git object id of
+// its content (equal ids, equal text), with the text when it has been read already.
+import { createHash } from 'node:crypto';
+
+export interface RecordFileEntry {
+  /** Path inside the repo, with forward slashes: "clusters/demo.yaml". */
+  path: string;
+  /** Git blob id of the content. */
+  blobId: string;
+  /** The text, when it was read to list the file. */
+  text?: string;
+  /** Reads the text (files listed from a Git tree are read only when their parse is not known). */
+  read?: () => Promise<string>;
+}
+
+/** The object id Git gives a file's content (SHA-1 of "blob <size>\0" + bytes). */
+export function gitBlobId(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** A hash of a set of files (paths and contents), for a revision id outside Git. */
+export function contentHash(files: readonly { path: string; blobId: string }[]): string {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(`${f.path}\0${f.blobId}\n`);
+  return hash.digest('hex');
+}
+
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}

@@ -1,0 +1,33 @@
+// Files -> candidate: the one loader of record files, for the server (working tree or Git
+// commit), `validate`, `inputs` and `diff`. Parses are remembered by path and content, so a
+// new revision costs only the files it changed, and two revisions compared share the rest.
+import type { ParsedRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
+import { parseRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
+import { assembleRecords } from '../../domain/repo-layout/record-files.ts';
+import type { Candidate } from '../backend.ts';
+import type { RecordFileEntry } from './record-file-entry.ts';
+
+export class RecordFileLoader {
+  /** "path\0blobId" -> parse, of the files of the last revision loaded. */
+  #parsed = new Map<string, ParsedRecordFile>();
+
+  /** `entries` in path order. */
+  async load(entries: readonly RecordFileEntry[], revision: string): Promise<Candidate> {
+    const kept = new Map<string, ParsedRecordFile>();
+    const files: { path: string; parsed: ParsedRecordFile }[] = [];
+    for (const entry of entries) {
+      const key = `${entry.path}\u0000${entry.blobId}`;
+      let parsed = this.#parsed.get(key) ?? kept.get(key);
+      if (!parsed) {
+        parsed = parseRecordFile(entry.path, entry.text ?? (await entry.read!()));
+        if (!parsed) continue; // outside the layout
+      }
+      kept.set(key, parsed);
+      files.push({ path: entry.path, parsed });
+    }
+    // Only the files of the latest revision are worth remembering: the next one shares most.
+    this.#parsed = kept;
+    const { records, problems, sources } = assembleRecords(files);
+    return { revision, records, problems, sources };
+  }
+}

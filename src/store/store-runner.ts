@@ -1,0 +1,283 @@
+// The one owner of what is served. Whatever the backend, a new revision goes the same way:
+// load it whole, judge it against the revision served now (domain/judge.ts), publish it
+// atomically or keep the last good one and say why; and a write goes the same way: apply it
+// to the served revision (domain/writes/apply-write.ts), commit it through the backend, publish,
+// write the audit line. Loads and writes run one at a time, in one queue.
+import type { Logger } from 'pino';
+import { judge } from '../domain/judge.ts';
+import { formatProblem, isError, type Problem, recordName, withSources } from '../domain/problem.ts';
+import type { AnyRecord } from '../domain/records.ts';
+import { createSnapshot, type Snapshot, withRevision } from '../domain/snapshot.ts';
+import { applyWrite } from '../domain/writes/apply-write.ts';
+import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
+import type { Backend, BackendDescription, Candidate, RecordChange } from './backend.ts';
+import { BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
+import { SerialQueue } from './serial-queue.ts';
+
+/** A published revision: what every read is answered from until the next one. */
+export interface Published {
+  readonly snapshot: Snapshot;
+  /** "collection/id" -> the file the record came from. */
+  readonly sources: ReadonlyMap<string, string>;
+  readonly publishedAt: Date;
+  /** Problems of the revision that did not keep it from being published (warnings). */
+  readonly problems: readonly Problem[];
+}
+
+/** The outcome of the last attempt to load a revision, shown on /ready. */
+export interface LoadReport {
+  at: string;
+  ok: boolean;
+  revision?: string;
+  error?: string;
+  problems?: Problem[];
+}
+
+export interface StoreStatus {
+  published: Published | undefined;
+  lastLoad: LoadReport | undefined;
+  details: Record<string, unknown>;
+}
+
+export interface WriteResult {
+  applied: AppliedWrite;
+  revisionBefore: string;
+  revisionAfter: string;
+}
+
+export type PublishListener = (next: Published, previous: Published | undefined) => void;
+
+/** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 30_000;
+/** Attempts of a write whose store keeps moving under it. */
+const WRITE_ATTEMPTS = 5;
+/** How long start() waits for the first revision before the service starts unready. */
+const START_WAIT_MS = 15_000;
+
+export class StoreRunner {
+  readonly #backend: Backend;
+  readonly #log: Logger;
+  readonly #queue = new SerialQueue();
+  readonly #listeners = new Set<PublishListener>();
+  #published: Published | undefined;
+  #lastLoad: LoadReport | undefined;
+  /** The last revision refused, while the store still holds it. */
+  #refused: { revision: string; error: string; problems: Problem[] } | undefined;
+  /** A load queued and not started yet: further requests share it. */
+  #queuedLoad: Promise<void> | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #retryMs = FIRST_RETRY_MS;
+  #stopped = false;
+
+  constructor(backend: Backend, options: { log: Logger }) {
+    this.#backend = backend;
+    this.#log = options.log;
+  }
+
+  published(): Published | undefined {
+    return this.#published;
+  }
+
+  onPublish(listener: PublishListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  status(): StoreStatus {
+    return { published: this.#published, lastLoad: this.#lastLoad, details: this.#backend.describe().details };
+  }
+
+  describe(): BackendDescription {
+    return this.#backend.describe();
+  }
+
+  /** Opens the backend, starts watching, and waits (a bounded time) for the first revision. */
+  async start(): Promise<void> {
+    await this.#backend.open();
+    this.#backend.watch((reason) => void this.reload(reason));
+    const first = this.reload('start');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([first, new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retryTimer);
+    await this.#queue.idle();
+    await this.#backend.close();
+  }
+
+  /** Loads the store's newest revision; calls made while one is queued share it. */
+  reload(reason: string): Promise<void> {
+    this.#queuedLoad ??= this.#queue.run(async () => {
+      this.#queuedLoad = undefined;
+      await this.#load(reason);
+    });
+    return this.#queuedLoad;
+  }
+
+  /** Applies, stores and publishes one write; the answer comes once it is stored. */
+  write(request: WriteRequest): Promise<WriteResult> {
+    return this.#queue.run(() => this.#write(request));
+  }
+
+  async #load(reason: string): Promise<void> {
+    if (this.#stopped) return;
+    clearTimeout(this.#retryTimer);
+    const at = new Date().toISOString();
+    const served = this.#published?.snapshot.revision;
+    let result;
+    try {
+      result = await this.#backend.load({ served, refused: this.#refused?.revision });
+    } catch (error) {
+      this.#loadFailed(error, at, reason);
+      return;
+    }
+    this.#retryMs = FIRST_RETRY_MS;
+    if ('unchanged' in result) {
+      // Still the served revision: a report of an earlier fault is over. Still the refused one: it stands.
+      if (result.unchanged === served && this.#lastLoad?.ok !== true) this.#lastLoad = { at, ok: true, revision: served };
+      return;
+    }
+    this.#judgeAndPublish(result.candidate, at, reason);
+  }
+
+  #judgeAndPublish(candidate: Candidate, at: string, reason: string): void {
+    const { revision, sources } = candidate;
+    const built = createSnapshot(candidate.records, revision);
+    const problems = withSources([...candidate.problems, ...(built.ok ? [] : built.problems)], sources);
+    const judgement = judge({ snapshot: built.ok ? built.snapshot : built.partial, problems }, this.#published?.snapshot);
+    const served = this.#published?.snapshot.revision;
+    if (!judgement.publish || !built.ok) {
+      const error = `${judgement.blocking.length} problem(s) in revision ${revision}`;
+      this.#refused = { revision, error, problems: judgement.blocking };
+      this.#lastLoad = { at, ok: false, revision, error, problems: judgement.blocking };
+      this.#log.error(
+        { reason, revision, served_revision: served ?? null, problems: judgement.blocking.slice(0, 50).map(formatProblem) },
+        served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused, nothing is served yet: ${error}`,
+      );
+      return;
+    }
+    this.#refused = undefined;
+    this.#lastLoad = { at, ok: true, revision };
+    if (revision === served) return;
+    this.#publish({ snapshot: built.snapshot, sources, publishedAt: new Date(), problems: judgement.problems.filter((p) => !isError(p)) });
+    this.#log.info({ revision, previous: served ?? null, reason, clusters: built.snapshot.clusters.size }, 'published a new revision');
+  }
+
+  #loadFailed(error: unknown, at: string, reason: string): void {
+    const message = `the store cannot be read now: ${describeError(error)}`;
+    this.#lastLoad = { at, ok: false, error: message, problems: [] };
+    const served = this.#published?.snapshot.revision ?? null;
+    this.#log[error instanceof StoreUnavailable ? 'warn' : 'error'](
+      { err: error instanceof StoreUnavailable ? undefined : error, reason, served_revision: served, retry_in_ms: this.#retryMs },
+      served ? `${message}; still serving ${served}` : `${message}; nothing is served yet`,
+    );
+    if (this.#stopped) return;
+    this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retryMs);
+    this.#retryTimer.unref();
+    this.#retryMs = Math.min(this.#retryMs * 2, MAX_RETRY_MS);
+  }
+
+  #publish(next: Published): void {
+    const previous = this.#published;
+    this.#published = next;
+    for (const listener of this.#listeners) listener(next, previous);
+  }
+
+  async #write(request: WriteRequest): Promise<WriteResult> {
+    let lookedAgain = false;
+    for (let attempt = 1; ; attempt++) {
+      const base = this.#published;
+      if (!base) throw new StoreUnavailable('not_loaded', 'no configuration has been loaded yet; see /ready');
+      if (this.#refused) {
+        throw new StoreUnavailable(
+          'revision_refused',
+          `the store holds revision ${this.#refused.revision}, which was refused (${this.#refused.error}); it takes no writes until that is fixed; see /ready`,
+          this.#refused.problems,
+        );
+      }
+      const outcome = applyWrite(base.snapshot, request);
+      if (!outcome.ok) {
+        // The store may hold more than is served (a change not noticed yet): a refusal stands
+        // only on the newest revision. An accepted write needs no such look: the backend's
+        // commit finds out, atomically, when the store moved.
+        if (lookedAgain) throw new WriteRefused(outcome.refusal);
+        lookedAgain = true;
+        await this.#load('a write was refused; looking for a newer revision first');
+        if (this.#published === base && !this.#refused) throw new WriteRefused(outcome.refusal);
+        continue;
+      }
+      const { applied } = outcome;
+      const revisionBefore = base.snapshot.revision;
+      if (applied.unchanged) {
+        this.#audit(request, applied, revisionBefore, revisionBefore);
+        return { applied, revisionBefore, revisionAfter: revisionBefore };
+      }
+      let committed;
+      try {
+        committed = await this.#backend.commit(recordChange(applied, request), base);
+      } catch (error) {
+        if (!(error instanceof BaseMoved)) throw asStoreFault(error, this.#log);
+        if (attempt >= WRITE_ATTEMPTS) {
+          throw new StoreUnavailable('kept_moving', `the store kept changing under the write; it was not stored after ${attempt} attempts, try again`);
+        }
+        this.#log.info({ attempt, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+        await this.#load('the store moved under a write');
+        continue;
+      }
+      const key = recordName(applied);
+      let sources = base.sources;
+      if (applied.record === null ? sources.has(key) : committed.source !== undefined && sources.get(key) !== committed.source) {
+        const changed = new Map(sources);
+        if (applied.record === null) changed.delete(key);
+        else changed.set(key, committed.source!);
+        sources = changed;
+      }
+      const snapshot = withRevision(applied.snapshot, committed.revision);
+      this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: committed.revision };
+      this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });
+      this.#log.info({ revision: committed.revision, previous: revisionBefore, attempts: attempt }, 'published a write');
+      this.#audit(request, applied, revisionBefore, committed.revision);
+      return { applied, revisionBefore, revisionAfter: committed.revision };
+    }
+  }
+
+  /** One line per write, for the audit trail: which token (never the token), what, and the revisions around it. */
+  #audit(request: WriteRequest, applied: AppliedWrite, before: string, after: string): void {
+    this.#log.info(
+      {
+        action: applied.action,
+        collection: applied.collection,
+        id: applied.id,
+        role: request.role,
+        revision_before: before,
+        revision_after: after,
+        changed_fields: applied.changedFields,
+        ...(applied.unchanged ? { unchanged: true } : {}),
+      },
+      'audit',
+    );
+  }
+}
+
+function recordChange(applied: AppliedWrite, request: WriteRequest): RecordChange {
+  return {
+    action: applied.action,
+    collection: applied.collection,
+    id: applied.id,
+    record: applied.record as AnyRecord | null,
+    previous: applied.previous,
+    changedFields: applied.changedFields,
+    role: request.role,
+  };
+}
+
+/** A backend's commit throws StoreUnavailable for what it knows; anything else is still a store fault. */
+function asStoreFault(error: unknown, log: Logger): StoreUnavailable {
+  if (error instanceof StoreUnavailable) return error;
+  log.error({ err: error }, 'a write failed in the store');
+  return new StoreUnavailable('io', `the store could not take the write, so nothing was stored: ${describeError(error)}`);
+}
