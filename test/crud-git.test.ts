@@ -315,8 +315,11 @@ describe('crud mode on the git backend', () => {
     await expect(startCrud('git', {}, empty)).rejects.toThrow(/has no commit yet/);
     // Read-only mode still serves a plain directory.
     const readOnly = await startTestService({ CONFIG_REPO: plain });
-    services.push(readOnly);
-    expect((await request(readOnly.url, '/ready')).status).toBe(200);
+    try {
+      expect((await request(readOnly.url, '/ready')).status).toBe(200);
+    } finally {
+      await readOnly.close();
+    }
   });
 });
 

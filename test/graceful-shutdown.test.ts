@@ -7,6 +7,9 @@ import { READ_TOKEN, startTestService, WRITE_TOKEN } from './helpers/service.ts'
 it('finishes an in-flight write before the server closes, then refuses new connections', async () => {
   const service = await startTestService({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
   const body = JSON.stringify({ labels: { during: 'shutdown' } });
+  const events: string[] = [];
+  const arrived = new Promise<void>((resolve) => service.server.once('request', () => resolve()));
+  let finishBody = () => {};
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = httpRequest(
       `${service.url}/namespaces/team-b`,
@@ -14,23 +17,25 @@ it('finishes an in-flight write before the server closes, then refuses new conne
       (res) => {
         let text = '';
         res.on('data', (c) => (text += String(c)));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('end', () => {
+          events.push('response');
+          resolve({ status: res.statusCode ?? 0, text });
+        });
       },
     );
     req.on('error', reject);
-    // Half the body now; the rest after shutdown has begun.
+    // Half the body now; the rest once shutdown has begun.
     req.write(body.slice(0, 10));
-    setTimeout(() => req.end(body.slice(10)), 300);
+    finishBody = () => req.end(body.slice(10));
   });
-  await new Promise((r) => setTimeout(r, 100));
-  let closed = false;
-  const closing = service.close().then(() => (closed = true));
-  await new Promise((r) => setTimeout(r, 100));
-  expect(closed).toBe(false); // still waiting for the request in flight
+  await arrived;
+  const closing = service.close().then(() => events.push('closed'));
+  finishBody();
 
   const res = await response;
+  await closing;
+  expect(events).toEqual(['response', 'closed']);
   expect(res.status).toBe(200);
   expect(JSON.parse(res.text).labels).toEqual({ during: 'shutdown' });
-  await closing;
   await expect(fetch(`${service.url}/health`, { headers: { authorization: `Bearer ${READ_TOKEN}` } })).rejects.toThrow();
 });

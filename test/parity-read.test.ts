@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../src/domain/records.ts';
-import { type Backend, BACKENDS, type DataSet, exampleRepoData, referenceSeedData, startBackend } from './helpers/backends.ts';
+import { type Backend, BACKENDS, type DataSet, exampleRepoData, exampleRepoFiles, prepareBackend, referenceSeedData, startBackend } from './helpers/backends.ts';
+import type { RepoFiles } from './helpers/git-fixture.ts';
 import { fixtureData } from './helpers/fixture-data.ts';
 import { request } from './helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
@@ -12,6 +13,7 @@ import { READ_TOKEN, startTestService, type TestService } from './helpers/servic
 const PC = '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components';
 const REVISION_FORMAT: Record<Backend, RegExp> = {
   git: /^[0-9a-f]{40}$/,
+  'git-remote': /^[0-9a-f]{40}$/,
   memory: /^seed-[0-9a-f]{12}$/,
   sqlite: /^[1-9][0-9]*$/,
 };
@@ -143,7 +145,8 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
 
   it('/ready names the backend and the revision that is served', async () => {
     const ready = (await request(service.url, '/ready')).json();
-    expect(ready).toMatchObject({ status: 'ok', backend, stale: false, clusters: 2, last_load: { ok: true } });
+    // STORE_BACKEND=git serves a local directory and a remote repository alike.
+    expect(ready).toMatchObject({ status: 'ok', backend: backend === 'git-remote' ? 'git' : backend, stale: false, clusters: 2, last_load: { ok: true } });
     const served = await request(service.url, PC, { token: READ_TOKEN });
     expect(ready.revision).toBe(served.headers['x-config-revision']);
   });
@@ -172,23 +175,25 @@ function readPaths(data: DataSet): string[] {
   return paths;
 }
 
-const DATA_SETS: [string, () => DataSet, string | undefined][] = [
+const DATA_SETS: [string, () => DataSet, (() => RepoFiles) | undefined][] = [
   ['test fixture', () => fixtureData, undefined],
   ['data/seed.json', referenceSeedData, undefined],
-  // The git backend serves the example folder itself (comments, left-out ids and all).
-  ['config-repo-example', exampleRepoData, join(import.meta.dirname, '..', 'config-repo-example')],
+  // The Git backends serve the example's own files (comments, left-out ids and all); the local
+  // one serves the folder itself, which is no Git repository of its own.
+  ['config-repo-example', exampleRepoData, exampleRepoFiles],
 ];
 
-describe.each(DATA_SETS)('the %s data set', (_name, load, gitDir) => {
+describe.each(DATA_SETS)('the %s data set', (_name, load, files) => {
   const services = {} as Record<Backend, TestService>;
   const data = load();
   beforeAll(async () => {
     await Promise.all(
       BACKENDS.map(async (backend) => {
-        services[backend] =
-          backend === 'git' && gitDir
-            ? await startTestService({ STORE_BACKEND: 'git', CONFIG_REPO: gitDir })
-            : await startBackend(backend, data);
+        if (backend === 'git' && files) {
+          services[backend] = await startTestService({ STORE_BACKEND: 'git', CONFIG_REPO: join(import.meta.dirname, '..', 'config-repo-example') });
+        } else {
+          services[backend] = await startTestService((await prepareBackend(backend, data, files?.())).env);
+        }
       }),
     );
   });
@@ -196,16 +201,15 @@ describe.each(DATA_SETS)('the %s data set', (_name, load, gitDir) => {
     await Promise.all(BACKENDS.map((b) => services[b]?.close()));
   });
 
-  it('gives byte-identical read responses on git, memory and sqlite', async () => {
+  it('gives byte-identical read responses on every backend', async () => {
     const paths = readPaths(data);
     expect(paths.length).toBeGreaterThan(3);
     let compared = 0;
     for (const path of paths) {
       for (const variant of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
-        const [git, memory, sqlite] = await Promise.all(
-          BACKENDS.map((b) => request(services[b].url, path, { token: READ_TOKEN, headers: variant })),
-        );
-        for (const [name, other] of [['memory', memory!], ['sqlite', sqlite!]] as const) {
+        const [git, ...others] = await Promise.all(BACKENDS.map((b) => request(services[b].url, path, { token: READ_TOKEN, headers: variant })));
+        for (const [index, other] of others.entries()) {
+          const name = BACKENDS[index + 1];
           const where = `${path} ${JSON.stringify(variant)} git vs ${name}`;
           expect(other.status, where).toBe(git!.status);
           expect(other.headers['content-type'], where).toBe(git!.headers['content-type']);
@@ -221,7 +225,7 @@ describe.each(DATA_SETS)('the %s data set', (_name, load, gitDir) => {
       expect(again.body.equals(first.body), `${path}: two requests, same bytes`).toBe(true);
       const tag = again.headers.etag;
       if (tag) {
-        for (const backend of ['memory', 'sqlite'] as const) {
+        for (const backend of BACKENDS.filter((b) => b !== 'git')) {
           const res = await request(services[backend].url, path, { token: READ_TOKEN, headers: { 'if-none-match': tag } });
           expect(res.status, `${path} on ${backend}`).toBe(304);
         }

@@ -1,7 +1,7 @@
-// REST parity of the three backends. The REST suite itself (test/crud-rest.test.ts) runs on
-// git, memory and sqlite through CRUD_BACKENDS; this file adds what only a comparison shows:
-// one sequence of writes sent to all three, every answer compared byte for byte, and every
-// read afterwards too; plus revision behaviour and persistence across a restart.
+// REST parity of the four backends. The REST suite itself (test/crud-rest.test.ts) runs on
+// every backend through CRUD_BACKENDS; this file adds what only a comparison shows: one
+// sequence of writes sent to all four, every answer compared byte for byte, and every read
+// afterwards too; plus revision behaviour and persistence across a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backendEnv, BACKENDS, type DataSet } from './helpers/backends.ts';
 import { fixtureData } from './helpers/fixture-data.ts';
@@ -50,7 +50,7 @@ const newCluster = (id: string, extra: object = {}) => ({
 describe.each(BACKENDS)('revisions of REST writes on the %s backend', (backend) => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ ...backendEnv(backend, DATA), ...CRUD });
+    service = await startTestService({ ...(await backendEnv(backend, DATA)), ...CRUD });
   });
   afterAll(async () => {
     await service?.close();
@@ -76,9 +76,9 @@ describe.each(BACKENDS)('revisions of REST writes on the %s backend', (backend) 
   });
 });
 
-describe.each(['git', 'sqlite'] as const)('writes on the %s backend', (backend) => {
+describe.each(['git', 'git-remote', 'sqlite'] as const)('writes on the %s backend', (backend) => {
   it('persist across a restart', async () => {
-    const env = { ...backendEnv(backend, DATA), ...CRUD };
+    const env = { ...(await backendEnv(backend, DATA)), ...CRUD };
     const first = await startTestService(env);
     try {
       expect((await send(first, 'POST', '/namespaces', { id: 'kept', labels: { z: '1', a: '2' } })).status).toBe(201);
@@ -112,12 +112,12 @@ const WRITES: [string, string, unknown?, Record<string, string>?][] = [
   ['GET', '/clusters/nope'],
 ];
 
-describe('the same writes on git, memory and sqlite', () => {
+describe('the same writes on every backend', () => {
   const services = {} as Record<Backend, TestService>;
   beforeAll(async () => {
     await Promise.all(
       BACKENDS.map(async (backend) => {
-        services[backend] = await startTestService({ ...backendEnv(backend, DATA), ...CRUD });
+        services[backend] = await startTestService({ ...(await backendEnv(backend, DATA)), ...CRUD });
       }),
     );
   });
@@ -127,7 +127,7 @@ describe('the same writes on git, memory and sqlite', () => {
 
   const same = (responses: Record<Backend, RawResponse>, where: string): void => {
     const git = responses.git;
-    for (const backend of ['memory', 'sqlite'] as const) {
+    for (const backend of BACKENDS.filter((b) => b !== 'git')) {
       const other = responses[backend];
       const label = `${where}: git vs ${backend}`;
       expect(other.status, label).toBe(git.status);

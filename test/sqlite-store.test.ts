@@ -389,10 +389,11 @@ describe('faults', () => {
     try {
       const started = Date.now();
       let writeDone = 0;
+      const arrived = new Promise<void>((resolve) => service.server.once('request', () => resolve()));
       const pending = write().then((res) => ((writeDone = Date.now()), res));
-      // The wait does not block the event loop: a read sent meanwhile is answered long
-      // before the write gives up.
-      await new Promise((r) => setTimeout(r, 50));
+      // The wait does not block the event loop: a read sent once the write has arrived is
+      // answered long before the write gives up.
+      await arrived;
       const during = await request(service.url, NS, { token: READ_TOKEN });
       const readDone = Date.now();
       expect(during.status).toBe(200);

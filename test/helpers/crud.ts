@@ -1,14 +1,14 @@
 // Crud-mode test set-up: a small, fully consistent data set (every reference resolves, so
 // every write test starts from a state the service accepts), and a service in crud mode on
-// the git backend (a real Git repository), the memory backend (a seed file) or the sqlite
-// backend (a new database file seeded from the same data).
+// any backend (helpers/backends.ts): a local Git repository, a remote one over smart HTTP, a
+// seed file in memory, or a new SQLite database seeded from the same data.
 import { execFileSync } from 'node:child_process';
 import type { Collection } from '../../src/domain/records.ts';
-import { asRepoFiles, asSeedFile } from './fixture-data.ts';
+import { BACKENDS, type DataSet, type PreparedBackend, prepareBackend } from './backends.ts';
+import { asRepoFiles } from './fixture-data.ts';
 import { makeConfigRepo, type RepoFiles } from './git-fixture.ts';
 import { type RawResponse, request } from './http.ts';
 import { startTestService, type TestService, WRITE_TOKEN } from './service.ts';
-import { tempDatabase } from './sqlite.ts';
 
 export const CRUD_DATA: Record<Collection, { id: string; [key: string]: unknown }[]> = {
   clusters: [
@@ -73,29 +73,26 @@ export const SAMPLES: Record<Collection, { create: Record<string, unknown>; repl
   },
 };
 
-export const CRUD_BACKENDS = ['git', 'memory', 'sqlite'] as const;
+export const CRUD_BACKENDS = BACKENDS;
 export type CrudBackend = (typeof CRUD_BACKENDS)[number];
 
 export interface CrudService extends TestService {
   /** The config repo (git backend). */
   dir?: string;
+  prepared: PreparedBackend;
 }
 
 export function crudRepo(files: RepoFiles = asRepoFiles(CRUD_DATA)): string {
   return makeConfigRepo(files);
 }
 
+/** A service in crud mode on `backend`, serving CRUD_DATA (or, for git, the repository `dir`). */
 export async function startCrud(backend: CrudBackend, env: Record<string, string> = {}, dir?: string): Promise<CrudService> {
   const base = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, LOG_LEVEL: 'info' };
-  if (backend === 'memory') {
-    return startTestService({ ...base, STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(CRUD_DATA), ...env });
-  }
-  if (backend === 'sqlite') {
-    return startTestService({ ...base, STORE_BACKEND: 'sqlite', SEED_FILE: asSeedFile(CRUD_DATA), DATABASE_URL: tempDatabase('rwc').url, ...env });
-  }
-  const repo = dir ?? crudRepo();
-  const service = await startTestService({ ...base, STORE_BACKEND: 'git', CONFIG_REPO: repo, ...env });
-  return Object.assign(service, { dir: repo });
+  const prepared: PreparedBackend =
+    dir === undefined ? await prepareBackend(backend, CRUD_DATA as DataSet) : { backend: 'git', dir, env: { STORE_BACKEND: 'git', CONFIG_REPO: dir } };
+  const service = await startTestService({ ...base, ...prepared.env, ...env });
+  return Object.assign(service, { dir: prepared.dir, prepared });
 }
 
 /** A request with the write token (unless `token` says otherwise) and a JSON body. */

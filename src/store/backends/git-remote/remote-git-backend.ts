@@ -115,7 +115,7 @@ export class RemoteGitBackend implements Backend {
     const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
     const text = change.record === null ? null : recordFileText(collection, change.record, await this.#headerFor(parent, path, collection));
     const { commit } = await this.#builder.build({ path, text }, commitMessage(change), parent);
-    await pushCommit(this.#target, this.#branch!, commit);
+    await pushCommit(this.#target, this.#branch!, commit, parent);
     // The remote has it: the branch moves and the change is served.
     await this.#moveLocalBranch(commit);
     return { revision: commit, source: text === null ? undefined : path };

@@ -65,10 +65,16 @@ export async function fetchBranch(target: RemoteTarget, branch: string): Promise
   return result.fetchHead;
 }
 
-/** Pushes `commit` to the branch. Throws BaseMoved when the remote branch moved (or is locked) meanwhile. */
-export async function pushCommit(target: RemoteTarget, branch: string, commit: string): Promise<void> {
+/**
+ * Pushes `commit` (built on `parent`) to the branch. A refused push is told apart by what the
+ * remote holds, not by the wording of the refusal: if the branch no longer names `parent`,
+ * it moved meanwhile (BaseMoved: apply the write again on the new head); if it still does,
+ * the remote refused the change itself.
+ */
+export async function pushCommit(target: RemoteTarget, branch: string, commit: string, parent: string): Promise<void> {
   const remoteRef = `refs/heads/${branch}`;
   await git.writeRef({ fs, dir: target.dir, ref: OUTGOING_REF, value: commit, force: true });
+  let refusal: string | undefined;
   try {
     const result = await git.push({
       fs,
@@ -81,22 +87,18 @@ export async function pushCommit(target: RemoteTarget, branch: string, commit: s
       ...authCallbacks(target.credentials),
     });
     const status = result.refs[remoteRef];
-    if (!result.ok || status?.ok === false) {
-      const why = status?.error ?? result.error ?? 'refused';
-      if (MOVED.test(why)) throw new BaseMoved(`the remote refused the push: ${why}`);
-      throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(why, secrets(target))}`);
-    }
+    if (!result.ok || status?.ok === false) refusal = status?.error ?? result.error ?? 'refused';
   } catch (error) {
-    if (error instanceof BaseMoved || error instanceof StoreUnavailable) throw error;
-    if ((error as { code?: string }).code === 'PushRejectedError') throw new BaseMoved(describeError(error));
-    throw remoteFault(error, target);
+    if ((error as { code?: string }).code !== 'PushRejectedError') throw remoteFault(error, target);
+    refusal = describeError(error);
   } finally {
     await git.deleteRef({ fs, dir: target.dir, ref: OUTGOING_REF }).catch(() => undefined);
   }
+  if (refusal === undefined) return;
+  const head = await fetchBranch(target, branch);
+  if (head !== parent) throw new BaseMoved(`the remote branch moved to ${head} (the push was refused: ${refusal})`);
+  throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(refusal, secrets(target))}`);
 }
-
-/** Refusals that mean "the branch moved, or is being moved": fetch, apply again, push again. */
-const MOVED = /fast-forward|fetch first|stale|failed to (update|lock)|cannot lock/i;
 
 /** A failure to reach or use the remote, typed, with every secret taken out of the message. */
 export function remoteFault(error: unknown, target: RemoteTarget): StoreUnavailable {

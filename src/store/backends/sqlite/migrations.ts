@@ -11,7 +11,7 @@
 //   They belong to their cluster (foreign key, ON DELETE CASCADE). They are deliberately not
 //   foreign keys to the catalog or the definitions: the contract lets a cluster reference an
 //   id that has no definition (the read endpoints skip it), exactly as the other backends do;
-//   REST writes refuse such references, and deleting a referenced record is a 409.
+//   REST writes refuse such references, and deleting a referenced record is refused as a conflict.
 // - meta.revision counts committed changes. Triggers bump it for every row changed by
 //   anyone, so a change made by another process (a second instance, the sqlite3 shell) moves
 //   it too; the service's own mutation then sets it to exactly one more than before, inside
