@@ -3,10 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
+import type { BackendSettings } from './store/backends/settings.ts';
 
 export class ConfigError extends StartupError {}
 
-export type ApiMode = 'read-only' | 'crud';
+export type ApiMode = BackendSettings['apiMode'];
 export type { BackendName };
 
 export interface ListenAddress {
@@ -14,7 +15,7 @@ export interface ListenAddress {
   port: number;
 }
 
-export interface ServiceConfig {
+export interface ServiceConfig extends BackendSettings {
   apiMode: ApiMode;
   backend: BackendName;
   databaseUrl: string;

@@ -1,7 +1,6 @@
 // The store backends, by the name STORE_BACKEND gives. Adding a backend is one folder here and
 // one line in BACKENDS.
 import type { Logger } from 'pino';
-import type { ServiceConfig } from '../../config.ts';
 import { StartupError } from '../../startup-error.ts';
 import type { Backend } from '../backend.ts';
 import { LocalGitBackend } from './git-local/local-git-backend.ts';
@@ -10,8 +9,9 @@ import { RemoteGitBackend } from './git-remote/remote-git-backend.ts';
 import { MemoryBackend } from './memory/memory-backend.ts';
 import { parseSqliteDsn } from './sqlite/dsn.ts';
 import { SqliteBackend } from './sqlite/sqlite-backend.ts';
+import type { BackendSettings } from './settings.ts';
 
-type BackendFactory = (config: ServiceConfig, log: Logger) => Backend;
+type BackendFactory = (config: BackendSettings, log: Logger) => Backend;
 
 const BACKENDS = {
   git: gitBackend,
@@ -22,12 +22,13 @@ const BACKENDS = {
 export type BackendName = keyof typeof BACKENDS;
 export const BACKEND_NAMES = Object.keys(BACKENDS) as BackendName[];
 
-export function createBackend(config: ServiceConfig, log: Logger): Backend {
-  return BACKENDS[config.backend](config, log);
+export function createBackend(config: BackendSettings, log: Logger): Backend {
+  if (!Object.hasOwn(BACKENDS, config.backend)) throw new StartupError(`STORE_BACKEND=${config.backend} is not known; use one of: ${BACKEND_NAMES.join(', ')}`);
+  return BACKENDS[config.backend as BackendName](config, log);
 }
 
 /** A local directory, or an http(s) URL cloned into CONFIG_CLONE_DIR. */
-function gitBackend(config: ServiceConfig, log: Logger): Backend {
+function gitBackend(config: BackendSettings, log: Logger): Backend {
   const author = { name: config.gitAuthorName, email: config.gitAuthorEmail };
   if (!/^https?:\/\//.test(config.configRepo)) {
     return new LocalGitBackend({ dir: config.configRepo, log, writable: config.apiMode === 'crud', author });
@@ -44,7 +45,7 @@ function gitBackend(config: ServiceConfig, log: Logger): Backend {
   });
 }
 
-function sqliteBackend(config: ServiceConfig, log: Logger): Backend {
+function sqliteBackend(config: BackendSettings, log: Logger): Backend {
   const dsn = parseSqliteDsn(config.databaseUrl);
   if (dsn.mode === 'ro' && config.apiMode === 'crud') {
     throw new StartupError(

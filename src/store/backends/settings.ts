@@ -1,0 +1,21 @@
+// What the backends are built from: the part of the service configuration (src/config.ts,
+// read from the environment) that concerns the store.
+export interface BackendSettings {
+  backend: string;
+  /** crud mode accepts writes. */
+  apiMode: 'read-only' | 'crud';
+  /** git: a local directory, or an http(s) URL. */
+  configRepo: string;
+  configBranch: string | undefined;
+  cloneDir: string;
+  syncIntervalMs: number;
+  gitToken: string | undefined;
+  gitUsername: string | undefined;
+  gitPassword: string | undefined;
+  gitAuthorName: string;
+  gitAuthorEmail: string;
+  /** sqlite */
+  databaseUrl: string;
+  /** memory, and a new SQLite database */
+  seedFile: string;
+}
