@@ -15,27 +15,16 @@ export interface ListenAddress {
   port: number;
 }
 
+/** Everything the service is started with; what the store needs is BackendSettings. */
 export interface ServiceConfig extends BackendSettings {
   apiMode: ApiMode;
   backend: BackendName;
-  databaseUrl: string;
   authToken: string;
   /** Write token; defaults to the read token. */
   crudAuthToken: string;
-  seedFile: string;
   openapiFile: string;
   listen: ListenAddress;
   logLevel: string;
-  configRepo: string;
-  /** Undefined: the remote's default branch (main for a new local repo). */
-  configBranch: string | undefined;
-  cloneDir: string;
-  syncIntervalMs: number;
-  gitToken: string | undefined;
-  gitUsername: string | undefined;
-  gitPassword: string | undefined;
-  gitAuthorName: string;
-  gitAuthorEmail: string;
   webhookSecret: string | undefined;
   maxBodyBytes: number;
 }

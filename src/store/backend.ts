@@ -5,9 +5,9 @@
 //
 // Adding a backend is one folder under ./backends/ and one line in ./backends/index.ts.
 import type { Problem } from '../domain/problem.ts';
-import type { AnyRecord, Collection, RecordSets } from '../domain/records.ts';
+import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { TokenRole, WriteAction } from '../domain/writes/write-request.ts';
+import type { AppliedWrite, TokenRole } from '../domain/writes/write-request.ts';
 
 /** A revision as a backend read it, before it is judged. */
 export interface Candidate {
@@ -38,17 +38,8 @@ export interface BaseRevision {
   sources: ReadonlyMap<string, string>;
 }
 
-/** One record change to store, with the facts the audit trail keeps. */
-export interface RecordChange {
-  action: WriteAction;
-  collection: Collection;
-  id: string;
-  /** The new record; null deletes it. */
-  record: AnyRecord | null;
-  previous: AnyRecord | undefined;
-  changedFields: string[];
-  role: TokenRole;
-}
+/** One record change to store, with the facts the audit trail keeps. `record` null deletes it. */
+export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole };
 
 export interface CommitResult {
   /** The revision the store holds after the change. */

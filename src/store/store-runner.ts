@@ -6,7 +6,6 @@
 import type { Logger } from 'pino';
 import { judge } from '../domain/judge.ts';
 import { formatProblem, isError, type Problem, recordName, withSources } from '../domain/problem.ts';
-import type { AnyRecord } from '../domain/records.ts';
 import { createSnapshot, type Snapshot, withRevision } from '../domain/snapshot.ts';
 import { applyWrite } from '../domain/writes/apply-write.ts';
 import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
@@ -263,16 +262,8 @@ export class StoreRunner {
   }
 }
 
-function recordChange(applied: AppliedWrite, request: WriteRequest): RecordChange {
-  return {
-    action: applied.action,
-    collection: applied.collection,
-    id: applied.id,
-    record: applied.record as AnyRecord | null,
-    previous: applied.previous,
-    changedFields: applied.changedFields,
-    role: request.role,
-  };
+function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {
+  return { action, collection, id, record, previous, changedFields, role: request.role };
 }
 
 /** A backend's commit throws StoreUnavailable for what it knows; anything else is still a store fault. */

@@ -6,6 +6,7 @@ export interface BackendSettings {
   apiMode: 'read-only' | 'crud';
   /** git: a local directory, or an http(s) URL. */
   configRepo: string;
+  /** Undefined: the remote's default branch (main for a new local repo). */
   configBranch: string | undefined;
   cloneDir: string;
   syncIntervalMs: number;

@@ -105,7 +105,9 @@ export class LocalGitBackend implements Backend {
     } catch (error) {
       throw this.#commitFault(error);
     }
-    const files = new Map(this.#seen?.files);
+    // What this backend has seen is its own, and only changed inside #local: updated in place
+    // (a fleet's folder is 10,000 entries, not worth a copy per write).
+    const files = this.#seen?.files ?? new Map<string, string>();
     if (text === null) files.delete(path);
     else files.set(path, gitBlobId(Buffer.from(text)));
     this.#seen = { head, files };
