@@ -1,6 +1,7 @@
 // Configuration from the environment. Everything is checked here, at start, so that a
 // mistake stops the process with one clear line instead of surfacing on the first request.
 import { readFileSync } from 'node:fs';
+import { byteSize } from './byte-size.ts';
 import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
@@ -27,6 +28,8 @@ export interface ServiceConfig extends BackendSettings {
   logLevel: string;
   webhookSecret: string | undefined;
   maxBodyBytes: number;
+  /** GUARD_ACCEPT_REVISION: revisions the shrink guard lets through (a mass change meant). */
+  guardAcceptRevisions: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -81,11 +84,9 @@ export function parseDuration(name: string, value: string): number {
 
 /** "1mb", "512kb", or plain bytes. */
 export function parseByteSize(name: string, value: string): number {
-  const match = /^(\d+)\s*(b|kb|kib|mb|mib)?$/i.exec(value.trim());
-  if (!match) throw new ConfigError(`${name}=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
-  const unit = (match[2] ?? 'b').toLowerCase();
-  const factor = unit.startsWith('k') ? 1024 : unit.startsWith('m') ? 1024 * 1024 : 1;
-  return Number(match[1]) * factor;
+  const bytes = byteSize(value);
+  if (bytes === undefined) throw new ConfigError(`${name}=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
+  return bytes;
 }
 
 function logLevelFrom(env: Env): string {
@@ -142,5 +143,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     gitAuthorEmail: env.GIT_AUTHOR_EMAIL || 'gitops-config-api@localhost',
     webhookSecret: secretFrom(env, 'WEBHOOK_SECRET'),
     maxBodyBytes: parseByteSize('MAX_BODY_SIZE', env.MAX_BODY_SIZE || '1mb'),
+    maxRecordBytes: parseByteSize('MAX_RECORD_BYTES', env.MAX_RECORD_BYTES || '1mb'),
+    guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
   };
 }

@@ -36,7 +36,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   } catch (error) {
     throw new StartupError(`OPENAPI_FILE ${config.openapiFile} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const store = new StoreRunner(createBackend(config, log), { log });
+  const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
   const responses = new ServedResponses(store);
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
   await store.start();

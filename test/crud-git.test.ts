@@ -247,8 +247,8 @@ describe('crud mode on the git backend', () => {
     const service = await start();
     for (let i = 0; i < 3; i++) await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: String(20 + i) } } });
     // An edit after the writes: once it is served, the watcher has seen the writes' changes too.
-    writeFiles(service.dir!, { 'namespaces/team-b.yaml': { labels: { edited: 'by hand' } } });
-    await eventually(async () => (await send(service, 'GET', '/namespaces/team-b')).json().labels.edited === 'by hand', 3000);
+    writeFiles(service.dir!, { 'namespaces/team-b.yaml': { labels: { edited: 'by-hand' } } });
+    await eventually(async () => (await send(service, 'GET', '/namespaces/team-b')).json().labels.edited === 'by-hand', 3000);
     expect(publications(service).map((l) => l.reason)).toEqual(['start', 'files changed']);
     expect(logLines(service).filter((l) => l.msg === 'published a write')).toHaveLength(3);
   });

@@ -76,13 +76,34 @@ describe('git backend on a local directory', () => {
   });
 
   it('serves a deletion and an added cluster', async () => {
-    const dir = makeConfigRepo(asRepoFiles());
+    const files = asRepoFiles();
+    const dir = makeConfigRepo(files);
     service = await startTestService({ CONFIG_REPO: dir });
+    // The definition goes, and so does the one reference to it.
     rmSync(join(dir, 'namespaces/team-b.yaml'));
-    writeFiles(dir, { 'clusters/c9.yml': { cluster_name: 'nine', cluster_dns: 'c9.example.com', environment: 'uat' } });
+    const c1 = files['clusters/c1.yaml'] as { namespaces: { id: string }[] };
+    writeFiles(dir, {
+      'clusters/c1.yaml': { ...c1, namespaces: c1.namespaces.filter((n) => n.id !== 'team-b') },
+      'clusters/c9.yml': { cluster_name: 'nine', cluster_dns: 'c9.example.com', environment: 'uat' },
+    });
     await eventually(async () => (await request(service!.url, '/api/v2/gitops/clusters/c9.example.com/namespaces', { token: READ_TOKEN })).status === 200, 2000);
     const ns = (await request(service.url, NS, { token: READ_TOKEN })).json();
     expect(ns.inputs.map((i: { id: string }) => i.id)).toEqual(['team-a']);
+  });
+
+  it('refuses deleting a definition that clusters still reference (a new dangling reference)', async () => {
+    const dir = makeConfigRepo(asRepoFiles());
+    service = await startTestService({ CONFIG_REPO: dir });
+    const before = await request(service.url, NS, { token: READ_TOKEN });
+    rmSync(join(dir, 'namespaces/team-b.yaml'));
+    await eventually(async () => (await request(service!.url, '/ready')).json().stale === true, 2000);
+    const ready = (await request(service.url, '/ready')).json();
+    expect(ready.last_load.problems).toEqual([
+      expect.objectContaining({ code: 'dangling_reference', severity: 'error', record: 'clusters/c1', field: '/namespaces/0/id', file: 'clusters/c1.yaml' }),
+    ]);
+    const after = await request(service.url, NS, { token: READ_TOKEN });
+    expect(after.body.equals(before.body)).toBe(true);
+    expect(after.headers.etag).toBe(before.headers.etag);
   });
 
   it('starts unready on a broken repo, then serves once it is fixed', async () => {

@@ -83,7 +83,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(1);
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -95,6 +95,7 @@ describe('schema and seed', () => {
         'meta',
         'namespaces',
         'platform_components',
+        'published_baseline',
         'rolebindings',
       ]);
       // Seeding is not a REST mutation: it leaves no audit row.
@@ -127,7 +128,7 @@ describe('schema and seed', () => {
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 1 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 2 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
@@ -289,12 +290,12 @@ describe('changes made by another process', () => {
       method: 'PATCH',
       token: WRITE_TOKEN,
       headers: { 'content-type': 'application/json' },
-      body: '{"labels":{"seen":"by the reader"}}',
+      body: '{"labels":{"seen":"by-the-reader"}}',
     });
     expect(res.status).toBe(200);
     await eventually(async () => (await request(reader.url, '/ready')).json().revision === '2', 1500);
     const ns = (await request(reader.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: READ_TOKEN })).json();
-    expect(ns.inputs[1]).toMatchObject({ id: 'team-a', labels: { seen: 'by the reader' } });
+    expect(ns.inputs[1]).toMatchObject({ id: 'team-a', labels: { seen: 'by-the-reader' } });
     expect(revisionIn(path)).toBe(2);
   });
 

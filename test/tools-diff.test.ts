@@ -216,8 +216,9 @@ describe('diff against the working tree', () => {
       writeFileSync(file, original.replace('environment: uat', 'environment: staging'));
       const result = runCli(['diff', dir, 'HEAD']);
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain('the server would refuse it');
+      expect(result.stderr).toContain('would refuse working tree');
       expect(result.stderr).toContain('clusters/c4.yaml:4:14: error: environment: must be one of: dev, qa, uat, prod');
+      expect(result.stdout).toContain('!! REFUSED: the server, serving the base, would refuse the head');
     } finally {
       writeFileSync(file, original);
     }

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeConfigRepo, removeDir, type RepoFiles, tempDir, writeFiles } from './helpers/git-fixture.ts';
+import { git, makeConfigRepo, removeDir, type RepoFiles, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { runCli } from './helpers/tools.ts';
 
 const CERT_MANAGER = `id: cert-manager
@@ -59,6 +59,14 @@ afterAll(() => dirs.forEach(removeDir));
 
 function repo(changes: RepoFiles = {}): string {
   const dir = makeConfigRepo({ ...BASE, ...changes }, { git: false });
+  dirs.push(dir);
+  return dir;
+}
+
+/** A Git repo whose last commit holds BASE, with `changes` in the working tree: validate it with --base HEAD, as CI does. */
+function changed(changes: RepoFiles): string {
+  const dir = makeConfigRepo(BASE);
+  writeFiles(dir, changes);
   dirs.push(dir);
   return dir;
 }
@@ -133,20 +141,33 @@ describe('validate: one fixture repo per problem class', () => {
     expect(problems(result)).toEqual(['clusters/c2.yaml:3:14: error: cluster_dns: cluster_dns "C1.Example.com" is already used by cluster "c1"']);
   });
 
-  it('dangling namespace reference', () => {
-    const result = validate(repo({ 'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-a\n  - id: team-b') }));
+  it('a new dangling namespace reference (against --base), and the same as a warning without a base (a first revision)', () => {
+    const dir = changed({ 'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-a\n  - id: team-b') });
+    const result = validate(dir, '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(problems(result)).toEqual(['clusters/c1.yaml:12:9: error: namespaces[1].id: references namespaces "team-b", which does not exist']);
+    const first = validate(dir);
+    expect(first.status).toBe(0);
+    expect(problems(first)).toEqual(['clusters/c1.yaml:12:9: warning: namespaces[1].id: references namespaces "team-b", which does not exist']);
+  });
+
+  it('a dangling reference the base already had is a warning: the server skips it, as the contract says', () => {
+    const dir = makeConfigRepo({ ...BASE, 'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-a\n  - id: team-b') });
+    dirs.push(dir);
+    writeFiles(dir, { 'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-a\n  - id: team-b').replace('replicaCount: "2"', 'replicaCount: "3"') });
+    const result = validate(dir, '--base', 'HEAD');
+    expect(result.status).toBe(0);
+    expect(problems(result)).toEqual(['clusters/c1.yaml:12:9: warning: namespaces[1].id: references namespaces "team-b", which does not exist']);
   });
 
   it('dangling rolebinding reference', () => {
-    const result = validate(repo({ 'clusters/c1.yaml': C1.replace('  - id: admins', '  - id: admins\n  - id: "viewers"') }));
+    const result = validate(changed({ 'clusters/c1.yaml': C1.replace('  - id: admins', '  - id: admins\n  - id: "viewers"') }), '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(problems(result)).toEqual(['clusters/c1.yaml:14:9: error: rolebindings[1].id: references rolebindings "viewers", which does not exist']);
   });
 
   it('dangling component reference', () => {
-    const result = validate(repo({ 'clusters/c1.yaml': C1.replace('  - id: podinfo\n', '  - {id: traefik, enabled: true}\n  - id: podinfo\n') }));
+    const result = validate(changed({ 'clusters/c1.yaml': C1.replace('  - id: podinfo\n', '  - {id: traefik, enabled: true}\n  - id: podinfo\n') }), '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(problems(result)).toEqual([
       'clusters/c1.yaml:8:10: error: platform_components[1].id: references platform_components "traefik", which does not exist',
@@ -239,8 +260,7 @@ describe('validate: more of what the server refuses', () => {
     const result = validate(repo({ 'clusters/c1.yaml': C1.replace('  podinfo:\n', '  "bad key!":\n    a: b\n  podinfo:\n') }));
     expect(result.status).toBe(1);
     expect(problems(result)).toEqual([
-      'clusters/c1.yaml:14:1: error: patches: must be 1-253 characters of A-Z a-z 0-9 . _ -, starting and ending with a letter or digit',
-      'clusters/c1.yaml:15:3: error: patches: has an invalid key "bad key!"',
+      'clusters/c1.yaml:15:3: error: patches: has an invalid key "bad key!": it must be 1-250 characters of A-Z a-z 0-9 . _ -, starting and ending with a letter or digit',
     ]);
   });
 
@@ -266,18 +286,19 @@ describe('validate: more of what the server refuses', () => {
 
 describe('validate: output formats', () => {
   const bad = () =>
-    repo({
+    changed({
       'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-b'),
       'clusters/c2.yaml': C1.replace('id: c1', 'id: c2').replace('c1.example.com', 'c2.example.com').replace('environment: dev', 'environment: production'),
     });
 
   it('--format github prints workflow annotations', () => {
-    const result = validate(bad(), '--format', 'github');
+    const dir = bad();
+    const result = validate(dir, '--format', 'github', '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(result.lines).toEqual([
       '::error file=clusters/c1.yaml,line=11,col=9,title=gitops-config error::namespaces[0].id: references namespaces "team-b", which does not exist',
       '::error file=clusters/c2.yaml,line=4,col=14,title=gitops-config error::environment: must be one of: dev, qa, uat, prod',
-      'invalid: 2 errors, 0 warnings (6 record files: 1 cluster, 2 catalog entries, 1 namespace, 1 rolebinding)',
+      `invalid: 2 errors, 0 warnings (6 record files: 1 cluster, 2 catalog entries, 1 namespace, 1 rolebinding; judged against HEAD (${git(dir, 'rev-parse', 'HEAD').slice(0, 12)}))`,
     ]);
   });
 
@@ -296,7 +317,8 @@ describe('validate: output formats', () => {
   });
 
   it('--format json gives the problems with positions', () => {
-    const result = validate(bad(), '--format', 'json');
+    const dir = bad();
+    const result = validate(dir, '--format', 'json', '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({
       valid: false,
@@ -304,6 +326,7 @@ describe('validate: output formats', () => {
       warnings: 0,
       files: 6,
       records: { clusters: 1, platform_components: 2, namespaces: 1, rolebindings: 1 },
+      base: { label: 'HEAD', commit: git(dir, 'rev-parse', 'HEAD') },
       problems: [
         {
           code: 'dangling_reference',

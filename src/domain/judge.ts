@@ -1,14 +1,34 @@
 // Whether a loaded revision may be served: the candidate is judged against the revision
-// served now (the baseline). Every backend's load path goes through this one function, so a
-// revision is published by the same rules whatever it was read from.
-import { isError, type Problem } from './problem.ts';
+// served before it (the baseline). Every backend's load path, `validate --base` and `diff`
+// go through this one function, so a revision is published by the same rules whatever it
+// was read from. product-decisions §4:
+//   1. no error problem (every rule of ./rules/);
+//   2. no new dangling reference: one the baseline already had is a warning and is skipped;
+//   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
+//      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
+import { isError, type Problem, problem } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
+import { analyzeCluster, checkRevision } from './rules/index.ts';
 
 export interface CandidateRevision {
   /** The revision's records; when `problems` holds errors, the usable part of them. */
   snapshot: Snapshot;
   /** Problems found while it was read and assembled (files, schema, duplicates). */
   problems: Problem[];
+  /**
+   * A mass shrink is meant: the newest commit carries `Gitops-Allow-Shrink: yes`, or the
+   * revision is named in GUARD_ACCEPT_REVISION.
+   */
+  allowShrink?: boolean;
+}
+
+/** What the judgement needs of the revision served before: small enough to keep in a store. */
+export interface BaselineFacts {
+  revision: string;
+  /** Inputs per cluster id, on [platform-components, namespaces, rolebindings]. */
+  inputs: Record<string, [number, number, number]>;
+  /** The dangling references it had, as "<cluster id>\0<field>:<referenced id>". */
+  dangling: string[];
 }
 
 export interface Judgement {
@@ -19,11 +39,85 @@ export interface Judgement {
   blocking: Problem[];
 }
 
-/**
- * A revision is published when nothing makes a served answer wrong: no record that fails to
- * read or to match its schema, no ambiguous id or DNS name, no reference listed twice.
- */
-export function judge(candidate: CandidateRevision, _baseline: Snapshot | undefined): Judgement {
-  const blocking = candidate.problems.filter(isError);
-  return { publish: blocking.length === 0, problems: candidate.problems, blocking };
+/** Emptied lists on this many clusters at once are a mass shrink, not a decommission. */
+export const GUARD_EMPTIED_CLUSTERS = 2;
+/** A fleet of fewer inputs than this is too small for the share rule. */
+export const GUARD_MIN_FLEET_INPUTS = 10;
+export const ALLOW_SHRINK_TRAILER = 'Gitops-Allow-Shrink: yes';
+
+const factsOf = new WeakMap<Snapshot, BaselineFacts>();
+
+export function baselineFacts(snapshot: Snapshot): BaselineFacts {
+  let facts = factsOf.get(snapshot);
+  if (facts) return facts;
+  const inputs: BaselineFacts['inputs'] = {};
+  const dangling: string[] = [];
+  for (const cluster of snapshot.clusters.values()) {
+    const analysis = analyzeCluster(snapshot, cluster);
+    inputs[cluster.id] = [...analysis.counts];
+    for (const p of analysis.problems) if (p.code === 'dangling_reference') dangling.push(`${cluster.id}\u0000${p.identity}`);
+  }
+  facts = { revision: snapshot.revision, inputs, dangling };
+  factsOf.set(snapshot, facts);
+  return facts;
+}
+
+export function judge(candidate: CandidateRevision, baseline: Snapshot | BaselineFacts | undefined): Judgement {
+  const facts = baseline === undefined ? undefined : 'inputs' in baseline ? baseline : baselineFacts(baseline);
+  const known = new Set(facts?.dangling);
+  const problems = [...candidate.problems, ...checkRevision(candidate.snapshot)].map((p) => {
+    if (p.code !== 'dangling_reference') return p;
+    // A first revision has no history: its dangling references are the contract's "skipped".
+    const old = facts === undefined || known.has(`${p.at.record!.id}\u0000${p.identity}`);
+    return old ? { ...p, severity: 'warning' as const } : p;
+  });
+  if (facts) {
+    for (const p of shrinkGuard(candidate.snapshot, facts)) problems.push(candidate.allowShrink ? { ...p, severity: 'warning', message: `${p.message} (allowed for this revision)` } : p);
+  }
+  const blocking = problems.filter(isError);
+  return { publish: blocking.length === 0, problems, blocking };
+}
+
+const ENDPOINT_NAMES = ['platform-components', 'namespaces', 'rolebindings'];
+const HOW_TO_ALLOW = `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}" to the commit message, or name the revision in GUARD_ACCEPT_REVISION`;
+
+/** The shrink guard's problems: emptied lists on several clusters, or half of the fleet's inputs gone. */
+export function shrinkGuard(snapshot: Snapshot, facts: BaselineFacts): Problem[] {
+  const emptied: string[] = [];
+  let before = 0;
+  let after = 0;
+  for (const counts of Object.values(facts.inputs)) before += counts[0] + counts[1] + counts[2];
+  for (const cluster of snapshot.clusters.values()) {
+    const now = analyzeCluster(snapshot, cluster).counts;
+    after += now[0] + now[1] + now[2];
+    const was = facts.inputs[cluster.id];
+    if (!was) continue;
+    const lists = ENDPOINT_NAMES.filter((_, i) => was[i]! > 0 && now[i] === 0);
+    if (lists.length > 0) emptied.push(`${cluster.id} (${lists.join(', ')})`);
+  }
+  const problems: Problem[] = [];
+  if (emptied.length >= GUARD_EMPTIED_CLUSTERS) {
+    const named = emptied.length > 20 ? `${emptied.slice(0, 20).join(', ')} and ${emptied.length - 20} more` : emptied.join(', ');
+    problems.push(
+      problem(
+        'shrink_guard',
+        { field: '' },
+        `${emptied.length} clusters would get an empty list, and each one's agent would delete everything it rendered from it: ${named}; ${HOW_TO_ALLOW}`,
+        { identity: 'emptied' },
+      ),
+    );
+  }
+  if (before >= GUARD_MIN_FLEET_INPUTS && after * 2 < before) {
+    problems.push(
+      problem('shrink_guard', { field: '' }, `the fleet's inputs would drop from ${before} to ${after}, more than half of them gone; ${HOW_TO_ALLOW}`, {
+        identity: 'half',
+      }),
+    );
+  }
+  return problems;
+}
+
+/** Whether a commit message carries the trailer that allows a mass shrink. */
+export function allowsShrink(message: string): boolean {
+  return message.split('\n').some((line) => line.trim().toLowerCase() === ALLOW_SHRINK_TRAILER.toLowerCase());
 }

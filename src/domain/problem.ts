@@ -8,7 +8,10 @@ export type Severity = 'error' | 'warning';
 
 /** Every rule the service checks, by name. Where each is checked: src/domain/rules/index.ts. */
 export const PROBLEM_CODES = [
-  // A record file itself (src/domain/repo-layout/record-file-parse.ts).
+  // A record file itself (src/domain/repo-layout/record-file-parse.ts, and the loaders that
+  // refuse to open what is not a regular file or is too large).
+  'not_regular_file',
+  'file_too_large',
   'yaml_syntax',
   'not_a_mapping',
   'empty_file',
@@ -33,6 +36,10 @@ export const PROBLEM_CODES = [
   'response_too_large',
   'too_many_inputs',
   'unused_catalog_entry',
+  'component_id_not_dns_label',
+  'fleet_list_large',
+  // A revision against the one served before it (domain/judge.ts).
+  'shrink_guard',
   // The seed file's shape (domain/seed.ts).
   'seed_shape',
   // A write's own preconditions (domain/writes/apply-write.ts).
@@ -67,6 +74,11 @@ export interface Problem {
   message: string;
   /** For a reference problem: the record that is referred to (and is missing, or causes it). */
   refersTo?: RecordKey;
+  /**
+   * What makes this the same problem in another revision of the same record, when the field
+   * alone does not (a dangling reference whose index in its list moved): "namespaces:team-a".
+   */
+  identity?: string;
 }
 
 export function problem(code: ProblemCode, at: ProblemLocation, message: string, extra: Partial<Problem> = {}): Problem {
@@ -80,6 +92,12 @@ export function isError(p: Problem): boolean {
 /** "clusters/c1" */
 export function recordName(key: RecordKey): string {
   return `${key.collection}/${key.id}`;
+}
+
+/** The same problem in two revisions has the same identity key (code, record, and what it is about). */
+export function problemIdentity(p: Problem): string {
+  const record = p.at.record ? recordName(p.at.record) : '';
+  return `${p.code}\u0000${record}\u0000${p.identity ?? p.at.field}`;
 }
 
 /** The same problems placed in `record` (problems of a record checked on its own have none). */

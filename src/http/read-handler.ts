@@ -2,13 +2,14 @@
 // bypass Express: authenticate, look the prepared response up, write its bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { isPerClusterEndpoint } from '../domain/projections/index.ts';
+import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
 import type { PreparedResponse } from '../serving/prepared-response.ts';
 import type { RevisionResponses } from '../serving/revision-responses.ts';
 import type { ServedResponses } from '../serving/served-responses.ts';
 import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
+import { parseFleetListQuery } from './fleet-list-query.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 
@@ -40,7 +41,7 @@ export function createReadHandler({ responses, auth, log }: ReadHandlerDeps) {
       const served = responses.current();
       if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
       revision = served.revision;
-      status = writePrepared(req, res, lookup(served, path), head);
+      status = writePrepared(req, res, lookup(served, path, queryAt === -1 ? '' : url.slice(queryAt + 1)), head);
     } catch (error) {
       const apiError = toApiError(error);
       if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
@@ -52,11 +53,11 @@ export function createReadHandler({ responses, auth, log }: ReadHandlerDeps) {
   };
 }
 
-function lookup(cache: RevisionResponses, path: string): PreparedResponse {
+function lookup(cache: RevisionResponses, path: string, query: string): PreparedResponse {
+  const rest = path.slice(READ_PREFIX.length);
+  if (rest === 'clusters') return fleetList(cache, query);
   const known = cache.byPath(path);
   if (known) return known;
-  const rest = path.slice(READ_PREFIX.length);
-  if (rest === 'clusters') return cache.clustersList();
   const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(rest);
   if (!match || !isPerClusterEndpoint(match[2]!)) {
     throw new ApiError('not_found', `no such endpoint: ${path}; see /openapi.yaml`);
@@ -70,6 +71,21 @@ function lookup(cache: RevisionResponses, path: string): PreparedResponse {
   const prepared = cache.forCluster(match[2], dns);
   if (!prepared) throw new ApiError('not_found', `no cluster has cluster_dns "${dns}"`);
   cache.rememberPath(path, dns, prepared);
+  return prepared;
+}
+
+/** The fleet listing, whole or filtered; too large a list is refused, naming the filters that cut it. */
+function fleetList(cache: RevisionResponses, query: string): PreparedResponse {
+  const filter = parseFleetListQuery(query);
+  const prepared = cache.clustersList(filter);
+  if (prepared.kind === 'oversized') {
+    const shards = Math.ceil(((filter.shard?.count ?? 1) * prepared.bytes) / (0.8 * MAX_RESPONSE_BYTES));
+    throw new ApiError(
+      'response_too_large',
+      `the listing would be ${prepared.bytes} bytes, over the 900 KiB limit (${MAX_RESPONSE_BYTES} bytes); ` +
+        `ask for part of it: ?shard=<i>/<n> (n = ${shards} or more) or ?environment=<dev|qa|uat|prod>`,
+    );
+  }
   return prepared;
 }
 

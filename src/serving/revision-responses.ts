@@ -1,7 +1,7 @@
 // The read responses of one published revision. Each is merged and encoded the first time it
 // is asked for and kept until the revision is replaced, so a poll costs a map lookup.
 import { dnsKey } from '../domain/cluster-dns.ts';
-import { clusterSummaryInputs, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
+import { clusterSummaryInputs, type FleetListFilter, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import { prepareInputsDocument, type PreparedResponse } from './prepared-response.ts';
 
@@ -10,7 +10,8 @@ export class RevisionResponses {
   readonly #perCluster = new Map<string, PreparedResponse>();
   /** Request paths already resolved, so that a repeated poll skips parsing its path. */
   readonly #byPath = new Map<string, PreparedResponse>();
-  #clustersList: PreparedResponse | undefined;
+  /** Fleet listings by their filter ("" for the whole fleet, "env=prod shard=0/4"). */
+  readonly #lists = new Map<string, PreparedResponse>();
 
   constructor(snapshot: Snapshot) {
     this.snapshot = snapshot;
@@ -47,8 +48,14 @@ export class RevisionResponses {
     if (dnsKey(clusterDns) === clusterDns && !path.includes('%')) this.#byPath.set(path, prepared);
   }
 
-  clustersList(): PreparedResponse {
-    this.#clustersList ??= prepareInputsDocument(clusterSummaryInputs(this.snapshot), this.revision);
-    return this.#clustersList;
+  /** The fleet listing, whole or filtered; each filter's bytes are prepared once. */
+  clustersList(filter: FleetListFilter = {}): PreparedResponse {
+    const key = `${filter.environment ?? ''} ${filter.shard ? `${filter.shard.index}/${filter.shard.count}` : ''}`;
+    let prepared = this.#lists.get(key);
+    if (!prepared) {
+      prepared = prepareInputsDocument(clusterSummaryInputs(this.snapshot, filter), this.revision);
+      this.#lists.set(key, prepared);
+    }
+    return prepared;
   }
 }

@@ -1,9 +1,11 @@
 // The port every store backend implements, and nothing more: load the newest revision, watch
-// for new ones, commit one record change, describe itself. Everything around it (judging a
+// for new ones, commit one record change, describe itself (and, to survive a restart, offer
+// its history or keep what the rules need of the revision published last). Everything around it (judging a
 // revision, keeping the last good one, serializing writes, the audit trail, the load report)
 // is the StoreRunner's (./store-runner.ts), once for every backend.
 //
 // Adding a backend is one folder under ./backends/ and one line in ./backends/index.ts.
+import type { BaselineFacts } from '../domain/judge.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
@@ -19,6 +21,8 @@ export interface Candidate {
   problems: Problem[];
   /** "collection/id" -> the file the record came from (empty for stores without files). */
   sources: ReadonlyMap<string, string>;
+  /** The newest commit says `Gitops-Allow-Shrink: yes`: a mass shrink is meant (Git). */
+  allowShrink?: boolean;
 }
 
 /** What the runner has seen already; a backend that still holds one of these need not read it again. */
@@ -55,6 +59,8 @@ export interface BackendDescription {
   pushBranch?: string;
   /** True for a store that follows a remote: a push webhook makes sense. */
   followsRemote: boolean;
+  /** Nothing but the service's own writes ever changes this store (a seed file in memory). */
+  fixed?: boolean;
 }
 
 export interface Backend {
@@ -71,4 +77,17 @@ export interface Backend {
   commit(change: RecordChange, base: BaseRevision): Promise<CommitResult>;
   describe(): BackendDescription;
   close(): Promise<void>;
+
+  // What a restart needs to judge the store's revision against the one published before it
+  // (product-decisions §4). A store with history offers its history; one without keeps facts.
+
+  /**
+   * The revisions before `revision`, newest first, at most `limit` (Git: the branch's
+   * first-parent history). At start the runner judges them oldest first, each against the
+   * newest that passed, to find the revision a restart must not fall behind.
+   */
+  ancestors?(revision: string, limit: number): AsyncIterable<Candidate>;
+  /** What the rules need of the revision published last, as kept by keepBaseline (a store without history). */
+  recallBaseline?(): Promise<BaselineFacts | undefined>;
+  keepBaseline?(facts: BaselineFacts): Promise<void>;
 }

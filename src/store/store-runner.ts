@@ -4,14 +4,17 @@
 // to the served revision (domain/writes/apply-write.ts), commit it through the backend, publish,
 // write the audit line. Loads and writes run one at a time, in one queue.
 import type { Logger } from 'pino';
-import { judge } from '../domain/judge.ts';
-import { formatProblem, isError, type Problem, recordName, withSources } from '../domain/problem.ts';
-import { createSnapshot, type Snapshot, withRevision } from '../domain/snapshot.ts';
+import { baselineFacts } from '../domain/judge.ts';
+import { formatProblem, isError, type Problem, recordName } from '../domain/problem.ts';
+import { type Snapshot, withRevision } from '../domain/snapshot.ts';
 import { applyWrite } from '../domain/writes/apply-write.ts';
 import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
 import type { Backend, BackendDescription, Candidate, RecordChange } from './backend.ts';
 import { BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
+import { type JudgedCandidate, judgeCandidate } from './judged-candidate.ts';
 import { SerialQueue } from './serial-queue.ts';
+import { StartupError } from '../startup-error.ts';
+import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 
 /** A published revision: what every read is answered from until the next one. */
 export interface Published {
@@ -54,9 +57,18 @@ const WRITE_ATTEMPTS = 5;
 /** How long start() waits for the first revision before the service starts unready. */
 const START_WAIT_MS = 15_000;
 
+export interface StoreRunnerOptions {
+  log: Logger;
+  /** GUARD_ACCEPT_REVISION: revisions whose mass shrink is meant. */
+  acceptShrink?: readonly string[];
+}
+
 export class StoreRunner {
   readonly #backend: Backend;
   readonly #log: Logger;
+  readonly #acceptShrink: readonly string[];
+  /** What the first revision of this process is judged against (found once, at its first load). */
+  #start: StartBaseline | undefined;
   readonly #queue = new SerialQueue();
   readonly #listeners = new Set<PublishListener>();
   #published: Published | undefined;
@@ -69,9 +81,10 @@ export class StoreRunner {
   #retryMs = FIRST_RETRY_MS;
   #stopped = false;
 
-  constructor(backend: Backend, options: { log: Logger }) {
+  constructor(backend: Backend, options: StoreRunnerOptions) {
     this.#backend = backend;
     this.#log = options.log;
+    this.#acceptShrink = options.acceptShrink ?? [];
   }
 
   published(): Published | undefined {
@@ -99,6 +112,12 @@ export class StoreRunner {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([first, new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
     clearTimeout(timer);
+    // A store nothing else changes would never become servable: say so now, not on /ready forever.
+    if (!this.#published && this.#refused && this.#backend.describe().fixed) {
+      await this.stop();
+      const problems = this.#refused.problems.slice(0, 20).map(formatProblem).join('; ');
+      throw new StartupError(`the data cannot be served (${this.#refused.error}): ${problems}`);
+    }
   }
 
   async stop(): Promise<void> {
@@ -140,30 +159,64 @@ export class StoreRunner {
       if (result.unchanged === served && this.#lastLoad?.ok !== true) this.#lastLoad = { at, ok: true, revision: served };
       return;
     }
-    this.#judgeAndPublish(result.candidate, at, reason);
+    await this.#judgeAndPublish(result.candidate, at, reason);
   }
 
-  #judgeAndPublish(candidate: Candidate, at: string, reason: string): void {
-    const { revision, sources } = candidate;
-    const built = createSnapshot(candidate.records, revision);
-    const problems = withSources([...candidate.problems, ...(built.ok ? [] : built.problems)], sources);
-    const judgement = judge({ snapshot: built.ok ? built.snapshot : built.partial, problems }, this.#published?.snapshot);
+  async #judgeAndPublish(candidate: Candidate, at: string, reason: string): Promise<void> {
     const served = this.#published?.snapshot.revision;
-    if (!judgement.publish || !built.ok) {
+    if (!this.#published) this.#start ??= await this.#findStartBaseline(candidate);
+    const baseline = this.#published?.snapshot ?? this.#start?.baseline;
+    const { revision } = candidate;
+    const judged = judgeCandidate(candidate, baseline, this.#acceptShrink);
+    const { judgement } = judged;
+    if (!judgement.publish) {
       const error = `${judgement.blocking.length} problem(s) in revision ${revision}`;
       this.#refused = { revision, error, problems: judgement.blocking };
       this.#lastLoad = { at, ok: false, revision, error, problems: judgement.blocking };
       this.#log.error(
         { reason, revision, served_revision: served ?? null, problems: judgement.blocking.slice(0, 50).map(formatProblem) },
-        served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused, nothing is served yet: ${error}`,
+        served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused: ${error}`,
       );
+      // Nothing served yet (a restart on a refused revision): the newest earlier one that passes.
+      const fallback = this.#published ? undefined : this.#start?.fallback;
+      if (fallback) {
+        await this.#publishJudged(fallback, 'the newest revision was refused at start');
+        this.#log.warn({ revision: fallback.candidate.revision, refused: revision }, `serving ${fallback.candidate.revision}, the newest earlier revision that passes`);
+      }
       return;
     }
     this.#refused = undefined;
     this.#lastLoad = { at, ok: true, revision };
     if (revision === served) return;
-    this.#publish({ snapshot: built.snapshot, sources, publishedAt: new Date(), problems: judgement.problems.filter((p) => !isError(p)) });
-    this.#log.info({ revision, previous: served ?? null, reason, clusters: built.snapshot.clusters.size }, 'published a new revision');
+    await this.#publishJudged(judged, reason);
+  }
+
+  async #publishJudged(judged: JudgedCandidate, reason: string): Promise<void> {
+    const previous = this.#published?.snapshot.revision ?? null;
+    const { snapshot } = judged;
+    const warnings = judged.judgement.problems.filter((p) => !isError(p));
+    this.#publish({ snapshot, sources: judged.candidate.sources, publishedAt: new Date(), problems: warnings });
+    this.#log.info({ revision: snapshot.revision, previous, reason, clusters: snapshot.clusters.size, warnings: warnings.length }, 'published a new revision');
+    await this.#keepBaseline(snapshot);
+  }
+
+  async #findStartBaseline(candidate: Candidate): Promise<StartBaseline | undefined> {
+    try {
+      return await findStartBaseline(this.#backend, candidate, (c, baseline) => judgeCandidate(c, baseline, this.#acceptShrink));
+    } catch (error) {
+      this.#log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
+      return undefined;
+    }
+  }
+
+  /** A store without history keeps what the rules need of each published revision. */
+  async #keepBaseline(snapshot: Snapshot): Promise<void> {
+    if (!this.#backend.keepBaseline) return;
+    try {
+      await this.#backend.keepBaseline(baselineFacts(snapshot));
+    } catch (error) {
+      this.#log.warn({ err: error }, 'the facts of the published revision could not be kept');
+    }
   }
 
   #loadFailed(error: unknown, at: string, reason: string): void {
@@ -239,6 +292,7 @@ export class StoreRunner {
       this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: committed.revision };
       this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });
       this.#log.info({ revision: committed.revision, previous: revisionBefore, attempts: attempt }, 'published a write');
+      await this.#keepBaseline(snapshot);
       this.#audit(request, applied, revisionBefore, committed.revision);
       return { applied, revisionBefore, revisionAfter: committed.revision };
     }

@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { byteSize } from '../byte-size.ts';
 import { diffRevisions, readRevisions } from './diff.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';
 import { ENDPOINTS, previewInputs } from './inputs.ts';
@@ -18,9 +19,10 @@ export const EXIT_USAGE = 2;
 export const USAGE = `Usage: gitops-config <command> [options]
 
 Commands:
-  validate <repo-dir> [--format text|json|github] [--strict]
-      Checks a config repo as the server would load it, and everything product rules
-      forbid (dangling references, duplicates, cycles, oversized responses...).
+  validate <repo-dir> [--base <rev>] [--format text|json|github] [--strict]
+      Judges the working tree with the server's rules, as the server would publish it:
+      after <rev> with --base (a new dangling reference is an error, one <rev> already
+      had a warning; the shrink guard applies), else as a first revision.
       Exit 0: no errors (warnings allowed); 1: errors; 2: usage.
   inputs <repo-dir> <cluster_dns> [platform-components|namespaces|rolebindings]
   inputs <repo-dir> clusters
@@ -90,12 +92,12 @@ async function validateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: 'string' }, strict: { type: 'boolean' } },
+    options: { format: { type: 'string' }, strict: { type: 'boolean' }, base: { type: 'string' } },
   });
   const format = oneOf<ValidateFormat>('format', values.format, ['text', 'json', 'github'], 'text');
   if (positionals.length !== 1) throw new UsageError('validate takes exactly one directory');
   const dir = repoDir(positionals[0], io);
-  const report = await validateRepo(dir, { strict: values.strict ?? false });
+  const report = await validateRepo(dir, { strict: values.strict ?? false, base: values.base, maxRecordBytes: maxRecordBytes(io) });
   const workspace = io.env.GITHUB_WORKSPACE || io.cwd;
   io.stdout(renderValidation(report, format, annotationPaths(dir, workspace)));
   return report.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
@@ -130,16 +132,24 @@ async function diffCommand(args: string[], io: CliIo): Promise<number> {
   if (positionals.length < 2 || positionals.length > 3) throw new UsageError('diff takes a directory, a base revision and optionally a head revision');
   const dir = repoDir(positionals[0], io);
   const report = await diffRevisions(await readRevisions(dir, positionals[1]!, positionals[2]));
-  if (report.head.problems.length > 0) {
+  if (!report.verdict.publish) {
     io.stderr(
-      `gitops-config: head (${report.head.label}) has ${report.head.problems.length} problem(s); the server would refuse it and keep serving ` +
-        'the previous revision. Fix them first (gitops-config validate):\n',
+      `gitops-config: the server, serving ${report.base.label}, would refuse ${report.head.label} (${report.verdict.problems.length} problem(s)) ` +
+        'and keep serving the base; fix them (gitops-config validate --base) before it is merged:\n',
     );
-    for (const p of report.head.problems.slice(0, 50)) io.stderr(`${problemLine(p)}\n`);
-    return EXIT_PROBLEMS;
+    for (const p of report.verdict.problems.slice(0, 50)) io.stderr(`${problemLine(p)}\n`);
   }
   io.stdout(renderDiff(report, format));
-  return EXIT_OK;
+  return report.verdict.publish ? EXIT_OK : EXIT_PROBLEMS;
+}
+
+/** MAX_RECORD_BYTES, as the server reads it. */
+function maxRecordBytes(io: CliIo): number | undefined {
+  const value = io.env.MAX_RECORD_BYTES;
+  if (value === undefined || value === '') return undefined;
+  const bytes = byteSize(value);
+  if (bytes === undefined) throw new UsageError(`MAX_RECORD_BYTES=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
+  return bytes;
 }
 
 /** Under `npm run validate -- <dir>`, npm runs in the package root; INIT_CWD is where the person typed. */

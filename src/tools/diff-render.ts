@@ -1,6 +1,6 @@
 // The diff report as text for a terminal, Markdown for a pull-request comment, or JSON.
 import type { ClusterDiff, DiffReport, EndpointDiff, FieldChange, InputChange } from './diff.ts';
-import { plural } from './validate-render.ts';
+import { plural, problemLine } from './validate-render.ts';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
 
@@ -33,6 +33,10 @@ function count(n: number | null): string {
 
 function renderText(report: DiffReport): string {
   const out: string[] = [`diff: base ${revision(report.base)} → head ${revision(report.head)}`];
+  if (!report.verdict.publish) {
+    out.push('!! REFUSED: the server, serving the base, would refuse the head and keep serving the base:');
+    out.push(...report.verdict.problems.slice(0, 50).map((p) => `!!   ${problemLine(p)}`));
+  }
   if (report.base.problems.length > 0) {
     out.push(`note: base has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it is`);
   }
@@ -142,6 +146,11 @@ function renderMarkdown(report: DiffReport): string {
       ? `**No cluster's responses change.** Base ${code(revision(report.base))} → head ${code(revision(report.head))}.`
       : `**${plural(s.clusters_changed, 'cluster')} of ${s.clusters_total} change.** Base ${code(revision(report.base))} → head ${code(revision(report.head))}.`,
   );
+  if (!report.verdict.publish) {
+    out.push('', '> [!CAUTION]', '> **The server would refuse this revision** and keep serving the base:');
+    for (const p of report.verdict.problems.slice(0, 20)) out.push(`> - ${code(problemLine(p))}`);
+    if (report.verdict.problems.length > 20) out.push(`> - …and ${report.verdict.problems.length - 20} more`);
+  }
   if (report.base.problems.length > 0) {
     out.push('', `_The base revision has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it is._`);
   }

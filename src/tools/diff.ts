@@ -3,11 +3,14 @@
 // responses are computed with the server's merge code; then they are compared by cluster id
 // and input id, field by field.
 import { dnsKey } from '../domain/cluster-dns.ts';
-import type { Problem } from '../domain/problem.ts';
+import { judge } from '../domain/judge.ts';
+import { type Problem, withSources } from '../domain/problem.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import { compareIds, type Snapshot } from '../domain/snapshot.ts';
 import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { commitAllowsShrink } from '../store/git/history.ts';
+import { headCommit as headOf } from '../store/git/repository.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { fileTexts, loadRevision } from './load-revision.ts';
 import { locateProblems } from './problem-positions.ts';
@@ -75,7 +78,10 @@ export interface RevisionInfo {
 
 export interface DiffReport {
   base: RevisionInfo;
+  /** The head's problems are those the judgement against the base finds (domain/judge.ts). */
   head: RevisionInfo;
+  /** Whether the server, serving the base, would publish the head; its blocking problems otherwise. */
+  verdict: { publish: boolean; problems: Problem[] };
   clusters: ClusterDiff[];
   /** GET /api/v2/gitops/clusters */
   listing: ListingDiff;
@@ -101,6 +107,8 @@ export interface DiffReport {
 export interface DiffRevisions {
   base: RevisionFiles;
   head: RevisionFiles;
+  /** The head's newest commit says `Gitops-Allow-Shrink: yes`. */
+  headAllowsShrink: boolean;
 }
 
 /** Reads both revisions; head undefined means the working tree. */
@@ -113,22 +121,27 @@ export async function readRevisions(dir: string, baseRev: string, headRev: strin
   // the checkout, so only the files a change touches are read (and inflated) from the object
   // store.
   const workingTree = await workingTreeFiles(dir);
-  const known = new Map(workingTree.files.map((f) => [f.blobId, f.text!]));
+  const known = new Map(workingTree.files.flatMap((f) => (f.text === undefined ? [] : [[f.blobId, f.text] as const])));
   const reader = new BlobReader(dir, cache);
   const head = headCommit === undefined ? workingTree : await commitFiles(dir, headRev!, headCommit, cache, known, reader);
   for (const f of head.files) if (f.text !== undefined) known.set(f.blobId, f.text);
   const base = await commitFiles(dir, baseRev, baseCommit, cache, known, reader);
-  return { base, head };
+  const newest = headCommit ?? (await headOf(dir));
+  return { base, head, headAllowsShrink: newest !== undefined && (await commitAllowsShrink(dir, newest, cache)) };
 }
 
-export async function diffRevisions({ base, head }: DiffRevisions): Promise<DiffReport> {
+export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisions): Promise<DiffReport> {
   // One loader: the head's files that the base has too are parsed once.
   const loader = new RecordFileLoader();
   const before = await loadRevision(loader, base.files, base.commit ?? 'base');
   const after = await loadRevision(loader, head.files, head.commit ?? 'working-tree');
   const report = diffSnapshots(before.snapshot, after.snapshot);
+  // As the server would judge the head while it serves the base.
+  const judgement = judge({ snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink }, before.snapshot);
+  const blocking = await locateProblems(withSources(judgement.blocking, after.sources), fileTexts(head.files));
   report.base = { label: base.label, commit: base.commit ?? null, problems: await locateProblems(before.loadProblems, fileTexts(base.files)) };
-  report.head = { label: head.label, commit: head.commit ?? null, problems: await locateProblems(after.loadProblems, fileTexts(head.files)) };
+  report.head = { label: head.label, commit: head.commit ?? null, problems: blocking };
+  report.verdict = { publish: judgement.publish, problems: blocking };
   return report;
 }
 
@@ -168,7 +181,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): DiffReport {
     }
   }
   const none: RevisionInfo = { label: '', commit: null, problems: [] };
-  return { base: none, head: none, clusters, listing, summary };
+  return { base: none, head: none, verdict: { publish: true, problems: [] }, clusters, listing, summary };
 }
 
 function diffCluster(before: Snapshot, after: Snapshot, old: Cluster | undefined, now: Cluster | undefined): ClusterDiff | undefined {

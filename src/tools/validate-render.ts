@@ -43,8 +43,8 @@ export function renderValidation(report: ValidationReport, format: ValidateForma
       path: p.at.field,
       message: describe(p),
     }));
-    const { errors, warnings, files, records } = report;
-    return `${JSON.stringify({ valid: errors === 0, errors, warnings, files, records, problems }, null, 2)}\n`;
+    const { errors, warnings, files, records, base } = report;
+    return `${JSON.stringify({ valid: errors === 0, errors, warnings, files, records, ...(base ? { base } : {}), problems }, null, 2)}\n`;
   }
   const lines: string[] = [];
   for (const p of report.problems) {
@@ -64,9 +64,10 @@ export function renderValidation(report: ValidationReport, format: ValidateForma
 export function summaryLine(report: ValidationReport): string {
   const { clusters, platform_components, namespaces, rolebindings } = report.records;
   const counts = `${report.files} record files: ${plural(clusters, 'cluster')}, ${plural(platform_components, 'catalog entry', 'catalog entries')}, ${plural(namespaces, 'namespace')}, ${plural(rolebindings, 'rolebinding')}`;
-  if (report.errors === 0 && report.warnings === 0) return `valid: no problems (${counts})`;
+  const against = report.base ? `; judged against ${report.base.label} (${report.base.commit.slice(0, 12)})` : '';
+  if (report.errors === 0 && report.warnings === 0) return `valid: no problems (${counts}${against})`;
   const verdict = report.errors === 0 ? 'valid' : 'invalid';
-  return `${verdict}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')} (${counts})`;
+  return `${verdict}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')} (${counts}${against})`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -1,13 +1,22 @@
-// `gitops-config validate <repo-dir>`: every rule of the service (src/domain/rules), checked
-// with the server's own loader and rules, reported as file:line:col lines a person (or
-// GitHub) can jump to. Rendering: ./validate-render.ts.
-import { problem, type Problem, recordName, withSources } from '../domain/problem.ts';
+// `gitops-config validate <repo-dir> [--base <rev>]`: the working tree judged as the server
+// judges a revision (domain/judge.ts, every rule of src/domain/rules), reported as
+// file:line:col lines a person (or GitHub) can jump to. Without --base the tree is judged as
+// a first revision; with it, as the server would publish it after <rev>: a dangling
+// reference <rev> already had is a warning, a new one an error, and the shrink guard applies
+// (honouring the trailer of HEAD's message). Rendering: ./validate-render.ts.
+import { judge } from '../domain/judge.ts';
+import { problem, type Problem, recordName } from '../domain/problem.ts';
 import type { Collection } from '../domain/records.ts';
-import { checkRevision } from '../domain/rules/index.ts';
+import { commitFileEntries } from '../store/git/commit-files.ts';
+import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { commitAllowsShrink } from '../store/git/history.ts';
+import { headCommit, isGitRepository } from '../store/git/repository.ts';
+import { DEFAULT_MAX_RECORD_BYTES } from '../store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { ignoredWorkingTreeFiles, readWorkingTree } from '../store/record-files/working-tree.ts';
 import { fileTexts, type LoadedRevision, loadRevision } from './load-revision.ts';
 import { locateProblems } from './problem-positions.ts';
+import { resolveRevision } from './revisions.ts';
 
 export interface ValidationReport {
   /** Sorted by file, line and column; every problem with a severity (warnings count as errors with --strict). */
@@ -16,29 +25,49 @@ export interface ValidationReport {
   warnings: number;
   files: number;
   records: Record<Collection, number>;
+  /** The revision judged against (--base), as given and as a commit. */
+  base?: { label: string; commit: string };
+}
+
+export interface ValidateOptions {
+  strict?: boolean;
+  /** A revision (branch, tag, commit, HEAD~1) the tree is judged against, as the server would. */
+  base?: string;
+  maxRecordBytes?: number;
 }
 
 export class NotAConfigRepoError extends Error {}
 
 /** Validates the working tree of a config repo directory. */
-export async function validateRepo(dir: string, options: { strict?: boolean } = {}): Promise<ValidationReport> {
-  const files = await readWorkingTree(dir);
+export async function validateRepo(dir: string, options: ValidateOptions = {}): Promise<ValidationReport> {
+  const maxBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const files = await readWorkingTree(dir, maxBytes);
   const ignored = await ignoredWorkingTreeFiles(dir);
   if (files.length === 0 && ignored.length === 0) {
     throw new NotAConfigRepoError(
       `${dir} holds no record files (clusters/*.yaml, platform_components/*.yaml, namespaces/*.yaml, rolebindings/*.yaml); is it the config repo?`,
     );
   }
-  const loaded = await loadRevision(new RecordFileLoader(), files, 'validate');
+  const cache = {};
+  const loader = new RecordFileLoader();
+  let base: LoadedRevision | undefined;
+  let baseCommit: string | undefined;
+  if (options.base !== undefined) {
+    baseCommit = await resolveRevision(dir, options.base, cache);
+    base = await loadRevision(loader, await commitFileEntries(dir, baseCommit, cache, new BlobReader(dir, cache), undefined, maxBytes), baseCommit);
+  }
+  const loaded = await loadRevision(loader, files, 'validate');
+  const head = isGitRepository(dir) ? await headCommit(dir) : undefined;
+  const allowShrink = head !== undefined && (await commitAllowsShrink(dir, head, cache));
+  const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot);
   const problems: Problem[] = [
-    ...loaded.loadProblems,
-    ...withSources(skipConsequencesOfFailedFiles(loaded, checkRevision(loaded.snapshot)), loaded.sources),
+    ...skipConsequencesOfFailedFiles(loaded, judgement.problems),
     ...ignored.map((file) => ({
       ...problem('ignored_file', { field: '', file, line: 1, column: 1 }, 'is ignored: record files must end in .yaml or .yml'),
       severity: 'warning' as const,
     })),
   ];
-  const located = (await locateProblems(problems, fileTexts(files))).map((p) =>
+  const located = (await locateProblems(withFiles(problems, loaded), fileTexts(files))).map((p) =>
     options.strict && p.severity === 'warning' ? { ...p, severity: 'error' as const } : p,
   );
   located.sort(compareProblems);
@@ -53,7 +82,15 @@ export async function validateRepo(dir: string, options: { strict?: boolean } = 
       namespaces: loaded.snapshot.namespaces.size,
       rolebindings: loaded.snapshot.rolebindings.size,
     },
+    ...(options.base !== undefined ? { base: { label: options.base, commit: baseCommit! } } : {}),
   };
+}
+
+function withFiles(problems: Problem[], loaded: LoadedRevision): Problem[] {
+  return problems.map((p) => {
+    const file = p.at.record && p.at.file === undefined ? loaded.sources.get(recordName(p.at.record)) : undefined;
+    return file === undefined ? p : { ...p, at: { ...p.at, file } };
+  });
 }
 
 /**

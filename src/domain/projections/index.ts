@@ -1,6 +1,5 @@
 // The read endpoints and how each turns a snapshot into an inputs document. The HTTP layer,
 // the response cache and the command-line preview all go through this one table.
-import { clusterSummaryInputs } from './clusters-list.ts';
 import { namespaceInputs } from './namespaces.ts';
 import { platformComponentInputs } from './platform-components.ts';
 import { roleBindingInputs } from './rolebindings.ts';
@@ -23,7 +22,7 @@ export function perClusterInputs(snapshot: Snapshot, cluster: Cluster, endpoint:
   return PER_CLUSTER_ENDPOINTS[endpoint](snapshot, cluster);
 }
 
-export { clusterSummaryInputs };
+export { clusterSummaryInputs, type FleetListFilter, MAX_SHARDS, shardOf } from './clusters-list.ts';
 
 /** The consumer reads at most 900 KiB of decoded body; a larger answer would fail there. */
 export const MAX_RESPONSE_BYTES = 900 * 1024;

@@ -30,7 +30,11 @@ export function cycleProblems(snapshot: Snapshot, from?: string): Problem[] {
     if (from !== undefined && !cycle.includes(from)) continue;
     const start = from === undefined ? 0 : cycle.indexOf(from);
     const path = [...cycle.slice(start), ...cycle.slice(0, start)];
-    problems.push(problem('dependency_cycle', at(path[0]!, '/depends_on'), `depends_on forms a cycle: ${[...path, path[0]].join(' -> ')}`));
+    problems.push(
+      problem('dependency_cycle', at(path[0]!, '/depends_on'), `depends_on forms a cycle: ${[...path, path[0]].join(' -> ')}`, {
+        identity: [...cycle].sort().join(' '),
+      }),
+    );
   }
   return problems;
 }

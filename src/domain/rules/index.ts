@@ -2,39 +2,48 @@
 // REST writes all check with these functions, so what one accepts the others accept too.
 //
 //   rule (problem code)                                   file
+//   not_regular_file, file_too_large                      the loaders (src/store/record-files/,
+//                                                           src/store/git/commit-files.ts)
 //   record file: yaml_syntax, not_a_mapping, empty_file,   ../repo-layout/record-file-parse.ts
 //     nested_record_file, id_mismatch, ignored_file
-//   schema: unknown_field, missing_field, wrong_type,      record-schema.ts (+ schemas/*.json)
-//     invalid_value, invalid_key
+//   schema: unknown_field, missing_field, wrong_type,      record-schema.ts (+ schemas/*.json:
+//     invalid_value, invalid_key                            ids, Kubernetes keys, ConfigMap keys)
 //   duplicate_id, duplicate_cluster_dns,                  uniqueness.ts (checked while a
 //     duplicate_reference                                   snapshot is built: ../snapshot.ts)
 //   dangling_reference, stray_patch                       references.ts
 //   unknown_dependency, self_dependency,                  catalog.ts
 //     dependency_cycle, unused_catalog_entry
-//   response_too_large, too_many_inputs                   response-size.ts
+//   response_too_large, too_many_inputs,                  response-size.ts
+//     fleet_list_large
+//   component_id_not_dns_label                            names.ts
+//   shrink_guard                                          ../judge.ts (a revision against the
+//                                                           one served before it)
 //
-// Severity is decided here, except for dangling references: whether one blocks publication
-// depends on the revision served before (../judge.ts).
+// Severity is decided here, except where it depends on the revision served before: a
+// dangling reference that revision already had is a warning (../judge.ts).
 import type { Problem } from '../problem.ts';
 import type { AnyRecord, Cluster, Collection, PlatformComponent } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
-import { danglingReferences, referencingClusters, strayPatches } from './references.ts';
-import { responseSizeProblems, responsesGrownTooLarge } from './response-size.ts';
+import { analyzeCluster } from './cluster-analysis.ts';
+import { componentIdsNotDnsLabels } from './names.ts';
+import { referencingClusters } from './references.ts';
+import { fleetListProblems, responsesGrownTooLarge } from './response-size.ts';
 
 export { validateRecord, canonicalize } from './record-schema.ts';
+export { analyzeCluster };
 
 /** The problems of one cluster against the rest of the revision. */
 export function checkCluster(snapshot: Snapshot, cluster: Cluster): Problem[] {
-  return [...danglingReferences(snapshot, cluster), ...strayPatches(cluster), ...responseSizeProblems(snapshot, cluster)];
+  return [...analyzeCluster(snapshot, cluster).problems];
 }
 
 /** Every rule across records, on a whole revision (the rules of single records ran when it was loaded). */
 export function checkRevision(snapshot: Snapshot): Problem[] {
   const problems: Problem[] = [];
-  for (const cluster of snapshot.clusters.values()) problems.push(...checkCluster(snapshot, cluster));
+  for (const cluster of snapshot.clusters.values()) problems.push(...analyzeCluster(snapshot, cluster).problems);
   for (const entry of snapshot.platform_components.values()) problems.push(...dependencyProblems(snapshot, entry));
-  problems.push(...cycleProblems(snapshot), ...unusedEntries(snapshot));
+  problems.push(...cycleProblems(snapshot), ...unusedEntries(snapshot), ...componentIdsNotDnsLabels(snapshot), ...fleetListProblems(snapshot));
   return problems;
 }
 

@@ -16,6 +16,7 @@ import type {
   RecordOf,
   RoleBindingDef,
 } from '../records.ts';
+import { ID_RULE } from '../ids.ts';
 import { type Problem, problem } from '../problem.ts';
 
 export const RECORD_SCHEMAS: Record<Collection, object> = {
@@ -32,14 +33,27 @@ const validators = Object.fromEntries(
 
 // Ajv reports a failed `pattern` as the regex itself; people need the rule in words.
 const PATTERN_MESSAGES: Record<string, string> = {
-  [(clusterSchema.definitions.id as { pattern: string }).pattern]:
-    'must be 1-253 characters of A-Z a-z 0-9 . _ -, starting and ending with a letter or digit',
+  [(clusterSchema.definitions.id as { pattern: string }).pattern]: `must be ${ID_RULE}`,
   [clusterSchema.properties.cluster_dns.pattern]: 'must be a valid DNS hostname (labels of letters, digits and -, separated by dots)',
   [namespaceSchema.properties.id.pattern]:
     'must be a DNS-1123 label: lowercase letters, digits and -, starting and ending with a letter or digit, at most 63 characters',
+  [namespaceSchema.definitions.key.pattern]:
+    'must be a Kubernetes key: an optional DNS subdomain prefix and "/", then a name of at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit',
+  [(namespaceSchema.definitions.labels.additionalProperties as { pattern: string }).pattern]:
+    'must be a Kubernetes label value: at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit',
+  [(clusterSchema.properties.patches.additionalProperties.propertyNames as { pattern: string }).pattern]:
+    'must be a ConfigMap key: letters, digits, -, _ and . (a dotted key is a Helm value path), and not __proto__',
 };
 
-function describeError(e: ErrorObject): Problem {
+function describeError(e: ErrorObject): Problem | undefined {
+  // A key that breaks a propertyNames rule: ajv reports the rule it broke (with the key), then
+  // a summary; the first is placed at the key itself, the summary is left out.
+  const key = (e as ErrorObject & { propertyName?: string }).propertyName;
+  if (e.keyword === 'propertyNames') return undefined;
+  if (key !== undefined) {
+    const rule = e.keyword === 'pattern' ? PATTERN_MESSAGES[(e.params as { pattern: string }).pattern] : e.message;
+    return problem('invalid_key', { field: `${e.instancePath}/${escapePointer(key)}` }, `has an invalid key "${key}": it ${rule ?? 'is not allowed'}`);
+  }
   switch (e.keyword) {
     case 'additionalProperties': {
       const field = (e.params as { additionalProperty: string }).additionalProperty;
@@ -63,11 +77,8 @@ function describeError(e: ErrorObject): Problem {
       const hint = expected === 'string' && (typeof e.data === 'number' || typeof e.data === 'boolean') ? ` (quote it: "${String(e.data)}")` : '';
       return problem('wrong_type', { field: e.instancePath }, `must be a ${expected}${hint}`);
     }
-    case 'propertyNames': {
-      // The pointer names the key itself, so that a validator points at the key, not the map.
-      const key = (e.params as { propertyName: string }).propertyName;
-      return problem('invalid_key', { field: `${e.instancePath}/${escapePointer(key)}` }, `has an invalid key "${key}"`);
-    }
+    case 'maxLength':
+      return problem('invalid_value', { field: e.instancePath }, `must be at most ${(e.params as { limit: number }).limit} characters long`);
     default:
       return problem('invalid_value', { field: e.instancePath }, e.message ?? 'is invalid');
   }
@@ -96,7 +107,7 @@ export function validateRecord<C extends Collection>(
   const copy = options.inPlace ? input : structuredClone(input);
   const validate = validators[collection];
   if (!validate(copy)) {
-    return { ok: false, problems: dedupe((validate.errors ?? []).map(describeError)) };
+    return { ok: false, problems: dedupe((validate.errors ?? []).flatMap((e) => describeError(e) ?? [])) };
   }
   return { ok: true, record: canonicalize(collection, copy as RecordOf[C]) };
 }

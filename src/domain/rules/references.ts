@@ -17,7 +17,8 @@ export function danglingReferences(snapshot: Snapshot, cluster: Cluster): Proble
           'dangling_reference',
           { record: { collection: 'clusters', id: cluster.id }, field: `/${field}/${index}/id` },
           `references ${field} "${ref.id}", which does not exist`,
-          { refersTo: { collection: field, id: ref.id } },
+          // The same reference in another revision, wherever it sits in the list.
+          { refersTo: { collection: field, id: ref.id }, identity: `${field}:${ref.id}` },
         ),
       );
     });
@@ -34,6 +35,7 @@ export function strayPatches(cluster: Cluster): Problem[] {
         'stray_patch',
         { record: { collection: 'clusters', id: cluster.id }, field: `/patches/${component.replaceAll('~', '~0').replaceAll('/', '~1')}` },
         `patches component "${component}", which the cluster does not reference in platform_components`,
+        { identity: component },
       ),
     );
 }

@@ -1,5 +1,8 @@
 // Rules on what a cluster would be served: no answer over the consumer's 900 KiB limit (it
-// would fail there), and a warning for a list longer than the consumer keeps by default.
+// would fail there), a warning for a list longer than the consumer keeps by default, and a
+// warning for a fleet listing close to the limit. Exact sizes need the merged answer; a cheap
+// upper bound, computed from the sizes of the definitions, spares that for every cluster that
+// cannot come near the limit.
 import { MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../projections/index.ts';
 import { type Problem, problem } from '../problem.ts';
 import type { AnyRecord, Cluster, Collection } from '../records.ts';
@@ -8,13 +11,60 @@ import type { Snapshot } from '../snapshot.ts';
 /** The consumer's default `spec.filter.limit`: items past it are silently dropped. */
 export const CONSUMER_DEFAULT_LIMIT = 100;
 
-const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
+/** The share of the limit at which the unfiltered fleet listing is worth a warning. */
+export const FLEET_LIST_WARNING_SHARE = 0.8;
+
+export const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
 /** The read endpoint whose answer a definition of each collection appears in. */
 export const ENDPOINT_OF = { platform_components: 'platform-components', namespaces: 'namespaces', rolebindings: 'rolebindings' } as const;
+const FIELD_OF = { 'platform-components': 'platform_components', namespaces: 'namespaces', rolebindings: 'rolebindings' } as const;
 
 export function responseBytes(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): number {
   return Buffer.byteLength(JSON.stringify({ inputs: PER_CLUSTER_ENDPOINTS[endpoint](snapshot, cluster) }));
+}
+
+const definitionSizes = new WeakMap<object, number>();
+
+function definitionBytes(record: AnyRecord): number {
+  let size = definitionSizes.get(record);
+  if (size === undefined) {
+    size = Buffer.byteLength(JSON.stringify(record));
+    definitionSizes.set(record, size);
+  }
+  return size;
+}
+
+/** JSON's worst case for a string: 6 bytes per UTF-16 unit ("\u001f") and the quotes. */
+const text = (value: string | null | undefined) => (value == null ? 4 : 6 * value.length + 2);
+/** The reference's and the item's own keys, "cluster", "source", braces and commas. */
+const KEYS_PER_ITEM = 192;
+
+/**
+ * An upper bound of the bytes of a cluster's answer on one endpoint, without merging: each
+ * item holds at most its definition, the cluster's reference (with its overrides), the
+ * cluster block and the keys around them; the patches appear once in all.
+ */
+export function responseBound(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): number {
+  const field = FIELD_OF[endpoint];
+  const block = text(cluster.cluster_name) + text(cluster.cluster_dns) + text(cluster.environment);
+  let total = 16;
+  if (field === 'platform_components') {
+    for (const [component, values] of Object.entries(cluster.patches)) {
+      total += text(component) + 4;
+      for (const [key, value] of Object.entries(values)) total += text(key) + text(value) + 2;
+    }
+  }
+  for (const ref of cluster[field] as { id: string; oci_tag?: string | null; component_path?: string | null }[]) {
+    const def = (snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id);
+    total += (def ? definitionBytes(def) : 0) + text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
+  }
+  return total;
+}
+
+/** The bound for every cluster on the endpoint a collection feeds (kept for callers that scan a fleet). */
+export function responseSizeBound(snapshot: Snapshot, collection: Exclude<Collection, 'clusters'>): (cluster: Cluster) => number {
+  return (cluster) => responseBound(snapshot, cluster, ENDPOINT_OF[collection]);
 }
 
 function tooLarge(clusterId: string, endpoint: PerClusterEndpoint, bytes: number): Problem {
@@ -22,35 +72,38 @@ function tooLarge(clusterId: string, endpoint: PerClusterEndpoint, bytes: number
     'response_too_large',
     { record: { collection: 'clusters', id: clusterId }, field: '' },
     `its ${endpoint} response would be ${bytes} bytes, over the consumer's 900 KiB limit (${MAX_RESPONSE_BYTES} bytes)`,
+    { identity: endpoint },
   );
 }
 
 /** Errors for responses over 900 KiB, warnings for lists the consumer would cut at its default limit. */
-export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster): Problem[] {
+export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster, counts: readonly number[]): Problem[] {
   const problems: Problem[] = [];
-  for (const endpoint of ENDPOINTS) {
-    const inputs = PER_CLUSTER_ENDPOINTS[endpoint](snapshot, cluster);
-    const bytes = Buffer.byteLength(JSON.stringify({ inputs }));
-    if (bytes >= MAX_RESPONSE_BYTES) problems.push(tooLarge(cluster.id, endpoint, bytes));
-    if (inputs.length > CONSUMER_DEFAULT_LIMIT) {
+  ENDPOINTS.forEach((endpoint, index) => {
+    if (responseBound(snapshot, cluster, endpoint) >= MAX_RESPONSE_BYTES) {
+      const bytes = responseBytes(snapshot, cluster, endpoint);
+      if (bytes >= MAX_RESPONSE_BYTES) problems.push(tooLarge(cluster.id, endpoint, bytes));
+    }
+    const count = counts[index]!;
+    if (count > CONSUMER_DEFAULT_LIMIT) {
       problems.push({
         ...problem(
           'too_many_inputs',
           { record: { collection: 'clusters', id: cluster.id }, field: '' },
-          `its ${endpoint} response has ${inputs.length} inputs; the consumer keeps only ${CONSUMER_DEFAULT_LIMIT} unless its ResourceSetInputProvider raises spec.filter.limit`,
+          `its ${endpoint} response has ${count} inputs; the consumer keeps only ${CONSUMER_DEFAULT_LIMIT} unless its ResourceSetInputProvider raises spec.filter.limit`,
+          { identity: endpoint },
         ),
         severity: 'warning',
       });
     }
-  }
+  });
   return problems;
 }
 
 /**
  * Responses of the clusters that use a changed definition and would go over the limit
  * because of the change (a cluster already over it is not blamed on this change). A
- * definition that did not grow cannot push anyone over, so most writes skip the scan; and a
- * cluster whose answer cannot come near the limit (by a cheap upper bound) is not merged.
+ * definition that did not grow cannot push anyone over, so most writes skip the scan.
  */
 export function responsesGrownTooLarge(
   before: Snapshot,
@@ -61,13 +114,12 @@ export function responsesGrownTooLarge(
 ): Problem[] {
   const old = before[collection].get(id);
   const now = after[collection].get(id);
-  if (!old || !now || JSON.stringify(now).length <= JSON.stringify(old).length) return [];
+  if (!old || !now || definitionBytes(now) <= definitionBytes(old)) return [];
   const endpoint = ENDPOINT_OF[collection];
-  const bound = responseSizeBound(after, collection);
   const problems: Problem[] = [];
   for (const clusterId of users) {
     const cluster = after.clusters.get(clusterId)!;
-    if (bound(cluster) < MAX_RESPONSE_BYTES) continue;
+    if (responseBound(after, cluster, endpoint) < MAX_RESPONSE_BYTES) continue;
     const bytes = responseBytes(after, cluster, endpoint);
     const previous = before.clusters.get(clusterId);
     if (bytes < MAX_RESPONSE_BYTES || (previous && responseBytes(before, previous, endpoint) >= MAX_RESPONSE_BYTES)) continue;
@@ -76,32 +128,37 @@ export function responsesGrownTooLarge(
   return problems;
 }
 
-/**
- * An upper bound of the bytes of a cluster's answer on the endpoint a collection feeds,
- * without merging: each item holds at most its definition, the cluster's reference (with its
- * overrides), the cluster block and the keys around them; the patches appear once in all.
- * Strings are counted at 6 bytes per UTF-16 unit, JSON's worst case ("\u001f"), so no
- * serializing is needed per cluster.
- */
-export function responseSizeBound(snapshot: Snapshot, collection: Exclude<Collection, 'clusters'>): (cluster: Cluster) => number {
-  const definitions = new Map<string, number>();
-  for (const [key, record] of snapshot[collection] as ReadonlyMap<string, AnyRecord>) {
-    definitions.set(key, Buffer.byteLength(JSON.stringify(record)));
+const summarySizes = new WeakMap<Cluster, number>();
+
+/** The bytes of the unfiltered fleet listing (GET /api/v2/gitops/clusters). */
+export function fleetListBytes(snapshot: Snapshot): number {
+  let total = '{"inputs":[]}'.length + Math.max(0, snapshot.clusters.size - 1);
+  for (const cluster of snapshot.clusters.values()) {
+    let size = summarySizes.get(cluster);
+    if (size === undefined) {
+      const { id, cluster_name, cluster_dns, environment } = cluster;
+      size = Buffer.byteLength(JSON.stringify({ id, cluster_name, cluster_dns, environment }));
+      summarySizes.set(cluster, size);
+    }
+    total += size;
   }
-  const text = (value: string | null | undefined) => (value == null ? 4 : 6 * value.length + 2);
-  const KEYS_PER_ITEM = 192; // the reference's and the item's own keys, "cluster", "source", braces and commas
-  return (cluster) => {
-    const block = text(cluster.cluster_name) + text(cluster.cluster_dns) + text(cluster.environment);
-    let total = 16;
-    if (collection === 'platform_components') {
-      for (const [component, values] of Object.entries(cluster.patches)) {
-        total += text(component) + 4;
-        for (const [key, value] of Object.entries(values)) total += text(key) + text(value) + 2;
-      }
-    }
-    for (const ref of cluster[collection] as { id: string; oci_tag?: string | null; component_path?: string | null }[]) {
-      total += (definitions.get(ref.id) ?? 0) + text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
-    }
-    return total;
-  };
+  return total;
+}
+
+/** A warning when the unfiltered fleet listing nears the limit: callers should page it with ?shard=. */
+export function fleetListProblems(snapshot: Snapshot): Problem[] {
+  const bytes = fleetListBytes(snapshot);
+  if (bytes < FLEET_LIST_WARNING_SHARE * MAX_RESPONSE_BYTES) return [];
+  const share = Math.round((100 * bytes) / MAX_RESPONSE_BYTES);
+  const over = bytes >= MAX_RESPONSE_BYTES;
+  return [
+    {
+      ...problem(
+        'fleet_list_large',
+        { field: '' },
+        `the unfiltered clusters listing is ${bytes} bytes, ${share}% of the 900 KiB limit${over ? ': it answers 422 response_too_large' : ''}; read it with ?shard=<i>/<n> or ?environment=`,
+      ),
+      severity: 'warning',
+    },
+  ];
 }

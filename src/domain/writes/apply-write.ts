@@ -5,10 +5,11 @@
 //
 // The candidate record is checked against its schema (the same code that reads files, rows
 // and the seed), then the rules the change can affect run on the revision it would make
-// (rules/index.ts: checkRecordChange). Warnings never block a write.
+// (rules/index.ts: checkRecordChange). Only problems the write introduces refuse it;
+// warnings never do.
 import { dnsKey } from '../cluster-dns.ts';
 import { isValidId, ID_RULE } from '../ids.ts';
-import { isError, type Problem, problem, recordName } from '../problem.ts';
+import { isError, type Problem, problem, problemIdentity, recordName } from '../problem.ts';
 import type { AnyRecord, Cluster, Collection } from '../records.ts';
 import { checkRecordChange, validateRecord } from '../rules/index.ts';
 import { dependents } from '../rules/catalog.ts';
@@ -94,7 +95,10 @@ export function applyWrite(snapshot: Snapshot, request: WriteRequest): WriteOutc
 
   const built = withRecord(snapshot, collection, id, record, snapshot.revision);
   if (!built.ok) return refuse(invalid(collection, id, built.problems));
-  const problems = checkRecordChange(snapshot, built.snapshot, collection, record).filter(isError);
+  // Writes ratchet: a problem the record already had (a dangling reference the contract
+  // allows, a list already too long) does not block a write that leaves it as it was.
+  const had = new Set(previous ? checkRecordChange(snapshot, snapshot, collection, previous).filter(isError).map(problemIdentity) : []);
+  const problems = checkRecordChange(snapshot, built.snapshot, collection, record).filter((p) => isError(p) && !had.has(problemIdentity(p)));
   if (problems.length > 0) return refuse(invalid(collection, id, problems));
   return { ok: true, applied: { action, collection, id, record, previous, changedFields, snapshot: built.snapshot, unchanged: false } };
 }

@@ -31,7 +31,7 @@ export function createBackend(config: BackendSettings, log: Logger): Backend {
 function gitBackend(config: BackendSettings, log: Logger): Backend {
   const author = { name: config.gitAuthorName, email: config.gitAuthorEmail };
   if (!/^https?:\/\//.test(config.configRepo)) {
-    return new LocalGitBackend({ dir: config.configRepo, log, writable: config.apiMode === 'crud', author });
+    return new LocalGitBackend({ dir: config.configRepo, log, writable: config.apiMode === 'crud', author, maxRecordBytes: config.maxRecordBytes });
   }
   const fromUrl = splitUrlCredentials(config.configRepo);
   return new RemoteGitBackend({
@@ -42,6 +42,7 @@ function gitBackend(config: BackendSettings, log: Logger): Backend {
     credentials: gitCredentials({ token: config.gitToken, username: config.gitUsername, password: config.gitPassword }) ?? fromUrl.credentials,
     log,
     author,
+    maxRecordBytes: config.maxRecordBytes,
   });
 }
 

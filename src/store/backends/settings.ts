@@ -19,4 +19,6 @@ export interface BackendSettings {
   databaseUrl: string;
   /** memory, and a new SQLite database */
   seedFile: string;
+  /** MAX_RECORD_BYTES: a larger record file is refused without being read. */
+  maxRecordBytes: number;
 }

@@ -2,15 +2,21 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/record-path.ts';
-import { byPath, type RecordFileEntry } from '../record-files/record-file-entry.ts';
-import { BlobReader } from './format/blob-reader.ts';
+import { byPath, DEFAULT_MAX_RECORD_BYTES, type RecordFileEntry, RecordRefused } from '../record-files/record-file-entry.ts';
+import { notRegular, tooLarge } from '../record-files/safe-read.ts';
+import { BlobReader, BlobTooLarge } from './format/blob-reader.ts';
 
 export interface TreeBlob {
   path: string;
   oid: string;
+  /** Git's file mode: 100644 or 100755 for a file, 120000 for a symbolic link, 160000 for a submodule. */
+  mode: string;
 }
 
-/** Every *.yaml / *.yml blob under the four record folders of `commitOid`, in path order. */
+const SYMLINK = '120000';
+const SUBMODULE = '160000';
+
+/** Every *.yaml / *.yml entry under the four record folders of `commitOid` (files, links, submodules), in path order. */
 export async function recordBlobsOfCommit(dir: string, commitOid: string, cache: object = {}): Promise<TreeBlob[]> {
   const blobs: TreeBlob[] = [];
   const visit = async (filepath: string): Promise<void> => {
@@ -24,7 +30,7 @@ export async function recordBlobsOfCommit(dir: string, commitOid: string, cache:
     for (const entry of tree.tree) {
       const path = `${filepath}/${entry.path}`;
       if (entry.type === 'tree') await visit(path);
-      else if (entry.type === 'blob' && isRecordFileName(entry.path)) blobs.push({ path, oid: entry.oid });
+      else if (isRecordFileName(entry.path)) blobs.push({ path, oid: entry.oid, mode: entry.mode });
     }
   };
   for (const folder of RECORD_FOLDERS) await visit(folder);
@@ -41,14 +47,23 @@ export async function commitFileEntries(
   cache: object,
   reader: BlobReader = new BlobReader(dir, cache),
   known: ReadonlyMap<string, string> = new Map(),
+  maxBytes = DEFAULT_MAX_RECORD_BYTES,
 ): Promise<RecordFileEntry[]> {
   const blobs = await recordBlobsOfCommit(dir, commit, cache);
-  return blobs.map((blob) => ({
-    path: blob.path,
-    blobId: blob.oid,
-    text: known.get(blob.oid),
-    read: () => reader.readText(blob.oid),
-  }));
+  return blobs.map((blob): RecordFileEntry => {
+    if (blob.mode === SYMLINK || blob.mode === SUBMODULE) {
+      return { path: blob.path, blobId: blob.oid, refused: notRegular(blob.path, blob.mode === SYMLINK ? 'a symbolic link' : 'a submodule') };
+    }
+    const read = async () => {
+      try {
+        return await reader.readText(blob.oid, maxBytes);
+      } catch (error) {
+        if (error instanceof BlobTooLarge) throw new RecordRefused(tooLarge(blob.path, error.bytes, maxBytes));
+        throw error;
+      }
+    };
+    return { path: blob.path, blobId: blob.oid, text: known.get(blob.oid), read };
+  });
 }
 
 export async function readBlobText(dir: string, oid: string, cache: object = {}): Promise<string> {

@@ -1,16 +1,33 @@
 // One record file of a revision, as a file source lists it: its path and the Git object id of
-// its content (equal ids, equal text), with the text when it has been read already.
+// its content (equal ids, equal text), with the text when it has been read already — or the
+// problem that kept it from being read at all (not a regular file, too large).
 import { createHash } from 'node:crypto';
+import type { Problem } from '../../domain/problem.ts';
+
+/** MAX_RECORD_BYTES: a record file larger than this is refused without being read whole. */
+export const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
 export interface RecordFileEntry {
   /** Path inside the repo, with forward slashes: "clusters/demo.yaml". */
   path: string;
-  /** Git blob id of the content. */
+  /** Git blob id of the content; for a refused file, a stand-in that changes when the file does. */
   blobId: string;
   /** The text, when it was read to list the file. */
   text?: string;
   /** Reads the text (files listed from a Git tree are read only when their parse is not known). */
   read?: () => Promise<string>;
+  /** Why the file is not read: it is a problem of the revision. */
+  refused?: Problem;
+}
+
+/** Thrown by an entry's read(): the file turned out to be one that is not read (too large). */
+export class RecordRefused extends Error {
+  readonly problem: Problem;
+
+  constructor(problem: Problem) {
+    super(problem.message);
+    this.problem = problem;
+  }
 }
 
 /** The object id Git gives a file's content (SHA-1 of "blob <size>\0" + bytes). */

@@ -1,11 +1,12 @@
 // Files -> candidate: the one loader of record files, for the server (working tree or Git
 // commit), `validate`, `inputs` and `diff`. Parses are remembered by path and content, so a
 // new revision costs only the files it changed, and two revisions compared share the rest.
+import type { Problem } from '../../domain/problem.ts';
 import type { ParsedRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
 import { parseRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
 import { assembleRecords } from '../../domain/repo-layout/record-files.ts';
 import type { Candidate } from '../backend.ts';
-import type { RecordFileEntry } from './record-file-entry.ts';
+import { type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
 
 export class RecordFileLoader {
   /** "path\0blobId" -> parse, of the files of the last revision loaded. */
@@ -15,11 +16,24 @@ export class RecordFileLoader {
   async load(entries: readonly RecordFileEntry[], revision: string): Promise<Candidate> {
     const kept = new Map<string, ParsedRecordFile>();
     const files: { path: string; parsed: ParsedRecordFile }[] = [];
+    const refused: Problem[] = [];
     for (const entry of entries) {
+      if (entry.refused) {
+        refused.push(entry.refused);
+        continue;
+      }
       const key = `${entry.path}\u0000${entry.blobId}`;
       let parsed = this.#parsed.get(key) ?? kept.get(key);
       if (!parsed) {
-        parsed = parseRecordFile(entry.path, entry.text ?? (await entry.read!()));
+        let text: string;
+        try {
+          text = entry.text ?? (await entry.read!());
+        } catch (error) {
+          if (!(error instanceof RecordRefused)) throw error;
+          refused.push(error.problem);
+          continue;
+        }
+        parsed = parseRecordFile(entry.path, text);
         if (!parsed) continue; // outside the layout
       }
       kept.set(key, parsed);
@@ -28,6 +42,6 @@ export class RecordFileLoader {
     // Only the files of the latest revision are worth remembering: the next one shares most.
     this.#parsed = kept;
     const { records, problems, sources } = assembleRecords(files);
-    return { revision, records, problems, sources };
+    return { revision, records, problems: [...refused, ...problems], sources };
   }
 }

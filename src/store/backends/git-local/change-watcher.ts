@@ -2,13 +2,11 @@
 // changed: a record file whose content differs from what the backend last saw, or a moved
 // HEAD. The service's own writes change nothing it has not seen already, so they start no
 // reload; neither do README edits or git's bookkeeping.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { Logger } from 'pino';
 import { recordFileLocation } from '../../../domain/repo-layout/record-path.ts';
-import { gitBlobId } from '../../record-files/record-file-entry.ts';
 import { headCommit } from '../../git/repository.ts';
+import { readRecordFileSafely } from '../../record-files/safe-read.ts';
 
 /** Changes closer together than this are taken as one. */
 const DEBOUNCE_MS = 100;
@@ -22,14 +20,16 @@ export interface SeenState {
 export class ChangeWatcher {
   readonly #dir: string;
   readonly #log: Logger;
+  readonly #maxBytes: number;
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** Paths (relative, "/"-separated) reported since the last check; "*" for a folder event. */
   readonly #changed = new Set<string>();
 
-  constructor(dir: string, log: Logger) {
+  constructor(dir: string, log: Logger, maxBytes: number) {
     this.#dir = dir;
     this.#log = log;
+    this.#maxBytes = maxBytes;
   }
 
   /**
@@ -40,6 +40,8 @@ export class ChangeWatcher {
     const dir = this.#dir;
     this.#watcher = watch(dir, {
       ignoreInitial: true,
+      // A link is a change to its own entry; what it points at is never read.
+      followSymlinks: false,
       ignored: (path: string) => {
         const rel = path.slice(dir.length + 1);
         // Git's own bookkeeping changes on every command; only refs and HEAD matter here
@@ -81,11 +83,11 @@ export class ChangeWatcher {
         continue;
       }
       if (!recordFileLocation(path)) continue; // README.md and friends are not served
-      const bytes = await readFile(join(this.#dir, path)).catch((error: NodeJS.ErrnoException) => {
+      const read = await readRecordFileSafely(this.#dir, path, this.#maxBytes).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT' || error.code === 'EISDIR') return undefined;
         throw error;
       });
-      if ((bytes === undefined ? undefined : gitBlobId(bytes)) !== seen.files.get(path)) return true;
+      if (read?.blobId !== seen.files.get(path)) return true;
     }
     // Only a moved HEAD (a commit, a checkout, a reset) changes what is served.
     return gitChanged && (await headCommit(this.#dir)) !== seen.head;

@@ -9,10 +9,13 @@ import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
+import { commitFileEntries } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
+import { BlobReader } from '../../git/format/blob-reader.ts';
+import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { IndexLocked, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
 import { RefLocked, RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
@@ -29,6 +32,8 @@ export interface LocalGitOptions {
   /** Crud mode: the directory must then be a Git repository on a branch with a commit. */
   writable: boolean;
   author: CommitAuthor;
+  /** MAX_RECORD_BYTES */
+  maxRecordBytes: number;
 }
 
 export class LocalGitBackend implements Backend {
@@ -47,7 +52,7 @@ export class LocalGitBackend implements Backend {
     this.#options = options;
     this.dir = resolve(options.dir);
     this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#gitCache });
-    this.#watcher = new ChangeWatcher(this.dir, options.log);
+    this.#watcher = new ChangeWatcher(this.dir, options.log, options.maxRecordBytes);
   }
 
   async open(): Promise<void> {
@@ -69,13 +74,29 @@ export class LocalGitBackend implements Backend {
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
-    const entries = await readWorkingTree(this.dir).catch((error: unknown) => {
+    const entries = await readWorkingTree(this.dir, this.#options.maxRecordBytes).catch((error: unknown) => {
       throw new StoreUnavailable('io', `cannot read ${this.dir}: ${describeError(error)}`);
     });
     const revision = await workingTreeRevision(this.dir, entries, this.#gitCache);
-    this.#seen = { head: commitOfRevision(revision), files: new Map(entries.map((e) => [e.path, e.blobId])) };
+    const head = commitOfRevision(revision);
+    this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])) };
     if (revision === known.served || revision === known.refused) return { unchanged: revision };
-    return { candidate: await this.#loader.load(entries, revision) };
+    const candidate = await this.#loader.load(entries, revision);
+    return { candidate: { ...candidate, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache)) } };
+  }
+
+  /** The branch's commits before the working tree: HEAD first when the tree holds edits of its own. */
+  async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
+    const head = commitOfRevision(revision);
+    if (head === undefined) return;
+    const commits = revision === head ? await firstParents(this.dir, head, limit, this.#gitCache) : [head, ...(await firstParents(this.dir, head, limit - 1, this.#gitCache))];
+    // A loader of its own: the history must not push the working tree's parses out of the main one.
+    const loader = new RecordFileLoader();
+    const reader = new BlobReader(this.dir, this.#gitCache);
+    for (const commit of commits) {
+      const entries = await commitFileEntries(this.dir, commit, this.#gitCache, reader, undefined, this.#options.maxRecordBytes);
+      yield { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, this.#gitCache) };
+    }
   }
 
   watch(onChange: (reason: string) => void): void {

@@ -16,13 +16,14 @@ import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
 import { describeError } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
 import { BlobReader } from '../../git/format/blob-reader.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
+import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { type GitCredentials, redactUrl } from './remote-auth.ts';
 import { cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
@@ -36,6 +37,8 @@ export interface RemoteGitOptions {
   credentials: GitCredentials | undefined;
   log: Logger;
   author: CommitAuthor;
+  /** MAX_RECORD_BYTES */
+  maxRecordBytes: number;
 }
 
 interface SyncReport {
@@ -100,8 +103,20 @@ export class RemoteGitBackend implements Backend {
     if (known.served !== undefined && !(await this.#descends(head, known.served))) {
       this.#options.log.warn({ previous: known.served, commit: head, branch: this.#branch }, 'the branch was rewritten (force-pushed); following it');
     }
-    const entries = await commitFileEntries(this.dir, head, this.#target.cache, new BlobReader(this.dir, this.#target.cache));
-    return { candidate: await this.#loader.load(entries, head) };
+    return { candidate: await this.#candidate(this.#loader, head) };
+  }
+
+  /** The branch's commits before `revision`, newest first. */
+  async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
+    // A loader of its own: the history must not push the head's parses out of the main one.
+    const loader = new RecordFileLoader();
+    for (const commit of await firstParents(this.dir, revision, limit, this.#target.cache)) yield this.#candidate(loader, commit);
+  }
+
+  async #candidate(loader: RecordFileLoader, commit: string): Promise<Candidate> {
+    const { cache } = this.#target;
+    const entries = await commitFileEntries(this.dir, commit, cache, new BlobReader(this.dir, cache), undefined, this.#options.maxRecordBytes);
+    return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache) };
   }
 
   watch(onChange: (reason: string) => void): void {

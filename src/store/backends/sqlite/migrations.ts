@@ -17,6 +17,9 @@
 //   it too; the service's own mutation then sets it to exactly one more than before, inside
 //   the same transaction, so one REST write is one revision.
 // - audit_log: one row per REST mutation, written in the mutation's transaction.
+// - published_baseline (version 2): one row, what the rules need of the revision published
+//   last (input counts per cluster, dangling references), so that a restart judges the
+//   database against what was served before it (product-decisions §4).
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -138,6 +141,18 @@ CREATE TABLE audit_log (
 ) STRICT;
 CREATE INDEX audit_log_record ON audit_log (collection, record_id);
 ${revisionTriggers()}
+`,
+  },
+  {
+    version: 2,
+    description: 'the facts of the revision published last, to judge the next one against after a restart',
+    sql: `
+CREATE TABLE published_baseline (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  revision TEXT NOT NULL,
+  facts    TEXT NOT NULL ${jsonObject('facts')},
+  at       TEXT NOT NULL
+) STRICT;
 `,
   },
 ];

@@ -4,6 +4,7 @@
 // the sqlite3 shell) is noticed through PRAGMA data_version within POLL_INTERVAL_MS. A write
 // is one transaction: the record's rows, the revision bump and the audit_log row.
 import type { Logger } from 'pino';
+import type { BaselineFacts } from '../../../domain/judge.ts';
 import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { StartupError } from '../../../startup-error.ts';
@@ -172,6 +173,26 @@ export class SqliteBackend implements Backend {
       }
       await new Promise((resume) => setTimeout(resume, Math.min(pause, left)));
       pause = Math.min(pause * 2, 100);
+    }
+  }
+
+  async recallBaseline(): Promise<BaselineFacts | undefined> {
+    const row = this.#db!.prepare('SELECT facts FROM published_baseline WHERE id = 1').get() as { facts: string } | undefined;
+    if (!row) return undefined;
+    const facts = JSON.parse(row.facts) as BaselineFacts;
+    return typeof facts.revision === 'string' && facts.inputs && Array.isArray(facts.dangling) ? facts : undefined;
+  }
+
+  async keepBaseline(facts: BaselineFacts): Promise<void> {
+    if (!this.#writer) return; // a read-only instance: the writing one keeps it
+    try {
+      this.#db!.prepare(
+        `INSERT INTO published_baseline (id, revision, facts, at) VALUES (1, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, facts = excluded.facts, at = excluded.at`,
+      ).run(facts.revision, JSON.stringify(facts), new Date().toISOString());
+    } catch (error) {
+      // Busy now: the next publication keeps it. A restart in between judges against an older one.
+      this.#options.log.warn({ database: this.#name, error: sqliteMessage(error) }, 'could not keep the published revision\'s facts');
     }
   }
 

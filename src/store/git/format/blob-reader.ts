@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
 
 interface PackIndex {
@@ -23,6 +23,16 @@ interface PackIndex {
   offsets: Buffer;
   largeOffsets: Buffer;
   count: number;
+}
+
+/** A blob over the size a record file may have: refused before it is read whole. */
+export class BlobTooLarge extends Error {
+  readonly bytes: number;
+
+  constructor(bytes: number) {
+    super(`the blob is ${bytes} bytes`);
+    this.bytes = bytes;
+  }
 }
 
 interface RawObject {
@@ -56,11 +66,36 @@ export class BlobReader {
     this.#objects = objects;
   }
 
-  async readText(oid: string): Promise<string> {
+  /** The blob's text; a blob larger than `maxBytes` is refused (BlobTooLarge) from its header, before it is inflated. */
+  async readText(oid: string, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+    const size = this.blobSize(oid);
+    if (size !== undefined && size > maxBytes) throw new BlobTooLarge(size);
     const fast = this.readNative(oid);
-    if (fast !== undefined) return fast.toString('utf8');
-    const { blob } = await git.readBlob({ fs, dir: this.#dir, oid, cache: this.#cache });
-    return Buffer.from(blob).toString('utf8');
+    const bytes = fast ?? Buffer.from((await git.readBlob({ fs, dir: this.#dir, oid, cache: this.#cache })).blob);
+    if (bytes.length > maxBytes) throw new BlobTooLarge(bytes.length);
+    return bytes.toString('utf8');
+  }
+
+  /** The size of an object from its header (loose) or its pack entry, without inflating it whole; undefined when unknown. */
+  blobSize(oid: string): number | undefined {
+    if (this.#objects === undefined || !/^[0-9a-f]{40}$/.test(oid)) return undefined;
+    try {
+      const file = readFileSync(join(this.#objects, oid.slice(0, 2), oid.slice(2)));
+      const head = inflateSync(file.subarray(0, 64), { finishFlush: zlib.Z_SYNC_FLUSH });
+      const match = /^[a-z]+ (\d+)\0/.exec(head.toString('latin1'));
+      return match ? Number(match[1]) : undefined;
+    } catch {
+      // not loose: look in the packs
+    }
+    try {
+      for (const pack of this.#packIndexes()) {
+        const offset = findOffset(pack, oid);
+        if (offset !== undefined) return this.#packedSize(pack, offset);
+      }
+    } catch {
+      return undefined;
+    }
+    return undefined;
   }
 
   /** The blob, read with Node's zlib from a loose object or a version-2 pack; undefined for anything this reader does not handle. */
@@ -100,6 +135,41 @@ export class BlobReader {
     const typeName = raw.subarray(0, space).toString('latin1');
     const type = Number(Object.entries(TYPE_NAMES).find(([, name]) => name === typeName)?.[0] ?? 0);
     return { type, data: raw.subarray(nul + 1) };
+  }
+
+  /** The size of a packed object: from its entry header, or for a delta from the delta's own header. */
+  #packedSize(pack: PackIndex, offset: number): number | undefined {
+    pack.pack ??= readFileSync(pack.packPath);
+    const data = pack.pack;
+    let pos = offset;
+    let byte = data[pos++]!;
+    const type = (byte >> 4) & 7;
+    let size = byte & 15;
+    let shift = 4;
+    while (byte & 0x80) {
+      byte = data[pos++]!;
+      size += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    }
+    if (type !== OBJ_OFS_DELTA && type !== OBJ_REF_DELTA) return size;
+    if (type === OBJ_OFS_DELTA) while (data[pos++]! & 0x80);
+    else pos += 20;
+    // The delta starts with the base's size and the result's size, each a varint.
+    const head = inflateSync(data.subarray(pos, pos + 64), { finishFlush: zlib.Z_SYNC_FLUSH });
+    let at = 0;
+    const varint = (): number => {
+      let value = 0;
+      let bits = 0;
+      let b: number;
+      do {
+        b = head[at++]!;
+        value += (b & 0x7f) * 2 ** bits;
+        bits += 7;
+      } while (b & 0x80 && at < head.length);
+      return value;
+    };
+    varint();
+    return varint();
   }
 
   #readPacked(pack: PackIndex, offset: number, depth: number): RawObject | undefined {

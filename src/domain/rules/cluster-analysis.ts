@@ -1,0 +1,34 @@
+// Everything the rules say about one cluster against the rest of a revision: its dangling
+// references, stray patches, response sizes, and how many inputs each endpoint gives it.
+// Remembered per cluster record and the definitions it refers to (records are immutable and
+// shared between revisions that did not change them), so judging a revision costs work only
+// for the clusters a change touched.
+import type { Problem } from '../problem.ts';
+import type { AnyRecord, Cluster } from '../records.ts';
+import type { Snapshot } from '../snapshot.ts';
+import { danglingReferences, strayPatches } from './references.ts';
+import { responseSizeProblems } from './response-size.ts';
+import { REFERENCE_FIELDS } from './uniqueness.ts';
+
+export interface ClusterAnalysis {
+  /** Inputs on [platform-components, namespaces, rolebindings]. */
+  counts: readonly [number, number, number];
+  problems: readonly Problem[];
+}
+
+const remembered = new WeakMap<Cluster, { deps: (AnyRecord | undefined)[]; analysis: ClusterAnalysis }>();
+
+export function analyzeCluster(snapshot: Snapshot, cluster: Cluster): ClusterAnalysis {
+  const deps: (AnyRecord | undefined)[] = [];
+  for (const field of REFERENCE_FIELDS) {
+    for (const ref of cluster[field]) deps.push((snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id));
+  }
+  const known = remembered.get(cluster);
+  if (known && known.deps.length === deps.length && known.deps.every((d, i) => d === deps[i])) return known.analysis;
+
+  const counts = REFERENCE_FIELDS.map((field) => cluster[field].filter((ref) => snapshot[field].has(ref.id)).length) as [number, number, number];
+  const problems = [...danglingReferences(snapshot, cluster), ...strayPatches(cluster), ...responseSizeProblems(snapshot, cluster, counts)];
+  const analysis = { counts, problems };
+  remembered.set(cluster, { deps, analysis });
+  return analysis;
+}

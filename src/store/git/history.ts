@@ -1,0 +1,32 @@
+// A branch's past, read from the object store: first parents back from a commit, and what a
+// commit's message says about a mass shrink.
+import * as fs from 'node:fs';
+import git from 'isomorphic-git';
+import { allowsShrink } from '../../domain/judge.ts';
+
+/** The commits before `commit` on its first-parent line, newest first, at most `limit`. */
+export async function firstParents(dir: string, commit: string, limit: number, cache: object): Promise<string[]> {
+  const found: string[] = [];
+  let oid = commit;
+  while (found.length < limit) {
+    let parent: string | undefined;
+    try {
+      parent = (await git.readCommit({ fs, dir, oid, cache })).commit.parent[0];
+    } catch {
+      break; // a shallow clone ends here
+    }
+    if (!parent) break;
+    found.push(parent);
+    oid = parent;
+  }
+  return found;
+}
+
+/** Whether the commit's message carries `Gitops-Allow-Shrink: yes`. */
+export async function commitAllowsShrink(dir: string, commit: string, cache: object): Promise<boolean> {
+  try {
+    return allowsShrink((await git.readCommit({ fs, dir, oid: commit, cache })).commit.message);
+  } catch {
+    return false;
+  }
+}

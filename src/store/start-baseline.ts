@@ -1,0 +1,37 @@
+// What the first revision a process loads is judged against: the revision served before the
+// restart, as well as the store can tell. A store with history (Git) offers its commits: they
+// are judged oldest first, each against the newest that passed, and the newest that passes is
+// the baseline — and what is served if the store's newest revision is refused. A store
+// without history (SQLite) kept the facts of the revision it published last.
+import type { BaselineFacts } from '../domain/judge.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { Backend, Candidate } from './backend.ts';
+import type { JudgedCandidate } from './judged-candidate.ts';
+
+/** How far back a restart looks for a revision that passes (product-decisions §4). */
+export const HISTORY_LIMIT = 100;
+
+export interface StartBaseline {
+  baseline: Snapshot | BaselineFacts | undefined;
+  /** The newest earlier revision that passes: served when the newest one is refused. */
+  fallback: JudgedCandidate | undefined;
+}
+
+export async function findStartBaseline(
+  backend: Backend,
+  newest: Candidate,
+  judgeOne: (candidate: Candidate, baseline: Snapshot | undefined) => JudgedCandidate,
+): Promise<StartBaseline> {
+  if (backend.ancestors) {
+    const history: Candidate[] = [];
+    for await (const candidate of backend.ancestors(newest.revision, HISTORY_LIMIT)) history.push(candidate);
+    let good: JudgedCandidate | undefined;
+    for (const candidate of history.reverse()) {
+      const judged = judgeOne(candidate, good?.snapshot);
+      if (judged.judgement.publish) good = judged;
+    }
+    return { baseline: good?.snapshot, fallback: good };
+  }
+  if (backend.recallBaseline) return { baseline: await backend.recallBaseline(), fallback: undefined };
+  return { baseline: undefined, fallback: undefined };
+}
