@@ -123,6 +123,21 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       }
     });
 
+    // 250 characters plus ".yaml" is the longest file name (255 bytes) a Git store can write.
+    it.skipIf(collection === 'namespaces')('takes ids of up to 250 characters, and refuses 251 to 253 alike on every backend', async () => {
+      for (const length of [251, 252, 253]) {
+        const id = `${'a'.repeat(length - 1)}z`;
+        const res = await send(service, 'POST', `/${collection}`, { ...sample.create, id });
+        expect(res.status, `${length}`).toBe(400);
+        expect(res.json()).toMatchObject({ error: 'validation_error', details: expect.arrayContaining([expect.objectContaining({ path: '/id' })]) });
+        expect((await send(service, 'GET', `/${collection}/${id}`)).status).toBe(400);
+      }
+      const longest = `${'b'.repeat(249)}z`;
+      const created = await send(service, 'POST', `/${collection}`, { ...sample.create, id: longest, ...(collection === 'clusters' ? { cluster_dns: 'longest.example.com' } : {}) });
+      expect(created.status).toBe(201);
+      expect((await send(service, 'DELETE', `/${collection}/${longest}`)).status).toBe(204);
+    });
+
     it('answers bad bodies: malformed JSON 400, non-JSON 415, too large 413, no body 400', async () => {
       const malformed = await send(service, 'POST', `/${collection}`, '{"id": ', {});
       expect(malformed.status).toBe(400);

@@ -6,7 +6,7 @@
 //   2. no new dangling reference: one the baseline already had is a warning and is skipped;
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
-import { isError, type Problem, problem } from './problem.ts';
+import { isError, type Problem, problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
 import { analyzeCluster, checkRevision } from './rules/index.ts';
 
@@ -65,7 +65,7 @@ export function baselineFacts(snapshot: Snapshot): BaselineFacts {
 export function judge(candidate: CandidateRevision, baseline: Snapshot | BaselineFacts | undefined): Judgement {
   const facts = baseline === undefined ? undefined : 'inputs' in baseline ? baseline : baselineFacts(baseline);
   const known = new Set(facts?.dangling);
-  const problems = [...candidate.problems, ...checkRevision(candidate.snapshot)].map((p) => {
+  const problems = [...candidate.problems, ...withoutEchoes(candidate, checkRevision(candidate.snapshot))].map((p) => {
     if (p.code !== 'dangling_reference') return p;
     // A first revision has no history: its dangling references are the contract's "skipped".
     const old = facts === undefined || known.has(`${p.at.record!.id}\u0000${p.identity}`);
@@ -76,6 +76,26 @@ export function judge(candidate: CandidateRevision, baseline: Snapshot | Baselin
   }
   const blocking = problems.filter(isError);
   return { publish: blocking.length === 0, problems, blocking };
+}
+
+/**
+ * A record whose file failed to load would otherwise show up again as a dangling reference
+ * in every cluster that uses it, and its catalog entries as unused: echoes that hide the one
+ * problem to fix. (The revision is refused for the failed file anyway.)
+ */
+function withoutEchoes(candidate: CandidateRevision, problems: Problem[]): Problem[] {
+  const failed = new Set<string>();
+  for (const p of candidate.problems) {
+    const record = p.at.record;
+    if (record && isError(p) && !candidate.snapshot[record.collection].has(record.id)) failed.add(recordName(record));
+  }
+  if (failed.size === 0) return problems;
+  const anyClusterFailed = [...failed].some((key) => key.startsWith('clusters/'));
+  return problems.filter((p) => {
+    if ((p.code === 'dangling_reference' || p.code === 'unknown_dependency') && p.refersTo) return !failed.has(recordName(p.refersTo));
+    if (p.code === 'unused_catalog_entry') return !anyClusterFailed;
+    return true;
+  });
 }
 
 const ENDPOINT_NAMES = ['platform-components', 'namespaces', 'rolebindings'];

@@ -61,7 +61,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   const allowShrink = head !== undefined && (await commitAllowsShrink(dir, head, cache));
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot);
   const problems: Problem[] = [
-    ...skipConsequencesOfFailedFiles(loaded, judgement.problems),
+    ...judgement.problems,
     ...ignored.map((file) => ({
       ...problem('ignored_file', { field: '', file, line: 1, column: 1 }, 'is ignored: record files must end in .yaml or .yml'),
       severity: 'warning' as const,
@@ -90,20 +90,6 @@ function withFiles(problems: Problem[], loaded: LoadedRevision): Problem[] {
   return problems.map((p) => {
     const file = p.at.record && p.at.file === undefined ? loaded.sources.get(recordName(p.at.record)) : undefined;
     return file === undefined ? p : { ...p, at: { ...p.at, file } };
-  });
-}
-
-/**
- * A file that failed to load would otherwise also show up as a dangling reference in every
- * cluster that uses it, and its catalog entries as unused: noise that hides the real error.
- */
-function skipConsequencesOfFailedFiles(loaded: LoadedRevision, problems: Problem[]): Problem[] {
-  const { failed } = loaded;
-  const anyClusterFailed = [...failed].some((key) => key.startsWith('clusters/'));
-  return problems.filter((p) => {
-    if ((p.code === 'dangling_reference' || p.code === 'unknown_dependency') && p.refersTo) return !failed.has(recordName(p.refersTo));
-    if (p.code === 'unused_catalog_entry') return !anyClusterFailed;
-    return true;
   });
 }
 

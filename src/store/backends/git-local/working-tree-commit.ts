@@ -56,6 +56,8 @@ async function putBack(gitdir: string, branchRef: string, full: string, previous
   await writeOrRemove(full, previous ?? null);
 }
 
+let temporaryCount = 0;
+
 /** Writes through a temporary file and a rename, so a reader never sees half a file. */
 async function writeOrRemove(full: string, content: string | Buffer | null): Promise<void> {
   if (content === null) {
@@ -63,7 +65,8 @@ async function writeOrRemove(full: string, content: string | Buffer | null): Pro
     return;
   }
   await mkdir(dirname(full), { recursive: true });
-  const temporary = `${full}.${process.pid}.tmp`;
+  // A short hidden name beside it: the record's own name may already use 255 bytes.
+  const temporary = join(dirname(full), `.gitops-config-${process.pid}-${++temporaryCount}.tmp`);
   try {
     await writeFile(temporary, content);
     await rename(temporary, full);

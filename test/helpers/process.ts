@@ -1,0 +1,50 @@
+// The service as its own process (`node src/main.ts`), as it runs in production: for what
+// only a real process shows (signals, exit codes, a wedged event loop).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const MAIN = join(ROOT, 'src', 'main.ts');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything written to stdout so far. */
+  output(): string;
+  /** Sends a signal; resolves with the exit code and how long the process took to exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+}
+
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 'process-token', LISTEN_ADDR: '127.0.0.1:0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c) => (out += String(c)));
+  child.stderr!.on('data', (c) => (err += String(c)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start line within 15 s: ${out}${err}`)), 15_000);
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${out}${err}`)));
+    child.stdout!.on('data', () => {
+      const match = /"listen":"([^"]+)".*"msg":"gitops-config-api started"/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(`http://${match[1]}`);
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      const started = Date.now();
+      child.kill(signal);
+      const code = await exited;
+      return { code, ms: Date.now() - started };
+    },
+  };
+}
