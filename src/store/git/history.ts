@@ -22,10 +22,19 @@ export async function firstParents(dir: string, commit: string, limit: number, c
   return found;
 }
 
-/** Whether the commit's message carries `Gitops-Allow-Shrink: yes`. */
+/**
+ * Whether the commit's message carries `Gitops-Allow-Shrink: yes` — or, for a merge commit
+ * (a pull request merged, or checked out for CI as its merge into the base), the message of
+ * a merged head does: hosts write their own message on the merge commit.
+ */
 export async function commitAllowsShrink(dir: string, commit: string, cache: object): Promise<boolean> {
   try {
-    return allowsShrink((await git.readCommit({ fs, dir, oid: commit, cache })).commit.message);
+    const { message, parent } = (await git.readCommit({ fs, dir, oid: commit, cache })).commit;
+    if (allowsShrink(message)) return true;
+    for (const merged of parent.slice(1)) {
+      if (allowsShrink((await git.readCommit({ fs, dir, oid: merged, cache })).commit.message)) return true;
+    }
+    return false;
   } catch {
     return false;
   }
