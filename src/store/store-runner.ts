@@ -10,44 +10,15 @@ import { type Snapshot, withRevision } from '../domain/snapshot.ts';
 import { applyWrite } from '../domain/writes/apply-write.ts';
 import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
 import type { Backend, BackendDescription, Candidate, RecordChange } from './backend.ts';
-import { BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
+import { auditWrite } from './audit.ts';
+import { asStoreFault, BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { type JudgedCandidate, judgeCandidate } from './judged-candidate.ts';
+import type { LoadReport, Published, PublishListener, StoreStatus, WriteResult } from './published.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { StartupError } from '../startup-error.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
+import { StartupError } from '../startup-error.ts';
 
-/** A published revision: what every read is answered from until the next one. */
-export interface Published {
-  readonly snapshot: Snapshot;
-  /** "collection/id" -> the file the record came from. */
-  readonly sources: ReadonlyMap<string, string>;
-  readonly publishedAt: Date;
-  /** Problems of the revision that did not keep it from being published (warnings). */
-  readonly problems: readonly Problem[];
-}
-
-/** The outcome of the last attempt to load a revision, shown on /ready. */
-export interface LoadReport {
-  at: string;
-  ok: boolean;
-  revision?: string;
-  error?: string;
-  problems?: Problem[];
-}
-
-export interface StoreStatus {
-  published: Published | undefined;
-  lastLoad: LoadReport | undefined;
-  details: Record<string, unknown>;
-}
-
-export interface WriteResult {
-  applied: AppliedWrite;
-  revisionBefore: string;
-  revisionAfter: string;
-}
-
-export type PublishListener = (next: Published, previous: Published | undefined) => void;
+export type { LoadReport, Published, PublishListener, StoreStatus, WriteResult };
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;
@@ -265,14 +236,17 @@ export class StoreRunner {
       const { applied } = outcome;
       const revisionBefore = base.snapshot.revision;
       if (applied.unchanged) {
-        this.#audit(request, applied, revisionBefore, revisionBefore);
+        auditWrite(this.#log, request, applied, revisionBefore, revisionBefore);
         return { applied, revisionBefore, revisionAfter: revisionBefore };
       }
       let committed;
       try {
         committed = await this.#backend.commit(recordChange(applied, request), base);
       } catch (error) {
-        if (!(error instanceof BaseMoved)) throw asStoreFault(error, this.#log);
+        if (!(error instanceof BaseMoved)) {
+          if (!(error instanceof StoreUnavailable)) this.#log.error({ err: error }, 'a write failed in the store');
+          throw asStoreFault(error);
+        }
         if (attempt >= WRITE_ATTEMPTS) {
           throw new StoreUnavailable('kept_moving', `the store kept changing under the write; it was not stored after ${attempt} attempts, try again`);
         }
@@ -293,36 +267,12 @@ export class StoreRunner {
       this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });
       this.#log.info({ revision: committed.revision, previous: revisionBefore, attempts: attempt }, 'published a write');
       await this.#keepBaseline(snapshot);
-      this.#audit(request, applied, revisionBefore, committed.revision);
+      auditWrite(this.#log, request, applied, revisionBefore, committed.revision);
       return { applied, revisionBefore, revisionAfter: committed.revision };
     }
-  }
-
-  /** One line per write, for the audit trail: which token (never the token), what, and the revisions around it. */
-  #audit(request: WriteRequest, applied: AppliedWrite, before: string, after: string): void {
-    this.#log.info(
-      {
-        action: applied.action,
-        collection: applied.collection,
-        id: applied.id,
-        role: request.role,
-        revision_before: before,
-        revision_after: after,
-        changed_fields: applied.changedFields,
-        ...(applied.unchanged ? { unchanged: true } : {}),
-      },
-      'audit',
-    );
   }
 }
 
 function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {
   return { action, collection, id, record, previous, changedFields, role: request.role };
-}
-
-/** A backend's commit throws StoreUnavailable for what it knows; anything else is still a store fault. */
-function asStoreFault(error: unknown, log: Logger): StoreUnavailable {
-  if (error instanceof StoreUnavailable) return error;
-  log.error({ err: error }, 'a write failed in the store');
-  return new StoreUnavailable('io', `the store could not take the write, so nothing was stored: ${describeError(error)}`);
 }

@@ -13,17 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
-
-interface PackIndex {
-  packPath: string;
-  pack?: Buffer;
-  fanout: Uint32Array;
-  /** N object ids of 20 bytes, sorted. */
-  ids: Buffer;
-  offsets: Buffer;
-  largeOffsets: Buffer;
-  count: number;
-}
+import { applyDelta, findOffset, type PackIndex, parseIndex } from './pack-file.ts';
 
 /** A blob over the size a record file may have: refused before it is read whole. */
 export class BlobTooLarge extends Error {
@@ -232,83 +222,4 @@ export class BlobReader {
     });
     return this.#packs;
   }
-}
-
-/** A version-2 pack index; undefined for anything else. */
-function parseIndex(idx: Buffer): Omit<PackIndex, 'packPath'> | undefined {
-  if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return undefined;
-  const fanout = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);
-  const count = fanout[255]!;
-  const idsStart = 8 + 256 * 4;
-  const offsetsStart = idsStart + count * 20 + count * 4;
-  const largeStart = offsetsStart + count * 4;
-  return {
-    fanout,
-    count,
-    ids: idx.subarray(idsStart, idsStart + count * 20),
-    offsets: idx.subarray(offsetsStart, largeStart),
-    largeOffsets: idx.subarray(largeStart),
-  };
-}
-
-function findOffset(pack: PackIndex, oid: string): number | undefined {
-  const wanted = Buffer.from(oid, 'hex');
-  const first = wanted[0]!;
-  let low = first === 0 ? 0 : pack.fanout[first - 1]!;
-  let high = pack.fanout[first]! - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const cmp = pack.ids.compare(wanted, 0, 20, mid * 20, mid * 20 + 20);
-    if (cmp === 0) {
-      const small = pack.offsets.readUInt32BE(mid * 4);
-      if (!(small & 0x80000000)) return small;
-      return Number(pack.largeOffsets.readBigUInt64BE((small & 0x7fffffff) * 8));
-    }
-    // cmp compares the index entry with the wanted id.
-    if (cmp < 0) low = mid + 1;
-    else high = mid - 1;
-  }
-  return undefined;
-}
-
-/** Git's delta format: sizes, then copy-from-base and insert instructions. */
-function applyDelta(delta: Buffer, base: Buffer): Buffer {
-  let pos = 0;
-  const varint = (): number => {
-    let value = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = delta[pos++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return value;
-  };
-  if (varint() !== base.length) throw new Error('delta base size mismatch');
-  const out = Buffer.allocUnsafe(varint());
-  let written = 0;
-  while (pos < delta.length) {
-    const op = delta[pos++]!;
-    if (op & 0x80) {
-      let copyOffset = 0;
-      let copySize = 0;
-      for (let i = 0; i < 4; i++) if (op & (1 << i)) copyOffset += delta[pos++]! * 2 ** (8 * i);
-      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) copySize += delta[pos++]! * 2 ** (8 * i);
-      if (copySize === 0) copySize = 0x10000;
-      if (copyOffset + copySize > base.length || written + copySize > out.length) throw new Error('delta copy out of range');
-      base.copy(out, written, copyOffset, copyOffset + copySize);
-      written += copySize;
-    } else if (op > 0) {
-      if (written + op > out.length || pos + op > delta.length) throw new Error('delta insert out of range');
-      delta.copy(out, written, pos, pos + op);
-      pos += op;
-      written += op;
-    } else {
-      throw new Error('delta opcode 0 is reserved');
-    }
-  }
-  if (written !== out.length) throw new Error('delta result size mismatch');
-  return out;
 }

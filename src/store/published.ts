@@ -1,0 +1,38 @@
+// What the store runner publishes and reports: the revision every read is answered from,
+// the outcome of the last load (shown on /ready), and a write's result.
+import type { Problem } from '../domain/problem.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { AppliedWrite } from '../domain/writes/write-request.ts';
+
+/** A published revision: what every read is answered from until the next one. */
+export interface Published {
+  readonly snapshot: Snapshot;
+  /** "collection/id" -> the file the record came from. */
+  readonly sources: ReadonlyMap<string, string>;
+  readonly publishedAt: Date;
+  /** Problems of the revision that did not keep it from being published (warnings). */
+  readonly problems: readonly Problem[];
+}
+
+/** The outcome of the last attempt to load a revision, shown on /ready. */
+export interface LoadReport {
+  at: string;
+  ok: boolean;
+  revision?: string;
+  error?: string;
+  problems?: Problem[];
+}
+
+export interface StoreStatus {
+  published: Published | undefined;
+  lastLoad: LoadReport | undefined;
+  details: Record<string, unknown>;
+}
+
+export interface WriteResult {
+  applied: AppliedWrite;
+  revisionBefore: string;
+  revisionAfter: string;
+}
+
+export type PublishListener = (next: Published, previous: Published | undefined) => void;
