@@ -38,6 +38,10 @@ async function expectSameAsIsomorphicGit(): Promise<void> {
     const expected = await readBlobText(dir, oid);
     expect(reader.readNative(oid)?.toString('utf8')).toBe(expected);
     expect(await reader.readText(oid)).toBe(expected);
+    // The size from the object's header or pack entry (for a delta, from the delta), unread.
+    expect(reader.blobSize(oid)).toBe(Buffer.byteLength(expected));
+    const size = Buffer.byteLength(expected);
+    await expect(reader.readText(oid, size - 1)).rejects.toThrow(`the blob is ${size} bytes`);
   }
 }
 

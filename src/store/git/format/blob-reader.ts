@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
-import { applyDelta, findOffset, type PackIndex, parseIndex } from './pack-file.ts';
+import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader, parseIndex } from './pack-file.ts';
 
 /** A blob over the size a record file may have: refused before it is read whole. */
 export class BlobTooLarge extends Error {
@@ -130,36 +130,15 @@ export class BlobReader {
   /** The size of a packed object: from its entry header, or for a delta from the delta's own header. */
   #packedSize(pack: PackIndex, offset: number): number | undefined {
     pack.pack ??= readFileSync(pack.packPath);
-    const data = pack.pack;
-    let pos = offset;
-    let byte = data[pos++]!;
-    const type = (byte >> 4) & 7;
-    let size = byte & 15;
-    let shift = 4;
-    while (byte & 0x80) {
-      byte = data[pos++]!;
-      size += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    }
+    const { type, size, pos } = packEntryHeader(pack.pack, offset);
     if (type !== OBJ_OFS_DELTA && type !== OBJ_REF_DELTA) return size;
-    if (type === OBJ_OFS_DELTA) while (data[pos++]! & 0x80);
-    else pos += 20;
-    // The delta starts with the base's size and the result's size, each a varint.
-    const head = inflateSync(data.subarray(pos, pos + 64), { finishFlush: zlib.Z_SYNC_FLUSH });
-    let at = 0;
-    const varint = (): number => {
-      let value = 0;
-      let bits = 0;
-      let b: number;
-      do {
-        b = head[at++]!;
-        value += (b & 0x7f) * 2 ** bits;
-        bits += 7;
-      } while (b & 0x80 && at < head.length);
-      return value;
-    };
-    varint();
-    return varint();
+    // The delta data follows the base's offset (a varint) or id (20 bytes); it starts with the
+    // base's size and the result's size.
+    let at = pos;
+    if (type === OBJ_OFS_DELTA) while (pack.pack[at++]! & 0x80);
+    else at += 20;
+    const head = inflateSync(pack.pack.subarray(at, at + 64), { finishFlush: zlib.Z_SYNC_FLUSH });
+    return deltaSizes(head).result;
   }
 
   #readPacked(pack: PackIndex, offset: number, depth: number): RawObject | undefined {
@@ -168,16 +147,10 @@ export class BlobReader {
     if (cached) return cached;
     pack.pack ??= readFileSync(pack.packPath);
     const data = pack.pack;
-    let pos = offset;
-    let byte = data[pos++]!;
-    const type = (byte >> 4) & 7;
-    let size = byte & 15;
-    let shift = 4;
-    while (byte & 0x80) {
-      byte = data[pos++]!;
-      size += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    }
+    const header = packEntryHeader(data, offset);
+    const { type, size } = header;
+    let { pos } = header;
+    let byte: number;
     let base: RawObject | undefined;
     if (type === OBJ_OFS_DELTA) {
       byte = data[pos++]!;

@@ -50,8 +50,23 @@ export function findOffset(pack: PackIndex, oid: string): number | undefined {
   return undefined;
 }
 
-/** Git's delta format: sizes, then copy-from-base and insert instructions. */
-export function applyDelta(delta: Buffer, base: Buffer): Buffer {
+/** A pack entry's header: the object type, its (inflated) size, and where its data starts. */
+export function packEntryHeader(data: Buffer, offset: number): { type: number; size: number; pos: number } {
+  let pos = offset;
+  let byte = data[pos++]!;
+  const type = (byte >> 4) & 7;
+  let size = byte & 15;
+  let shift = 4;
+  while (byte & 0x80) {
+    byte = data[pos++]!;
+    size += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  }
+  return { type, size, pos };
+}
+
+/** A delta's two leading sizes (little-endian base-128 varints): its base's and its result's; `pos` where the instructions start. */
+export function deltaSizes(delta: Buffer): { base: number; result: number; pos: number } {
   let pos = 0;
   const varint = (): number => {
     let value = 0;
@@ -61,11 +76,20 @@ export function applyDelta(delta: Buffer, base: Buffer): Buffer {
       byte = delta[pos++]!;
       value += (byte & 0x7f) * 2 ** shift;
       shift += 7;
-    } while (byte & 0x80);
+    } while (byte & 0x80 && pos < delta.length);
     return value;
   };
-  if (varint() !== base.length) throw new Error('delta base size mismatch');
-  const out = Buffer.allocUnsafe(varint());
+  const base = varint();
+  const result = varint();
+  return { base, result, pos };
+}
+
+/** Git's delta format: sizes, then copy-from-base and insert instructions. */
+export function applyDelta(delta: Buffer, base: Buffer): Buffer {
+  const sizes = deltaSizes(delta);
+  let pos = sizes.pos;
+  if (sizes.base !== base.length) throw new Error('delta base size mismatch');
+  const out = Buffer.allocUnsafe(sizes.result);
   let written = 0;
   while (pos < delta.length) {
     const op = delta[pos++]!;
