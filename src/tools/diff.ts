@@ -8,7 +8,7 @@ import { type Problem, withSources } from '../domain/problem.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import { compareIds, type Snapshot } from '../domain/snapshot.ts';
-import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { ObjectReader } from '../store/git/format/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit as headOf } from '../store/git/repository.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
@@ -122,7 +122,7 @@ export async function readRevisions(dir: string, baseRev: string, headRev: strin
   // store.
   const workingTree = await workingTreeFiles(dir);
   const known = new Map(workingTree.files.flatMap((f) => (f.text === undefined ? [] : [[f.blobId, f.text] as const])));
-  const reader = new BlobReader(dir, cache);
+  const reader = new ObjectReader(dir, cache);
   const head = headCommit === undefined ? workingTree : await commitFiles(dir, headRev!, headCommit, cache, known, reader);
   for (const f of head.files) if (f.text !== undefined) known.set(f.blobId, f.text);
   const base = await commitFiles(dir, baseRev, baseCommit, cache, known, reader);

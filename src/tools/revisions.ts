@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { commitFileEntries } from '../store/git/commit-files.ts';
-import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { ObjectReader } from '../store/git/format/object-reader.ts';
 import { isGitRepository } from '../store/git/repository.ts';
 import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
@@ -34,7 +34,7 @@ export async function commitFiles(
   commit: string,
   cache: object,
   known: ReadonlyMap<string, string> = new Map(),
-  reader: BlobReader = new BlobReader(dir, cache),
+  reader: ObjectReader = new ObjectReader(dir, cache),
 ): Promise<RevisionFiles> {
   return { label, commit, files: await commitFileEntries(dir, commit, cache, reader, known) };
 }

@@ -8,7 +8,7 @@ import { judge } from '../domain/judge.ts';
 import { problem, type Problem, recordName } from '../domain/problem.ts';
 import type { Collection } from '../domain/records.ts';
 import { commitFileEntries } from '../store/git/commit-files.ts';
-import { BlobReader } from '../store/git/format/blob-reader.ts';
+import { ObjectReader } from '../store/git/format/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit, isGitRepository } from '../store/git/repository.ts';
 import { DEFAULT_MAX_RECORD_BYTES } from '../store/record-files/record-file-entry.ts';
@@ -54,7 +54,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   let baseCommit: string | undefined;
   if (options.base !== undefined) {
     baseCommit = await resolveRevision(dir, options.base, cache);
-    base = await loadRevision(loader, await commitFileEntries(dir, baseCommit, cache, new BlobReader(dir, cache), undefined, maxBytes), baseCommit);
+    base = await loadRevision(loader, await commitFileEntries(dir, baseCommit, cache, new ObjectReader(dir, cache), undefined, maxBytes), baseCommit);
   }
   const loaded = await loadRevision(loader, files, 'validate');
   const head = isGitRepository(dir) ? await headCommit(dir) : undefined;

@@ -4,7 +4,7 @@ import git from 'isomorphic-git';
 import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/record-path.ts';
 import { byPath, DEFAULT_MAX_RECORD_BYTES, type RecordFileEntry, RecordRefused } from '../record-files/record-file-entry.ts';
 import { notRegular, tooLarge } from '../record-files/safe-read.ts';
-import { BlobReader, BlobTooLarge } from './format/blob-reader.ts';
+import { ObjectReader, BlobTooLarge } from './format/object-reader.ts';
 
 export interface TreeBlob {
   path: string;
@@ -17,7 +17,9 @@ const SYMLINK = '120000';
 const SUBMODULE = '160000';
 
 /** Every *.yaml / *.yml entry under the four record folders of `commitOid` (files, links, submodules), in path order. */
-export async function recordBlobsOfCommit(dir: string, commitOid: string, cache: object = {}): Promise<TreeBlob[]> {
+export async function recordBlobsOfCommit(dir: string, commitOid: string, cache: object = {}, reader?: ObjectReader): Promise<TreeBlob[]> {
+  const native = reader && nativeRecordBlobs(reader, commitOid);
+  if (native) return native;
   const blobs: TreeBlob[] = [];
   const visit = async (filepath: string): Promise<void> => {
     let tree;
@@ -38,6 +40,35 @@ export async function recordBlobsOfCommit(dir: string, commitOid: string, cache:
 }
 
 /**
+ * The same, read with Node's zlib and remembered trees (a folder that did not change between
+ * two commits is one tree, parsed once); undefined when an object is not readable that way.
+ */
+function nativeRecordBlobs(reader: ObjectReader, commitOid: string): TreeBlob[] | undefined {
+  const commit = reader.readCommit(commitOid);
+  const root = commit && reader.readTree(commit.tree);
+  if (!root) return undefined;
+  const blobs: TreeBlob[] = [];
+  const visit = (oid: string, path: string): boolean => {
+    const tree = reader.readTree(oid);
+    if (!tree) return false;
+    for (const entry of tree) {
+      const child = `${path}/${entry.path}`;
+      if (entry.type === 'tree') {
+        if (!visit(entry.oid, child)) return false;
+      } else if (isRecordFileName(entry.path)) {
+        blobs.push({ path: child, oid: entry.oid, mode: entry.mode });
+      }
+    }
+    return true;
+  };
+  for (const folder of RECORD_FOLDERS) {
+    const entry = root.find((e) => e.path === folder && e.type === 'tree');
+    if (entry && !visit(entry.oid, folder)) return undefined;
+  }
+  return blobs.sort(byPath);
+}
+
+/**
  * The record files of a commit, each read only when asked (a loader that knows a blob's
  * parse never reads it). `known` holds texts already read, by blob id.
  */
@@ -45,11 +76,11 @@ export async function commitFileEntries(
   dir: string,
   commit: string,
   cache: object,
-  reader: BlobReader = new BlobReader(dir, cache),
+  reader: ObjectReader = new ObjectReader(dir, cache),
   known: ReadonlyMap<string, string> = new Map(),
   maxBytes = DEFAULT_MAX_RECORD_BYTES,
 ): Promise<RecordFileEntry[]> {
-  const blobs = await recordBlobsOfCommit(dir, commit, cache);
+  const blobs = await recordBlobsOfCommit(dir, commit, cache, reader);
   return blobs.map((blob): RecordFileEntry => {
     if (blob.mode === SYMLINK || blob.mode === SUBMODULE) {
       return { path: blob.path, blobId: blob.oid, refused: notRegular(blob.path, blob.mode === SYMLINK ? 'a symbolic link' : 'a submodule') };

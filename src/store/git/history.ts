@@ -3,15 +3,25 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { allowsShrink } from '../../domain/judge.ts';
+import type { CommitObject } from './format/commit-object.ts';
+import type { ObjectReader } from './format/object-reader.ts';
+
+/** The commit's parents and message: natively when a reader is given and can, else through isomorphic-git. */
+async function readCommitFacts(dir: string, oid: string, cache: object, reader?: ObjectReader): Promise<Pick<CommitObject, 'parents' | 'message'>> {
+  const native = reader?.readCommit(oid);
+  if (native) return native;
+  const { commit } = await git.readCommit({ fs, dir, oid, cache });
+  return { parents: commit.parent, message: commit.message };
+}
 
 /** The commits before `commit` on its first-parent line, newest first, at most `limit`. */
-export async function firstParents(dir: string, commit: string, limit: number, cache: object): Promise<string[]> {
+export async function firstParents(dir: string, commit: string, limit: number, cache: object, reader?: ObjectReader): Promise<string[]> {
   const found: string[] = [];
   let oid = commit;
   while (found.length < limit) {
     let parent: string | undefined;
     try {
-      parent = (await git.readCommit({ fs, dir, oid, cache })).commit.parent[0];
+      parent = (await readCommitFacts(dir, oid, cache, reader)).parents[0];
     } catch {
       break; // a shallow clone ends here
     }
@@ -27,12 +37,12 @@ export async function firstParents(dir: string, commit: string, limit: number, c
  * (a pull request merged, or checked out for CI as its merge into the base), the message of
  * a merged head does: hosts write their own message on the merge commit.
  */
-export async function commitAllowsShrink(dir: string, commit: string, cache: object): Promise<boolean> {
+export async function commitAllowsShrink(dir: string, commit: string, cache: object, reader?: ObjectReader): Promise<boolean> {
   try {
-    const { message, parent } = (await git.readCommit({ fs, dir, oid: commit, cache })).commit;
+    const { message, parents } = await readCommitFacts(dir, commit, cache, reader);
     if (allowsShrink(message)) return true;
-    for (const merged of parent.slice(1)) {
-      if (allowsShrink((await git.readCommit({ fs, dir, oid: merged, cache })).commit.message)) return true;
+    for (const merged of parents.slice(1)) {
+      if (allowsShrink((await readCommitFacts(dir, merged, cache, reader)).message)) return true;
     }
     return false;
   } catch {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { contentHash } from '../record-files/record-file-entry.ts';
 import { recordBlobsOfCommit } from './commit-files.ts';
+import { ObjectReader } from './format/object-reader.ts';
 
 export function isGitRepository(dir: string): boolean {
   return existsSync(join(dir, '.git'));
@@ -35,12 +36,17 @@ export function commitOfRevision(revision: string): string | undefined {
  * when the files match HEAD; "<commit>+dirty.<hash>" when they hold uncommitted edits; a
  * content hash when the directory is not a Git repository or has no commit yet.
  */
-export async function workingTreeRevision(dir: string, files: readonly { path: string; blobId: string }[], cache: object): Promise<string> {
+export async function workingTreeRevision(
+  dir: string,
+  files: readonly { path: string; blobId: string }[],
+  cache: object,
+  reader: ObjectReader = new ObjectReader(dir, cache),
+): Promise<string> {
   const hash = contentHash(files).slice(0, 12);
   if (!isGitRepository(dir)) return `content-${hash}`;
   const head = await headCommit(dir);
   if (!head) return `uncommitted-${hash}`;
-  const committed = await recordBlobsOfCommit(dir, head, cache);
+  const committed = await recordBlobsOfCommit(dir, head, cache, reader);
   const same = committed.length === files.length && committed.every((blob, i) => blob.path === files[i]!.path && blob.oid === files[i]!.blobId);
   return same ? head : `${head}+dirty.${hash}`;
 }

@@ -44,3 +44,20 @@ export function encodeTree(items: readonly TreeItem[]): Buffer {
     }),
   );
 }
+
+/** The entries of a tree object's content; undefined when it is not a well-formed tree. */
+export function decodeTree(data: Buffer): TreeItem[] | undefined {
+  const items: TreeItem[] = [];
+  let pos = 0;
+  while (pos < data.length) {
+    const space = data.indexOf(0x20, pos);
+    const nul = data.indexOf(0, space + 1);
+    if (space === -1 || nul === -1 || nul + 21 > data.length) return undefined;
+    const mode = data.toString('latin1', pos, space).padStart(6, '0');
+    const path = data.toString('utf8', space + 1, nul);
+    const oid = data.toString('hex', nul + 1, nul + 21);
+    items.push({ mode, path, oid, type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' });
+    pos = nul + 21;
+  }
+  return items;
+}

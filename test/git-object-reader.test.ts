@@ -1,11 +1,11 @@
-// The fast blob reader returns exactly what isomorphic-git returns, from loose objects and
-// from packs with offset and reference deltas.
+// The fast object reader returns exactly what isomorphic-git returns (blobs, trees, commits),
+// from loose objects and from packs with offset and reference deltas.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlobText, recordBlobsOfCommit } from '../src/store/git/commit-files.ts';
-import { BlobReader } from '../src/store/git/format/blob-reader.ts';
+import { ObjectReader } from '../src/store/git/format/object-reader.ts';
 import { commitAll, git as gitCli, makeConfigRepo, removeDir, writeFiles } from './helpers/git-fixture.ts';
 
 let dir: string;
@@ -14,7 +14,12 @@ const commits: string[] = [];
 beforeAll(() => {
   const cluster = (i: number, replicas: number) =>
     `id: c${i}\ncluster_name: k8s-c${i}\ncluster_dns: c${i}.example.com\nenvironment: dev\npatches:\n  podinfo:\n    replicaCount: "${replicas}"\n${'    filler.key: "some text to make deltas worth it"\n'.repeat(20)}`;
-  dir = makeConfigRepo(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, 1)])));
+  dir = makeConfigRepo({
+    ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, 1)])),
+    // A nested folder and a file that is not a record: both as the tree walk must see them.
+    'namespaces/team-a/ns-a.yaml': 'id: ns-a\n',
+    'namespaces/README.md': 'not a record\n',
+  });
   commits.push(gitCli(dir, 'rev-parse', 'HEAD'));
   for (let version = 2; version <= 4; version++) {
     writeFiles(dir, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, version)])));
@@ -31,9 +36,9 @@ async function allBlobs(): Promise<string[]> {
 
 /** Every blob, read natively (no fallback), is exactly what isomorphic-git reads. */
 async function expectSameAsIsomorphicGit(): Promise<void> {
-  const reader = new BlobReader(dir);
+  const reader = new ObjectReader(dir);
   const oids = await allBlobs();
-  expect(oids.length).toBe(80);
+  expect(oids.length).toBe(81); // 20 clusters in 4 versions, and ns-a
   for (const oid of oids) {
     const expected = await readBlobText(dir, oid);
     expect(reader.readNative(oid)?.toString('utf8')).toBe(expected);
@@ -43,9 +48,20 @@ async function expectSameAsIsomorphicGit(): Promise<void> {
     const size = Buffer.byteLength(expected);
     await expect(reader.readText(oid, size - 1)).rejects.toThrow(`the blob is ${size} bytes`);
   }
+  // Commits and trees too: what the start-up history walk reads natively.
+  for (const commit of commits) {
+    const { commit: expected } = await git.readCommit({ fs, dir, oid: commit });
+    expect(reader.readCommit(commit)).toEqual({ tree: expected.tree, parents: expected.parent, message: expected.message });
+    const { tree } = await git.readTree({ fs, dir, oid: expected.tree });
+    expect(reader.readTree(expected.tree)).toEqual(tree.map(({ mode, path, oid, type }) => ({ mode, path, oid, type })));
+    expect(await recordBlobsOfCommit(dir, commit, {}, reader)).toEqual(await recordBlobsOfCommit(dir, commit));
+  }
+  // An object of another type is never taken for the one asked for.
+  expect(reader.readCommit(oids[0]!)).toBeUndefined();
+  expect(reader.readTree(commits[0]!)).toBeUndefined();
 }
 
-describe('BlobReader', () => {
+describe('ObjectReader', () => {
   it('reads loose objects', async () => {
     await expectSameAsIsomorphicGit();
   });
@@ -63,7 +79,7 @@ describe('BlobReader', () => {
 
   it('falls back to isomorphic-git for what it cannot read, and never returns a wrong blob', async () => {
     const oid = (await allBlobs())[0]!;
-    const reader = new BlobReader(dir);
+    const reader = new ObjectReader(dir);
     // A corrupt copy of the pack index makes the fast path fail its checks.
     const packDir = join(dir, '.git/objects/pack');
     const idx = fs.readdirSync(packDir).find((n) => n.endsWith('.idx'))!;
@@ -78,7 +94,7 @@ describe('BlobReader', () => {
     } finally {
       fs.writeFileSync(join(packDir, idx), original);
     }
-    const again = new BlobReader(dir);
+    const again = new ObjectReader(dir);
     const { blob } = await git.readBlob({ fs, dir, oid });
     expect(await again.readText(oid)).toBe(Buffer.from(blob).toString('utf8'));
     expect(again.readNative(oid)?.toString('utf8')).toBe(Buffer.from(blob).toString('utf8'));

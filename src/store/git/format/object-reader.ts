@@ -1,4 +1,4 @@
-// Reads many blobs of a config repo from the Git object store, fast.
+// Reads many objects of a config repo (blobs, trees, commits) from the Git object store, fast.
 //
 // isomorphic-git reads every object through pako, its pure-JavaScript zlib, at about a
 // millisecond per object: 10,000 changed cluster files cost 10 s before any comparison
@@ -13,7 +13,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
+import { type CommitObject, decodeCommit } from './commit-object.ts';
 import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader, parseIndex } from './pack-file.ts';
+import { decodeTree, type TreeItem } from './tree-object.ts';
 
 /** A blob over the size a record file may have: refused before it is read whole. */
 export class BlobTooLarge extends Error {
@@ -30,19 +32,24 @@ interface RawObject {
   data: Buffer;
 }
 
+const OBJ_COMMIT = 1;
+const OBJ_TREE = 2;
 const OBJ_BLOB = 3;
+/** Parsed trees kept: the record folders of the last commits read. */
+const TREE_CACHE_LIMIT = 8;
 const OBJ_OFS_DELTA = 6;
 const OBJ_REF_DELTA = 7;
 const TYPE_NAMES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 /** Delta bases kept in memory; chains share their bases, so a small cache saves most inflates. */
 const BASE_CACHE_LIMIT = 4096;
 
-export class BlobReader {
+export class ObjectReader {
   readonly #dir: string;
   readonly #cache: object;
   readonly #objects: string | undefined;
   #packs: PackIndex[] | undefined;
   readonly #bases = new Map<string, RawObject>();
+  readonly #trees = new Map<string, TreeItem[]>();
 
   constructor(dir: string, cache: object = {}) {
     this.#dir = dir;
@@ -90,11 +97,34 @@ export class BlobReader {
 
   /** The blob, read with Node's zlib from a loose object or a version-2 pack; undefined for anything this reader does not handle. */
   readNative(oid: string): Buffer | undefined {
+    return this.#verified(oid, OBJ_BLOB);
+  }
+
+  /** A tree's entries, read natively and remembered by id (objects never change); undefined when not readable here. */
+  readTree(oid: string): TreeItem[] | undefined {
+    const known = this.#trees.get(oid);
+    if (known) return known;
+    const data = this.#verified(oid, OBJ_TREE);
+    const items = data && decodeTree(data);
+    if (!items) return undefined;
+    if (this.#trees.size >= TREE_CACHE_LIMIT) this.#trees.delete(this.#trees.keys().next().value!);
+    this.#trees.set(oid, items);
+    return items;
+  }
+
+  /** A commit's tree, parents and message, read natively; undefined when not readable here. */
+  readCommit(oid: string): CommitObject | undefined {
+    const data = this.#verified(oid, OBJ_COMMIT);
+    return data && decodeCommit(data);
+  }
+
+  /** The object's data, if it has this type and its content hashes to its id. */
+  #verified(oid: string, type: number): Buffer | undefined {
     if (this.#objects === undefined || !/^[0-9a-f]{40}$/.test(oid)) return undefined;
     try {
       const object = this.#readObject(oid, 0);
-      if (!object || object.type !== OBJ_BLOB) return undefined;
-      const id = createHash('sha1').update(`blob ${object.data.length}\0`).update(object.data).digest('hex');
+      if (!object || object.type !== type) return undefined;
+      const id = createHash('sha1').update(`${TYPE_NAMES[type]} ${object.data.length}\0`).update(object.data).digest('hex');
       return id === oid ? object.data : undefined;
     } catch {
       return undefined;
