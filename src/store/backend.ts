@@ -82,9 +82,10 @@ export interface Backend {
   // (product-decisions §4). A store with history offers its history; one without keeps facts.
 
   /**
-   * The revisions before `revision`, newest first, at most `limit` (Git: the branch's
-   * first-parent history). At start the runner judges them oldest first, each against the
-   * newest that passed, to find the revision a restart must not fall behind.
+   * The revisions before `revision`, at most `limit` of the newest, yielded OLDEST first
+   * (Git: the branch's first-parent history). At start the runner judges each as it comes
+   * against the newest that passed, to find the revision a restart must not fall behind;
+   * oldest first lets it hold one revision at a time, not the whole history.
    */
   ancestors?(revision: string, limit: number): AsyncIterable<Candidate>;
   /** What the rules need of the revision published last, as kept by keepBaseline (a store without history). */

@@ -2,7 +2,8 @@
 // with every problem pointed at the file it is in.
 import { type BaselineFacts, judge, type Judgement } from '../domain/judge.ts';
 import { withSources } from '../domain/problem.ts';
-import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import { updateSnapshot } from '../domain/snapshot-update.ts';
 import type { Candidate } from './backend.ts';
 
 export interface JudgedCandidate {
@@ -20,9 +21,18 @@ export function acceptsShrinkOf(accepted: readonly string[], revision: string): 
   return accepted.some((entry) => entry === revision || (/^[0-9a-f]{7,40}$/.test(entry) && /^[0-9a-f]{40}$/.test(revision) && revision.startsWith(entry)));
 }
 
-export function judgeCandidate(candidate: Candidate, baseline: Snapshot | BaselineFacts | undefined, acceptShrink: readonly string[] = []): JudgedCandidate {
+/**
+ * `previous`, when given, is a snapshot the candidate is likely to share most records with
+ * (the one served, the commit before it): the candidate's snapshot is built from it.
+ */
+export function judgeCandidate(
+  candidate: Candidate,
+  baseline: Snapshot | BaselineFacts | undefined,
+  acceptShrink: readonly string[] = [],
+  previous?: Snapshot,
+): JudgedCandidate {
   const { revision, sources } = candidate;
-  const built = createSnapshot(candidate.records, revision);
+  const built = updateSnapshot(previous, candidate.records, revision);
   const snapshot = built.ok ? built.snapshot : built.partial;
   const allowShrink = candidate.allowShrink === true || acceptsShrinkOf(acceptShrink, revision);
   const judged = judge({ snapshot, problems: [...candidate.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline);

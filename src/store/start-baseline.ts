@@ -15,22 +15,24 @@ export interface StartBaseline {
   baseline: Snapshot | BaselineFacts | undefined;
   /** The newest earlier revision that passes: served when the newest one is refused. */
   fallback: JudgedCandidate | undefined;
+  /** The newest earlier revision read, passing or not: what the newest one is built from. */
+  previous?: Snapshot;
 }
 
 export async function findStartBaseline(
   backend: Backend,
   newest: Candidate,
-  judgeOne: (candidate: Candidate, baseline: Snapshot | undefined) => JudgedCandidate,
+  judgeOne: (candidate: Candidate, baseline: Snapshot | undefined, previous: Snapshot | undefined) => JudgedCandidate,
 ): Promise<StartBaseline> {
   if (backend.ancestors) {
-    const history: Candidate[] = [];
-    for await (const candidate of backend.ancestors(newest.revision, HISTORY_LIMIT)) history.push(candidate);
     let good: JudgedCandidate | undefined;
-    for (const candidate of history.reverse()) {
-      const judged = judgeOne(candidate, good?.snapshot);
+    let previous: Snapshot | undefined;
+    for await (const candidate of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
+      const judged = judgeOne(candidate, good?.snapshot, previous);
+      previous = judged.snapshot;
       if (judged.judgement.publish) good = judged;
     }
-    return { baseline: good?.snapshot, fallback: good };
+    return { baseline: good?.snapshot, fallback: good, previous };
   }
   if (backend.recallBaseline) return { baseline: await backend.recallBaseline(), fallback: undefined };
   return { baseline: undefined, fallback: undefined };

@@ -138,7 +138,7 @@ export class StoreRunner {
     if (!this.#published) this.#start ??= await this.#findStartBaseline(candidate);
     const baseline = this.#published?.snapshot ?? this.#start?.baseline;
     const { revision } = candidate;
-    const judged = judgeCandidate(candidate, baseline, this.#acceptShrink);
+    const judged = judgeCandidate(candidate, baseline, this.#acceptShrink, this.#published?.snapshot ?? this.#start?.previous);
     const { judgement } = judged;
     if (!judgement.publish) {
       const error = `${judgement.blocking.length} problem(s) in revision ${revision}`;
@@ -173,7 +173,7 @@ export class StoreRunner {
 
   async #findStartBaseline(candidate: Candidate): Promise<StartBaseline | undefined> {
     try {
-      return await findStartBaseline(this.#backend, candidate, (c, baseline) => judgeCandidate(c, baseline, this.#acceptShrink));
+      return await findStartBaseline(this.#backend, candidate, (c, baseline, previous) => judgeCandidate(c, baseline, this.#acceptShrink, previous));
     } catch (error) {
       this.#log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
       return undefined;

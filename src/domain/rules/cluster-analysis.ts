@@ -16,19 +16,31 @@ export interface ClusterAnalysis {
   problems: readonly Problem[];
 }
 
-const remembered = new WeakMap<Cluster, { deps: (AnyRecord | undefined)[]; analysis: ClusterAnalysis }>();
+interface Remembered {
+  /** The definition maps it was made against: the same maps, the same answer (they are immutable). */
+  maps: readonly [unknown, unknown, unknown];
+  deps: (AnyRecord | undefined)[];
+  analysis: ClusterAnalysis;
+}
+
+const remembered = new WeakMap<Cluster, Remembered>();
 
 export function analyzeCluster(snapshot: Snapshot, cluster: Cluster): ClusterAnalysis {
+  const maps = [snapshot.platform_components, snapshot.namespaces, snapshot.rolebindings] as const;
+  const known = remembered.get(cluster);
+  if (known && known.maps[0] === maps[0] && known.maps[1] === maps[1] && known.maps[2] === maps[2]) return known.analysis;
   const deps: (AnyRecord | undefined)[] = [];
   for (const field of REFERENCE_FIELDS) {
     for (const ref of cluster[field]) deps.push((snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id));
   }
-  const known = remembered.get(cluster);
-  if (known && known.deps.length === deps.length && known.deps.every((d, i) => d === deps[i])) return known.analysis;
+  if (known && known.deps.length === deps.length && known.deps.every((d, i) => d === deps[i])) {
+    remembered.set(cluster, { ...known, maps });
+    return known.analysis;
+  }
 
   const counts = REFERENCE_FIELDS.map((field) => cluster[field].filter((ref) => snapshot[field].has(ref.id)).length) as [number, number, number];
   const problems = [...danglingReferences(snapshot, cluster), ...strayPatches(cluster), ...responseSizeProblems(snapshot, cluster, counts)];
   const analysis = { counts, problems };
-  remembered.set(cluster, { deps, analysis });
+  remembered.set(cluster, { maps, deps, analysis });
   return analysis;
 }

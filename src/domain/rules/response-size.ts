@@ -129,9 +129,12 @@ export function responsesGrownTooLarge(
 }
 
 const summarySizes = new WeakMap<Cluster, number>();
+const listSizes = new WeakMap<object, number>();
 
 /** The bytes of the unfiltered fleet listing (GET /api/v2/gitops/clusters). */
 export function fleetListBytes(snapshot: Snapshot): number {
+  const known = listSizes.get(snapshot.clusters);
+  if (known !== undefined) return known;
   let total = '{"inputs":[]}'.length + Math.max(0, snapshot.clusters.size - 1);
   for (const cluster of snapshot.clusters.values()) {
     let size = summarySizes.get(cluster);
@@ -142,6 +145,7 @@ export function fleetListBytes(snapshot: Snapshot): number {
     }
     total += size;
   }
+  listSizes.set(snapshot.clusters, total);
   return total;
 }
 

@@ -14,7 +14,7 @@ import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../er
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
-import { BlobReader } from '../../git/format/blob-reader.ts';
+import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { IndexLocked, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
 import { RefLocked, RefMoved } from '../../git/format/ref-file.ts';
@@ -77,25 +77,28 @@ export class LocalGitBackend implements Backend {
     const entries = await readWorkingTree(this.dir, this.#options.maxRecordBytes).catch((error: unknown) => {
       throw new StoreUnavailable('io', `cannot read ${this.dir}: ${describeError(error)}`);
     });
-    const revision = await workingTreeRevision(this.dir, entries, this.#gitCache);
+    const reader = new ObjectReader(this.dir, this.#gitCache);
+    const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader);
     const head = commitOfRevision(revision);
     this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])) };
     if (revision === known.served || revision === known.refused) return { unchanged: revision };
     const candidate = await this.#loader.load(entries, revision);
-    return { candidate: { ...candidate, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache)) } };
+    return { candidate: { ...candidate, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
   }
 
-  /** The branch's commits before the working tree: HEAD first when the tree holds edits of its own. */
+  /** The branch's commits before the working tree (HEAD too when the tree holds edits of its own), oldest first. */
   async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
     const head = commitOfRevision(revision);
     if (head === undefined) return;
-    const commits = revision === head ? await firstParents(this.dir, head, limit, this.#gitCache) : [head, ...(await firstParents(this.dir, head, limit - 1, this.#gitCache))];
-    // A loader of its own: the history must not push the working tree's parses out of the main one.
-    const loader = new RecordFileLoader();
-    const reader = new BlobReader(this.dir, this.#gitCache);
-    for (const commit of commits) {
+    const reader = new ObjectReader(this.dir, this.#gitCache);
+    const before = (n: number) => firstParents(this.dir, head, n, this.#gitCache, reader);
+    const commits = revision === head ? await before(limit) : [head, ...(await before(limit - 1))];
+    // The same loader as the newest revision's: a file that did not change between two
+    // commits is the same record object in both, which keeps building and judging cheap.
+    const loader = this.#loader;
+    for (const commit of commits.reverse()) {
       const entries = await commitFileEntries(this.dir, commit, this.#gitCache, reader, undefined, this.#options.maxRecordBytes);
-      yield { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, this.#gitCache) };
+      yield { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, this.#gitCache, reader) };
     }
   }
 

@@ -21,7 +21,7 @@ import { describeError } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
-import { BlobReader } from '../../git/format/blob-reader.ts';
+import { ObjectReader } from '../../git/format/object-reader.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
@@ -106,17 +106,20 @@ export class RemoteGitBackend implements Backend {
     return { candidate: await this.#candidate(this.#loader, head) };
   }
 
-  /** The branch's commits before `revision`, newest first. */
+  /** The branch's commits before `revision`, oldest first. */
   async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
-    // A loader of its own: the history must not push the head's parses out of the main one.
-    const loader = new RecordFileLoader();
-    for (const commit of await firstParents(this.dir, revision, limit, this.#target.cache)) yield this.#candidate(loader, commit);
+    // The same loader as the head's: a file that did not change between two commits is the
+    // same record object in both, which keeps building and judging cheap.
+    const loader = this.#loader;
+    const reader = new ObjectReader(this.dir, this.#target.cache);
+    const commits = await firstParents(this.dir, revision, limit, this.#target.cache, reader);
+    for (const commit of commits.reverse()) yield this.#candidate(loader, commit, reader);
   }
 
-  async #candidate(loader: RecordFileLoader, commit: string): Promise<Candidate> {
+  async #candidate(loader: RecordFileLoader, commit: string, reader = new ObjectReader(this.dir, this.#target.cache)): Promise<Candidate> {
     const { cache } = this.#target;
-    const entries = await commitFileEntries(this.dir, commit, cache, new BlobReader(this.dir, cache), undefined, this.#options.maxRecordBytes);
-    return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache) };
+    const entries = await commitFileEntries(this.dir, commit, cache, reader, undefined, this.#options.maxRecordBytes);
+    return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache, reader) };
   }
 
   watch(onChange: (reason: string) => void): void {
