@@ -1,6 +1,7 @@
 // A config repo on a real smart-HTTP Git remote (git http-backend behind Basic auth): clone,
 // periodic sync, webhook, broken commits, outages, and no credential in any log.
 import { createHmac } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asRepoFiles } from './helpers/fixture-data.ts';
@@ -216,6 +217,7 @@ describe('remote config repo', () => {
     const ready = (await request(service.url, '/ready')).json();
     expect(ready.status).toBe('unavailable');
     expect(ready.last_sync.ok).toBe(false);
+    expect(ready.last_sync.error).toMatch(/^authentication failed: the Git remote .* refused the credentials/);
     expect(JSON.stringify(ready)).not.toContain('wrong-password-x1');
     expect(service.logText()).not.toContain('wrong-password-x1');
   });
@@ -273,6 +275,21 @@ describe('crud mode on a remote config repo', () => {
     const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;
     expect(ns.find((i: { id: string }) => i.id === 'team-a').labels).toEqual({ merged: 'pr-42' });
     expect(ns.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({ from: 'api' });
+  });
+
+  it('waits out a lock the remote holds on its branch: the push is tried again and lands', async () => {
+    const repo = newRemoteRepo();
+    const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
+    // Another push is landing on the host: its branch is locked, the way git locks it.
+    const lock = join(remote.path(repo.name), 'refs/heads/main.lock');
+    writeFileSync(lock, '');
+    const write = send(service, 'PATCH', '/namespaces/team-b', { labels: { after: 'lock' } });
+    await eventually(() => service.logs.some((l) => l.msg === 'the Git remote did not take the push; trying again'), 10_000);
+    rmSync(lock);
+    const res = await write;
+    expect(res.status).toBe(200);
+    expect(remoteLog(repo.name)[0]).toBe('namespaces: update team-b');
+    expect(await revisionOf(service)).toBe(git(remote.path(repo.name), 'rev-parse', 'main'));
   });
 
   it('refuses a write that no longer validates on the new head', async () => {

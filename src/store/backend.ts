@@ -63,6 +63,10 @@ export interface BackendDescription {
   fixed?: boolean;
 }
 
+export interface WriteHold {
+  release(): Promise<void>;
+}
+
 export interface Backend {
   /** Start-up checks and preparation. Throws StartupError for what waiting will not fix. */
   open(): Promise<void>;
@@ -75,6 +79,12 @@ export interface Backend {
    * `base`, StoreUnavailable when it cannot take the change; in both cases nothing is stored.
    */
   commit(change: RecordChange, base: BaseRevision): Promise<CommitResult>;
+  /**
+   * Takes the store's own write lock until release(), for a store others write to as well
+   * (Git's index and branch locks): after a write met a moved store, the runner loads,
+   * applies and commits again under it, so the next attempt cannot meet a moved store again.
+   */
+  holdForWrite?(): Promise<WriteHold>;
   describe(): BackendDescription;
   close(): Promise<void>;
 

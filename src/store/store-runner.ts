@@ -9,7 +9,7 @@ import { formatProblem, isError, type Problem, recordName } from '../domain/prob
 import { type Snapshot, withRevision } from '../domain/snapshot.ts';
 import { applyWrite } from '../domain/writes/apply-write.ts';
 import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
-import type { Backend, BackendDescription, Candidate, RecordChange } from './backend.ts';
+import type { Backend, BackendDescription, Candidate, RecordChange, WriteHold } from './backend.ts';
 import { auditWrite } from './audit.ts';
 import { asStoreFault, BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { type JudgedCandidate, judgeCandidate } from './judged-candidate.ts';
@@ -211,6 +211,15 @@ export class StoreRunner {
   }
 
   async #write(request: WriteRequest): Promise<WriteResult> {
+    const hold: { current?: WriteHold } = {};
+    try {
+      return await this.#writeAttempts(request, hold);
+    } finally {
+      await hold.current?.release();
+    }
+  }
+
+  async #writeAttempts(request: WriteRequest, hold: { current?: WriteHold }): Promise<WriteResult> {
     let lookedAgain = false;
     for (let attempt = 1; ; attempt++) {
       const base = this.#published;
@@ -251,6 +260,11 @@ export class StoreRunner {
           throw new StoreUnavailable('kept_moving', `the store kept changing under the write; it was not stored after ${attempt} attempts, try again`);
         }
         this.#log.info({ attempt, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+        // Someone else writes to the store right now: the next attempt loads, applies and
+        // commits under the store's own lock, where it cannot move again.
+        hold.current ??= await this.#backend.holdForWrite?.().catch((holdError: unknown) => {
+          throw asStoreFault(holdError);
+        });
         await this.#load('the store moved under a write');
         continue;
       }

@@ -1,16 +1,18 @@
 // The Git objects of a commit that changes one record file on top of a parent: the file's
 // blob, the record folder's tree and the root tree with that one entry replaced, added or
 // removed, and the commit. Only objects are written (unreachable until a ref names the
-// commit, so harmless when the change goes no further); which ref moves, and when, is the
-// backend's business.
+// commit, so harmless when the change goes no further), each flushed to disk before build()
+// returns, so a ref may name the commit at once; which ref moves, and when, is the backend's
+// business.
 //
 // A record folder holds one file per record: 10,000 entries for a large fleet. So the trees
 // written are kept (by object id) and the next change starts from them instead of reading and
 // inflating them again, and tree objects are encoded in one pass (format/tree-object.ts).
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { deflateSync } from 'node:zlib';
+import { join } from 'node:path';
 import git from 'isomorphic-git';
+import { encodeCommit } from './format/commit-object.ts';
+import { objectId, type ObjectType, writeLooseObject } from './format/loose-object.ts';
 import { encodeTree, insertSorted, type TreeItem } from './format/tree-object.ts';
 
 /** How many trees are kept: the root and the four record folders of the last commits. */
@@ -44,20 +46,23 @@ export class CommitBuilder {
   /** Writes the objects of `change` on top of `parent`; returns the commit id and the file's blob id (null for a removal). */
   async build(change: FileContent, message: string, parent: string): Promise<{ commit: string; blob: string | null }> {
     assertRecordPath(change.path);
-    const blob = change.text === null ? null : await this.#writeObject('blob', Buffer.from(change.text));
-    const tree = await this.#treeWith(parent, change.path, blob);
-    const now = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-    const person = { name: this.#author.name, email: this.#author.email, ...now };
-    const commit = await git.writeCommit({
-      fs,
-      dir: this.#dir,
-      commit: { message, tree, parent: [parent], author: person, committer: person },
-    });
+    const objects: { type: ObjectType; content: Buffer }[] = [];
+    const add = (type: ObjectType, content: Buffer) => {
+      objects.push({ type, content });
+      return objectId(type, content);
+    };
+    const blob = change.text === null ? null : add('blob', Buffer.from(change.text));
+    const tree = await this.#treeWith(parent, change.path, blob, add);
+    const person = { name: this.#author.name, email: this.#author.email, timestamp: Math.floor(Date.now() / 1000) };
+    const commit = add('commit', encodeCommit({ tree, parents: [parent], author: person, committer: person, message }));
+    // Each object goes to a temporary file that is flushed and renamed: written side by side.
+    const gitdir = join(this.#dir, '.git');
+    await Promise.all(objects.map(({ type, content }) => writeLooseObject(gitdir, type, content)));
     return { commit, blob };
   }
 
   /** The parent's tree with the one file replaced, added (blob given) or removed (null). */
-  async #treeWith(parent: string, path: string, blob: string | null): Promise<string> {
+  async #treeWith(parent: string, path: string, blob: string | null, add: (type: ObjectType, content: Buffer) => string): Promise<string> {
     const [folder, name] = path.split('/') as [string, string];
     const { commit } = await git.readCommit({ fs, dir: this.#dir, oid: parent, cache: this.#cache });
     const root = await this.#readTree(commit.tree);
@@ -74,8 +79,8 @@ export class CommitBuilder {
     }
 
     const newRoot = root.filter((e) => e.path !== folder);
-    if (children.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: await this.#writeTree(children), type: 'tree' });
-    return this.#writeTree(newRoot);
+    if (children.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#tree(children, add), type: 'tree' });
+    return this.#tree(newRoot, add);
   }
 
   async #readTree(oid: string): Promise<TreeItem[]> {
@@ -90,22 +95,9 @@ export class CommitBuilder {
     return items;
   }
 
-  async #writeTree(items: TreeItem[]): Promise<string> {
-    const oid = await this.#writeObject('tree', encodeTree(items));
+  #tree(items: TreeItem[], add: (type: ObjectType, content: Buffer) => string): string {
+    const oid = add('tree', encodeTree(items));
     this.#remember(oid, items);
-    return oid;
-  }
-
-  /**
-   * Stores an object through isomorphic-git, hashed and compressed here with Node's native
-   * zlib at Git's own level for loose objects (core.looseCompression = 1): a folder's tree
-   * is half a megabyte on a large fleet.
-   */
-  async #writeObject(type: 'blob' | 'tree', content: Buffer): Promise<string> {
-    const wrapped = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-    const oid = createHash('sha1').update(wrapped).digest('hex');
-    const object = deflateSync(wrapped, { level: 1 });
-    await git.writeObject({ fs, dir: this.#dir, type, format: 'deflated', oid, object });
     return oid;
   }
 

@@ -9,22 +9,24 @@ import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
-import { IndexLocked, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
-import { RefLocked, RefMoved } from '../../git/format/ref-file.ts';
+import { UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
+import { LockHeld } from '../../git/format/lock-file.ts';
+import { RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { readWorkingTree } from '../../record-files/working-tree.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
-import { commitToWorkingTree } from './working-tree-commit.ts';
+import { commitToWorkingTree, takeWriteLocks, type WriteLocks } from './working-tree-commit.ts';
+import { repairInterruptedWrites } from './write-journal.ts';
 
 export interface LocalGitOptions {
   dir: string;
@@ -45,6 +47,8 @@ export class LocalGitBackend implements Backend {
   readonly #watcher: ChangeWatcher;
   /** What the last load or commit saw; the watcher compares changes with it. */
   #seen: { head: string | undefined; files: Map<string, string> } | undefined;
+  /** The locks a write holds across its attempts (holdForWrite), if any. */
+  #held: WriteLocks | undefined;
   /** Commits and the watcher's checks, one at a time, so a check never sees half a write. */
   readonly #local = new SerialQueue();
 
@@ -71,6 +75,8 @@ export class LocalGitBackend implements Backend {
     if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
     const index = await unsupportedIndex(join(this.dir, '.git'));
     if (index) throw new StartupError(`CONFIG_REPO ${this.dir}: ${index}`);
+    // A write a crash cut off is finished or undone before anything is read.
+    await repairInterruptedWrites(this.dir, this.#options.log);
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
@@ -111,6 +117,25 @@ export class LocalGitBackend implements Backend {
     return this.#local.run(() => this.#commit(change, base));
   }
 
+  /** Holds index.lock and the branch's lock: a person's git command waits (or fails) until release. */
+  async holdForWrite(): Promise<WriteHold> {
+    const branch = await currentBranch(this.dir);
+    if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
+    let locks: WriteLocks;
+    try {
+      locks = await takeWriteLocks(join(this.dir, '.git'), branch);
+    } catch (error) {
+      throw this.#commitFault(error);
+    }
+    this.#held = locks;
+    return {
+      release: async () => {
+        if (this.#held === locks) this.#held = undefined;
+        await locks.release();
+      },
+    };
+  }
+
   async #commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
     const parent = commitOfRevision(base.snapshot.revision);
     const branch = await currentBranch(this.dir);
@@ -125,7 +150,7 @@ export class LocalGitBackend implements Backend {
     const text = change.record === null ? null : recordFileText(collection, change.record, header);
     let head: string;
     try {
-      ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, branch, { path, text, previous }, commitMessage(change), parent));
+      ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, branch, { path, text, previous }, commitMessage(change), parent, this.#held));
     } catch (error) {
       throw this.#commitFault(error);
     }
@@ -144,9 +169,7 @@ export class LocalGitBackend implements Backend {
 
   #commitFault(error: unknown): Error {
     if (error instanceof RefMoved) return new BaseMoved(error.message);
-    if (error instanceof RefLocked || error instanceof IndexLocked) {
-      return new StoreUnavailable('locked', `${error.message}; nothing was stored, try again`);
-    }
+    if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);
     if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
     if (error instanceof UnsupportedIndexError) return new StoreUnavailable('io', `${error.message}; nothing was stored`);
     this.#options.log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');

@@ -1,16 +1,24 @@
 // Commits one record file change in a checked-out config repo: exactly that change, on top of
-// the branch's commit (whatever else is staged or edited stays out of it), then the branch
-// moves and the file's index entry follows, so that `git status` stays clean.
+// the branch's commit (whatever else is staged or edited stays out of it), with the file and
+// its index entry moved along, so that `git status` stays clean.
 //
-// Order: the commit's objects (harmless until named); the branch's lock, taken only if the
-// branch is still where the change was computed (else RefMoved: nothing touched); the file;
-// the branch; the index entry (written last, in one rename). A failure after the file was
-// written puts the file and the branch back, so a failed write leaves no trace.
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+// The order is git's own (what `git commit` does): the commit's objects first (flushed;
+// harmless until named); then index.lock, then the branch's lock — taken only if the branch
+// is still where the change was computed (else RefMoved: nothing touched); both waited for
+// while a person's git command holds them. Under the locks: the intent is journalled
+// (./write-journal.ts), the file replaced, the new index written into index.lock, and the
+// branch moved — the moment the write happens — then the index renamed into place. A
+// failure before the branch moved puts the file back; a crash anywhere is finished or
+// undone by the next start from the journal.
+import { stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import type { CommitBuilder } from '../../git/commit-builder.ts';
-import { setIndexEntry } from '../../git/format/index-file.ts';
-import { lockRef, updateRef } from '../../git/format/ref-file.ts';
+import { patchIndex, readIndexFile } from '../../git/format/index-file.ts';
+import { LockFile } from '../../git/format/lock-file.ts';
+import { writeLooseObject } from '../../git/format/loose-object.ts';
+import { readRef, RefMoved, updateRef } from '../../git/format/ref-file.ts';
+import { replaceFile } from './record-file-write.ts';
+import { clearIntent, recordIntent } from './write-journal.ts';
 
 export interface WorkingTreeChange {
   /** Path inside the repo: "<folder>/<file>". */
@@ -21,7 +29,36 @@ export interface WorkingTreeChange {
   previous: Buffer | undefined;
 }
 
-/** Returns the new commit and the file's blob id (null after a removal). */
+/** The index lock and the branch's lock, held together: what a commit needs, taken in git's order. */
+export interface WriteLocks {
+  index: LockFile;
+  branch: LockFile;
+  release(): Promise<void>;
+}
+
+/** Takes index.lock, then the branch's lock, each waited for while a person's git command holds it. */
+export async function takeWriteLocks(gitdir: string, branchRef: string): Promise<WriteLocks> {
+  const index = await LockFile.take(gitdir, 'index');
+  try {
+    const branch = await LockFile.take(gitdir, branchRef);
+    return {
+      index,
+      branch,
+      async release() {
+        await branch.release();
+        await index.release();
+      },
+    };
+  } catch (error) {
+    await index.release();
+    throw error;
+  }
+}
+
+/**
+ * Returns the new commit and the file's blob id (null after a removal). With `held`, the
+ * locks are already taken (and stay the caller's to release); else they are taken here.
+ */
 export async function commitToWorkingTree(
   dir: string,
   builder: CommitBuilder,
@@ -29,49 +66,43 @@ export async function commitToWorkingTree(
   change: WorkingTreeChange,
   message: string,
   parent: string,
+  held?: WriteLocks,
 ): Promise<{ commit: string; blob: string | null }> {
   const gitdir = join(dir, '.git');
   const full = filePath(dir, change.path);
   const { commit, blob } = await builder.build(change, message, parent);
-  const branch = await lockRef(gitdir, branchRef, parent);
-  let movedBranch = false;
+  // The content to put back after a crash, kept where the journal can find it.
+  const previousBlob = change.previous === undefined ? null : await writeLooseObject(gitdir, 'blob', change.previous);
+  const locks = held ?? (await takeWriteLocks(gitdir, branchRef));
+  let touched = false;
+  let moved = false;
   try {
-    await writeOrRemove(full, change.text);
-    await branch.commit(commit);
-    movedBranch = true;
-    const entry = blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) };
-    await setIndexEntry(gitdir, change.path, entry);
+    // Compare-and-swap: the branch must still be where the change was computed.
+    const current = await readRef(gitdir, branchRef);
+    if (current !== parent) throw new RefMoved(`${branchRef} moved to ${current ?? '(nothing)'} while a change on ${parent} was being written`);
+    await recordIntent(gitdir, { ref: branchRef, path: change.path, parent, commit, blob, previousBlob });
+    touched = true;
+    await replaceFile(gitdir, full, change.text);
+    // The index is read only now, under its lock: a person's `git add` cannot slip in between.
+    const index = await readIndexFile(gitdir);
+    if (index) await locks.index.write(patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) }));
+    await locks.branch.write(`${commit}\n`);
+    await locks.branch.commit();
+    moved = true;
+    if (index) await locks.index.commit();
+    await clearIntent(gitdir);
+    if (!held) await locks.release();
     return { commit, blob };
   } catch (error) {
-    await putBack(gitdir, branchRef, full, change.previous, movedBranch ? { from: commit, to: parent } : undefined).catch((putBackError: unknown) => {
-      (error as Error).message += `; putting the repo back also failed: ${(putBackError as Error).message}`;
+    const putBack = async () => {
+      if (moved) await updateRef(gitdir, branchRef, parent, commit);
+      if (touched) await replaceFile(gitdir, full, change.previous ?? null);
+      await clearIntent(gitdir);
+      if (!held) await locks.release();
+    };
+    await putBack().catch((putBackError: unknown) => {
+      (error as Error).message += `; putting the repo back also failed (the next start repairs it): ${(putBackError as Error).message}`;
     });
-    if (!movedBranch) await branch.release();
-    throw error;
-  }
-}
-
-async function putBack(gitdir: string, branchRef: string, full: string, previous: Buffer | undefined, branch: { from: string; to: string } | undefined): Promise<void> {
-  if (branch) await updateRef(gitdir, branchRef, branch.to, branch.from);
-  await writeOrRemove(full, previous ?? null);
-}
-
-let temporaryCount = 0;
-
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
-async function writeOrRemove(full: string, content: string | Buffer | null): Promise<void> {
-  if (content === null) {
-    await rm(full, { force: true });
-    return;
-  }
-  await mkdir(dirname(full), { recursive: true });
-  // A short hidden name beside it: the record's own name may already use 255 bytes.
-  const temporary = join(dirname(full), `.gitops-config-${process.pid}-${++temporaryCount}.tmp`);
-  try {
-    await writeFile(temporary, content);
-    await rename(temporary, full);
-  } catch (error) {
-    await rm(temporary, { force: true });
     throw error;
   }
 }

@@ -133,7 +133,9 @@ export class RemoteGitBackend implements Backend {
     const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
     const text = change.record === null ? null : recordFileText(collection, change.record, await this.#headerFor(parent, path, collection));
     const { commit } = await this.#builder.build({ path, text }, commitMessage(change), parent);
-    await pushCommit(this.#target, this.#branch!, commit, parent);
+    await pushCommit(this.#target, this.#branch!, commit, parent, (why) =>
+      this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
+    );
     // The remote has it: the branch moves and the change is served.
     await this.#moveLocalBranch(commit);
     return { revision: commit, source: text === null ? undefined : path };

@@ -3,6 +3,7 @@
 // the new head), the credentials refused, the host unreachable or refusing.
 import * as fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { setTimeout as pause } from 'node:timers/promises';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
@@ -65,16 +66,42 @@ export async function fetchBranch(target: RemoteTarget, branch: string): Promise
   return result.fetchHead;
 }
 
+/** How often a push the remote refused for a held lock, or lost on the way, is tried again. */
+const PUSH_ATTEMPTS = 5;
+const FIRST_PUSH_RETRY_MS = 200;
+
 /**
- * Pushes `commit` (built on `parent`) to the branch. A refused push is told apart by what the
- * remote holds, not by the wording of the refusal: if the branch no longer names `parent`,
- * it moved meanwhile (BaseMoved: apply the write again on the new head); if it still does,
- * the remote refused the change itself.
+ * Pushes `commit` (built on `parent`) to the branch. What happened is told by what the remote
+ * holds afterwards, not by the wording of a refusal: the branch names `commit` — the push
+ * landed (even if its answer was lost); it no longer names `parent` — it moved meanwhile
+ * (BaseMoved: the write is applied again on the new head); it still names `parent` — the
+ * push was refused: a lock the remote held (another push landing) is waited out and the
+ * push tried again, a bounded number of times; any other refusal is final.
  */
-export async function pushCommit(target: RemoteTarget, branch: string, commit: string, parent: string): Promise<void> {
+export async function pushCommit(target: RemoteTarget, branch: string, commit: string, parent: string, onRetry?: (why: string) => void): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const failure = await pushOnce(target, branch, commit);
+    if (failure === undefined) return;
+    const head = await fetchBranch(target, branch);
+    if (head === commit) return;
+    if (head !== parent) throw new BaseMoved(`the remote branch moved to ${head} (the push was refused: ${failure.message})`);
+    const retry = failure.kind === 'lost' || /\block/i.test(failure.message);
+    if (!retry) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
+    if (attempt >= PUSH_ATTEMPTS) {
+      throw new StoreUnavailable(
+        failure.kind === 'lost' ? 'remote_unreachable' : 'locked',
+        `the Git remote did not take the change after ${attempt} attempts, so nothing was stored: ${redact(failure.message, secrets(target))}`,
+      );
+    }
+    onRetry?.(redact(failure.message, secrets(target)));
+    await pause(FIRST_PUSH_RETRY_MS * 2 ** (attempt - 1));
+  }
+}
+
+/** One push; undefined when the remote took it, else why not ("refused" by the remote, or "lost" on the way). */
+async function pushOnce(target: RemoteTarget, branch: string, commit: string): Promise<{ kind: 'refused' | 'lost'; message: string } | undefined> {
   const remoteRef = `refs/heads/${branch}`;
   await git.writeRef({ fs, dir: target.dir, ref: OUTGOING_REF, value: commit, force: true });
-  let refusal: string | undefined;
   try {
     const result = await git.push({
       fs,
@@ -87,17 +114,18 @@ export async function pushCommit(target: RemoteTarget, branch: string, commit: s
       ...authCallbacks(target.credentials),
     });
     const status = result.refs[remoteRef];
-    if (!result.ok || status?.ok === false) refusal = status?.error ?? result.error ?? 'refused';
+    if (!result.ok || status?.ok === false) return { kind: 'refused', message: status?.error ?? result.error ?? 'refused' };
+    return undefined;
   } catch (error) {
-    if ((error as { code?: string }).code !== 'PushRejectedError') throw remoteFault(error, target);
-    refusal = describeError(error);
+    if ((error as { code?: string }).code === 'PushRejectedError') return { kind: 'refused', message: describeError(error) };
+    const fault = remoteFault(error, target);
+    // Credentials refused, or the host unreachable: only a fetch can tell whether a push
+    // that broke off landed; an authentication failure is final at once.
+    if (fault.reason === 'auth_failed') throw fault;
+    return { kind: 'lost', message: fault.message };
   } finally {
     await git.deleteRef({ fs, dir: target.dir, ref: OUTGOING_REF }).catch(() => undefined);
   }
-  if (refusal === undefined) return;
-  const head = await fetchBranch(target, branch);
-  if (head !== parent) throw new BaseMoved(`the remote branch moved to ${head} (the push was refused: ${refusal})`);
-  throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(refusal, secrets(target))}`);
 }
 
 /** A failure to reach or use the remote, typed, with every secret taken out of the message. */

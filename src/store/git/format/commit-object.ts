@@ -21,3 +21,20 @@ export function decodeCommit(data: Buffer): CommitObject | undefined {
   if (!tree || !/^[0-9a-f]{40}$/.test(tree)) return undefined;
   return { tree, parents, message: end === -1 ? '' : text.slice(end + 2) };
 }
+
+export interface CommitPerson {
+  name: string;
+  email: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+}
+
+/** The content of a commit object; the message ends with a newline, as git writes it. */
+export function encodeCommit(commit: { tree: string; parents: string[]; author: CommitPerson; committer: CommitPerson; message: string }): Buffer {
+  // Angle brackets and line breaks would end the field early: git strips them too.
+  const clean = (text: string) => text.replace(/[<>\n\r]/g, '').trim();
+  const person = (p: CommitPerson) => `${clean(p.name)} <${clean(p.email)}> ${p.timestamp} +0000`;
+  const lines = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${person(commit.author)}`, `committer ${person(commit.committer)}`];
+  const message = commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`;
+  return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');
+}

@@ -1,15 +1,16 @@
 // Sets or removes one entry of a Git index file (.git/index) without decoding and
 // re-encoding the other entries: on a repo of 10,000 record files, re-serializing the whole
 // index entry by entry costs more than everything else a REST write does. The file is
-// patched as bytes (format versions 2 and 3) and written through .git/index.lock, as git
-// itself does. Optional extensions (the cache tree and friends) are dropped; git rebuilds
+// patched as bytes (format versions 2 and 3), read and written only under .git/index.lock,
+// as git itself does. Optional extensions (the cache tree and friends) are dropped; git rebuilds
 // them when it needs them. An index in a form this code does not patch (version 4, a split
 // or a sparse index; isomorphic-git reads none of them either) is refused with an error
 // saying how to convert it.
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LockFile } from './lock-file.ts';
 
 export interface IndexEntryData {
   /** Blob id (40 hex digits). */
@@ -23,9 +24,6 @@ const FIXED = 62; // stat fields (40) + object id (20) + flags (2)
 const CHECKSUM = 20;
 
 export class UnsupportedIndexError extends Error {}
-
-/** Another git command holds .git/index.lock. */
-export class IndexLocked extends Error {}
 
 const HOW_TO_CONVERT = 'run "git update-index --index-version 2 --no-split-index" in the config repo (and do not set index.version=4, feature.manyFiles or core.splitIndex there)';
 
@@ -50,21 +48,22 @@ export async function unsupportedIndex(gitdir: string): Promise<string | undefin
   }
 }
 
-/**
- * Sets `path`'s entry (stage 0) to `entry`, or removes every entry of `path` when `entry`
- * is null. Returns false, changing nothing, when there is no index file (then there is no
- * staging area to keep in step). Throws UnsupportedIndexError for an index in a form this
- * code does not patch, and IndexLocked when another git command holds the index lock.
- */
-export async function setIndexEntry(gitdir: string, path: string, entry: IndexEntryData | null): Promise<boolean> {
-  const indexPath = join(gitdir, 'index');
-  let index: Buffer;
+/** The index file's bytes; undefined when there is none (a repository with no staging area yet). */
+export async function readIndexFile(gitdir: string): Promise<Buffer | undefined> {
   try {
-    index = await readFile(indexPath);
+    return await readFile(join(gitdir, 'index'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/**
+ * The index with `path`'s entry (stage 0) set to `entry`, or with every entry of `path`
+ * removed when `entry` is null. Throws UnsupportedIndexError for an index in a form this code
+ * does not patch.
+ */
+export function patchIndex(index: Buffer, path: string, entry: IndexEntryData | null): Buffer {
   const target = Buffer.from(path, 'utf8');
   const { count, entriesEnd, removeStart, removeEnd, insertAt, removed } = locate(index, target);
 
@@ -82,24 +81,37 @@ export async function setIndexEntry(gitdir: string, path: string, entry: IndexEn
   const header = Buffer.from(index.subarray(0, HEADER));
   header.writeUInt32BE(count - removed + (entry ? 1 : 0), 8);
   const body = Buffer.concat([header, before, replacement, after]);
-  const checksum = createHash('sha1').update(body).digest();
+  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+}
 
-  const lock = `${indexPath}.lock`;
+/** The object id of `path`'s stage-0 entry, or undefined when the index has none. */
+export function indexEntryOid(index: Buffer, path: string): string | undefined {
+  const target = Buffer.from(path, 'utf8');
+  const { removeStart } = locate(index, target);
+  if (removeStart === -1) return undefined;
+  return index.toString('hex', removeStart + 40, removeStart + 60);
+}
+
+/**
+ * Sets (or, with null, removes) `path`'s entry under the index lock, the way git does:
+ * read the index only while holding index.lock. Returns false, changing nothing, when there
+ * is no index file.
+ */
+export async function setIndexEntry(gitdir: string, path: string, entry: IndexEntryData | null): Promise<boolean> {
+  const lock = await LockFile.take(gitdir, 'index');
   try {
-    await writeFile(lock, Buffer.concat([body, checksum]), { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new IndexLocked(`the Git index is locked (${lock} exists): another git command is running in the config repo`);
+    const index = await readIndexFile(gitdir);
+    if (!index) {
+      await lock.release();
+      return false;
     }
-    throw error;
-  }
-  try {
-    await rename(lock, indexPath);
+    await lock.write(patchIndex(index, path, entry));
+    await lock.commit();
+    return true;
   } catch (error) {
-    await rm(lock, { force: true });
+    await lock.release();
     throw error;
   }
-  return true;
 }
 
 /** Where `target`'s entries are in the index (or where a new one goes), and where the entries end. */

@@ -1,0 +1,50 @@
+// Replacing a record file so that nobody ever sees half of it: the content goes to a
+// temporary file, is flushed, and renamed over the record. The temporary file lives in the
+// Git directory, so a crash never leaves a stray file in the working tree for `git status`
+// to show (the next start removes it).
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { serviceDir } from '../../git/format/lock-file.ts';
+
+let sequence = 0;
+
+export function temporaryDir(gitdir: string): string {
+  return join(serviceDir(gitdir), 'tmp');
+}
+
+/** Writes `content` to `full` through a flushed temporary file and a rename; null removes the file. */
+export async function replaceFile(gitdir: string, full: string, content: string | Buffer | null): Promise<void> {
+  if (content === null) {
+    await rm(full, { force: true });
+    return;
+  }
+  await mkdir(dirname(full), { recursive: true });
+  const inGitDir = join(temporaryDir(gitdir), `${process.pid}.${++sequence}`);
+  await mkdir(temporaryDir(gitdir), { recursive: true });
+  try {
+    await writeFlushed(inGitDir, content);
+    await rename(inGitDir, full);
+  } catch (error) {
+    await rm(inGitDir, { force: true });
+    // The Git directory on another file system (a rare layout): a hidden name beside the file.
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    const beside = join(dirname(full), `.gitops-config-${process.pid}-${++sequence}.tmp`);
+    try {
+      await writeFlushed(beside, content);
+      await rename(beside, full);
+    } catch (besideError) {
+      await rm(beside, { force: true });
+      throw besideError;
+    }
+  }
+}
+
+async function writeFlushed(path: string, content: string | Buffer): Promise<void> {
+  const handle = await open(path, 'wx', 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

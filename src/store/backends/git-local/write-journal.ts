@@ -1,0 +1,119 @@
+// What a write in progress is about to do to the working tree, kept in the Git directory
+// until it is done, so that the next start can finish or undo a write a crash cut off:
+// between the record file's rename and the branch's move, the file holds content HEAD does
+// not have; between the branch's move and the index's, the index is behind HEAD. Either
+// would show in `git status`, and a person's next `git commit -a` would undo the service's
+// commit. The branch decides: moved to the write's commit, the write happened (the file and
+// the index are brought to it); still on its parent, it did not (the file is put back).
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import git from 'isomorphic-git';
+import type { Logger } from 'pino';
+import { indexEntryOid, readIndexFile, setIndexEntry } from '../../git/format/index-file.ts';
+import { clearStaleLocks, isRunning, serviceDir } from '../../git/format/lock-file.ts';
+import { clearStaleObjectFiles, objectId } from '../../git/format/loose-object.ts';
+import { readRef } from '../../git/format/ref-file.ts';
+import { replaceFile, temporaryDir } from './record-file-write.ts';
+
+export interface WriteIntent {
+  /** The branch the write moves ("refs/heads/main"). */
+  ref: string;
+  /** The record file, relative to the repo. */
+  path: string;
+  parent: string;
+  commit: string;
+  /** The file's blob after the write; null: the write removes it. */
+  blob: string | null;
+  /** The file's blob before the write (stored as an object first); null: there was no file. */
+  previousBlob: string | null;
+}
+
+function journalDir(gitdir: string): string {
+  return join(serviceDir(gitdir), 'writes');
+}
+
+/** Records the intent before the working tree is touched. */
+export async function recordIntent(gitdir: string, intent: WriteIntent): Promise<void> {
+  const dir = journalDir(gitdir);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${process.pid}.json`);
+  await writeFile(`${file}.tmp`, JSON.stringify(intent));
+  await rename(`${file}.tmp`, file);
+}
+
+/** The write is done or fully undone: nothing to repair. */
+export async function clearIntent(gitdir: string): Promise<void> {
+  await rm(join(journalDir(gitdir), `${process.pid}.json`), { force: true });
+}
+
+/**
+ * Repairs what a crashed process of this service left in the repo: its lock files, the write
+ * it was in the middle of, its temporary files. A person's locks and edits are not touched.
+ */
+export async function repairInterruptedWrites(dir: string, log: Logger): Promise<void> {
+  const gitdir = join(dir, '.git');
+  for (const lock of await clearStaleLocks(gitdir)) log.warn({ lock }, 'removed a lock file a stopped write of this service left');
+  const journal = journalDir(gitdir);
+  for (const name of await readdir(journal).catch(() => [] as string[])) {
+    const match = /^(\d+)\.json$/.exec(name);
+    if (!match || isRunning(Number(match[1]))) continue;
+    const intent = JSON.parse(await readFile(join(journal, name), 'utf8')) as WriteIntent;
+    const outcome = await finishOrUndo(dir, gitdir, intent);
+    log.warn({ path: intent.path, commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
+    await rm(join(journal, name), { force: true });
+  }
+  await clearStaleObjectFiles(gitdir);
+  await clearStaleTemporaryFiles(gitdir);
+}
+
+async function finishOrUndo(dir: string, gitdir: string, intent: WriteIntent): Promise<string> {
+  const branch = await readRef(gitdir, intent.ref);
+  const happened = branch === intent.commit || (branch !== undefined && branch !== intent.parent && (await descends(dir, branch, intent.commit)));
+  const full = join(dir, intent.path);
+  const onDisk = await fileBlob(full);
+  if (happened) {
+    // The commit is in the branch: the file and its index entry must say what it says.
+    if (onDisk !== intent.blob && onDisk === intent.previousBlob) await putBlob(dir, gitdir, full, intent.blob);
+    const index = await readIndexFile(gitdir);
+    if (index && indexEntryOid(index, intent.path) !== (intent.blob ?? undefined) && (await fileBlob(full)) === intent.blob) {
+      await setIndexEntry(gitdir, intent.path, intent.blob === null ? null : { oid: intent.blob, stats: await stat(full, { bigint: true }) });
+    }
+    return 'finished: the commit was in the branch';
+  }
+  // Not committed (and never answered as done): the file goes back to what it was.
+  if (onDisk === intent.blob && intent.blob !== intent.previousBlob) await putBlob(dir, gitdir, full, intent.previousBlob);
+  return 'undone: the commit never reached the branch';
+}
+
+/** The blob id of the file's content; null when there is no regular file. */
+async function fileBlob(full: string): Promise<string | null> {
+  const info = await lstat(full).catch(() => undefined);
+  if (!info?.isFile()) return null;
+  return objectId('blob', await readFile(full));
+}
+
+async function putBlob(dir: string, gitdir: string, full: string, blob: string | null): Promise<void> {
+  if (blob === null) {
+    await rm(full, { force: true });
+    return;
+  }
+  const { blob: content } = await git.readBlob({ fs, dir, oid: blob });
+  await replaceFile(gitdir, full, Buffer.from(content));
+}
+
+async function descends(dir: string, commit: string, ancestor: string): Promise<boolean> {
+  try {
+    return await git.isDescendent({ fs, dir, oid: commit, ancestor, depth: -1 });
+  } catch {
+    return false;
+  }
+}
+
+async function clearStaleTemporaryFiles(gitdir: string): Promise<void> {
+  const dir = temporaryDir(gitdir);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(/^(\d+)\./.exec(name)?.[1]);
+    if (!Number.isNaN(pid) && !isRunning(pid)) await rm(join(dir, name), { force: true });
+  }
+}

@@ -1,0 +1,199 @@
+// Crud mode shares its Git repository with people: writes take git's own locks (waiting while
+// a person's git command holds them), a person committing at the same time loses nothing,
+// and whatever a crash leaves half done — locks, a replaced file, an index behind HEAD, a
+// damaged object — is finished or undone at the next start without touching a person's work.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CommitBuilder } from '../src/store/git/commit-builder.ts';
+import { patchIndex, readIndexFile } from '../src/store/git/format/index-file.ts';
+import { LockFile } from '../src/store/git/format/lock-file.ts';
+import { objectId, writeLooseObject } from '../src/store/git/format/loose-object.ts';
+import { lockRef } from '../src/store/git/format/ref-file.ts';
+import { replaceFile } from '../src/store/backends/git-local/record-file-write.ts';
+import { recordIntent, repairInterruptedWrites } from '../src/store/backends/git-local/write-journal.ts';
+import { git } from './helpers/git-fixture.ts';
+import { eventually } from './helpers/http.ts';
+import { crudRepo, type CrudService, gitOut, send, startCrud } from './helpers/crud.ts';
+
+const run = promisify(execFile);
+const silent = pino({ level: 'silent' });
+
+let services: CrudService[] = [];
+afterEach(async () => {
+  await Promise.all(services.map((s) => s.close()));
+  services = [];
+});
+
+async function start(dir: string): Promise<CrudService> {
+  const service = await startCrud('git', {}, dir);
+  services.push(service);
+  return service;
+}
+
+/** The repo is whole and agrees with itself: fsck finds nothing, status is clean. */
+function expectHealthy(dir: string): void {
+  expect(gitOut(dir, 'fsck', '--full', '--no-dangling', '--no-progress')).toBe('');
+  expect(gitOut(dir, 'status', '--porcelain')).toBe('');
+}
+
+/** Resolves once the service is waiting for a lock: it has made its own link file. */
+async function serviceIsWaiting(dir: string): Promise<void> {
+  const locks = join(dir, '.git/gitops-config-api/locks');
+  await eventually(() => existsSync(locks) && readdirSync(locks).length > 0, 5000, 5);
+}
+
+describe('a lock held by a person', () => {
+  for (const [name, lock] of [
+    ['the index lock', '.git/index.lock'],
+    ['the branch lock', '.git/refs/heads/main.lock'],
+  ] as const) {
+    it(`${name}: the write waits for it and succeeds`, async () => {
+      const dir = crudRepo();
+      const service = await start(dir);
+      writeFileSync(join(dir, lock), '');
+      const write = send(service, 'PATCH', '/namespaces/team-a', { labels: { waited: 'yes' } });
+      await serviceIsWaiting(dir);
+      if (lock.includes('refs')) await eventually(() => existsSync(join(dir, '.git/index.lock')) && readdirSync(join(dir, '.git/gitops-config-api/locks')).length === 2, 5000, 5);
+      rmSync(join(dir, lock));
+      const res = await write;
+      expect(res.status).toBe(200);
+      expect(gitOut(dir, 'log', '-1', '--format=%s')).toBe('namespaces: update team-a');
+      expectHealthy(dir);
+    });
+  }
+});
+
+describe('a person committing in the same repo while the service writes', () => {
+  it('4 writers x 10 REST writes and 20 commits by a person: every commit is in HEAD, fsck and status are clean', async () => {
+    const dir = crudRepo();
+    const service = await start(dir);
+    const person = async () => {
+      const env = { ...process.env, GIT_AUTHOR_NAME: 'A Person', GIT_AUTHOR_EMAIL: 'p@example.com', GIT_COMMITTER_NAME: 'A Person', GIT_COMMITTER_EMAIL: 'p@example.com' };
+      for (let i = 0; i < 20; i++) {
+        writeFileSync(join(dir, `namespaces/person-${i}.yaml`), `id: person-${i}\nlabels: {}\nannotations: {}\n`);
+        // A person whose command meets a lock tries again, as people do.
+        for (let tries = 0; ; tries++) {
+          try {
+            await run('git', ['add', `namespaces/person-${i}.yaml`], { cwd: dir, env });
+            await run('git', ['commit', '-q', '-m', `person ${i}`, '--', `namespaces/person-${i}.yaml`], { cwd: dir, env });
+            break;
+          } catch (error) {
+            const text = String((error as { stderr?: string }).stderr);
+            if (!/lock|cannot lock ref|but expected/.test(text) || tries > 200) throw error;
+            await new Promise((r) => setImmediate(r));
+          }
+        }
+      }
+    };
+    const writer = async (w: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push((await send(service, 'POST', '/namespaces', { id: `w${w}-${i}` })).status);
+      return statuses;
+    };
+    const [, ...written] = await Promise.all([person(), writer(0), writer(1), writer(2), writer(3)]);
+    if (written.flat().some((s) => s !== 201)) console.log(service.logText().split("\n").filter((l) => /"level":(40|50)/.test(l)).join("\n"));
+    expect(written.flat()).toEqual(Array(40).fill(201));
+    const subjects = new Set(gitOut(dir, 'log', '--format=%s').split('\n'));
+    for (let w = 0; w < 4; w++) for (let i = 0; i < 10; i++) expect(subjects.has(`namespaces: create w${w}-${i}`), `w${w}-${i}`).toBe(true);
+    for (let i = 0; i < 20; i++) expect(subjects.has(`person ${i}`), `person ${i}`).toBe(true);
+    const files = gitOut(dir, 'ls-tree', '--name-only', 'HEAD', 'namespaces/').split('\n');
+    expect(files.filter((f) => /\/(w\d|person)-/.test(f))).toHaveLength(60);
+    expectHealthy(dir);
+  });
+});
+
+describe('repair at start', () => {
+  /** A write cut off at a given point, done with the same steps the backend takes. */
+  async function cutOffWrite(dir: string, until: 'file' | 'branch') {
+    const gitdir = join(dir, '.git');
+    const path = 'namespaces/team-a.yaml';
+    const parent = gitOut(dir, 'rev-parse', 'HEAD');
+    const previous = readFileSync(join(dir, path));
+    const text = 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n';
+    const builder = new CommitBuilder({ dir, author: { name: 'Service', email: 's@example.com' } });
+    const { commit, blob } = await builder.build({ path, text }, 'namespaces: update team-a', parent);
+    const index = await LockFile.take(gitdir, 'index');
+    const branch = await lockRef(gitdir, 'refs/heads/main', parent);
+    await recordIntent(gitdir, { ref: 'refs/heads/main', path, parent, commit, blob, previousBlob: await writeLooseObject(gitdir, 'blob', previous) });
+    await replaceFile(gitdir, join(dir, path), text);
+    if (until === 'branch') {
+      await index.write(patchIndex((await readIndexFile(gitdir))!, path, { oid: blob!, stats: await stat(join(dir, path), { bigint: true }) }));
+      await branch.prepare(commit);
+      await branch.commit();
+    }
+    // The process stops here: its locks stay (this test's own process id counts as gone).
+    return { parent, commit, previous, text, path };
+  }
+
+  it('undoes a write cut off before the branch moved: the file is put back, the locks are gone', async () => {
+    const dir = crudRepo();
+    const cut = await cutOffWrite(dir, 'file');
+    expect(existsSync(join(dir, '.git/index.lock'))).toBe(true);
+    expect(gitOut(dir, 'status', '--porcelain')).not.toBe('');
+    await repairInterruptedWrites(dir, silent);
+    expect(readFileSync(join(dir, cut.path))).toEqual(cut.previous);
+    expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.parent);
+    expect(existsSync(join(dir, '.git/index.lock'))).toBe(false);
+    expect(existsSync(join(dir, '.git/refs/heads/main.lock'))).toBe(false);
+    expectHealthy(dir);
+  });
+
+  it('finishes a write cut off after the branch moved: the index follows HEAD, and a later `git commit -a` reverts nothing', async () => {
+    const dir = crudRepo();
+    const cut = await cutOffWrite(dir, 'branch');
+    expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.commit);
+    await repairInterruptedWrites(dir, silent);
+    expect(readFileSync(join(dir, cut.path), 'utf8')).toBe(cut.text);
+    expectHealthy(dir);
+    writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'id: team-b\nlabels:\n  person: "edit"\nannotations: {}\n');
+    git(dir, 'commit', '-q', '-am', 'a person edits team-b');
+    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
+    expect(gitOut(dir, 'show', 'HEAD:namespaces/team-a.yaml')).toBe(cut.text.trimEnd());
+  });
+
+  it("never removes a person's lock, and the service starts and writes once it is gone", async () => {
+    const dir = crudRepo();
+    writeFileSync(join(dir, '.git/index.lock'), 'a person is staging');
+    await repairInterruptedWrites(dir, silent);
+    expect(readFileSync(join(dir, '.git/index.lock'), 'utf8')).toBe('a person is staging');
+    rmSync(join(dir, '.git/index.lock'));
+    const service = await start(dir);
+    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { after: 'lock' } })).status).toBe(200);
+    expectHealthy(dir);
+  });
+
+  it('a restarted service repairs before it serves, and serves the repaired state', async () => {
+    const dir = crudRepo();
+    await cutOffWrite(dir, 'file');
+    const service = await start(dir);
+    expectHealthy(dir);
+    expect((await send(service, 'GET', '/namespaces/team-a')).json().labels).toEqual({ team: 'a' });
+    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { after: 'repair' } })).status).toBe(200);
+    expectHealthy(dir);
+  });
+});
+
+describe('objects', () => {
+  it('replaces an empty or cut-off object file instead of reusing it', async () => {
+    const dir = crudRepo();
+    const gitdir = join(dir, '.git');
+    const content = Buffer.from('id: team-z\nlabels: {}\nannotations: {}\n');
+    const oid = objectId('blob', content);
+    const file = join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
+    for (const damaged of [Buffer.alloc(0), Buffer.from([0x78, 0x01, 0x4b])]) {
+      (await import('node:fs')).mkdirSync(join(gitdir, 'objects', oid.slice(0, 2)), { recursive: true });
+      writeFileSync(file, damaged);
+      expect(await writeLooseObject(gitdir, 'blob', content)).toBe(oid);
+      expect(gitOut(dir, 'cat-file', 'blob', oid)).toBe(content.toString().trimEnd());
+    }
+    // A whole one is kept as it is.
+    const before = (await stat(file)).mtimeMs;
+    await writeLooseObject(gitdir, 'blob', content);
+    expect((await stat(file)).mtimeMs).toBe(before);
+  });
+});
