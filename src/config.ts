@@ -36,7 +36,10 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
-/** A secret from NAME, or from the file named by NAME_FILE (as Kubernetes mounts secrets). */
+/**
+ * A secret from NAME, or from the file named by NAME_FILE (as Kubernetes mounts secrets). An
+ * empty value, or an empty file, counts as unset.
+ */
 export function secretFrom(env: Env, name: string): string | undefined {
   const direct = env[name];
   const file = env[`${name}_FILE`];
@@ -46,12 +49,32 @@ export function secretFrom(env: Env, name: string): string | undefined {
   if (file) {
     try {
       // Trailing newlines come with most secret files and are never part of a token.
-      return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      return text === '' ? undefined : text;
     } catch (error) {
       throw new ConfigError(`${name}_FILE: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
   return direct === '' ? undefined : direct;
+}
+
+/**
+ * A bearer token (AUTH_TOKEN, CRUD_AUTH_TOKEN). One with whitespace around it or a control
+ * character in it could never be presented in an Authorization header as it is stored, so
+ * every request would be refused; it stops the start instead, naming the variable (never the
+ * value). A file's one trailing newline is not part of the token (secretFrom drops it).
+ */
+export function tokenFrom(env: Env, name: string): string | undefined {
+  const token = secretFrom(env, name);
+  if (token === undefined) return undefined;
+  const source = env[`${name}_FILE`] ? `${name}_FILE (${env[`${name}_FILE`]})` : name;
+  if (/\p{Cc}/u.test(token)) {
+    throw new ConfigError(`${source}: the token contains a control character (a stray newline, tab or similar); remove it`);
+  }
+  if (/^\s|\s$/u.test(token)) {
+    throw new ConfigError(`${source}: the token has whitespace at its start or end; remove it`);
+  }
+  return token;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -105,11 +128,12 @@ function logLevelFrom(env: Env): string {
 }
 
 export function loadConfig(env: Env = process.env): ServiceConfig {
-  const authToken = secretFrom(env, 'AUTH_TOKEN');
+  const authToken = tokenFrom(env, 'AUTH_TOKEN');
   if (!authToken) {
     throw new ConfigError('AUTH_TOKEN is required (the bearer token clusters use to read); set AUTH_TOKEN or AUTH_TOKEN_FILE');
   }
-  const crudAuthToken = secretFrom(env, 'CRUD_AUTH_TOKEN') ?? authToken;
+  // Unset means the read token writes too; server.ts warns about that in crud mode.
+  const crudAuthToken = tokenFrom(env, 'CRUD_AUTH_TOKEN') ?? authToken;
   const gitUsername = env.GIT_USERNAME || undefined;
   const gitPassword = secretFrom(env, 'GIT_PASSWORD');
   const gitToken = secretFrom(env, 'GIT_TOKEN');

@@ -3,6 +3,9 @@ import { loadConfig } from './config.ts';
 import { startService } from './server.ts';
 import { StartupError } from './startup-error.ts';
 
+/** How long in-flight requests may take to finish after SIGTERM (product decisions §12). */
+const SHUTDOWN_LIMIT_MS = 10_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const service = await startService(config);
@@ -12,7 +15,10 @@ async function main(): Promise<void> {
     stopping = true;
     service.log.info({ signal }, 'shutting down: finishing in-flight requests');
     // A stuck client must not keep the pod from terminating.
-    setTimeout(() => process.exit(1), 10_000).unref();
+    setTimeout(() => {
+      service.log.warn({ limit_ms: SHUTDOWN_LIMIT_MS }, 'shutting down: requests still in flight at the time limit are cut off');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     service.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.ts';
 import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
+import { ConnectionTracker } from './http/connections.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
@@ -24,7 +25,10 @@ export interface RunningService {
   store: StoreRunner;
   responses: ServedResponses;
   log: Logger;
-  /** Stops accepting connections, lets in-flight requests finish, stops the store. */
+  /**
+   * Stops accepting connections, closes those with no request in flight at once (the others
+   * right after their response), lets in-flight requests finish, stops the store.
+   */
   close(): Promise<void>;
 }
 
@@ -39,6 +43,12 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
   const responses = new ServedResponses(store);
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
+  if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
+    log.warn(
+      'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
+        'every polling cluster included, can write; set CRUD_AUTH_TOKEN to a token of its own',
+    );
+  }
   await store.start();
 
   const routers = [];
@@ -52,8 +62,20 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     }
   }
   if (config.apiMode === 'crud') routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
-  const handler = createRequestHandler({ apiMode: config.apiMode, backend: config.backend, responses, store, auth, log, openapiDocument, routers });
-  const server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  const connections = new ConnectionTracker(log);
+  const handler = createRequestHandler({
+    apiMode: config.apiMode,
+    backend: config.backend,
+    responses,
+    store,
+    auth,
+    log,
+    openapiDocument,
+    routers,
+    shuttingDown: () => connections.closing,
+  });
+  const server = createServer({ keepAliveTimeout: 65_000 }, connections.wrap(handler));
+  connections.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       void store.stop();
@@ -85,10 +107,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     log,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await connections.close(server);
         await store.stop();
       })();
       return closing;

@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseDuration, parseListenAddress } from '../src/config.ts';
+import { tempDir } from './helpers/git-fixture.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -52,5 +55,61 @@ describe('configuration', () => {
     expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_PASSWORD: 'p' })).toThrow(/GIT_PASSWORD needs GIT_USERNAME/);
     expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'u', GIT_PASSWORD: 'p', GIT_TOKEN: 'x' })).toThrow(/both set/);
     expect(loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'bot', GIT_TOKEN: 'x' })).toMatchObject({ gitUsername: 'bot', gitToken: 'x' });
+  });
+});
+
+describe('tokens', () => {
+  const secretFile = (text: string): string => {
+    const file = join(tempDir('token-'), 'token');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it.each([
+    ['a leading space', ' read-token'],
+    ['a trailing space', 'read-token '],
+    ['a trailing newline', 'read-token\n'],
+    ['a tab inside', 'read\ttoken'],
+    ['a NUL inside', 'read\u0000token'],
+    ['a DEL inside', 'read\u007ftoken'],
+    ['a C1 control character', 'read\u0085token'],
+    ['a no-break space around it', '\u00a0read-token'],
+  ])('refuses %s, naming the variable and never the value', (_name, value) => {
+    for (const name of ['AUTH_TOKEN', 'CRUD_AUTH_TOKEN']) {
+      const env = { AUTH_TOKEN: 'read-token', API_MODE: 'crud', [name]: value };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^${name}: the token (has whitespace|contains a control character)`));
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect((error as Error).message).not.toContain('read');
+      }
+    }
+  });
+
+  it('takes a token file with one trailing newline, and refuses one with other whitespace', () => {
+    expect(loadConfig({ AUTH_TOKEN_FILE: secretFile('from-file\n') }).authToken).toBe('from-file');
+    expect(loadConfig({ AUTH_TOKEN_FILE: secretFile('from-file\r\n') }).authToken).toBe('from-file');
+    expect(loadConfig({ AUTH_TOKEN: 'r', CRUD_AUTH_TOKEN_FILE: secretFile('write\n') }).crudAuthToken).toBe('write');
+    for (const text of ['from-file\n\n', ' from-file\n', 'from-file \n', 'from\tfile']) {
+      const file = secretFile(text);
+      expect(() => loadConfig({ AUTH_TOKEN_FILE: file }), JSON.stringify(text)).toThrow(`AUTH_TOKEN_FILE (${file}): the token`);
+      expect(() => loadConfig({ AUTH_TOKEN: 'r', CRUD_AUTH_TOKEN_FILE: file }), JSON.stringify(text)).toThrow(`CRUD_AUTH_TOKEN_FILE (${file}): the token`);
+    }
+  });
+
+  it('counts an empty value as unset', () => {
+    expect(() => loadConfig({ AUTH_TOKEN: '' })).toThrow(/AUTH_TOKEN is required/);
+    expect(() => loadConfig({ AUTH_TOKEN_FILE: secretFile('') })).toThrow(/AUTH_TOKEN is required/);
+    expect(() => loadConfig({ AUTH_TOKEN_FILE: secretFile('\n') })).toThrow(/AUTH_TOKEN is required/);
+    expect(loadConfig({ AUTH_TOKEN: 'r', CRUD_AUTH_TOKEN: '' }).crudAuthToken).toBe('r');
+    expect(loadConfig({ AUTH_TOKEN: 'r', CRUD_AUTH_TOKEN_FILE: secretFile('') }).crudAuthToken).toBe('r');
+    // An empty AUTH_TOKEN beside AUTH_TOKEN_FILE is not "both set".
+    expect(loadConfig({ AUTH_TOKEN: '', AUTH_TOKEN_FILE: secretFile('f\n') }).authToken).toBe('f');
+  });
+
+  it('keeps tokens with inner characters a bearer token may hold', () => {
+    const token = 'aZ09-._~+/=';
+    expect(loadConfig({ AUTH_TOKEN: token, CRUD_AUTH_TOKEN: `w${token}` })).toMatchObject({ authToken: token, crudAuthToken: `w${token}` });
   });
 });

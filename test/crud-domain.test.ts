@@ -74,6 +74,22 @@ describe('JSON Merge Patch (RFC 7386)', () => {
       patches: { podinfo: { replicaCount: '2' }, traefik: { a: '1' } },
     });
   });
+
+  it('keeps a "__proto__" key as an own key, for validation to refuse, and never touches a prototype', () => {
+    const target = { labels: { team: 'a' } };
+    const asString = applyMergePatch(target, JSON.parse('{"labels": {"__proto__": "x"}}')) as { labels: Record<string, unknown> };
+    expect(Object.keys(asString.labels)).toEqual(['team', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(asString.labels, '__proto__')?.value).toBe('x');
+    expect(Object.getPrototypeOf(asString.labels)).toBe(Object.prototype);
+
+    const asObject = applyMergePatch(target, JSON.parse('{"labels": {"__proto__": {"polluted": "yes"}}}')) as { labels: Record<string, unknown> };
+    expect(Object.keys(asObject.labels)).toEqual(['team', '__proto__']);
+    expect(Object.getPrototypeOf(asObject.labels)).toBe(Object.prototype);
+    expect((asObject.labels as { polluted?: string }).polluted).toBeUndefined();
+
+    const removed = applyMergePatch(asString, JSON.parse('{"labels": {"__proto__": null}}')) as { labels: Record<string, unknown> };
+    expect(Object.keys(removed.labels)).toEqual(['team']);
+  });
 });
 
 describe('record ETag and If-Match', () => {

@@ -141,7 +141,8 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
     it('answers bad bodies: malformed JSON 400, non-JSON 415, too large 413, no body 400', async () => {
       const malformed = await send(service, 'POST', `/${collection}`, '{"id": ', {});
       expect(malformed.status).toBe(400);
-      expect(malformed.json().error).toBe('validation_error');
+      expect(malformed.json().error).toBe('bad_request');
+      await expectMatchesOpenApi('post', collectionPath(collection), 400, malformed.json());
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/yaml']) {
         const res = await send(service, 'POST', `/${collection}`, 'id=x', { headers: { 'content-type': type } });
         expect(res.status, type).toBe(415);

@@ -6,7 +6,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/git-fixture.ts';
+import { asSeedFile } from './helpers/fixture-data.ts';
 import { request } from './helpers/http.ts';
+import { startServiceProcess } from './helpers/process.ts';
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
 const BASE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -18,6 +20,8 @@ function runMain(env: Record<string, string>) {
 describe('start-up errors', () => {
   const secretFile = join(tempDir(), 'token');
   writeFileSync(secretFile, 'from-file\n');
+  const spacedSecretFile = join(tempDir(), 'token');
+  writeFileSync(spacedSecretFile, 'secret-value\n\n');
 
   it.each([
     ['no AUTH_TOKEN', {}, /AUTH_TOKEN is required/],
@@ -31,6 +35,10 @@ describe('start-up errors', () => {
     ['a missing config repo', { AUTH_TOKEN: 't', CONFIG_REPO: '/nonexistent/repo' }, /CONFIG_REPO \/nonexistent\/repo is not a directory/],
     ['a missing seed file', { AUTH_TOKEN: 't', STORE_BACKEND: 'memory', SEED_FILE: '/nonexistent/seed.json' }, /SEED_FILE \/nonexistent\/seed.json cannot be read: ENOENT/],
     ['a missing OpenAPI file', { AUTH_TOKEN: 't', OPENAPI_FILE: '/nonexistent/openapi.yaml' }, /OPENAPI_FILE \/nonexistent\/openapi.yaml cannot be read/],
+    ['an AUTH_TOKEN with a trailing newline', { AUTH_TOKEN: 'secret-value\n' }, /AUTH_TOKEN: the token contains a control character/],
+    ['an AUTH_TOKEN with a leading space', { AUTH_TOKEN: ' secret-value' }, /AUTH_TOKEN: the token has whitespace at its start or end/],
+    ['a CRUD_AUTH_TOKEN with a trailing space', { AUTH_TOKEN: 't', API_MODE: 'crud', CRUD_AUTH_TOKEN: 'secret-value ' }, /CRUD_AUTH_TOKEN: the token has whitespace/],
+    ['an AUTH_TOKEN_FILE with two trailing newlines', { AUTH_TOKEN_FILE: spacedSecretFile }, /AUTH_TOKEN_FILE \(.*\): the token contains a control character/],
   ])('%s stops the start with one line and no stack trace', (_name, env, expected) => {
     const result = runMain({ LISTEN_ADDR: '127.0.0.1:0', ...env } as Record<string, string>);
     expect(result.status).toBe(2);
@@ -39,6 +47,7 @@ describe('start-up errors', () => {
     expect(lines[0]).toMatch(/^gitops-config-api: /);
     expect(lines[0]).toMatch(expected);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr).not.toContain('secret-value');
   });
 
   it('an invalid seed file names the problem', () => {
@@ -91,5 +100,42 @@ describe('running', () => {
     expect(await exit).toBe(0);
     expect(out).toContain('shutting down');
     expect(out).not.toContain('file-token');
+  });
+});
+
+describe('crud mode and the write token', () => {
+  const warning = (output: string) =>
+    output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level === 40 && line.msg.includes('CRUD_AUTH_TOKEN'));
+
+  it.each([
+    ['unset', {}],
+    ['empty', { CRUD_AUTH_TOKEN: '' }],
+    ['equal to AUTH_TOKEN', { CRUD_AUTH_TOKEN: 'shared-token' }],
+  ])('starts with CRUD_AUTH_TOKEN %s, warning that every poller could write', async (_name, env) => {
+    const service = await startServiceProcess({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', AUTH_TOKEN: 'shared-token', ...env });
+    try {
+      expect((await request(service.url, '/ready')).status).toBe(200);
+      const lines = warning(service.output());
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.msg).toMatch(/CRUD_AUTH_TOKEN/);
+      expect(service.output()).not.toContain('shared-token');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('does not warn with a distinct write token, nor in read-only mode', async () => {
+    for (const env of [{ API_MODE: 'crud', CRUD_AUTH_TOKEN: 'write-token' }, { API_MODE: 'read-only' }] as Record<string, string>[]) {
+      const service = await startServiceProcess({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), AUTH_TOKEN: 'read-token', ...env });
+      try {
+        expect(warning(service.output())).toEqual([]);
+      } finally {
+        await service.stop();
+      }
+    }
   });
 });

@@ -21,6 +21,8 @@ export interface AppDeps {
   auth: Authenticator;
   log: Logger;
   openapiDocument: Buffer;
+  /** True once shutdown has begun (/ready then answers 503). */
+  shuttingDown?: () => boolean;
   /** Extra routes mounted before the fallbacks (REST in crud mode, the Git webhook). */
   routers?: express.Router[];
 }

@@ -1,5 +1,7 @@
 // The one place where typed errors of the store and the domain become HTTP answers: which
-// status, which error code, which details and headers.
+// status, which error code, which details and headers. Also what Express's body parsing and
+// Node's HTTP parser throw: a client's broken request is a 4xx with a JSON body like any other.
+import { maxHeaderSize } from 'node:http';
 import { formatLocation, type Problem, type RecordKey, recordName } from '../domain/problem.ts';
 import type { WriteRefusal } from '../domain/writes/write-request.ts';
 import { type StoreFaultReason, StoreUnavailable, WriteRefused } from '../store/errors.ts';
@@ -63,13 +65,35 @@ function fromBodyParser(error: unknown): ApiError | undefined {
   const e = error as { type?: string; status?: number; message?: string; limit?: number };
   switch (e.type) {
     case 'entity.parse.failed':
-      return new ApiError('validation_error', `the body is not valid JSON: ${e.message}`);
+      return new ApiError('bad_request', `the body is not valid JSON: ${e.message}`);
     case 'entity.too.large':
       return new ApiError('payload_too_large', `the body is larger than the limit of ${e.limit} bytes`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError('unsupported_media_type', e.message ?? 'unsupported body encoding');
+    case 'request.aborted':
+      return new ApiError('bad_request', 'the request body ended before it was complete');
+    case 'request.size.invalid':
+      return new ApiError('bad_request', 'the body is not as long as its Content-Length says');
   }
-  if (e.status === 400) return new ApiError('validation_error', e.message ?? 'bad request');
+  if (e.status === 400) return new ApiError('bad_request', e.message ?? 'bad request');
   return undefined;
+}
+
+/**
+ * A request Node's HTTP parser refused ('clientError'): headers over Node's limit, a broken
+ * chunked body, a request that is not HTTP, one that took too long to arrive.
+ */
+export function fromClientError(error: NodeJS.ErrnoException & { reason?: string }): ApiError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('headers_too_large', `the request headers are larger than the limit of ${maxHeaderSize} bytes`);
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError('payload_too_large', 'the chunk extensions of the request body are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('request_timeout', 'the request did not arrive in time');
+  }
+  const reason = error.reason ?? error.message;
+  const chunked = error.code?.includes('CHUNK') ? ' (a malformed chunked body)' : '';
+  return new ApiError('bad_request', `the request is not valid HTTP/1.1${chunked}: ${reason}`);
 }

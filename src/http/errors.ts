@@ -2,7 +2,7 @@
 // "details" for validation errors, whichever layer produced it. The codes and their status are
 // product-decisions §7; how the store's and the domain's typed errors become one of these is
 // ./error-mapping.ts.
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 
 export const ERROR_STATUS = {
   validation_error: 400,
@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   precondition_failed: 412,
   payload_too_large: 413,
@@ -60,4 +61,23 @@ export function writeError(res: ServerResponse, error: ApiError, head = false): 
     'cache-control': 'no-store',
   });
   res.end(head ? undefined : body);
+}
+
+/**
+ * A whole HTTP/1.1 error response as bytes, for a socket whose request never reached a
+ * handler (the parser refused it): there is no ServerResponse to write it with. The
+ * connection is closed after it, since the rest of what the client sent cannot be trusted to
+ * be where the next request starts.
+ */
+export function rawErrorResponse(error: ApiError): Buffer {
+  const body = JSON.stringify(error.body());
+  const head = [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'cache-control: no-store',
+    'connection: close',
+  ];
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`);
 }

@@ -30,6 +30,13 @@ export const JSON_TYPES = ['application/json', 'application/merge-patch+json', '
 
 export const MAX_LIMIT = 10_000;
 
+/**
+ * Deepest nesting of arrays and objects a request body may have (product decisions §5). No
+ * record comes near it; the limit is there so that nothing that walks a body (the merge
+ * patch, the schema check, cloning) can be made to recurse until the stack overflows.
+ */
+export const MAX_BODY_DEPTH = 32;
+
 const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'];
 
 const FILTERS: Record<Collection, string[]> = {
@@ -55,7 +62,13 @@ export function restRoutes(deps: RestDeps): Router {
         `the body must be JSON: send Content-Type: application/json${req.method === 'PATCH' ? ' or application/merge-patch+json' : ''} (got ${got})`,
       );
     }
-    parseJson(req, res, next);
+    parseJson(req, res, (error?: unknown) => {
+      if (error === undefined && nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+        next(new ApiError('bad_request', `the body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`));
+        return;
+      }
+      next(error);
+    });
   };
   const writer = (req: Request, res: Response, next: NextFunction): void => {
     res.locals.role = deps.auth.require(req, 'write');
@@ -135,6 +148,24 @@ export function restRoutes(deps: RestDeps): Router {
     router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
   }
   return router;
+}
+
+/**
+ * Whether arrays and objects nest more than `max` levels deep in a parsed JSON value (the
+ * value itself, if an array or object, is level 1). Walks with its own stack, never by
+ * recursion, so a body 100,000 levels deep is answered like one 33 levels deep; it stops at
+ * the first value found too deep.
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > max) return true;
+    for (const child of Object.values(item.value)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: item.depth + 1 });
+    }
+  }
+  return false;
 }
 
 function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {

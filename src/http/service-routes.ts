@@ -4,7 +4,15 @@ import type { BackendName } from '../config.ts';
 import type { LoadReport, StoreRunner } from '../store/store-runner.ts';
 import { formatLocation, type Problem } from '../domain/problem.ts';
 
-export function serviceRoutes(deps: { store: StoreRunner; backend: BackendName; openapiDocument: Buffer }): Router {
+export interface ServiceRouteDeps {
+  store: StoreRunner;
+  backend: BackendName;
+  openapiDocument: Buffer;
+  /** True once shutdown has begun: the replica must leave the Service's endpoints. */
+  shuttingDown?: () => boolean;
+}
+
+export function serviceRoutes(deps: ServiceRouteDeps): Router {
   const router = Router();
 
   router.get('/health', (_req, res) => {
@@ -15,6 +23,15 @@ export function serviceRoutes(deps: { store: StoreRunner; backend: BackendName; 
     const { published, lastLoad, details } = deps.store.status();
     const last_load = lastLoad ? loadReport(lastLoad) : null;
     res.set('cache-control', 'no-store');
+    if (deps.shuttingDown?.()) {
+      res.status(503).json({
+        status: 'shutting_down',
+        error: 'unavailable',
+        message: 'the service is shutting down: it finishes the requests in flight and takes no new connections',
+        backend: deps.backend,
+      });
+      return;
+    }
     if (!published) {
       res.status(503).json({
         status: 'unavailable',

@@ -28,7 +28,7 @@ export function webhookRoutes(deps: { secret: string; target: WebhookTarget; log
     try {
       ref = body.length ? (JSON.parse(body.toString('utf8')) as { ref?: unknown }).ref : undefined;
     } catch {
-      throw new ApiError('validation_error', 'the webhook body is not JSON');
+      throw new ApiError('bad_request', 'the webhook body is not JSON');
     }
     const branch = deps.target.branch();
     if (typeof ref === 'string' && branch !== undefined && ref !== `refs/heads/${branch}`) {

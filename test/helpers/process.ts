@@ -11,6 +11,12 @@ export interface ServiceProcess {
   url: string;
   /** Everything written to stdout so far. */
   output(): string;
+  /** Everything written to stderr so far. */
+  errors(): string;
+  /** Resolves once stdout holds a match of `pattern`. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves when the process has exited: its exit code, and Date.now() at that moment. */
+  exited: Promise<{ code: number | null; at: number }>;
   /** Sends a signal; resolves with the exit code and how long the process took to exit. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
@@ -25,7 +31,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   let err = '';
   child.stdout!.on('data', (c) => (out += String(c)));
   child.stderr!.on('data', (c) => (err += String(c)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start line within 15 s: ${out}${err}`)), 15_000);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${out}${err}`)));
@@ -40,11 +46,29 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
     child,
     url,
     output: () => out,
+    errors: () => err,
+    exited,
+    waitForOutput(pattern, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(out)) return;
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          child.stdout!.off('data', check);
+          reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms: ${out}${err}`));
+        }, timeoutMs);
+        child.stdout!.on('data', check);
+        check();
+      });
+    },
     async stop(signal = 'SIGTERM') {
       const started = Date.now();
       child.kill(signal);
-      const code = await exited;
-      return { code, ms: Date.now() - started };
+      const { code, at } = await exited;
+      return { code, ms: at - started };
     },
   };
 }

@@ -1,6 +1,11 @@
 // JSON Merge Patch (RFC 7386): objects merge key by key, `null` removes a key, and every
 // other value (arrays included) replaces the target as a whole. Pure: neither the target
 // nor the patch is modified.
+//
+// Keys are read and written as own properties only. JSON.parse makes "__proto__" an ordinary
+// own key, but a plain assignment `result["__proto__"] = value` would instead drop a string
+// value silently or swap the result's prototype for an object one. Defined as an own property,
+// the key reaches validation, which refuses it by name like any other invalid key.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -16,7 +21,8 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
     if (value === null) {
       delete result[key];
     } else {
-      result[key] = applyMergePatch(result[key], value);
+      const merged = applyMergePatch(Object.hasOwn(result, key) ? result[key] : undefined, value);
+      Object.defineProperty(result, key, { value: merged, enumerable: true, writable: true, configurable: true });
     }
   }
   return result;

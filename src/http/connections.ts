@@ -1,0 +1,153 @@
+// The server's connections, for two things Node's http.Server does not do by itself:
+//
+// - Shutdown. server.close() closes the connections that are idle at that moment and then
+//   waits for the rest. A keep-alive connection that becomes idle afterwards, or one that has
+//   sent only part of a request header, would then hold the process until the keep-alive
+//   timeout. So each socket is tracked with the number of requests it has in flight: on
+//   close, sockets with none are destroyed at once, and the others are closed right after
+//   their last response (which says `Connection: close`).
+// - Requests the HTTP parser refuses before any handler sees them (oversized headers, a
+//   malformed chunked body, garbage instead of HTTP). Node answers those with a bare status
+//   line; here they get the same JSON error body as every other error.
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { fromClientError } from './error-mapping.ts';
+import { rawErrorResponse } from './errors.ts';
+
+interface SocketState {
+  /** Responses to requests received on this socket that have not finished yet, oldest first. */
+  inFlight: Set<ServerResponse>;
+  /** The response given `Connection: close` while closing. */
+  last?: ServerResponse;
+}
+
+/**
+ * How long a socket whose request the parser refused stays open after its error answer was
+ * sent: long enough for the client to read it before the socket closes, short enough that a
+ * client that never closes its side cannot keep it.
+ */
+const CLIENT_ERROR_LINGER_MS = 1000;
+
+export class ConnectionTracker {
+  readonly #log: Logger;
+  readonly #sockets = new Map<Socket, SocketState>();
+  /** Sockets whose bytes the parser refused, being answered with an error. */
+  readonly #refusing = new WeakSet<Socket>();
+  #closing = false;
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  /** True from the moment close() is called: /ready answers 503, responses close their connection. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
+  /** The request handler, counting each socket's requests in flight. */
+  wrap(handler: RequestListener): RequestListener {
+    return (req: IncomingMessage, res: ServerResponse) => {
+      this.#requestStarted(req, res);
+      handler(req, res);
+    };
+  }
+
+  attach(server: Server): void {
+    server.on('connection', (socket: Socket) => this.#track(socket));
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => this.#clientError(error, socket));
+  }
+
+  /**
+   * Stops accepting connections, destroys every socket with no request in flight, and lets
+   * the others finish their responses, after which they close. Resolves once every
+   * connection is gone.
+   */
+  close(server: Server): Promise<void> {
+    this.#closing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const [socket, state] of this.#sockets) {
+      if (state.inFlight.size === 0) {
+        socket.destroy();
+        continue;
+      }
+      closeAfterNewest(state);
+    }
+    return closed;
+  }
+
+  #track(socket: Socket): SocketState {
+    const state: SocketState = { inFlight: new Set() };
+    this.#sockets.set(socket, state);
+    socket.once('close', () => this.#sockets.delete(socket));
+    return state;
+  }
+
+  #requestStarted(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    const state = this.#sockets.get(socket) ?? this.#track(socket);
+    const inFlight = state.inFlight;
+    inFlight.add(res);
+    if (this.#closing) closeAfterNewest(state);
+    const finished = () => {
+      if (!inFlight.delete(res)) return;
+      // A response that had started before close() could not say Connection: close; its
+      // socket is closed here instead, once everything written to it has been sent.
+      if (this.#closing && inFlight.size === 0) socket.destroySoon();
+    };
+    res.once('finish', finished);
+    res.once('close', finished);
+  }
+
+  #clientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    // A reset connection cannot be answered. Bytes that keep arriving after the first error
+    // raise it again; the first answer stands.
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (this.#refusing.has(socket)) return;
+    this.#refusing.add(socket);
+    const apiError = fromClientError(error);
+    this.#log.warn(
+      { error: apiError.code, status: apiError.status, parser: error.code, remote: socket.remoteAddress, message: apiError.message },
+      'request refused by the HTTP parser',
+    );
+    // Requests read whole before the bytes that broke are answered first, in order, and an
+    // answer already started is never cut by a second status line; the error answer comes
+    // after them. A request whose body was cut by the error gets the error as its answer.
+    const state = this.#sockets.get(socket);
+    const answering = [...(state?.inFlight ?? [])].filter((res) => !res.writableFinished && (res.headersSent || res.req.complete));
+    const refuse = () => {
+      if (!socket.writable) return;
+      socket.end(rawErrorResponse(apiError));
+      const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
+      linger.unref();
+      socket.once('close', () => clearTimeout(linger));
+    };
+    if (answering.length === 0) {
+      refuse();
+      return;
+    }
+    const done = (res: ServerResponse) =>
+      new Promise((resolve) => {
+        res.once('finish', resolve);
+        res.once('close', resolve);
+      });
+    void Promise.all(answering.map(done)).then(refuse);
+  }
+}
+
+/**
+ * Puts `Connection: close` on the newest response of a socket (Node then ends the socket once
+ * that response is sent), and takes it off an older one that had it: requests pipelined
+ * behind it are still answered, in order, before the connection closes.
+ */
+function closeAfterNewest(state: SocketState): void {
+  let newest: ServerResponse | undefined;
+  for (const res of state.inFlight) newest = res;
+  if (newest === undefined || newest === state.last || newest.headersSent) return;
+  if (state.last && !state.last.headersSent) state.last.removeHeader('connection');
+  newest.setHeader('connection', 'close');
+  state.last = newest;
+}
