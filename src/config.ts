@@ -168,6 +168,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     webhookSecret: secretFrom(env, 'WEBHOOK_SECRET'),
     maxBodyBytes: parseByteSize('MAX_BODY_SIZE', env.MAX_BODY_SIZE || '1mb'),
     maxRecordBytes: parseByteSize('MAX_RECORD_BYTES', env.MAX_RECORD_BYTES || '1mb'),
+    gitLockTimeoutMs: parseDuration('GIT_LOCK_TIMEOUT', env.GIT_LOCK_TIMEOUT || '3s'),
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
   };
 }

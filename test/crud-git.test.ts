@@ -174,8 +174,8 @@ describe('crud mode on the git backend', () => {
     expect((await send(second, 'GET', '/clusters/c1')).text).toBe(written.text);
   });
 
-  // A lock file of git's held by someone else: the index's makes the write fail after the file
-  // and the branch were written (so both are put back); the branch's makes it fail before.
+  // A lock file of git's held by someone else for longer than a write waits (GIT_LOCK_TIMEOUT):
+  // the write fails before it touches anything, saying which lock and what to do.
   describe.each([
     ['index', '.git/index.lock'],
     ['branch', '.git/refs/heads/main.lock'],
@@ -186,7 +186,7 @@ describe('crud mode on the git backend', () => {
       ['a delete', 'DELETE', '/namespaces/team-b', undefined, 'namespaces/team-b.yaml'],
     ];
     it.each(cases)('leaves no trace of %s: files, index, HEAD and the served state are as they were', async (_name, method, path, body, file) => {
-      const service = await start();
+      const service = await start({ GIT_LOCK_TIMEOUT: '200ms' });
       const before = await repoState(service, [file]);
       writeFileSync(join(service.dir!, lockFile), '');
       const res = await send(service, method, path, body);
@@ -194,6 +194,7 @@ describe('crud mode on the git backend', () => {
       expect(res.status).toBe(503);
       expect(res.json()).toMatchObject({ error: 'store_error' });
       expect(res.json().message).toContain('nothing was stored');
+      expect(res.json().message).toContain(`${lockFile} has been held by another git command`);
       await expectMatchesOpenApi(method, method === 'POST' ? '/namespaces' : path.replace(/[^/]+$/, '{id}'), 503, res.json());
       expect(await repoState(service, [file])).toEqual(before);
       expect(auditLines(service)).toHaveLength(0);
@@ -268,7 +269,7 @@ describe('crud mode on the git backend', () => {
     expect(commitCount(dir)).toBe(before);
   });
 
-  it('writes a record back to its .yml file, keeps a header comment, and gives a new file the folder schema hint', async () => {
+  it('writes a record back to its .yml file, changing only what changed, and gives a new file the folder schema hint', async () => {
     const files = asRepoFiles(CRUD_DATA);
     const hint = '# yaml-language-server: $schema=../schemas/namespace.schema.json\n';
     delete files['clusters/c0.yaml'];
@@ -285,10 +286,44 @@ describe('crud mode on the git backend', () => {
 
     expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { tier: 'gold' } })).status).toBe(200);
     expect(readFileSync(join(dir, 'namespaces/team-a.yaml'), 'utf8')).toBe(
-      `${hint}# Team A: owned by the payments group.\nid: team-a\nlabels:\n  team: "a"\n  tier: "gold"\nannotations: {}\n`,
+      `${hint}# Team A: owned by the payments group.\nid: team-a\nlabels:\n  team: a\n  tier: "gold"\n`,
     );
     expect((await send(service, 'POST', '/namespaces', { id: 'team-n' })).status).toBe(201);
     expect(readFileSync(join(dir, 'namespaces/team-n.yaml'), 'utf8')).toBe(`${hint}id: team-n\nlabels: {}\nannotations: {}\n`);
+    expect(gitOut(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a PATCH of one field keeps every comment, quote and blank line a person wrote elsewhere, byte for byte', async () => {
+    const files = asRepoFiles(CRUD_DATA);
+    const written = [
+      '# c1: the payments cluster. Ask #platform before changing it.',
+      'id: c1',
+      "cluster_name: 'cluster-one'   # the name in the cloud console",
+      'cluster_dns: c1.k8s.example.com',
+      'environment: prod',
+      '',
+      'platform_components:',
+      '  # cert-manager first: traefik needs its CRDs',
+      '  - id: cert-manager',
+      '    enabled: true',
+      '  - {id: traefik, enabled: true}',
+      '  - id: podinfo',
+      '    enabled: true',
+      '    oci_tag: "6.7.2-hotfix"  # until 6.7.3 ships',
+      'namespaces: [{id: team-a}]',
+      'rolebindings:',
+      '- id: admins',
+      'patches:',
+      '  podinfo:',
+      "    replicaCount: '3'   # three for the sale",
+      '    ui.color: blue',
+      '',
+    ].join('\n');
+    const dir = makeConfigRepo({ ...files, 'clusters/c1.yaml': written });
+    const service = await start({}, dir);
+    expect((await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { 'ui.color': 'green' } } })).status).toBe(200);
+    expect(readFileSync(join(dir, 'clusters/c1.yaml'), 'utf8')).toBe(written.replace('    ui.color: blue', '    ui.color: green'));
+    expect(gitOut(dir, 'show', '--stat', '--format=', 'HEAD')).toContain('1 insertion(+), 1 deletion(-)');
     expect(gitOut(dir, 'status', '--porcelain')).toBe('');
   });
 

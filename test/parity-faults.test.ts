@@ -25,7 +25,8 @@ describe.each(FAULTY)('faults on the %s backend', (backend) => {
   let service: CrudService;
   let actions: StoreActions;
   const start = async () => {
-    service = await startCrud(backend);
+    // A write waits this long for a Git lock before it gives up.
+    service = await startCrud(backend, { GIT_LOCK_TIMEOUT: '300ms' });
     actions = storeActions(service.prepared, service)!;
   };
   afterAll(() => service?.close());

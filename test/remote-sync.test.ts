@@ -253,7 +253,7 @@ describe('crud mode on a remote config repo', () => {
     expect(remoteLog(repo.name)[0]).toBe('namespaces: update team-a');
     expect(git(remote.path(repo.name), 'log', '-1', '--format=%an', 'main')).toBe('Fleet UI');
     const file = git(remote.path(repo.name), 'show', 'main:namespaces/team-a.yaml');
-    expect(file).toContain('team: "z"');
+    expect(file).toContain('team: z'); // written as the file spelled the value before
     expect(file).toContain('app.kubernetes.io/part-of'); // the other label is kept
     // And the change is served at once.
     const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;

@@ -33,6 +33,14 @@ import { parseRecordFile } from './record-file-parse.ts';
 import { fileForm, leadingComments, recordFileText } from './record-file-text.ts';
 import { recordFilePath } from './record-path.ts';
 
+/**
+ * What a write puts in a record file: the file's old text edited in place when there is one,
+ * else the standard form, starting with `header` (the schema hint the folder's files use).
+ */
+export function nextRecordFileText(collection: Collection, next: AnyRecord, previousText: string | undefined, header = ''): string {
+  return previousText === undefined ? recordFileText(collection, next, header) : editRecordFileText(collection, previousText, next);
+}
+
 /** The new text of a record file: `previousText` edited so that it holds `next`, changing only what differs. */
 export function editRecordFileText(collection: Collection, previousText: string, next: AnyRecord): string {
   let text: string | undefined;

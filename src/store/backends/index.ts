@@ -31,7 +31,14 @@ export function createBackend(config: BackendSettings, log: Logger): Backend {
 function gitBackend(config: BackendSettings, log: Logger): Backend {
   const author = { name: config.gitAuthorName, email: config.gitAuthorEmail };
   if (!/^https?:\/\//.test(config.configRepo)) {
-    return new LocalGitBackend({ dir: config.configRepo, log, writable: config.apiMode === 'crud', author, maxRecordBytes: config.maxRecordBytes });
+    return new LocalGitBackend({
+      dir: config.configRepo,
+      log,
+      writable: config.apiMode === 'crud',
+      author,
+      maxRecordBytes: config.maxRecordBytes,
+      lockTimeoutMs: config.gitLockTimeoutMs,
+    });
   }
   const fromUrl = splitUrlCredentials(config.configRepo);
   return new RemoteGitBackend({

@@ -21,4 +21,6 @@ export interface BackendSettings {
   seedFile: string;
   /** MAX_RECORD_BYTES: a larger record file is refused without being read. */
   maxRecordBytes: number;
+  /** GIT_LOCK_TIMEOUT: how long a Git write waits for index.lock or a branch lock someone else holds. */
+  gitLockTimeoutMs: number;
 }

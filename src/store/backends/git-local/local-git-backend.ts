@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
+import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
+import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
 import { StartupError } from '../../../startup-error.ts';
 import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
@@ -36,6 +37,8 @@ export interface LocalGitOptions {
   author: CommitAuthor;
   /** MAX_RECORD_BYTES */
   maxRecordBytes: number;
+  /** GIT_LOCK_TIMEOUT: how long a write waits for a lock a person's git command holds. */
+  lockTimeoutMs?: number;
 }
 
 export class LocalGitBackend implements Backend {
@@ -123,7 +126,7 @@ export class LocalGitBackend implements Backend {
     if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     let locks: WriteLocks;
     try {
-      locks = await takeWriteLocks(join(this.dir, '.git'), branch);
+      locks = await takeWriteLocks(join(this.dir, '.git'), branch, this.#options.lockTimeoutMs);
     } catch (error) {
       throw this.#commitFault(error);
     }
@@ -146,11 +149,18 @@ export class LocalGitBackend implements Backend {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    const header = previous ? leadingComments(previous.toString('utf8')) : await this.#schemaHint(collection, base.sources);
-    const text = change.record === null ? null : recordFileText(collection, change.record, header);
+    const header = previous ? '' : await this.#schemaHint(collection, base.sources);
+    const text = change.record === null ? null : nextRecordFileText(collection, change.record, previous?.toString('utf8'), header);
     let head: string;
     try {
-      ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, branch, { path, text, previous }, commitMessage(change), parent, this.#held));
+      ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, {
+        branchRef: branch,
+        parent,
+        change: { path, text, previous },
+        message: commitMessage(change),
+        held: this.#held,
+        lockWaitMs: this.#options.lockTimeoutMs,
+      }));
     } catch (error) {
       throw this.#commitFault(error);
     }

@@ -36,11 +36,11 @@ export interface WriteLocks {
   release(): Promise<void>;
 }
 
-/** Takes index.lock, then the branch's lock, each waited for while a person's git command holds it. */
-export async function takeWriteLocks(gitdir: string, branchRef: string): Promise<WriteLocks> {
-  const index = await LockFile.take(gitdir, 'index');
+/** Takes index.lock, then the branch's lock, each waited for (up to `waitMs`) while a person's git command holds it. */
+export async function takeWriteLocks(gitdir: string, branchRef: string, waitMs?: number): Promise<WriteLocks> {
+  const index = await LockFile.take(gitdir, 'index', waitMs);
   try {
-    const branch = await LockFile.take(gitdir, branchRef);
+    const branch = await LockFile.take(gitdir, branchRef, waitMs);
     return {
       index,
       branch,
@@ -55,25 +55,27 @@ export async function takeWriteLocks(gitdir: string, branchRef: string): Promise
   }
 }
 
-/**
- * Returns the new commit and the file's blob id (null after a removal). With `held`, the
- * locks are already taken (and stay the caller's to release); else they are taken here.
- */
-export async function commitToWorkingTree(
-  dir: string,
-  builder: CommitBuilder,
-  branchRef: string,
-  change: WorkingTreeChange,
-  message: string,
-  parent: string,
-  held?: WriteLocks,
-): Promise<{ commit: string; blob: string | null }> {
+export interface WorkingTreeCommit {
+  /** The branch to move ("refs/heads/main"): it must still name `parent`. */
+  branchRef: string;
+  parent: string;
+  change: WorkingTreeChange;
+  message: string;
+  /** The locks, already taken (and the caller's to release); else they are taken here. */
+  held?: WriteLocks;
+  /** How long to wait for a lock someone else holds. */
+  lockWaitMs?: number;
+}
+
+/** Returns the new commit and the file's blob id (null after a removal). */
+export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blob: string | null }> {
+  const { branchRef, parent, change, message, held } = write;
   const gitdir = join(dir, '.git');
   const full = filePath(dir, change.path);
   const { commit, blob } = await builder.build(change, message, parent);
   // The content to put back after a crash, kept where the journal can find it.
   const previousBlob = change.previous === undefined ? null : await writeLooseObject(gitdir, 'blob', change.previous);
-  const locks = held ?? (await takeWriteLocks(gitdir, branchRef));
+  const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockWaitMs));
   let touched = false;
   let moved = false;
   try {

@@ -14,7 +14,9 @@ import { join, resolve } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import { leadingComments, recordFileText, schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
+import type { AnyRecord, Collection } from '../../../domain/records.ts';
+import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
+import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
 import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
 import { describeError } from '../../errors.ts';
@@ -131,7 +133,7 @@ export class RemoteGitBackend implements Backend {
     const parent = base.snapshot.revision;
     const { collection, id } = change;
     const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
-    const text = change.record === null ? null : recordFileText(collection, change.record, await this.#headerFor(parent, path, collection));
+    const text = change.record === null ? null : await this.#fileText(parent, path, change.record, collection);
     const { commit } = await this.#builder.build({ path, text }, commitMessage(change), parent);
     await pushCommit(this.#target, this.#branch!, commit, parent, (why) =>
       this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
@@ -211,13 +213,14 @@ export class RemoteGitBackend implements Backend {
     }
   }
 
-  /** The comment lines to keep at the top of the file: its own, or the schema hint its folder uses. */
-  async #headerFor(commit: string, path: string, collection: string): Promise<string> {
+  /** The file's text after the write: its text at `commit` edited in place, or a new file with the schema hint its folder uses. */
+  async #fileText(commit: string, path: string, record: AnyRecord, collection: Collection): Promise<string> {
     const { cache } = this.#target;
     const folder = await git.readTree({ fs, dir: this.dir, oid: commit, filepath: collection, cache }).catch(() => ({ tree: [] }));
     const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
-    if (own) return leadingComments(await readBlobText(this.dir, own.oid, cache));
+    if (own) return nextRecordFileText(collection, record, await readBlobText(this.dir, own.oid, cache));
     const sibling = folder.tree.find((e) => e.type === 'blob');
-    return sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, cache)) : '';
+    return nextRecordFileText(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, cache)) : '');
   }
+
 }
