@@ -2,8 +2,9 @@
 // temporary file, is flushed, and renamed over the record. The temporary file lives in the
 // Git directory, so a crash never leaves a stray file in the working tree for `git status`
 // to show (the next start removes it).
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeFlushedFile } from '../../flushed-file.ts';
 import { serviceDir } from '../../git/format/lock-file.ts';
 
 let sequence = 0;
@@ -22,7 +23,7 @@ export async function replaceFile(gitdir: string, full: string, content: string 
   const inGitDir = join(temporaryDir(gitdir), `${process.pid}.${++sequence}`);
   await mkdir(temporaryDir(gitdir), { recursive: true });
   try {
-    await writeFlushed(inGitDir, content);
+    await writeFlushedFile(inGitDir, content);
     await rename(inGitDir, full);
   } catch (error) {
     await rm(inGitDir, { force: true });
@@ -30,21 +31,11 @@ export async function replaceFile(gitdir: string, full: string, content: string 
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     const beside = join(dirname(full), `.gitops-config-${process.pid}-${++sequence}.tmp`);
     try {
-      await writeFlushed(beside, content);
+      await writeFlushedFile(beside, content);
       await rename(beside, full);
     } catch (besideError) {
       await rm(beside, { force: true });
       throw besideError;
     }
-  }
-}
-
-async function writeFlushed(path: string, content: string | Buffer): Promise<void> {
-  const handle = await open(path, 'wx', 0o644);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -4,9 +4,10 @@
 // inflates to content that hashes to its name); an empty or cut-off one, left by a tool that
 // writes in place, is replaced.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { writeFlushedFile } from '../../flushed-file.ts';
 import { isRunning } from './lock-file.ts';
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -32,13 +33,7 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, content
   // half a megabyte, and compressing it harder costs more than it saves.
   const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
   try {
-    const handle = await open(temporary, 'wx', 0o444);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeFlushedFile(temporary, data, 0o444);
     await mkdir(join(objects, oid.slice(0, 2)), { recursive: true });
     // A damaged file of the same name is read-only, as git leaves objects; rename replaces it.
     await rename(temporary, path);
