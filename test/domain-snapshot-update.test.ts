@@ -7,6 +7,7 @@ import type { AnyRecord, Cluster, Collection, RecordSets } from '../src/domain/r
 import { COLLECTIONS } from '../src/domain/records.ts';
 import { createSnapshot, type Snapshot, type SnapshotResult } from '../src/domain/snapshot.ts';
 import { updateSnapshot } from '../src/domain/snapshot-update.ts';
+import { analyzeFleet, analyzeFleetAfresh } from '../src/domain/rules/fleet-analysis.ts';
 
 const SIZES: Record<Collection, number> = { clusters: 80, platform_components: 12, namespaces: 6, rolebindings: 4 };
 
@@ -114,6 +115,16 @@ describe('updateSnapshot', () => {
           records = applyEdits(records, edits, i + 1);
           const incremental = updateSnapshot(previous, records, `r${i + 1}`);
           expectSameResult(incremental, createSnapshot(records, `r${i + 1}`));
+          // The fleet's analysis, kept up to date from the revision before, equals one made afresh.
+          const built = incremental.ok ? incremental.snapshot : incremental.partial;
+          const fleet = analyzeFleet(built);
+          const afresh = analyzeFleetAfresh(built);
+          expect(fleet.problems).toEqual(afresh.problems);
+          expect(new Map(fleet.counts)).toEqual(new Map(afresh.counts)); // a lookup table: order aside
+          expect(fleet.total).toBe(afresh.total);
+          expect(fleet.listBytes).toBe(afresh.listBytes);
+          const used = (uses: ReadonlyMap<string, number>) => [...uses].filter(([, n]) => n > 0).sort();
+          expect(used(fleet.componentUses)).toEqual(used(afresh.componentUses));
           if (incremental.ok) previous = incremental.snapshot;
         });
       }),

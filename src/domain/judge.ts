@@ -8,7 +8,7 @@
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
 import { isError, type Problem, problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
-import { analyzeCluster, checkRevision } from './rules/index.ts';
+import { analyzeFleet, checkRevision } from './rules/index.ts';
 
 export interface CandidateRevision {
   /** The revision's records; when `problems` holds errors, the usable part of them. */
@@ -50,13 +50,11 @@ const factsOf = new WeakMap<Snapshot, BaselineFacts>();
 export function baselineFacts(snapshot: Snapshot): BaselineFacts {
   let facts = factsOf.get(snapshot);
   if (facts) return facts;
+  const fleet = analyzeFleet(snapshot);
   const inputs: BaselineFacts['inputs'] = {};
+  for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
   const dangling: string[] = [];
-  for (const cluster of snapshot.clusters.values()) {
-    const analysis = analyzeCluster(snapshot, cluster);
-    inputs[cluster.id] = [...analysis.counts];
-    for (const p of analysis.problems) if (p.code === 'dangling_reference') dangling.push(`${cluster.id}\u0000${p.identity}`);
-  }
+  for (const p of fleet.problems) if (p.code === 'dangling_reference') dangling.push(`${p.at.record!.id}\u0000${p.identity}`);
   facts = { revision: snapshot.revision, inputs, dangling };
   factsOf.set(snapshot, facts);
   return facts;
@@ -101,19 +99,29 @@ function withoutEchoes(candidate: CandidateRevision, problems: Problem[]): Probl
 const ENDPOINT_NAMES = ['platform-components', 'namespaces', 'rolebindings'];
 const HOW_TO_ALLOW = `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}" to the commit message, or name the revision in GUARD_ACCEPT_REVISION`;
 
+const totals = new WeakMap<BaselineFacts, number>();
+
+function totalInputs(facts: BaselineFacts): number {
+  let total = totals.get(facts);
+  if (total === undefined) {
+    total = 0;
+    for (const counts of Object.values(facts.inputs)) total += counts[0] + counts[1] + counts[2];
+    totals.set(facts, total);
+  }
+  return total;
+}
+
 /** The shrink guard's problems: emptied lists on several clusters, or half of the fleet's inputs gone. */
 export function shrinkGuard(snapshot: Snapshot, facts: BaselineFacts): Problem[] {
   const emptied: string[] = [];
-  let before = 0;
-  let after = 0;
-  for (const counts of Object.values(facts.inputs)) before += counts[0] + counts[1] + counts[2];
-  for (const cluster of snapshot.clusters.values()) {
-    const now = analyzeCluster(snapshot, cluster).counts;
-    after += now[0] + now[1] + now[2];
-    const was = facts.inputs[cluster.id];
-    if (!was) continue;
+  const before = totalInputs(facts);
+  const fleet = analyzeFleet(snapshot);
+  const after = fleet.total;
+  for (const [id, now] of fleet.counts) {
+    const was = facts.inputs[id];
+    if (!was || (now[0] > 0 && now[1] > 0 && now[2] > 0)) continue;
     const lists = ENDPOINT_NAMES.filter((_, i) => was[i]! > 0 && now[i] === 0);
-    if (lists.length > 0) emptied.push(`${cluster.id} (${lists.join(', ')})`);
+    if (lists.length > 0) emptied.push(`${id} (${lists.join(', ')})`);
   }
   const problems: Problem[] = [];
   if (emptied.length >= GUARD_EMPTIED_CLUSTERS) {

@@ -14,6 +14,7 @@ import { auditWrite } from './audit.ts';
 import { asStoreFault, BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { type JudgedCandidate, judgeCandidate } from './judged-candidate.ts';
 import type { LoadReport, Published, PublishListener, StoreStatus, WriteResult } from './published.ts';
+import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
@@ -139,6 +140,8 @@ export class StoreRunner {
     const baseline = this.#published?.snapshot ?? this.#start?.baseline;
     const { revision } = candidate;
     const judged = judgeCandidate(candidate, baseline, this.#acceptShrink, this.#published?.snapshot ?? this.#start?.previous);
+    // Judging a large fleet is the longest step of a reload: polls get a turn before publishing.
+    await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
       const error = `${judgement.blocking.length} problem(s) in revision ${revision}`;

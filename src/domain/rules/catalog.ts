@@ -3,6 +3,7 @@
 import { type Problem, problem } from '../problem.ts';
 import type { PlatformComponent } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';
+import { analyzeFleet } from './fleet-analysis.ts';
 
 const at = (id: string, field: string) => ({ record: { collection: 'platform_components' as const, id }, field });
 
@@ -70,21 +71,9 @@ export function dependents(snapshot: Snapshot, id: string): string[] {
   return [...snapshot.platform_components.values()].filter((c) => c.depends_on.includes(id)).map((c) => c.id);
 }
 
-const unusedOf = new WeakMap<object, { catalog: object; problems: Problem[] }>();
-
 export function unusedEntries(snapshot: Snapshot): Problem[] {
-  // The same clusters and catalog (immutable maps) give the same answer.
-  const known = unusedOf.get(snapshot.clusters);
-  if (known && known.catalog === snapshot.platform_components) return known.problems;
-  // Most entries are used by the first clusters looked at: stop once every one was seen.
-  const unused = new Set(snapshot.platform_components.keys());
-  for (const cluster of snapshot.clusters.values()) {
-    if (unused.size === 0) break;
-    for (const ref of cluster.platform_components) unused.delete(ref.id);
-  }
-  const problems = [...snapshot.platform_components.keys()]
-    .filter((id) => unused.has(id))
+  const uses = analyzeFleet(snapshot).componentUses;
+  return [...snapshot.platform_components.keys()]
+    .filter((id) => !uses.get(id))
     .map((id) => ({ ...problem('unused_catalog_entry', at(id, ''), `catalog entry "${id}" is used by no cluster`), severity: 'warning' as const }));
-  unusedOf.set(snapshot.clusters, { catalog: snapshot.platform_components, problems });
-  return problems;
 }

@@ -44,3 +44,4 @@ export function analyzeCluster(snapshot: Snapshot, cluster: Cluster): ClusterAna
   remembered.set(cluster, { maps, deps, analysis });
   return analysis;
 }
+

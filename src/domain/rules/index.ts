@@ -13,8 +13,8 @@
 //   dangling_reference, stray_patch                       references.ts
 //   unknown_dependency, self_dependency,                  catalog.ts
 //     dependency_cycle, unused_catalog_entry
-//   response_too_large, too_many_inputs,                  response-size.ts
-//     fleet_list_large
+//   response_too_large, too_many_inputs                   response-size.ts
+//   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
 //   shrink_guard                                          ../judge.ts (a revision against the
 //                                                           one served before it)
@@ -26,12 +26,14 @@ import type { AnyRecord, Cluster, Collection, PlatformComponent } from '../recor
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
+import { analyzeFleet } from './fleet-analysis.ts';
 import { componentIdsNotDnsLabels } from './names.ts';
 import { referencingClusters } from './references.ts';
-import { fleetListProblems, responsesGrownTooLarge } from './response-size.ts';
+import { fleetListProblems } from './fleet-list-size.ts';
+import { responsesGrownTooLarge } from './response-size.ts';
 
 export { validateRecord, canonicalize } from './record-schema.ts';
-export { analyzeCluster };
+export { analyzeCluster, analyzeFleet };
 
 /** The problems of one cluster against the rest of the revision. */
 export function checkCluster(snapshot: Snapshot, cluster: Cluster): Problem[] {
@@ -41,7 +43,7 @@ export function checkCluster(snapshot: Snapshot, cluster: Cluster): Problem[] {
 /** Every rule across records, on a whole revision (the rules of single records ran when it was loaded). */
 export function checkRevision(snapshot: Snapshot): Problem[] {
   const problems: Problem[] = [];
-  for (const cluster of snapshot.clusters.values()) problems.push(...analyzeCluster(snapshot, cluster).problems);
+  for (const problem of analyzeFleet(snapshot).problems) problems.push(problem);
   for (const entry of snapshot.platform_components.values()) problems.push(...dependencyProblems(snapshot, entry));
   problems.push(...cycleProblems(snapshot), ...unusedEntries(snapshot), ...componentIdsNotDnsLabels(snapshot), ...fleetListProblems(snapshot));
   return problems;

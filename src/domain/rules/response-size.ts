@@ -11,9 +11,6 @@ import type { Snapshot } from '../snapshot.ts';
 /** The consumer's default `spec.filter.limit`: items past it are silently dropped. */
 export const CONSUMER_DEFAULT_LIMIT = 100;
 
-/** The share of the limit at which the unfiltered fleet listing is worth a warning. */
-export const FLEET_LIST_WARNING_SHARE = 0.8;
-
 export const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
 /** The read endpoint whose answer a definition of each collection appears in. */
@@ -126,43 +123,4 @@ export function responsesGrownTooLarge(
     problems.push({ ...tooLarge(clusterId, endpoint, bytes), refersTo: { collection, id } });
   }
   return problems;
-}
-
-const summarySizes = new WeakMap<Cluster, number>();
-const listSizes = new WeakMap<object, number>();
-
-/** The bytes of the unfiltered fleet listing (GET /api/v2/gitops/clusters). */
-export function fleetListBytes(snapshot: Snapshot): number {
-  const known = listSizes.get(snapshot.clusters);
-  if (known !== undefined) return known;
-  let total = '{"inputs":[]}'.length + Math.max(0, snapshot.clusters.size - 1);
-  for (const cluster of snapshot.clusters.values()) {
-    let size = summarySizes.get(cluster);
-    if (size === undefined) {
-      const { id, cluster_name, cluster_dns, environment } = cluster;
-      size = Buffer.byteLength(JSON.stringify({ id, cluster_name, cluster_dns, environment }));
-      summarySizes.set(cluster, size);
-    }
-    total += size;
-  }
-  listSizes.set(snapshot.clusters, total);
-  return total;
-}
-
-/** A warning when the unfiltered fleet listing nears the limit: callers should page it with ?shard=. */
-export function fleetListProblems(snapshot: Snapshot): Problem[] {
-  const bytes = fleetListBytes(snapshot);
-  if (bytes < FLEET_LIST_WARNING_SHARE * MAX_RESPONSE_BYTES) return [];
-  const share = Math.round((100 * bytes) / MAX_RESPONSE_BYTES);
-  const over = bytes >= MAX_RESPONSE_BYTES;
-  return [
-    {
-      ...problem(
-        'fleet_list_large',
-        { field: '' },
-        `the unfiltered clusters listing is ${bytes} bytes, ${share}% of the 900 KiB limit${over ? ': it answers 422 response_too_large' : ''}; read it with ?shard=<i>/<n> or ?environment=`,
-      ),
-      severity: 'warning',
-    },
-  ];
 }

@@ -68,6 +68,18 @@ function nativeRecordBlobs(reader: ObjectReader, commitOid: string): TreeBlob[] 
   return blobs.sort(byPath);
 }
 
+/** The record file paths whose entries differ between two commits (changed, added or removed). */
+export async function changedBetween(dir: string, from: string, to: string, cache: object, reader?: ObjectReader): Promise<string[]> {
+  const [before, after] = await Promise.all([recordBlobsOfCommit(dir, from, cache, reader), recordBlobsOfCommit(dir, to, cache, reader)]);
+  const old = new Map(before.map((blob) => [blob.path, `${blob.mode} ${blob.oid}`]));
+  const changed: string[] = [];
+  for (const blob of after) {
+    if (old.get(blob.path) !== `${blob.mode} ${blob.oid}`) changed.push(blob.path);
+    old.delete(blob.path);
+  }
+  return [...changed, ...old.keys()];
+}
+
 /**
  * The record files of a commit, each read only when asked (a loader that knows a blob's
  * parse never reads it). `known` holds texts already read, by blob id.

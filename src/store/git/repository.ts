@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { contentHash } from '../record-files/record-file-entry.ts';
-import { recordBlobsOfCommit } from './commit-files.ts';
+import { recordBlobsOfCommit, type TreeBlob } from './commit-files.ts';
 import { ObjectReader } from './format/object-reader.ts';
 
 export function isGitRepository(dir: string): boolean {
@@ -41,12 +41,18 @@ export async function workingTreeRevision(
   files: readonly { path: string; blobId: string }[],
   cache: object,
   reader: ObjectReader = new ObjectReader(dir, cache),
+  /** The record files of the HEAD commit last looked at, kept by the caller across calls: HEAD rarely moves. */
+  headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {},
 ): Promise<string> {
-  const hash = contentHash(files).slice(0, 12);
-  if (!isGitRepository(dir)) return `content-${hash}`;
+  const hash = () => contentHash(files).slice(0, 12);
+  if (!isGitRepository(dir)) return `content-${hash()}`;
   const head = await headCommit(dir);
-  if (!head) return `uncommitted-${hash}`;
-  const committed = await recordBlobsOfCommit(dir, head, cache, reader);
+  if (!head) return `uncommitted-${hash()}`;
+  if (headFiles.commit !== head || !headFiles.blobs) {
+    headFiles.blobs = await recordBlobsOfCommit(dir, head, cache, reader);
+    headFiles.commit = head;
+  }
+  const committed = headFiles.blobs;
   const same = committed.length === files.length && committed.every((blob, i) => blob.path === files[i]!.path && blob.oid === files[i]!.blobId);
-  return same ? head : `${head}+dirty.${hash}`;
+  return same ? head : `${head}+dirty.${hash()}`;
 }

@@ -4,7 +4,7 @@
 // size, without being read. The checks run on the opened descriptor too (O_NOFOLLOW,
 // O_NONBLOCK, fstat), so a file swapped between listing and reading cannot slip through.
 import { constants } from 'node:fs';
-import type { Dirent } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { type FileHandle, open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +12,25 @@ import { type Problem, problem } from '../../domain/problem.ts';
 import { recordFileLocation } from '../../domain/repo-layout/record-path.ts';
 import { gitBlobId } from './record-file-entry.ts';
 
-export type SafeRead = { bytes: Buffer; blobId: string } | { refused: Problem; blobId: string };
+/**
+ * What a file read was made from, as far as stat can tell: the same inode, size, and change
+ * and modification times mean the same content (git's own test for an unchanged file).
+ */
+export interface FileStamp {
+  key: string;
+  /** Modified so shortly before it was read that an edit within the file system's time resolution could go unseen. */
+  racy: boolean;
+}
+
+export type SafeRead = ({ bytes: Buffer; blobId: string } | { refused: Problem; blobId: string }) & { stamp?: FileStamp };
+
+/** Coarse file systems keep times to 2 s; a file modified this close to its read is re-read next time. */
+const RACY_WINDOW_NS = 2_000_000_000n;
+
+/** The stamp of an lstat or fstat result taken at `readAtNs` (wall clock, ns). */
+export function fileStamp(stats: BigIntStats, readAtNs: bigint): FileStamp {
+  return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`, racy: readAtNs - stats.mtimeNs < RACY_WINDOW_NS || readAtNs - stats.ctimeNs < RACY_WINDOW_NS };
+}
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -75,16 +93,20 @@ export async function readRecordFileSafely(dir: string, path: string, maxBytes: 
     throw error;
   }
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { refused: notRegular(path, fileKind(stats)), blobId: `refused:${fileKind(stats)}` };
-    if (stats.size > maxBytes) return { refused: tooLarge(path, stats.size, maxBytes), blobId: await oversizedBlobId(handle, stats.size, maxBytes, stats.mtimeMs) };
+    const readAtNs = BigInt(Date.now()) * 1_000_000n;
+    const stats = await handle.stat({ bigint: true });
+    const size = Number(stats.size);
+    const mtimeMs = Number(stats.mtimeMs);
+    const stamp = fileStamp(stats, readAtNs);
+    if (!stats.isFile()) return { refused: notRegular(path, fileKind(stats)), blobId: `refused:${fileKind(stats)}`, stamp };
+    if (size > maxBytes) return { refused: tooLarge(path, size, maxBytes), blobId: await oversizedBlobId(handle, size, maxBytes, mtimeMs), stamp };
     // Read to the end, but never more than one byte past the limit: a file that grew since
     // fstat is refused too.
-    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stats.size + 1));
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > maxBytes) return { refused: tooLarge(path, length, maxBytes), blobId: `refused:large:${length}:${stats.mtimeMs}` };
+        if (length > maxBytes) return { refused: tooLarge(path, length, maxBytes), blobId: `refused:large:${length}:${mtimeMs}`, stamp: { ...stamp, racy: true } };
         const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
         buffer.copy(grown, 0, 0, length);
         buffer = grown;
@@ -94,7 +116,8 @@ export async function readRecordFileSafely(dir: string, path: string, maxBytes: 
       length += bytesRead;
     }
     const bytes = buffer.subarray(0, length);
-    return { bytes, blobId: gitBlobId(bytes) };
+    // A file that changed while it was read is not vouched for by its stamp.
+    return { bytes, blobId: gitBlobId(bytes), stamp: length === size ? stamp : { ...stamp, racy: true } };
   } finally {
     await handle.close();
   }

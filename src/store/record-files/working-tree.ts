@@ -1,27 +1,143 @@
 // Lists the record files of a config repo's working tree (only the four record folders) and
 // reads each through the bounded pool, safely (./safe-read.ts): what is not a regular file or
 // is too large is listed with the problem that keeps it from being read.
-import { readdir, readlink } from 'node:fs/promises';
+import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/record-path.ts';
+import { isRecordFileName, RECORD_FOLDERS, recordFileLocation } from '../../domain/repo-layout/record-path.ts';
 import { fileReads } from './read-pool.ts';
-import { byPath, DEFAULT_MAX_RECORD_BYTES, gitBlobId, type RecordFileEntry } from './record-file-entry.ts';
-import { fileKind, notRegular, readRecordFileSafely } from './safe-read.ts';
+import { byPath, DEFAULT_MAX_RECORD_BYTES, gitBlobId, type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
+import { type FileStamp, fileKind, fileStamp, notRegular, readRecordFileSafely } from './safe-read.ts';
 
 /** Every *.yaml / *.yml entry of the record folders, read (or refused), in path order. */
 export async function readWorkingTree(dir: string, maxBytes = DEFAULT_MAX_RECORD_BYTES): Promise<RecordFileEntry[]> {
-  const { records, refused } = await listRecordFolders(dir);
-  const files = await fileReads.map(records, async (path): Promise<RecordFileEntry | undefined> => {
+  return new WorkingTreeReader(dir, maxBytes).readAll();
+}
+
+interface KnownFile {
+  /** Without its text: the loader keeps the parse of every file of the revision it loaded last. */
+  entry: RecordFileEntry;
+  stamp: FileStamp | undefined;
+}
+
+/** A file just read: what is kept of it, and the entry with its text for this one load. */
+interface FreshFile extends KnownFile {
+  withText: RecordFileEntry;
+}
+
+/**
+ * The record files of a working tree, read again only where they changed. A server keeps one
+ * for the life of the process: a reload after an edit reads the files the watcher named, and
+ * a full look (at start, after a checkout) re-reads only the files whose stat changed.
+ */
+export class WorkingTreeReader {
+  readonly #dir: string;
+  readonly #maxBytes: number;
+  #known = new Map<string, KnownFile>();
+  /** The kept entries in path order, while no file came or went. */
+  #sorted: RecordFileEntry[] | undefined;
+
+  constructor(dir: string, maxBytes = DEFAULT_MAX_RECORD_BYTES) {
+    this.#dir = dir;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Every record file: listed anew, each read unless its stat says it is the file read before. */
+  async readAll(): Promise<RecordFileEntry[]> {
+    const { records, refused } = await listRecordFolders(this.#dir);
+    const known = this.#known;
+    const next = new Map<string, KnownFile>();
+    const fresh = new Map<string, RecordFileEntry>();
+    const results = await fileReads.map(records, async (path): Promise<[string, KnownFile | FreshFile | undefined]> => {
+      const before = known.get(path);
+      if (before?.stamp && !before.stamp.racy) {
+        const stats = await lstat(join(this.#dir, path), { bigint: true }).catch(() => undefined);
+        if (stats && fileStamp(stats, BigInt(Date.now()) * 1_000_000n).key === before.stamp.key) return [path, before];
+      }
+      return [path, await this.#read(path)];
+    });
+    for (const [path, file] of results) {
+      if (!file) continue;
+      next.set(path, { entry: file.entry, stamp: file.stamp });
+      if ('withText' in file) fresh.set(path, file.withText);
+    }
+    for (const entry of refused) next.set(entry.path, { entry, stamp: undefined });
+    this.#known = next;
+    this.#sorted = undefined;
+    return this.#entries(fresh);
+  }
+
+  /** The files as last read, with `paths` (repo-relative) read again: changed, added or gone. */
+  async readChanged(paths: Iterable<string>): Promise<RecordFileEntry[]> {
+    const wanted = [...new Set(paths)].filter((path) => recordFileLocation(path) && isRecordFileName(path.slice(path.lastIndexOf('/') + 1)));
+    const fresh = new Map<string, RecordFileEntry>();
+    const results = await fileReads.map(wanted, async (path) => [path, await this.#read(path)] as const);
+    for (const [path, file] of results) {
+      if (!file || !this.#known.has(path)) this.#sorted = undefined;
+      if (!file) {
+        this.#known.delete(path);
+        continue;
+      }
+      this.#known.set(path, { entry: file.entry, stamp: file.stamp });
+      fresh.set(path, file.withText);
+    }
+    return this.#entries(fresh);
+  }
+
+  /**
+   * The record files that may differ from what was last read, by a listing and a stat of each
+   * (nothing is read): new ones, gone ones, and ones whose stat changed. For a periodic look
+   * that catches what a file watcher can miss (an overflowing event queue).
+   */
+  async changedPaths(): Promise<string[]> {
+    const { records, refused } = await listRecordFolders(this.#dir);
+    const listed = new Set([...records, ...refused.map((entry) => entry.path)]);
+    const changed = [...this.#known.keys()].filter((path) => !listed.has(path));
+    const stamps = await fileReads.map(records, async (path) => {
+      const before = this.#known.get(path);
+      if (!before?.stamp || before.stamp.racy) return path;
+      const stats = await lstat(join(this.#dir, path), { bigint: true }).catch(() => undefined);
+      return stats && fileStamp(stats, BigInt(Date.now()) * 1_000_000n).key === before.stamp.key ? undefined : path;
+    });
+    for (const path of stamps) if (path) changed.push(path);
+    for (const entry of refused) if (this.#known.get(entry.path)?.entry.blobId !== entry.blobId) changed.push(entry.path);
+    return changed;
+  }
+
+  /** Every file in path order: the ones just read with their text, the others as kept. */
+  #entries(fresh: ReadonlyMap<string, RecordFileEntry>): RecordFileEntry[] {
+    if (this.#sorted) this.#sorted = this.#sorted.map((entry) => (fresh.has(entry.path) ? this.#known.get(entry.path)!.entry : entry));
+    else this.#sorted = [...this.#known.values()].map((file) => file.entry).sort(byPath);
+    return fresh.size === 0 ? this.#sorted : this.#sorted.map((entry) => fresh.get(entry.path) ?? entry);
+  }
+
+  /** One file, read safely; undefined when it is gone (or became a folder) since it was named. */
+  async #read(path: string): Promise<FreshFile | undefined> {
     let read;
     try {
-      read = await readRecordFileSafely(dir, path, maxBytes);
+      read = await readRecordFileSafely(this.#dir, path, this.#maxBytes);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // gone since it was listed
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
       throw error;
     }
-    return 'refused' in read ? { path, blobId: read.blobId, refused: read.refused } : { path, blobId: read.blobId, text: read.bytes.toString('utf8') };
-  });
-  return [...files.filter((f) => f !== undefined), ...refused].sort(byPath);
+    if ('refused' in read) {
+      // A folder under a record's name is listed through its files, as a full listing does.
+      if (read.blobId === 'refused:a directory') return undefined;
+      const entry = { path, blobId: read.blobId, refused: read.refused };
+      return { entry, stamp: undefined, withText: entry };
+    }
+    const entry: RecordFileEntry = { path, blobId: read.blobId, read: () => this.#readText(path, read.blobId) };
+    return { entry, stamp: read.stamp, withText: { ...entry, text: read.bytes.toString('utf8') } };
+  }
+
+  /** The text of a file whose parse was not kept (an entry handed out before without its text), if it is still that content. */
+  async #readText(path: string, blobId: string): Promise<string> {
+    const read = await readRecordFileSafely(this.#dir, path, this.#maxBytes);
+    if ('refused' in read) throw new RecordRefused(read.refused);
+    // Changed since it was listed: this load is out of date; the next one reads it afresh.
+    if (read.blobId !== blobId) throw new Error(`${path} changed while the working tree was being read`);
+    return read.bytes.toString('utf8');
+  }
 }
 
 /** Files in the record folders that are skipped for their name (not *.yaml / *.yml, not hidden). */

@@ -36,7 +36,12 @@ export class ChangeWatcher {
    * Starts watching. `check` runs `changedSince` against the backend's state at a moment no
    * write is under way (the backend serializes the two), and calls `onChange` if it says so.
    */
-  async start(check: (test: (seen: SeenState | undefined) => Promise<boolean>) => Promise<boolean>, onChange: () => void): Promise<void> {
+  async start(
+    check: (test: (seen: SeenState | undefined) => Promise<boolean>) => Promise<boolean>,
+    onChange: () => void,
+    /** Told every path an event names at once ("*" for a folder event), so the next load reads just those. */
+    note: (path: string) => void = () => undefined,
+  ): Promise<void> {
     const dir = this.#dir;
     this.#watcher = watch(dir, {
       ignoreInitial: true,
@@ -46,11 +51,13 @@ export class ChangeWatcher {
         const rel = path.slice(dir.length + 1);
         // Git's own bookkeeping changes on every command; only refs and HEAD matter here
         // (the index does not: what is served is the working tree, compared with HEAD).
-        return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
+        return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules|gitops-config-api)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
       },
     });
     this.#watcher.on('all', (event, path) => {
-      this.#changed.add(event === 'addDir' || event === 'unlinkDir' ? '*' : path.slice(dir.length + 1).split('\\').join('/'));
+      const changed = event === 'addDir' || event === 'unlinkDir' ? '*' : path.slice(dir.length + 1).split('\\').join('/');
+      this.#changed.add(changed);
+      note(changed);
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => {
         const paths = [...this.#changed];

@@ -13,7 +13,7 @@ import { StartupError } from '../../../startup-error.ts';
 import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
-import { commitFileEntries } from '../../git/commit-files.ts';
+import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
@@ -23,11 +23,15 @@ import { RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
-import { readWorkingTree } from '../../record-files/working-tree.ts';
+import { WorkingTreeReader } from '../../record-files/working-tree.ts';
+import { yieldToEventLoop } from '../../event-loop.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { commitToWorkingTree, takeWriteLocks, type WriteLocks } from './working-tree-commit.ts';
 import { repairInterruptedWrites } from './write-journal.ts';
+
+/** How often every record file's stat is looked at, for changes the watcher missed. */
+const RESCAN_MS = 60_000;
 
 export interface LocalGitOptions {
   dir: string;
@@ -50,6 +54,12 @@ export class LocalGitBackend implements Backend {
   readonly #watcher: ChangeWatcher;
   /** What the last load or commit saw; the watcher compares changes with it. */
   #seen: { head: string | undefined; files: Map<string, string> } | undefined;
+  readonly #reader: WorkingTreeReader;
+  /** Record files changed since the last load (from the watcher), or "all": read every one. */
+  #pending: Set<string> | 'all' = 'all';
+  #rescan: NodeJS.Timeout | undefined;
+  /** The record files of the HEAD commit, kept while HEAD stays. */
+  readonly #headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {};
   /** The locks a write holds across its attempts (holdForWrite), if any. */
   #held: WriteLocks | undefined;
   /** Commits and the watcher's checks, one at a time, so a check never sees half a write. */
@@ -60,6 +70,7 @@ export class LocalGitBackend implements Backend {
     this.dir = resolve(options.dir);
     this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#gitCache });
     this.#watcher = new ChangeWatcher(this.dir, options.log, options.maxRecordBytes);
+    this.#reader = new WorkingTreeReader(this.dir, options.maxRecordBytes);
   }
 
   async open(): Promise<void> {
@@ -83,15 +94,39 @@ export class LocalGitBackend implements Backend {
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
-    const entries = await readWorkingTree(this.dir, this.#options.maxRecordBytes).catch((error: unknown) => {
+    // The files the watcher named since the last load are read again; everything, the first
+    // time and after a failed load.
+    const pending = this.#pending;
+    this.#pending = new Set();
+    try {
+      return await this.#load(known, pending);
+    } catch (error) {
+      this.#pending = 'all';
+      throw error;
+    }
+  }
+
+  async #load(known: KnownRevisions, pending: Set<string> | 'all'): Promise<LoadResult> {
+    const reader = new ObjectReader(this.dir, this.#gitCache);
+    // A moved HEAD (a commit, a pull, a checkout) changed the files that differ between the
+    // two commits: they are read again even before the watcher names them.
+    const before = this.#seen?.head;
+    const now = await headCommit(this.dir);
+    if (pending !== 'all' && before !== undefined && now !== undefined && now !== before) {
+      for (const path of await changedBetween(this.dir, before, now, this.#gitCache, reader)) pending.add(path);
+    }
+    const entries = await (pending === 'all' ? this.#reader.readAll() : this.#reader.readChanged(pending)).catch((error: unknown) => {
       throw new StoreUnavailable('io', `cannot read ${this.dir}: ${describeError(error)}`);
     });
-    const reader = new ObjectReader(this.dir, this.#gitCache);
-    const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader);
+    const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader, this.#headFiles);
     const head = commitOfRevision(revision);
     this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])) };
+    // The work of a load is cut into steps with a turn of the event loop between them, so
+    // that polls are answered while a large fleet is being reloaded.
+    await yieldToEventLoop();
     if (revision === known.served || revision === known.refused) return { unchanged: revision };
     const candidate = await this.#loader.load(entries, revision);
+    await yieldToEventLoop();
     return { candidate: { ...candidate, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
   }
 
@@ -113,7 +148,25 @@ export class LocalGitBackend implements Backend {
 
   watch(onChange: (reason: string) => void): void {
     const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => this.#local.run(() => test(this.#seen));
-    void this.#watcher.start(check, () => onChange('files changed'));
+    const note = (path: string) => {
+      if (this.#pending === 'all') return;
+      if (path === '*') this.#pending = 'all';
+      else this.#pending.add(path);
+    };
+    void this.#watcher.start(check, () => onChange('files changed'), note);
+    // A file watcher can miss events (an overflowing queue on a mass change): a periodic
+    // look at every file's stat catches what it missed.
+    this.#rescan = setInterval(() => {
+      void this.#local
+        .run(() => this.#reader.changedPaths())
+        .then((changed) => {
+          if (changed.length === 0) return;
+          for (const path of changed) note(path);
+          onChange('a periodic look found changed files');
+        })
+        .catch((error: unknown) => this.#options.log.warn({ err: error }, 'the periodic look at the config repo failed'));
+    }, RESCAN_MS);
+    this.#rescan.unref();
   }
 
   commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
@@ -170,6 +223,8 @@ export class LocalGitBackend implements Backend {
     if (text === null) files.delete(path);
     else files.set(path, gitBlobId(Buffer.from(text)));
     this.#seen = { head, files };
+    // The next load reads the file again rather than trust what the watcher may not have said yet.
+    if (this.#pending !== 'all') this.#pending.add(path);
     // Uncommitted edits of other files stay uncommitted, and the revision says so, exactly as
     // the next load would.
     const clean = base.snapshot.revision === parent;
@@ -200,6 +255,7 @@ export class LocalGitBackend implements Backend {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#rescan);
     await this.#watcher.close();
     await this.#local.idle();
   }

@@ -1,0 +1,134 @@
+// What the rules say of every cluster of a revision, gathered in one pass: each cluster's
+// problems and input counts, the fleet's total, how many clusters use each catalog entry, and
+// the size of the fleet listing. The judge, the shrink guard, the baseline and the catalog
+// and listing rules all read it, so a revision costs one walk over its clusters — and a
+// revision built from the one analysed before it, with the same definitions, costs only the
+// clusters that changed (the fleet's totals are adjusted, not summed again).
+import type { Problem } from '../problem.ts';
+import type { Cluster } from '../records.ts';
+import { compareIds, type Snapshot } from '../snapshot.ts';
+import { analyzeCluster } from './cluster-analysis.ts';
+
+export type InputCounts = readonly [number, number, number];
+
+export interface FleetAnalysis {
+  /** Every cluster's problems, in cluster id order. */
+  problems: readonly Problem[];
+  /** Inputs per cluster id, on [platform-components, namespaces, rolebindings]. */
+  counts: ReadonlyMap<string, InputCounts>;
+  /** All the fleet's inputs. */
+  total: number;
+  /** How many references to each catalog id the clusters hold. */
+  componentUses: ReadonlyMap<string, number>;
+  /** The bytes of the unfiltered fleet listing (GET /api/v2/gitops/clusters). */
+  listBytes: number;
+}
+
+interface Analysed {
+  snapshot: Snapshot;
+  fleet: FleetAnalysis;
+  /** The clusters that have problems, and theirs. */
+  withProblems: ReadonlyMap<string, readonly Problem[]>;
+}
+
+const fleets = new WeakMap<Snapshot, FleetAnalysis>();
+/** The revision analysed last: the next one is usually built from it. */
+let last: Analysed | undefined;
+
+export function analyzeFleet(snapshot: Snapshot): FleetAnalysis {
+  const known = fleets.get(snapshot);
+  if (known) return known;
+  const base = last && sameDefinitions(last.snapshot, snapshot) ? last : undefined;
+  const analysed = base ? update(base, snapshot) : build(snapshot);
+  fleets.set(snapshot, analysed.fleet);
+  last = analysed;
+  return analysed.fleet;
+}
+
+/** The same analysis, made from scratch (no memory of earlier revisions): what the incremental one must equal. */
+export function analyzeFleetAfresh(snapshot: Snapshot): FleetAnalysis {
+  return build(snapshot).fleet;
+}
+
+function sameDefinitions(a: Snapshot, b: Snapshot): boolean {
+  return a.platform_components === b.platform_components && a.namespaces === b.namespaces && a.rolebindings === b.rolebindings;
+}
+
+const EMPTY_LIST_BYTES = '{"inputs":[]}'.length;
+
+function build(snapshot: Snapshot): Analysed {
+  const counts = new Map<string, InputCounts>();
+  const uses = new Map<string, number>();
+  const withProblems = new Map<string, readonly Problem[]>();
+  let total = 0;
+  let listBytes = EMPTY_LIST_BYTES + Math.max(0, snapshot.clusters.size - 1);
+  for (const cluster of snapshot.clusters.values()) {
+    const analysis = analyzeCluster(snapshot, cluster);
+    counts.set(cluster.id, analysis.counts);
+    total += analysis.counts[0] + analysis.counts[1] + analysis.counts[2];
+    if (analysis.problems.length > 0) withProblems.set(cluster.id, analysis.problems);
+    for (const ref of cluster.platform_components) uses.set(ref.id, (uses.get(ref.id) ?? 0) + 1);
+    listBytes += summaryBytes(cluster);
+  }
+  return finish(snapshot, { counts, uses, withProblems, total, listBytes });
+}
+
+/** The analysis of `snapshot` from the one of `base`: only the clusters added, removed or changed are looked at. */
+function update(base: Analysed, snapshot: Snapshot): Analysed {
+  const before = base.snapshot.clusters;
+  const counts = new Map(base.fleet.counts);
+  const uses = new Map(base.fleet.componentUses);
+  const withProblems = new Map(base.withProblems);
+  let { total, listBytes } = base.fleet;
+  const drop = (cluster: Cluster) => {
+    const was = counts.get(cluster.id)!;
+    total -= was[0] + was[1] + was[2];
+    counts.delete(cluster.id);
+    withProblems.delete(cluster.id);
+    for (const ref of cluster.platform_components) uses.set(ref.id, uses.get(ref.id)! - 1);
+    listBytes -= summaryBytes(cluster);
+  };
+  for (const cluster of snapshot.clusters.values()) {
+    const previous = before.get(cluster.id);
+    if (previous === cluster) continue;
+    if (previous) drop(previous);
+    const analysis = analyzeCluster(snapshot, cluster);
+    counts.set(cluster.id, analysis.counts);
+    total += analysis.counts[0] + analysis.counts[1] + analysis.counts[2];
+    if (analysis.problems.length > 0) withProblems.set(cluster.id, analysis.problems);
+    for (const ref of cluster.platform_components) uses.set(ref.id, (uses.get(ref.id) ?? 0) + 1);
+    listBytes += summaryBytes(cluster);
+  }
+  if (counts.size > snapshot.clusters.size) {
+    for (const cluster of before.values()) if (!snapshot.clusters.has(cluster.id)) drop(cluster);
+  }
+  // Separators between the listing's items follow the number of clusters.
+  listBytes += Math.max(0, snapshot.clusters.size - 1) - Math.max(0, before.size - 1);
+  return finish(snapshot, { counts, uses, withProblems, total, listBytes });
+}
+
+function finish(
+  snapshot: Snapshot,
+  parts: { counts: Map<string, InputCounts>; uses: Map<string, number>; withProblems: Map<string, readonly Problem[]>; total: number; listBytes: number },
+): Analysed {
+  const problems: Problem[] = [];
+  for (const id of [...parts.withProblems.keys()].sort(compareIds)) problems.push(...parts.withProblems.get(id)!);
+  return {
+    snapshot,
+    withProblems: parts.withProblems,
+    fleet: { problems, counts: parts.counts, total: parts.total, componentUses: parts.uses, listBytes: parts.listBytes },
+  };
+}
+
+const summarySizes = new WeakMap<Cluster, number>();
+
+/** The bytes of a cluster's item in the fleet listing. */
+function summaryBytes(cluster: Cluster): number {
+  let size = summarySizes.get(cluster);
+  if (size === undefined) {
+    const { id, cluster_name, cluster_dns, environment } = cluster;
+    size = Buffer.byteLength(JSON.stringify({ id, cluster_name, cluster_dns, environment }));
+    summarySizes.set(cluster, size);
+  }
+  return size;
+}
