@@ -29,7 +29,7 @@ const RACY_WINDOW_NS = 2_000_000_000n;
 
 /** The stamp of an lstat or fstat result taken at `readAtNs` (wall clock, ns). */
 export function fileStamp(stats: BigIntStats, readAtNs: bigint): FileStamp {
-  return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`, racy: readAtNs - stats.mtimeNs < RACY_WINDOW_NS || readAtNs - stats.ctimeNs < RACY_WINDOW_NS };
+  return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`, racy: readAtNs - stats.mtimeNs < RACY_WINDOW_NS };
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
