@@ -116,7 +116,8 @@ describe('repair at start', () => {
     const previous = readFileSync(join(dir, path));
     const text = 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n';
     const builder = new CommitBuilder({ dir, author: { name: 'Service', email: 's@example.com' } });
-    const { commit, blob } = await builder.build({ path, text }, 'namespaces: update team-a', parent);
+    const { commit, blob, written } = await builder.build({ path, text }, 'namespaces: update team-a', parent);
+    await written;
     const index = await LockFile.take(gitdir, 'index');
     const branch = await lockRef(gitdir, 'refs/heads/main', parent);
     await recordIntent(gitdir, { ref: 'refs/heads/main', path, parent, commit, blob, previousBlob: await writeLooseObject(gitdir, 'blob', previous) });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { encodeCommit } from './format/commit-object.ts';
 import { objectId, type ObjectType, writeLooseObject } from './format/loose-object.ts';
-import { encodeTree, insertSorted, type TreeItem } from './format/tree-object.ts';
+import { type EncodedTree, encodedTree, insertionPoint, insertSorted, spliceTree, type TreeItem } from './format/tree-object.ts';
 
 /** How many trees are kept: the root and the four record folders of the last commits. */
 const TREE_CACHE_SIZE = 16;
@@ -30,12 +30,22 @@ export interface FileContent {
   text: string | null;
 }
 
+/** The objects of a commit, built: their ids now, and a promise that they are all on disk. */
+export interface BuiltCommit {
+  commit: string;
+  blob: string | null;
+  /** Settles once every object is written and flushed; a ref may name `commit` only after it resolves. */
+  written: Promise<void>;
+}
+
 export class CommitBuilder {
   readonly #dir: string;
   readonly #author: CommitAuthor;
   readonly #cache: object;
-  /** Tree object id -> its entries, in Git's order (most recently used last). */
-  readonly #trees = new Map<string, TreeItem[]>();
+  /** Tree object id -> its entries and bytes, in Git's order (most recently used last). */
+  readonly #trees = new Map<string, EncodedTree>();
+  /** Commit id -> its tree id, for the commits built or read last (the next parent is usually one of them). */
+  readonly #commitTrees = new Map<string, string>();
 
   constructor(options: { dir: string; author: CommitAuthor; cache?: object }) {
     this.#dir = options.dir;
@@ -43,8 +53,12 @@ export class CommitBuilder {
     this.#cache = options.cache ?? {};
   }
 
-  /** Writes the objects of `change` on top of `parent`; returns the commit id and the file's blob id (null for a removal). */
-  async build(change: FileContent, message: string, parent: string): Promise<{ commit: string; blob: string | null }> {
+  /**
+   * The objects of `change` on top of `parent`. Their ids are known at once; they are written
+   * (compressed on the thread pool, each to a flushed temporary file renamed into place) in the
+   * background while the caller goes on, and `written` says when.
+   */
+  async build(change: FileContent, message: string, parent: string): Promise<BuiltCommit> {
     assertRecordPath(change.path);
     const objects: { type: ObjectType; content: Buffer }[] = [];
     const add = (type: ObjectType, content: Buffer) => {
@@ -55,56 +69,71 @@ export class CommitBuilder {
     const tree = await this.#treeWith(parent, change.path, blob, add);
     const person = { name: this.#author.name, email: this.#author.email, timestamp: Math.floor(Date.now() / 1000) };
     const commit = add('commit', encodeCommit({ tree, parents: [parent], author: person, committer: person, message }));
-    // Each object goes to a temporary file that is flushed and renamed: written side by side.
+    this.#rememberCommit(commit, tree);
     const gitdir = join(this.#dir, '.git');
-    await Promise.all(objects.map(({ type, content }) => writeLooseObject(gitdir, type, content)));
-    return { commit, blob };
+    const written = Promise.all(objects.map(({ type, content }) => writeLooseObject(gitdir, type, content))).then(() => undefined);
+    // Awaited later by the caller; a failure meanwhile must not count as unhandled.
+    written.catch(() => undefined);
+    return { commit, blob, written };
   }
 
   /** The parent's tree with the one file replaced, added (blob given) or removed (null). */
   async #treeWith(parent: string, path: string, blob: string | null, add: (type: ObjectType, content: Buffer) => string): Promise<string> {
     const [folder, name] = path.split('/') as [string, string];
-    const { commit } = await git.readCommit({ fs, dir: this.#dir, oid: parent, cache: this.#cache });
-    const root = await this.#readTree(commit.tree);
-    const folderEntry = root.find((e) => e.path === folder);
-    const children = folderEntry?.type === 'tree' ? [...(await this.#readTree(folderEntry.oid))] : [];
+    const root = await this.#readTree(await this.#treeOf(parent));
+    const folderEntry = root.items.find((e) => e.path === folder);
+    const children = folderEntry?.type === 'tree' ? await this.#readTree(folderEntry.oid) : encodedTree([]);
 
-    const at = children.findIndex((e) => e.path === name);
+    const at = children.items.findIndex((e) => e.path === name);
+    let next: EncodedTree = children;
     if (blob === null) {
-      if (at !== -1) children.splice(at, 1);
+      if (at !== -1) next = spliceTree(children, at, 1);
     } else if (at !== -1) {
-      children[at] = { mode: children[at]!.mode === '100755' ? '100755' : '100644', path: name, oid: blob, type: 'blob' };
+      next = spliceTree(children, at, 1, { mode: children.items[at]!.mode === '100755' ? '100755' : '100644', path: name, oid: blob, type: 'blob' });
     } else {
-      insertSorted(children, { mode: '100644', path: name, oid: blob, type: 'blob' });
+      const item: TreeItem = { mode: '100644', path: name, oid: blob, type: 'blob' };
+      next = spliceTree(children, insertionPoint(children.items, item), 0, item);
     }
 
-    const newRoot = root.filter((e) => e.path !== folder);
-    if (children.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#tree(children, add), type: 'tree' });
-    return this.#tree(newRoot, add);
+    const newRoot = root.items.filter((e) => e.path !== folder);
+    if (next.items.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#addTree(next, add), type: 'tree' });
+    return this.#addTree(encodedTree(newRoot), add);
   }
 
-  async #readTree(oid: string): Promise<TreeItem[]> {
-    const known = this.#trees.get(oid);
-    if (known) {
-      this.#remember(oid, known);
-      return known;
+  async #treeOf(commit: string): Promise<string> {
+    const tree = this.#commitTrees.get(commit) ?? (await git.readCommit({ fs, dir: this.#dir, oid: commit, cache: this.#cache })).commit.tree;
+    this.#rememberCommit(commit, tree);
+    return tree;
+  }
+
+  async #readTree(oid: string): Promise<EncodedTree> {
+    const cached = this.#trees.get(oid);
+    if (cached) {
+      this.#remember(oid, cached);
+      return cached;
     }
     const { tree } = await git.readTree({ fs, dir: this.#dir, oid, cache: this.#cache });
-    const items = tree.map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type }));
+    const items = encodedTree(tree.map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type })));
     this.#remember(oid, items);
     return items;
   }
 
-  #tree(items: TreeItem[], add: (type: ObjectType, content: Buffer) => string): string {
-    const oid = add('tree', encodeTree(items));
-    this.#remember(oid, items);
+  #addTree(tree: EncodedTree, add: (type: ObjectType, content: Buffer) => string): string {
+    const oid = add('tree', tree.bytes);
+    this.#remember(oid, tree);
     return oid;
   }
 
-  #remember(oid: string, items: TreeItem[]): void {
+  #remember(oid: string, tree: EncodedTree): void {
     this.#trees.delete(oid);
-    this.#trees.set(oid, items);
+    this.#trees.set(oid, tree);
     if (this.#trees.size > TREE_CACHE_SIZE) this.#trees.delete(this.#trees.keys().next().value!);
+  }
+
+  #rememberCommit(commit: string, tree: string): void {
+    this.#commitTrees.delete(commit);
+    this.#commitTrees.set(commit, tree);
+    if (this.#commitTrees.size > TREE_CACHE_SIZE) this.#commitTrees.delete(this.#commitTrees.keys().next().value!);
   }
 }
 

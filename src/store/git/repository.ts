@@ -23,6 +23,9 @@ export async function headCommit(dir: string): Promise<string | undefined> {
 
 /** The branch HEAD points to ("refs/heads/main"), or undefined when HEAD is detached. */
 export async function currentBranch(dir: string): Promise<string | undefined> {
+  // HEAD is one short line ("ref: refs/heads/main"); read it directly: every write asks.
+  const head = await fs.promises.readFile(join(dir, '.git', 'HEAD'), 'utf8').catch(() => undefined);
+  if (head !== undefined) return /^ref: (refs\/heads\/\S+)\s*$/.exec(head)?.[1];
   return (await git.currentBranch({ fs, dir, fullname: true })) ?? undefined;
 }
 

@@ -72,7 +72,8 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   const { branchRef, parent, change, message, held } = write;
   const gitdir = join(dir, '.git');
   const full = filePath(dir, change.path);
-  const { commit, blob } = await builder.build(change, message, parent);
+  // The commit's objects are written in the background meanwhile; the branch waits for them.
+  const { commit, blob, written } = await builder.build(change, message, parent);
   // The content to put back after a crash, kept where the journal can find it.
   const previousBlob = change.previous === undefined ? null : await writeLooseObject(gitdir, 'blob', change.previous);
   const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockWaitMs));
@@ -88,6 +89,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     // The index is read only now, under its lock: a person's `git add` cannot slip in between.
     const index = await readIndexFile(gitdir);
     if (index) await locks.index.write(patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) }));
+    await written;
     await locks.branch.write(`${commit}\n`);
     await locks.branch.commit();
     moved = true;

@@ -134,7 +134,8 @@ export class RemoteGitBackend implements Backend {
     const { collection, id } = change;
     const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
     const text = change.record === null ? null : await this.#fileText(parent, path, change.record, collection);
-    const { commit } = await this.#builder.build({ path, text }, commitMessage(change), parent);
+    const { commit, written } = await this.#builder.build({ path, text }, commitMessage(change), parent);
+    await written;
     await pushCommit(this.#target, this.#branch!, commit, parent, (why) =>
       this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
     );

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate, inflateSync } from 'node:zlib';
 import { writeFlushedFile } from '../../flushed-file.ts';
 import { isRunning } from './lock-file.ts';
 
@@ -16,6 +17,9 @@ export type ObjectType = 'blob' | 'tree' | 'commit';
 const TEMPORARY_PREFIX = 'tmp_obj_gitops';
 
 let sequence = 0;
+
+/** Compressed on the thread pool: a large folder's tree is half a megabyte. */
+const deflateAsync = promisify(deflate);
 
 /** The object id of content of this type. */
 export function objectId(type: ObjectType, content: Buffer): string {
@@ -31,7 +35,7 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, content
   const temporary = join(objects, `${TEMPORARY_PREFIX}_${process.pid}_${++sequence}`);
   // Git's level for loose objects (core.looseCompression = 1): a large folder's tree is
   // half a megabyte, and compressing it harder costs more than it saves.
-  const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+  const data = await deflateAsync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
   try {
     await writeFlushedFile(temporary, data, 0o444);
     await mkdir(join(objects, oid.slice(0, 2)), { recursive: true });

@@ -13,8 +13,8 @@ function treeKey(item: TreeItem): Buffer {
   return Buffer.from(item.type === 'tree' ? `${item.path}/` : item.path, 'utf8');
 }
 
-/** Inserts `item` at its place in Git's order. */
-export function insertSorted(items: TreeItem[], item: TreeItem): void {
+/** Where `item` goes among `items`, in Git's order. */
+export function insertionPoint(items: readonly TreeItem[], item: TreeItem): number {
   const key = treeKey(item);
   let low = 0;
   let high = items.length;
@@ -23,26 +23,74 @@ export function insertSorted(items: TreeItem[], item: TreeItem): void {
     if (Buffer.compare(treeKey(items[mid]!), key) < 0) low = mid + 1;
     else high = mid;
   }
-  items.splice(low, 0, item);
+  return low;
+}
+
+/** Inserts `item` at its place in Git's order. */
+export function insertSorted(items: TreeItem[], item: TreeItem): void {
+  items.splice(insertionPoint(items, item), 0, item);
 }
 
 /** Each entry's encoded form, kept with the entry: trees of one folder share most entries. */
 const encodedEntries = new WeakMap<TreeItem, Buffer>();
 
+/** One entry as a tree object holds it: "<mode> <name>\0<20-byte id>". */
+export function encodeTreeEntry(item: TreeItem): Buffer {
+  let encoded = encodedEntries.get(item);
+  if (!encoded) {
+    // Git writes a folder's mode without the leading zero.
+    const head = Buffer.from(`${item.mode.replace(/^0+/, '')} ${item.path}\0`, 'utf8');
+    encoded = Buffer.concat([head, Buffer.from(item.oid, 'hex')]);
+    encodedEntries.set(item, encoded);
+  }
+  return encoded;
+}
+
 /** The content of a tree object with `items`, in the order given. */
 export function encodeTree(items: readonly TreeItem[]): Buffer {
-  return Buffer.concat(
-    items.map((item) => {
-      let encoded = encodedEntries.get(item);
-      if (!encoded) {
-        // Git writes a folder's mode without the leading zero.
-        const head = Buffer.from(`${item.mode.replace(/^0+/, '')} ${item.path}\0`, 'utf8');
-        encoded = Buffer.concat([head, Buffer.from(item.oid, 'hex')]);
-        encodedEntries.set(item, encoded);
-      }
-      return encoded;
-    }),
-  );
+  return Buffer.concat(items.map(encodeTreeEntry));
+}
+
+/** A tree with its encoded bytes and where each entry ends in them: one entry can be swapped without encoding the others. */
+export interface EncodedTree {
+  items: TreeItem[];
+  bytes: Buffer;
+  /** ends[i]: the offset just past entry i. */
+  ends: Uint32Array;
+}
+
+export function encodedTree(items: TreeItem[]): EncodedTree {
+  const parts = items.map(encodeTreeEntry);
+  const ends = new Uint32Array(items.length);
+  let offset = 0;
+  parts.forEach((part, i) => {
+    offset += part.length;
+    ends[i] = offset;
+  });
+  return { items, bytes: Buffer.concat(parts, offset), ends };
+}
+
+/**
+ * `tree` with `remove` entries at `at` taken out and `item` (if any) put in their place: the
+ * bytes around them are copied, not encoded again (a folder of 10,000 records is a tree of
+ * half a megabyte, changed one entry per write).
+ */
+export function spliceTree(tree: EncodedTree, at: number, remove: number, item?: TreeItem): EncodedTree {
+  const start = at === 0 ? 0 : tree.ends[at - 1]!;
+  const end = remove === 0 ? start : tree.ends[at + remove - 1]!;
+  const inserted = item ? encodeTreeEntry(item) : Buffer.alloc(0);
+  const bytes = Buffer.concat([tree.bytes.subarray(0, start), inserted, tree.bytes.subarray(end)]);
+  const items = [...tree.items];
+  if (item) items.splice(at, remove, item);
+  else items.splice(at, remove);
+  const shift = inserted.length - (end - start);
+  const ends = new Uint32Array(items.length);
+  ends.set(tree.ends.subarray(0, at));
+  if (item) ends[at] = start + inserted.length;
+  const after = tree.ends.subarray(at + remove);
+  const from = at + (item ? 1 : 0);
+  for (let i = 0; i < after.length; i++) ends[from + i] = after[i]! + shift;
+  return { items, bytes, ends };
 }
 
 /** The entries of a tree object's content; undefined when it is not a well-formed tree. */
