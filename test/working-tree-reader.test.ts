@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changedBetween } from '../src/store/git/commit-files.ts';
+import { ReadPool } from '../src/store/record-files/read-pool.ts';
 import { WorkingTreeReader } from '../src/store/record-files/working-tree.ts';
 import { commitAll, git, makeConfigRepo } from './helpers/git-fixture.ts';
 
@@ -81,5 +82,34 @@ describe('changedBetween', () => {
     const second = commitAll(dir, 'change');
     expect((await changedBetween(dir, first, second, {})).sort()).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/c.yaml']);
     expect(await changedBetween(dir, second, second, {})).toEqual([]);
+  });
+});
+
+describe('ReadPool', () => {
+  const failing = (code: string, times: number) => {
+    let calls = 0;
+    return {
+      calls: () => calls,
+      task: async () => {
+        calls++;
+        if (calls <= times) throw Object.assign(new Error(code), { code });
+        return 'read';
+      },
+    };
+  };
+
+  it('tries a read that met a passing shortage (EMFILE, ENFILE, EAGAIN, EBUSY) again, and fails other errors at once', async () => {
+    const pool = new ReadPool(2);
+    for (const code of ['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY']) {
+      const read = failing(code, 2);
+      expect(await pool.run(read.task)).toBe('read');
+      expect(read.calls()).toBe(3);
+    }
+    const denied = failing('EACCES', 1);
+    await expect(pool.run(denied.task)).rejects.toThrow('EACCES');
+    expect(denied.calls()).toBe(1);
+    const endless = failing('EMFILE', 100);
+    await expect(pool.run(endless.task)).rejects.toThrow('EMFILE');
+    expect(endless.calls()).toBe(6);
   });
 });

@@ -3,7 +3,7 @@
 // forever, /dev/zero would fill the memory), and a file over the limit is refused from its
 // size, without being read. The checks run on the opened descriptor too (O_NOFOLLOW,
 // O_NONBLOCK, fstat), so a file swapped between listing and reading cannot slip through.
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { BigIntStats, Dirent } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { type FileHandle, open, readlink } from 'node:fs/promises';
@@ -78,6 +78,42 @@ async function oversizedBlobId(handle: FileHandle, size: number, maxBytes: numbe
     total += bytesRead;
   }
   return total === size ? hash.digest('hex') : `refused:large:${total}:${mtimeMs}`;
+}
+
+/**
+ * The common case, read synchronously: a regular file within the limit. Undefined for
+ * anything else — a link, a FIFO, a device, a file over the limit or one that grows while it
+ * is read — which readRecordFileSafely then reads (or refuses) with every care. Reading 10,000
+ * small files this way costs a tenth of reading them through promises, one at a time, in
+ * slices between which the event loop turns (see WorkingTreeReader).
+ */
+export function readRegularFileSync(dir: string, path: string, maxBytes: number): SafeRead | undefined {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, path), OPEN_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    return undefined;
+  }
+  try {
+    const readAtNs = BigInt(Date.now()) * 1_000_000n;
+    const stats = fstatSync(fd, { bigint: true });
+    const size = Number(stats.size);
+    if (!stats.isFile() || size > maxBytes) return undefined;
+    const buffer = Buffer.allocUnsafe(size + 1);
+    let length = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === buffer.length) return undefined; // grew since fstat
+    }
+    const bytes = buffer.subarray(0, length);
+    const stamp = fileStamp(stats, readAtNs);
+    return { bytes, blobId: gitBlobId(bytes), stamp: length === size ? stamp : { ...stamp, racy: true } };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads `path` (repo-relative) under `dir`, or says why not. ENOENT is thrown (the file is gone). */

@@ -1,12 +1,13 @@
 // Lists the record files of a config repo's working tree (only the four record folders) and
 // reads each through the bounded pool, safely (./safe-read.ts): what is not a regular file or
 // is too large is listed with the problem that keeps it from being read.
-import { lstat, readdir, readlink } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecordFileName, RECORD_FOLDERS, recordFileLocation } from '../../domain/repo-layout/record-path.ts';
-import { fileReads } from './read-pool.ts';
+import { fileReads, isTransient } from './read-pool.ts';
 import { byPath, DEFAULT_MAX_RECORD_BYTES, gitBlobId, type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
-import { type FileStamp, fileKind, fileStamp, notRegular, readRecordFileSafely } from './safe-read.ts';
+import { type FileStamp, fileKind, fileStamp, notRegular, readRecordFileSafely, readRegularFileSync, type SafeRead } from './safe-read.ts';
 
 /** Every *.yaml / *.yml entry of the record folders, read (or refused), in path order. */
 export async function readWorkingTree(dir: string, maxBytes = DEFAULT_MAX_RECORD_BYTES): Promise<RecordFileEntry[]> {
@@ -47,23 +48,45 @@ export class WorkingTreeReader {
     const known = this.#known;
     const next = new Map<string, KnownFile>();
     const fresh = new Map<string, RecordFileEntry>();
-    const results = await fileReads.map(records, async (path): Promise<[string, KnownFile | FreshFile | undefined]> => {
-      const before = known.get(path);
-      if (before?.stamp && !before.stamp.racy) {
-        const stats = await lstat(join(this.#dir, path), { bigint: true }).catch(() => undefined);
-        if (stats && fileStamp(stats, BigInt(Date.now()) * 1_000_000n).key === before.stamp.key) return [path, before];
-      }
-      return [path, await this.#read(path)];
-    });
-    for (const [path, file] of results) {
-      if (!file) continue;
+    const keep = (path: string, file: KnownFile | FreshFile | undefined) => {
+      if (!file) return;
       next.set(path, { entry: file.entry, stamp: file.stamp });
       if ('withText' in file) fresh.set(path, file.withText);
-    }
+    };
+    // Files read before are checked by their stat; the others (all of them at start) are read.
+    // Both synchronously, in slices between which the event loop turns; whatever needs care
+    // (a link, a FIFO, an oversized file) goes through the careful path afterwards.
+    const unknown: string[] = [];
+    await inSlices(records, (path) => {
+      const before = known.get(path);
+      if (before && this.#unchanged(path, before)) keep(path, before);
+      else unknown.push(path);
+    });
+    const careful: string[] = [];
+    await inSlices(unknown, (path) => {
+      let read;
+      try {
+        read = readRegularFileSync(this.#dir, path, this.#maxBytes);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // gone since it was listed
+        // Out of descriptors for a moment: the careful path waits and tries again.
+        if (!isTransient(error)) throw error;
+      }
+      if (read) keep(path, this.#fresh(path, read));
+      else careful.push(path);
+    });
+    for (const [path, file] of await fileReads.map(careful, async (path) => [path, await this.#read(path)] as const)) keep(path, file);
     for (const entry of refused) next.set(entry.path, { entry, stamp: undefined });
     this.#known = next;
     this.#sorted = undefined;
     return this.#entries(fresh);
+  }
+
+  /** Whether the file's stat vouches that it is the one read before (one lstat; nothing is read). */
+  #unchanged(path: string, before: KnownFile): boolean {
+    if (!before.stamp || before.stamp.racy) return false;
+    const stats = lstatSync(join(this.#dir, path), { bigint: true, throwIfNoEntry: false });
+    return stats !== undefined && fileStamp(stats, BigInt(Date.now()) * 1_000_000n).key === before.stamp.key;
   }
 
   /** The files as last read, with `paths` (repo-relative) read again: changed, added or gone. */
@@ -92,13 +115,10 @@ export class WorkingTreeReader {
     const { records, refused } = await listRecordFolders(this.#dir);
     const listed = new Set([...records, ...refused.map((entry) => entry.path)]);
     const changed = [...this.#known.keys()].filter((path) => !listed.has(path));
-    const stamps = await fileReads.map(records, async (path) => {
+    await inSlices(records, (path) => {
       const before = this.#known.get(path);
-      if (!before?.stamp || before.stamp.racy) return path;
-      const stats = await lstat(join(this.#dir, path), { bigint: true }).catch(() => undefined);
-      return stats && fileStamp(stats, BigInt(Date.now()) * 1_000_000n).key === before.stamp.key ? undefined : path;
+      if (!before || !this.#unchanged(path, before)) changed.push(path);
     });
-    for (const path of stamps) if (path) changed.push(path);
     for (const entry of refused) if (this.#known.get(entry.path)?.entry.blobId !== entry.blobId) changed.push(entry.path);
     return changed;
   }
@@ -120,9 +140,13 @@ export class WorkingTreeReader {
       if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
       throw error;
     }
+    // A folder under a record's name is listed through its files, as a full listing does.
+    if ('refused' in read && read.blobId === 'refused:a directory') return undefined;
+    return this.#fresh(path, read);
+  }
+
+  #fresh(path: string, read: SafeRead): FreshFile {
     if ('refused' in read) {
-      // A folder under a record's name is listed through its files, as a full listing does.
-      if (read.blobId === 'refused:a directory') return undefined;
       const entry = { path, blobId: read.blobId, refused: read.refused };
       return { entry, stamp: undefined, withText: entry };
     }
@@ -137,6 +161,21 @@ export class WorkingTreeReader {
     // Changed since it was listed: this load is out of date; the next one reads it afresh.
     if (read.blobId !== blobId) throw new Error(`${path} changed while the working tree was being read`);
     return read.bytes.toString('utf8');
+  }
+}
+
+/** How long one slice of synchronous reads may hold the event loop. */
+const SLICE_MS = 8;
+
+/** Runs `task` for each item, giving the event loop a turn every SLICE_MS. */
+async function inSlices<T>(items: readonly T[], task: (item: T) => void): Promise<void> {
+  let started = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    task(items[i]!);
+    if ((i & 15) === 15 && performance.now() - started > SLICE_MS) {
+      await new Promise((resume) => setImmediate(resume));
+      started = performance.now();
+    }
   }
 }
 
