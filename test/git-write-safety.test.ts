@@ -107,6 +107,23 @@ describe('a person committing in the same repo while the service writes', () => 
   });
 });
 
+describe("a person's staged change", () => {
+  it('stays staged across the service\'s writes, also when the index the service last wrote is replaced by git', async () => {
+    const dir = crudRepo();
+    const service = await start(dir);
+    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '1' } })).status).toBe(200);
+    writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'id: team-b\nlabels:\n  staged: "yes"\nannotations: {}\n');
+    git(dir, 'add', 'namespaces/team-b.yaml');
+    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '2' } })).status).toBe(200);
+    expect((await send(service, 'PATCH', '/clusters/c1', { cluster_name: 'renamed' })).status).toBe(200);
+    expect(gitOut(dir, 'diff', '--cached', '--name-only')).toBe('namespaces/team-b.yaml');
+    expect(gitOut(dir, 'status', '--porcelain')).toBe('M  namespaces/team-b.yaml');
+    git(dir, 'commit', '-q', '-m', 'a person commits what they staged');
+    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
+    expectHealthy(dir);
+  });
+});
+
 describe('repair at start', () => {
   /** A write cut off at a given point, done with the same steps the backend takes. */
   async function cutOffWrite(dir: string, until: 'file' | 'branch') {
@@ -123,7 +140,7 @@ describe('repair at start', () => {
     await recordIntent(gitdir, { ref: 'refs/heads/main', path, parent, commit, blob, previousBlob: await writeLooseObject(gitdir, 'blob', previous) });
     await replaceFile(gitdir, join(dir, path), text);
     if (until === 'branch') {
-      await index.write(patchIndex((await readIndexFile(gitdir))!, path, { oid: blob!, stats: await stat(join(dir, path), { bigint: true }) }));
+      await index.write(patchIndex((await readIndexFile(gitdir))!, path, { oid: blob!, stats: await stat(join(dir, path), { bigint: true }) }).bytes);
       await branch.prepare(commit);
       await branch.commit();
     }

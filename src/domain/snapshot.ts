@@ -2,6 +2,8 @@
 // Backends build snapshots; the read path only ever looks at one snapshot per request,
 // so a reader never sees a mix of two revisions.
 import { dnsKey } from './cluster-dns.ts';
+import { compareIds } from './ids.ts';
+import { LayeredMap } from './layered-map.ts';
 import type { Problem } from './problem.ts';
 import type { Cluster, Collection, NamespaceDef, PlatformComponent, RecordOf, RecordSets, RoleBindingDef } from './records.ts';
 import { duplicateClusterDns, duplicateId, duplicateReferences } from './rules/uniqueness.ts';
@@ -65,34 +67,20 @@ export function withRecord<C extends Collection>(
   if (record !== null && record.id !== id) throw new Error(`withRecord: record id "${record.id}" is not "${id}"`);
   const problems: Problem[] = [];
   const previous = snapshot[collection].get(id) as RecordOf[C] | undefined;
-  const changed = new Map(snapshot[collection] as ReadonlyMap<string, RecordOf[C]>);
-  if (record === null) {
-    changed.delete(id);
-  } else if (previous !== undefined) {
-    changed.set(id, deepFreeze(record)); // keeps its place in id order
-  } else {
-    changed.clear();
-    let placed = false;
-    for (const [key, value] of snapshot[collection] as ReadonlyMap<string, RecordOf[C]>) {
-      if (!placed && compareIds(id, key) < 0) {
-        changed.set(id, deepFreeze(record));
-        placed = true;
-      }
-      changed.set(key, value);
-    }
-    if (!placed) changed.set(id, deepFreeze(record));
-  }
+  const changed = LayeredMap.with(snapshot[collection] as ReadonlyMap<string, RecordOf[C]>, id, record === null ? null : deepFreeze(record));
 
   let clustersByDns = snapshot.clustersByDns;
   if (collection === 'clusters') {
-    const byDns = new Map(snapshot.clustersByDns);
     const before = previous as Cluster | undefined;
-    if (before && byDns.get(dnsKey(before.cluster_dns)) === before) byDns.delete(dnsKey(before.cluster_dns));
-    const cluster = record as Cluster | null;
+    if (before && clustersByDns.get(dnsKey(before.cluster_dns)) === before) clustersByDns = LayeredMap.with(clustersByDns, dnsKey(before.cluster_dns), null);
+    const cluster = changed.get(id) as Cluster | undefined;
     if (cluster) {
-      problems.push(...addClusterDns(byDns, changed.get(id) as Cluster), ...duplicateReferences(cluster));
+      const key = dnsKey(cluster.cluster_dns);
+      const taken = clustersByDns.get(key);
+      if (taken) problems.push(duplicateClusterDns(cluster, taken));
+      else clustersByDns = LayeredMap.with(clustersByDns, key, cluster);
+      problems.push(...duplicateReferences(cluster));
     }
-    clustersByDns = byDns;
   }
 
   const next: Snapshot = Object.freeze({ ...snapshot, revision, [collection]: changed, clustersByDns });
@@ -117,10 +105,7 @@ function indexById<C extends Collection>(collection: C, list: RecordOf[C][], pro
   return map;
 }
 
-/** Code-unit order, the same on every machine and locale. */
-export function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { compareIds };
 
 /** Indexes the cluster under its DNS name, unless another cluster has that name already. */
 function addClusterDns(byDns: Map<string, Cluster>, cluster: Cluster): Problem[] {

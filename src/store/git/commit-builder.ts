@@ -36,6 +36,8 @@ export interface BuiltCommit {
   blob: string | null;
   /** Settles once every object is written and flushed; a ref may name `commit` only after it resolves. */
   written: Promise<void>;
+  /** The file's blob in the parent commit, if it had the file: an object the store holds already. */
+  parentBlob: string | undefined;
 }
 
 export class CommitBuilder {
@@ -60,25 +62,31 @@ export class CommitBuilder {
    */
   async build(change: FileContent, message: string, parent: string): Promise<BuiltCommit> {
     assertRecordPath(change.path);
-    const objects: { type: ObjectType; content: Buffer }[] = [];
+    const objects: { type: ObjectType; content: Buffer; oid: string }[] = [];
     const add = (type: ObjectType, content: Buffer) => {
-      objects.push({ type, content });
-      return objectId(type, content);
+      const oid = objectId(type, content);
+      objects.push({ type, content, oid });
+      return oid;
     };
     const blob = change.text === null ? null : add('blob', Buffer.from(change.text));
-    const tree = await this.#treeWith(parent, change.path, blob, add);
+    const { tree, parentBlob } = await this.#treeWith(parent, change.path, blob, add);
     const person = { name: this.#author.name, email: this.#author.email, timestamp: Math.floor(Date.now() / 1000) };
     const commit = add('commit', encodeCommit({ tree, parents: [parent], author: person, committer: person, message }));
     this.#rememberCommit(commit, tree);
     const gitdir = join(this.#dir, '.git');
-    const written = Promise.all(objects.map(({ type, content }) => writeLooseObject(gitdir, type, content))).then(() => undefined);
+    const written = Promise.all(objects.map(({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
-    return { commit, blob, written };
+    return { commit, blob, written, parentBlob };
   }
 
   /** The parent's tree with the one file replaced, added (blob given) or removed (null). */
-  async #treeWith(parent: string, path: string, blob: string | null, add: (type: ObjectType, content: Buffer) => string): Promise<string> {
+  async #treeWith(
+    parent: string,
+    path: string,
+    blob: string | null,
+    add: (type: ObjectType, content: Buffer) => string,
+  ): Promise<{ tree: string; parentBlob: string | undefined }> {
     const [folder, name] = path.split('/') as [string, string];
     const root = await this.#readTree(await this.#treeOf(parent));
     const folderEntry = root.items.find((e) => e.path === folder);
@@ -97,7 +105,7 @@ export class CommitBuilder {
 
     const newRoot = root.items.filter((e) => e.path !== folder);
     if (next.items.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#addTree(next, add), type: 'tree' });
-    return this.#addTree(encodedTree(newRoot), add);
+    return { tree: this.#addTree(encodedTree(newRoot), add), parentBlob: at === -1 ? undefined : children.items[at]!.oid };
   }
 
   async #treeOf(commit: string): Promise<string> {

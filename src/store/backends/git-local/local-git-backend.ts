@@ -17,7 +17,7 @@ import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/comm
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
-import { UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
+import { IndexFileCache, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
 import { LockHeld } from '../../git/format/lock-file.ts';
 import { RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
@@ -58,6 +58,7 @@ export class LocalGitBackend implements Backend {
   /** Record files changed since the last load (from the watcher), or "all": read every one. */
   #pending: Set<string> | 'all' = 'all';
   #rescan: NodeJS.Timeout | undefined;
+  readonly #indexCache = new IndexFileCache();
   /** The record files of the HEAD commit, kept while HEAD stays. */
   readonly #headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {};
   /** The locks a write holds across its attempts (holdForWrite), if any. */
@@ -213,6 +214,7 @@ export class LocalGitBackend implements Backend {
         message: commitMessage(change),
         held: this.#held,
         lockWaitMs: this.#options.lockTimeoutMs,
+        indexCache: this.#indexCache,
       }));
     } catch (error) {
       throw this.#commitFault(error);

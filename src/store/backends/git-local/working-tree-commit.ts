@@ -13,9 +13,9 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { CommitBuilder } from '../../git/commit-builder.ts';
-import { patchIndex, readIndexFile } from '../../git/format/index-file.ts';
+import { IndexFileCache, patchIndex } from '../../git/format/index-file.ts';
 import { LockFile } from '../../git/format/lock-file.ts';
-import { writeLooseObject } from '../../git/format/loose-object.ts';
+import { objectId, writeLooseObject } from '../../git/format/loose-object.ts';
 import { readRef, RefMoved, updateRef } from '../../git/format/ref-file.ts';
 import { replaceFile } from './record-file-write.ts';
 import { clearIntent, recordIntent } from './write-journal.ts';
@@ -65,6 +65,8 @@ export interface WorkingTreeCommit {
   held?: WriteLocks;
   /** How long to wait for a lock someone else holds. */
   lockWaitMs?: number;
+  /** The index as the last write left it, kept by the caller across writes. */
+  indexCache?: IndexFileCache;
 }
 
 /** Returns the new commit and the file's blob id (null after a removal). */
@@ -73,9 +75,10 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   const gitdir = join(dir, '.git');
   const full = filePath(dir, change.path);
   // The commit's objects are written in the background meanwhile; the branch waits for them.
-  const { commit, blob, written } = await builder.build(change, message, parent);
-  // The content to put back after a crash, kept where the journal can find it.
-  const previousBlob = change.previous === undefined ? null : await writeLooseObject(gitdir, 'blob', change.previous);
+  const { commit, blob, written, parentBlob } = await builder.build(change, message, parent);
+  // The content to put back after a crash, kept where the journal can find it (usually the
+  // parent commit has it already; uncommitted edits of the file are stored first).
+  const previousBlob = await storedPrevious(gitdir, change.previous, parentBlob);
   const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockWaitMs));
   let touched = false;
   let moved = false;
@@ -87,13 +90,18 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     touched = true;
     await replaceFile(gitdir, full, change.text);
     // The index is read only now, under its lock: a person's `git add` cannot slip in between.
-    const index = await readIndexFile(gitdir);
-    if (index) await locks.index.write(patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) }));
+    const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
+    const patched = index && patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) });
+    // Not flushed: git does not flush the index either (it is rebuilt from HEAD after a power loss).
+    if (patched) await locks.index.write(patched.bytes, false);
     await written;
     await locks.branch.write(`${commit}\n`);
     await locks.branch.commit();
     moved = true;
-    if (index) await locks.index.commit();
+    if (patched) {
+      await locks.index.commit();
+      await write.indexCache?.remember(gitdir, patched);
+    }
     await clearIntent(gitdir);
     if (!held) await locks.release();
     return { commit, blob };
@@ -109,6 +117,13 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     });
     throw error;
   }
+}
+
+/** The blob id of the file's content before the write, stored as an object unless the parent commit holds it. */
+async function storedPrevious(gitdir: string, previous: Buffer | undefined, parentBlob: string | undefined): Promise<string | null> {
+  if (previous === undefined) return null;
+  const id = objectId('blob', previous);
+  return id === parentBlob ? id : writeLooseObject(gitdir, 'blob', previous, id);
 }
 
 /** The absolute path of a record file; refuses anything outside the repo's record folders. */

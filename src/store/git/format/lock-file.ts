@@ -81,12 +81,16 @@ export class LockFile {
     }
   }
 
-  /** Writes the file's new content into the lock and flushes it to disk. */
-  async write(content: string | Buffer): Promise<void> {
+  /**
+   * Writes the file's new content into the lock and flushes it to disk — unless `flush` is
+   * false, for a file git itself does not flush either (the index: derived from HEAD and the
+   * working tree, rebuilt by `git reset` after a power loss).
+   */
+  async write(content: string | Buffer, flush = true): Promise<void> {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     await this.#handle.truncate(0);
     for (let at = 0; at < bytes.length; ) at += (await this.#handle.write(bytes, at, bytes.length - at, at)).bytesWritten;
-    await this.#handle.sync();
+    if (flush) await this.#handle.sync();
   }
 
   /** Renames the lock over the file: the new content is in place, and the lock is free. */

@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { deflate, inflateSync } from 'node:zlib';
+import { createDeflate, inflateSync } from 'node:zlib';
 import { writeFlushedFile } from '../../flushed-file.ts';
 import { isRunning } from './lock-file.ts';
 
@@ -18,24 +17,42 @@ const TEMPORARY_PREFIX = 'tmp_obj_gitops';
 
 let sequence = 0;
 
-/** Compressed on the thread pool: a large folder's tree is half a megabyte. */
-const deflateAsync = promisify(deflate);
+/** Objects larger than this are written as stored (level 0) zlib streams. */
+const STORE_UNCOMPRESSED_FROM = 64 * 1024;
+
+/**
+ * The object's header and content, compressed on the thread pool, fed in two pieces rather
+ * than copied into one (a large folder's tree is half a megabyte, every write).
+ */
+function compress(header: Buffer, content: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    // Git's level for loose objects (core.looseCompression = 1); a large tree (a folder of
+    // thousands of records, rewritten by every write to it) is stored without compression:
+    // compressing half a megabyte per write would make a write's cost grow with the fleet,
+    // and `git gc` packs and deltas these trees anyway.
+    const stream = createDeflate({ level: header.length + content.length > STORE_UNCOMPRESSED_FROM ? 0 : 1 });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    stream.on('error', reject);
+    stream.write(header);
+    stream.end(content);
+  });
+}
 
 /** The object id of content of this type. */
 export function objectId(type: ObjectType, content: Buffer): string {
   return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
-/** Stores the object (unless a whole copy is there) and returns its id. */
-export async function writeLooseObject(gitdir: string, type: ObjectType, content: Buffer): Promise<string> {
-  const oid = objectId(type, content);
+/** Stores the object (unless a whole copy is there) and returns its id (`knownId`, when the caller hashed it already). */
+export async function writeLooseObject(gitdir: string, type: ObjectType, content: Buffer, knownId?: string): Promise<string> {
+  const oid = knownId ?? objectId(type, content);
   const objects = join(gitdir, 'objects');
   const path = join(objects, oid.slice(0, 2), oid.slice(2));
   if (await isWhole(path, oid)) return oid;
   const temporary = join(objects, `${TEMPORARY_PREFIX}_${process.pid}_${++sequence}`);
-  // Git's level for loose objects (core.looseCompression = 1): a large folder's tree is
-  // half a megabyte, and compressing it harder costs more than it saves.
-  const data = await deflateAsync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+  const data = await compress(Buffer.from(`${type} ${content.length}\0`), content);
   try {
     await writeFlushedFile(temporary, data, 0o444);
     await mkdir(join(objects, oid.slice(0, 2)), { recursive: true });

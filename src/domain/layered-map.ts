@@ -1,0 +1,108 @@
+// An immutable map of records by id, iterating in id order, that a write changes by making a
+// new map: the new one shares the old one's entries and keeps only what differs in a small
+// layer on top. A REST write on a fleet of 10,000 clusters would otherwise copy a 10,000-entry
+// map (twice: by id and by DNS name) for one record. When the layer grows past about the
+// square root of the map's size it is folded into a new plain map, so lookups stay one or two
+// hash probes and the copies cost, spread over the writes, a few entries each.
+import { compareIds } from './ids.ts';
+
+const GONE: unique symbol = Symbol('gone');
+
+export class LayeredMap<V> implements ReadonlyMap<string, V> {
+  readonly #base: ReadonlyMap<string, V>;
+  /** Keys whose value differs from the base's: a new value, or GONE. */
+  readonly #layer: ReadonlyMap<string, V | typeof GONE>;
+  /** The keys of the layer that the base does not have, in id order. */
+  readonly #added: readonly string[];
+  readonly size: number;
+
+  private constructor(base: ReadonlyMap<string, V>, layer: ReadonlyMap<string, V | typeof GONE>, added: readonly string[], size: number) {
+    this.#base = base;
+    this.#layer = layer;
+    this.#added = added;
+    this.size = size;
+  }
+
+  /** `map` (in id order) with `key` set to `value`, or removed when `value` is null. */
+  static with<V>(map: ReadonlyMap<string, V>, key: string, value: V | null): ReadonlyMap<string, V> {
+    const from = map instanceof LayeredMap ? (map as LayeredMap<V>) : new LayeredMap<V>(map, new Map(), [], map.size);
+    return from.#with(key, value);
+  }
+
+  #with(key: string, value: V | null): ReadonlyMap<string, V> {
+    const had = this.has(key);
+    if (value === null && !had) return this;
+    const layer = new Map(this.#layer);
+    let added = this.#added;
+    if (this.#base.has(key)) {
+      layer.set(key, value === null ? GONE : value);
+    } else if (value === null) {
+      layer.delete(key);
+      added = added.filter((k) => k !== key);
+    } else {
+      layer.set(key, value);
+      if (!had) added = insertInOrder(added, key);
+    }
+    const size = this.size + (value === null ? -1 : had ? 0 : 1);
+    const next = new LayeredMap(this.#base, layer, added, size);
+    // Past about √n changes, a plain map again: lookups stay cheap, and folding costs little per write.
+    return layer.size > Math.max(32, Math.sqrt(size)) ? new Map(next.entries()) : next;
+  }
+
+  get(key: string): V | undefined {
+    const value = this.#layer.get(key);
+    if (value !== undefined) return value === GONE ? undefined : value;
+    return this.#base.get(key);
+  }
+
+  has(key: string): boolean {
+    const value = this.#layer.get(key);
+    if (value !== undefined) return value !== GONE;
+    return this.#base.has(key);
+  }
+
+  *entries(): MapIterator<[string, V]> {
+    const added = this.#added;
+    let next = 0;
+    for (const [key, value] of this.#base) {
+      while (next < added.length && compareIds(added[next]!, key) < 0) {
+        const k = added[next++]!;
+        yield [k, this.#layer.get(k) as V];
+      }
+      const changed = this.#layer.get(key);
+      if (changed === GONE) continue;
+      yield [key, changed === undefined ? value : changed];
+    }
+    while (next < added.length) {
+      const k = added[next++]!;
+      yield [k, this.#layer.get(k) as V];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [key] of this.entries()) yield key;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+}
+
+function insertInOrder(keys: readonly string[], key: string): string[] {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareIds(keys[mid]!, key) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return [...keys.slice(0, low), key, ...keys.slice(low)];
+}
