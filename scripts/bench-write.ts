@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { startService } from '../src/server.ts';
+import { clusterPatch, latencyLine, timedWrite } from './bench/rest-write.ts';
 import { generateConfigRepo } from './generate-repo.ts';
 
 const [clustersArg = '10000', writesArg = '200'] = process.argv.slice(2);
@@ -16,32 +17,8 @@ const CLUSTERS = Number(clustersArg);
 const WRITES = Number(writesArg);
 const TOKEN = 'bench-write-token';
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function report(name: string, ms: number[]): void {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
-  const f = (v: number) => v.toFixed(1).padStart(7);
-  console.log(
-    `${name.padEnd(34)} n=${String(ms.length).padStart(4)}  p50 ${f(percentile(sorted, 50))} ms  p90 ${f(percentile(sorted, 90))} ms  ` +
-      `p99 ${f(percentile(sorted, 99))} ms  max ${f(sorted.at(-1)!)} ms  mean ${f(mean)} ms`,
-  );
-}
-
-async function timed(url: string, method: string, body?: unknown, contentType = 'application/json'): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': contentType }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await res.arrayBuffer();
-  const ms = performance.now() - started;
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status}`);
-  return ms;
-}
+const timed = (url: string, method: string, body?: unknown, contentType?: string) => timedWrite(url, method, TOKEN, body, contentType);
+const report = (name: string, ms: number[]) => console.log(latencyLine(name, ms));
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-write-'));
 try {
@@ -64,8 +41,7 @@ try {
   const patch: number[] = [];
   for (let i = 0; i < WRITES; i++, writes++) {
     const target = (i * 4099) % CLUSTERS; // spread over the fleet
-    const component = `component-${target % 25}`;
-    patch.push(await timed(clusterUrl(target), 'PATCH', { patches: { [component]: { replicaCount: String(100 + i) } } }, 'application/merge-patch+json'));
+    patch.push(await timed(clusterUrl(target), 'PATCH', clusterPatch(target, i), 'application/merge-patch+json'));
   }
   report('PATCH /clusters/{id} (merge patch)', patch);
 

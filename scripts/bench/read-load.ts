@@ -1,0 +1,93 @@
+// Read throughput of the service side by side with a minimal node:http server answering the
+// same paths with the same bytes from memory (baseline-server.ts): autocannon loads each in
+// turn, alternating which goes first, and the ratio of the two is the figure that matters.
+import autocannon from 'autocannon';
+import { HttpClient } from './http-client.ts';
+import { type NodeProcess, PROJECT_ROOT, startNodeProcess } from './node-process.ts';
+import { median } from './stats.ts';
+
+export interface LoadResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+}
+
+export async function load(port: number, paths: string[], headers: Record<string, string>, options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: options.connections,
+    duration: options.seconds,
+    requests: paths.map((path) => ({ method: 'GET', path, headers })),
+  });
+  return { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** What the yardstick serves: each path's body, and optionally its gzip bytes as the service sends them. */
+export interface BaselineBodies {
+  plain: Record<string, string>;
+  gzip?: Record<string, Buffer>;
+}
+
+/** Reads each path's bytes from the service (plain, and gzip when asked) for the yardstick to serve. */
+export async function bodiesOf(client: HttpClient, paths: string[], withGzip: boolean): Promise<BaselineBodies> {
+  const bodies: BaselineBodies = { plain: {}, gzip: withGzip ? {} : undefined };
+  for (const path of paths) {
+    const plain = await client.get(path);
+    if (plain.status !== 200) throw new Error(`${path}: ${plain.status}`);
+    bodies.plain[path] = plain.body.toString('utf8');
+    if (bodies.gzip) {
+      const gzip = await client.get(path, { 'accept-encoding': 'gzip' });
+      if (gzip.headers['content-encoding'] !== 'gzip') throw new Error(`${path}: no gzip answer`);
+      bodies.gzip[path] = gzip.body;
+    }
+  }
+  return bodies;
+}
+
+export function startBaseline(bodies: BaselineBodies): Promise<NodeProcess> {
+  const gzip = bodies.gzip && Object.fromEntries(Object.entries(bodies.gzip).map(([path, bytes]) => [path, bytes.toString('base64')]));
+  return startNodeProcess(`${PROJECT_ROOT}/scripts/bench/baseline-server.ts`, { stdin: JSON.stringify({ plain: bodies.plain, gzip }) });
+}
+
+export interface Comparison {
+  runs: { service: LoadResult[]; baseline: LoadResult[] };
+  summary: { service: LoadResult; baseline: LoadResult };
+  /** service/baseline req/s of the medians. */
+  ratio: number;
+  /** service/baseline req/s of each round; the two ran back to back, so slow drifts of a shared machine cancel. */
+  roundRatios: number[];
+}
+
+/** `rounds` rounds, each loading both servers for `seconds`, alternating which goes first. */
+export async function compareWithBaseline(
+  ports: { service: number; baseline: number },
+  paths: string[],
+  headers: Record<string, string>,
+  options: LoadOptions & { rounds: number; log?: (line: string) => void },
+): Promise<Comparison> {
+  const runs: Comparison['runs'] = { service: [], baseline: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    // Alternate the order so neither side always runs on a warmer or cooler machine.
+    const order = round % 2 === 0 ? (['service', 'baseline'] as const) : (['baseline', 'service'] as const);
+    for (const which of order) {
+      const r = await load(ports[which], paths, headers, options);
+      runs[which].push(r);
+      options.log?.(`round ${round + 1} ${which.padEnd(8)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`);
+    }
+  }
+  const summarize = (rs: LoadResult[]): LoadResult => ({
+    reqPerSec: median(rs.map((r) => r.reqPerSec)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    errors: rs.reduce((a, r) => a + r.errors, 0),
+  });
+  const summary = { service: summarize(runs.service), baseline: summarize(runs.baseline) };
+  const roundRatios = runs.service.map((r, i) => r.reqPerSec / runs.baseline[i]!.reqPerSec);
+  return { runs, summary, ratio: summary.service.reqPerSec / summary.baseline.reqPerSec, roundRatios };
+}
