@@ -56,61 +56,69 @@ function sameDefinitions(a: Snapshot, b: Snapshot): boolean {
 
 const EMPTY_LIST_BYTES = '{"inputs":[]}'.length;
 
-function build(snapshot: Snapshot): Analysed {
-  const counts = new Map<string, InputCounts>();
-  const uses = new Map<string, number>();
-  const withProblems = new Map<string, readonly Problem[]>();
-  let total = 0;
-  let listBytes = EMPTY_LIST_BYTES + Math.max(0, snapshot.clusters.size - 1);
-  for (const cluster of snapshot.clusters.values()) {
-    const analysis = analyzeCluster(snapshot, cluster);
-    counts.set(cluster.id, analysis.counts);
-    total += analysis.counts[0] + analysis.counts[1] + analysis.counts[2];
-    if (analysis.problems.length > 0) withProblems.set(cluster.id, analysis.problems);
-    for (const ref of cluster.platform_components) uses.set(ref.id, (uses.get(ref.id) ?? 0) + 1);
-    listBytes += summaryBytes(cluster);
+/** The running sums of an analysis, as clusters are added to it or dropped from it. */
+class Tally {
+  readonly counts: Map<string, InputCounts>;
+  readonly uses: Map<string, number>;
+  readonly withProblems: Map<string, readonly Problem[]>;
+  total: number;
+  listBytes: number;
+
+  constructor(from?: Analysed) {
+    this.counts = new Map(from?.fleet.counts);
+    this.uses = new Map(from?.fleet.componentUses);
+    this.withProblems = new Map(from?.withProblems);
+    this.total = from?.fleet.total ?? 0;
+    this.listBytes = from?.fleet.listBytes ?? EMPTY_LIST_BYTES;
   }
-  return finish(snapshot, { counts, uses, withProblems, total, listBytes });
+
+  add(snapshot: Snapshot, cluster: Cluster): void {
+    const analysis = analyzeCluster(snapshot, cluster);
+    this.counts.set(cluster.id, analysis.counts);
+    this.total += analysis.counts[0] + analysis.counts[1] + analysis.counts[2];
+    if (analysis.problems.length > 0) this.withProblems.set(cluster.id, analysis.problems);
+    for (const ref of cluster.platform_components) this.uses.set(ref.id, (this.uses.get(ref.id) ?? 0) + 1);
+    this.listBytes += summaryBytes(cluster);
+  }
+
+  drop(cluster: Cluster): void {
+    const was = this.counts.get(cluster.id)!;
+    this.total -= was[0] + was[1] + was[2];
+    this.counts.delete(cluster.id);
+    this.withProblems.delete(cluster.id);
+    for (const ref of cluster.platform_components) this.uses.set(ref.id, this.uses.get(ref.id)! - 1);
+    this.listBytes -= summaryBytes(cluster);
+  }
+}
+
+function build(snapshot: Snapshot): Analysed {
+  const tally = new Tally();
+  for (const cluster of snapshot.clusters.values()) tally.add(snapshot, cluster);
+  // Separators between the listing's items.
+  tally.listBytes += Math.max(0, snapshot.clusters.size - 1);
+  return finish(snapshot, tally);
 }
 
 /** The analysis of `snapshot` from the one of `base`: only the clusters added, removed or changed are looked at. */
 function update(base: Analysed, snapshot: Snapshot): Analysed {
   const before = base.snapshot.clusters;
-  const counts = new Map(base.fleet.counts);
-  const uses = new Map(base.fleet.componentUses);
-  const withProblems = new Map(base.withProblems);
-  let { total, listBytes } = base.fleet;
-  const drop = (cluster: Cluster) => {
-    const was = counts.get(cluster.id)!;
-    total -= was[0] + was[1] + was[2];
-    counts.delete(cluster.id);
-    withProblems.delete(cluster.id);
-    for (const ref of cluster.platform_components) uses.set(ref.id, uses.get(ref.id)! - 1);
-    listBytes -= summaryBytes(cluster);
-  };
+  const tally = new Tally(base);
   for (const cluster of snapshot.clusters.values()) {
     const previous = before.get(cluster.id);
     if (previous === cluster) continue;
-    if (previous) drop(previous);
-    const analysis = analyzeCluster(snapshot, cluster);
-    counts.set(cluster.id, analysis.counts);
-    total += analysis.counts[0] + analysis.counts[1] + analysis.counts[2];
-    if (analysis.problems.length > 0) withProblems.set(cluster.id, analysis.problems);
-    for (const ref of cluster.platform_components) uses.set(ref.id, (uses.get(ref.id) ?? 0) + 1);
-    listBytes += summaryBytes(cluster);
+    if (previous) tally.drop(previous);
+    tally.add(snapshot, cluster);
   }
-  if (counts.size > snapshot.clusters.size) {
-    for (const cluster of before.values()) if (!snapshot.clusters.has(cluster.id)) drop(cluster);
+  // Every cluster of the base is still counted: more counted than there are means some are gone.
+  if (tally.counts.size > snapshot.clusters.size) {
+    for (const cluster of before.values()) if (!snapshot.clusters.has(cluster.id)) tally.drop(cluster);
   }
   // Separators between the listing's items follow the number of clusters.
-  listBytes += Math.max(0, snapshot.clusters.size - 1) - Math.max(0, before.size - 1);
-  return finish(snapshot, { counts, uses, withProblems, total, listBytes });
+  tally.listBytes += Math.max(0, snapshot.clusters.size - 1) - Math.max(0, before.size - 1);
+  return finish(snapshot, tally);
 }
 
-function finish(
-  snapshot: Snapshot,
-  parts: { counts: Map<string, InputCounts>; uses: Map<string, number>; withProblems: Map<string, readonly Problem[]>; total: number; listBytes: number },
-): Analysed {
+function finish(snapshot: Snapshot, parts: Tally): Analysed {
   const problems: Problem[] = [];
   for (const id of [...parts.withProblems.keys()].sort(compareIds)) problems.push(...parts.withProblems.get(id)!);
   return {
