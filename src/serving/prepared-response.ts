@@ -1,21 +1,33 @@
-// A read response turned into ready bytes once, so that every later poll is a lookup:
-// the JSON body, its ETag, and a gzip copy made the first time a client asks for gzip.
+// A read response turned into ready bytes once, so that every later poll is a lookup. It has
+// two parts: the encoded body (the JSON bytes, their ETag and a gzip copy made the first time
+// a client asks for gzip), which depends only on the document and is kept across revisions
+// while the document does not change; and the headers, which name the revision
+// (X-Config-Revision) and are therefore made per revision.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
 
-export interface PreparedBody {
-  readonly kind: 'body';
+/** A document's bytes, independent of the revision that serves them. */
+export class EncodedBody {
+  readonly kind = 'body';
   readonly body: Buffer;
   /** Strong validator of the identity body: a hash of its bytes. */
   readonly etag: string;
   /** The same hash marked for the gzip variant (a different representation needs its own tag). */
   readonly gzipEtag: string;
-  gzipped(): Buffer;
-  /** Response headers of a 200, built once: [name, value, name, value, ...]. */
-  headers(gzip: boolean): readonly (string | number)[];
-  /** Response headers of a 304. */
-  notModifiedHeaders(gzip: boolean): readonly (string | number)[];
+  #gzip: Buffer | undefined;
+
+  constructor(body: Buffer) {
+    this.body = body;
+    const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+    this.etag = `"${hash}"`;
+    this.gzipEtag = `"${hash}-gzip"`;
+  }
+
+  gzipped(): Buffer {
+    this.#gzip ??= ownBuffer(gzipSync(this.body, { level: 6 }));
+    return this.#gzip;
+  }
 }
 
 /** The answer would be cut by the consumer's 900 KiB limit: it is refused, never truncated. */
@@ -24,37 +36,87 @@ export interface OversizedBody {
   readonly bytes: number;
 }
 
-export type PreparedResponse = PreparedBody | OversizedBody;
+export type EncodedResponse = EncodedBody | OversizedBody;
 
-/** `revision` is the snapshot's, sent as X-Config-Revision. */
-export function prepareInputsDocument(inputs: unknown[], revision: string): PreparedResponse {
+export function encodeInputsDocument(inputs: unknown[]): EncodedResponse {
   const body = Buffer.from(JSON.stringify({ inputs }), 'utf8');
   if (body.length >= MAX_RESPONSE_BYTES) return { kind: 'oversized', bytes: body.length };
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  const etag = `"${hash}"`;
-  const gzipEtag = `"${hash}-gzip"`;
-  const common = (tag: string) => ['etag', tag, 'x-config-revision', revision, 'vary', 'Accept-Encoding', 'cache-control', 'no-cache'];
-  let gzip: Buffer | undefined;
-  let gzipHeaders: (string | number)[] | undefined;
-  const identityHeaders = [...common(etag), 'content-type', 'application/json', 'content-length', body.length];
-  const notModified = [common(etag), common(gzipEtag)] as const;
-  const prepared: PreparedBody = {
-    kind: 'body',
-    body,
-    etag,
-    gzipEtag,
-    gzipped() {
-      gzip ??= gzipSync(body, { level: 6 });
-      return gzip;
-    },
-    headers(useGzip) {
-      if (!useGzip) return identityHeaders;
-      gzipHeaders ??= [...common(gzipEtag), 'content-type', 'application/json', 'content-length', prepared.gzipped().length, 'content-encoding', 'gzip'];
-      return gzipHeaders;
-    },
-    notModifiedHeaders(useGzip) {
-      return notModified[useGzip ? 1 : 0];
-    },
-  };
-  return prepared;
+  return new EncodedBody(ownBuffer(body));
+}
+
+/** An encoded body as one revision serves it: the same bytes, with that revision's headers. */
+export class PreparedBody {
+  readonly kind = 'body';
+  readonly encoded: EncodedBody;
+  readonly revision: string;
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly gzipEtag: string;
+  // Built on first use: most clusters poll with one encoding, so most responses need one set.
+  #identityHeaders: (string | number)[] | undefined;
+  #gzipHeaders: (string | number)[] | undefined;
+  #notModified: (string | number)[] | undefined;
+  #notModifiedGzip: (string | number)[] | undefined;
+
+  /** `revision` is the snapshot's, sent as X-Config-Revision. */
+  constructor(encoded: EncodedBody, revision: string) {
+    this.encoded = encoded;
+    this.revision = revision;
+    this.body = encoded.body;
+    this.etag = encoded.etag;
+    this.gzipEtag = encoded.gzipEtag;
+  }
+
+  gzipped(): Buffer {
+    return this.encoded.gzipped();
+  }
+
+  /** Response headers of a 200: [name, value, name, value, ...]. */
+  headers(gzip: boolean): readonly (string | number)[] {
+    if (!gzip) {
+      this.#identityHeaders ??= [...this.#common(this.etag), 'content-type', 'application/json', 'content-length', this.body.length];
+      return this.#identityHeaders;
+    }
+    this.#gzipHeaders ??= [
+      ...this.#common(this.gzipEtag),
+      'content-type',
+      'application/json',
+      'content-length',
+      this.gzipped().length,
+      'content-encoding',
+      'gzip',
+    ];
+    return this.#gzipHeaders;
+  }
+
+  /** Response headers of a 304. */
+  notModifiedHeaders(gzip: boolean): readonly (string | number)[] {
+    if (gzip) return (this.#notModifiedGzip ??= this.#common(this.gzipEtag));
+    return (this.#notModified ??= this.#common(this.etag));
+  }
+
+  #common(tag: string): (string | number)[] {
+    return ['etag', tag, 'x-config-revision', this.revision, 'vary', 'Accept-Encoding', 'cache-control', 'no-cache'];
+  }
+}
+
+export type PreparedResponse = PreparedBody | OversizedBody;
+
+/** The encoded response served at `revision` (an oversized one has no headers to carry it). */
+export function forRevision(encoded: EncodedResponse, revision: string): PreparedResponse {
+  return encoded.kind === 'oversized' ? encoded : new PreparedBody(encoded, revision);
+}
+
+/**
+ * `buf` in an ArrayBuffer of exactly its size. A Buffer is often a view into a larger store:
+ * gzipSync's result is the used part of a 16 KiB output chunk carved from the shared
+ * allocation pool (about 1 KB used of a cluster's 16 KiB), and Buffer.from results under half
+ * the pool size (Buffer.poolSize) are slices of the pool too. A kept view keeps its whole
+ * store alive, so a body that may be kept for many revisions is copied into one of its own.
+ */
+export function ownBuffer(buf: Buffer): Buffer {
+  if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.length) return buf;
+  const own = Buffer.allocUnsafeSlow(buf.length);
+  buf.copy(own);
+  return own;
 }

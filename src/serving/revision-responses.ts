@@ -1,9 +1,13 @@
-// The read responses of one published revision. Each is merged and encoded the first time it
-// is asked for and kept until the revision is replaced, so a poll costs a map lookup.
+// The read responses of one published revision. Each is looked up the first time it is asked
+// for and kept until the revision is replaced, so a poll costs a map lookup. The bytes come
+// from EncodedBodies, which outlives the revision: a response whose cluster and referenced
+// definitions did not change keeps the bytes it had, and only its headers (which carry the
+// revision) are made anew.
 import { dnsKey } from '../domain/cluster-dns.ts';
-import { clusterSummaryInputs, type FleetListFilter, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
+import { clusterSummaryInputs, type FleetListFilter, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import { prepareInputsDocument, type PreparedResponse } from './prepared-response.ts';
+import { EncodedBodies, MAX_LISTS } from './encoded-bodies.ts';
+import { forRevision, type PreparedResponse } from './prepared-response.ts';
 
 export class RevisionResponses {
   readonly snapshot: Snapshot;
@@ -12,9 +16,13 @@ export class RevisionResponses {
   readonly #byPath = new Map<string, PreparedResponse>();
   /** Fleet listings by their filter ("" for the whole fleet, "env=prod shard=0/4"). */
   readonly #lists = new Map<string, PreparedResponse>();
+  readonly #bodies: EncodedBodies;
 
-  constructor(snapshot: Snapshot) {
+  /** `bodies` is shared with the revisions before and after this one; by default this revision has its own. */
+  constructor(snapshot: Snapshot, bodies: EncodedBodies = new EncodedBodies()) {
     this.snapshot = snapshot;
+    this.#bodies = bodies;
+    bodies.follow(snapshot);
   }
 
   get revision(): string {
@@ -29,7 +37,7 @@ export class RevisionResponses {
     if (prepared === undefined) {
       const cluster = this.snapshot.clustersByDns.get(dns);
       if (!cluster) return undefined;
-      prepared = prepareInputsDocument(perClusterInputs(this.snapshot, cluster, endpoint), this.revision);
+      prepared = forRevision(this.#bodies.perCluster(this.snapshot, cluster, endpoint), this.revision);
       this.#perCluster.set(key, prepared);
     }
     return prepared;
@@ -53,7 +61,11 @@ export class RevisionResponses {
     const key = `${filter.environment ?? ''} ${filter.shard ? `${filter.shard.index}/${filter.shard.count}` : ''}`;
     let prepared = this.#lists.get(key);
     if (!prepared) {
-      prepared = prepareInputsDocument(clusterSummaryInputs(this.snapshot, filter), this.revision);
+      prepared = forRevision(
+        this.#bodies.list(this.snapshot, key, () => clusterSummaryInputs(this.snapshot, filter)),
+        this.revision,
+      );
+      if (this.#lists.size >= MAX_LISTS) this.#lists.delete(this.#lists.keys().next().value!);
       this.#lists.set(key, prepared);
     }
     return prepared;

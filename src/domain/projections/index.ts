@@ -3,7 +3,7 @@
 import { namespaceInputs } from './namespaces.ts';
 import { platformComponentInputs } from './platform-components.ts';
 import { roleBindingInputs } from './rolebindings.ts';
-import type { Cluster } from '../records.ts';
+import type { Cluster, NamespaceDef, PlatformComponent, RoleBindingDef } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';
 
 export const PER_CLUSTER_ENDPOINTS = {
@@ -16,6 +16,31 @@ export type PerClusterEndpoint = keyof typeof PER_CLUSTER_ENDPOINTS;
 
 export function isPerClusterEndpoint(name: string): name is PerClusterEndpoint {
   return Object.hasOwn(PER_CLUSTER_ENDPOINTS, name);
+}
+
+/**
+ * The collection each endpoint resolves the cluster's references of the same name in. A
+ * per-cluster response depends on the cluster record and on these definitions, nothing else.
+ */
+export const ENDPOINT_DEFINITIONS = {
+  'platform-components': 'platform_components',
+  namespaces: 'namespaces',
+  rolebindings: 'rolebindings',
+} as const satisfies Record<PerClusterEndpoint, 'platform_components' | 'namespaces' | 'rolebindings'>;
+
+export type EndpointDependencies = readonly [Cluster, ...(PlatformComponent | NamespaceDef | RoleBindingDef | undefined)[]];
+
+/**
+ * What the endpoint's response for the cluster is made from: the cluster record, then the
+ * definition each of its references resolves to in the snapshot, in reference order
+ * (undefined for a reference with no definition, so that one appearing later counts as a
+ * change). Records are immutable, so two lists equal element by element (by identity) give
+ * the same response.
+ */
+export function endpointDependencies(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): EndpointDependencies {
+  const field = ENDPOINT_DEFINITIONS[endpoint];
+  const definitions: ReadonlyMap<string, PlatformComponent | NamespaceDef | RoleBindingDef> = snapshot[field];
+  return [cluster, ...cluster[field].map((ref) => definitions.get(ref.id))];
 }
 
 export function perClusterInputs(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): { id: string }[] {
