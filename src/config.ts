@@ -5,6 +5,7 @@ import { byteSize } from './byte-size.ts';
 import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
+import { durationMs } from './duration.ts';
 
 export class ConfigError extends StartupError {}
 
@@ -95,13 +96,14 @@ export function parseListenAddress(value: string): ListenAddress {
   return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
 }
 
-/** "500ms", "30s", "5m", "1h", or plain seconds. */
+/** A Go-style duration ("500ms", "30s", "5m", "1h30m") or plain seconds, in whole milliseconds. */
 export function parseDuration(name: string, value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!match) throw new ConfigError(`${name}=${value} is not a duration; use e.g. 500ms, 30s, 5m, 1h or plain seconds`);
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's']!;
-  const ms = Math.round(Number(match[1]) * factor);
-  if (ms <= 0) throw new ConfigError(`${name}=${value} must be more than zero`);
+  const exact = durationMs(value);
+  if (exact === undefined) {
+    throw new ConfigError(`${name}=${value} is not a duration; use e.g. 500ms, 30s, 5m, 1h30m or plain seconds`);
+  }
+  const ms = Math.round(exact);
+  if (ms <= 0) throw new ConfigError(`${name}=${value} must be at least 1ms`);
   return ms;
 }
 

@@ -43,6 +43,18 @@ describe('configuration', () => {
     expect(() => parseDuration('X', '0s')).toThrow(ConfigError);
   });
 
+  it('parses Go-style compound durations and refuses what Go would not write', () => {
+    expect(parseDuration('X', '1h30m')).toBe(5_400_000);
+    expect(parseDuration('X', '2m30s')).toBe(150_000);
+    expect(parseDuration('X', '1.5h')).toBe(5_400_000);
+    expect(parseDuration('X', '1m500ms')).toBe(60_500);
+    expect(parseDuration('X', ' 10m ')).toBe(600_000);
+    for (const bad of ['1 hour', '1h 30m', '-1m', '1d', 'm', '1.5.2s', '', '30sec']) {
+      expect(() => parseDuration('CONFIG_SYNC_INTERVAL', bad), bad).toThrow(/CONFIG_SYNC_INTERVAL=.* is not a duration/);
+    }
+    expect(() => parseDuration('X', '100us')).toThrow(/at least 1ms/);
+  });
+
   it('takes the log level from LOG_LEVEL, else a plain RUST_LOG level', () => {
     expect(loadConfig({ AUTH_TOKEN: 't', RUST_LOG: 'debug' }).logLevel).toBe('debug');
     expect(loadConfig({ AUTH_TOKEN: 't', RUST_LOG: 'my_crate=debug' }).logLevel).toBe('info');

@@ -114,8 +114,15 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
     expect(gz.headers.vary).toBe('Accept-Encoding');
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(gz.headers.etag).not.toBe(plain.headers.etag);
-    const refused = await request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip;q=0' } });
-    expect(refused.headers['content-encoding']).toBeUndefined();
+    for (const header of ['gzip;q=0', '*, gzip;q=0', 'gzip;q=0, *', 'identity;q=1, gzip;q=0.5']) {
+      const refused = await request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': header } });
+      expect(refused.headers['content-encoding'], header).toBeUndefined();
+      expect(refused.body.equals(plain.body), header).toBe(true);
+    }
+    for (const header of ['*', 'deflate, gzip;q=0.8', 'x-gzip', 'identity;q=0, *']) {
+      const accepted = await request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': header } });
+      expect(accepted.headers['content-encoding'], header).toBe('gzip');
+    }
     const revalidated = await request(service.url, PC, {
       token: READ_TOKEN,
       headers: { 'accept-encoding': 'gzip', 'if-none-match': gz.headers.etag! },

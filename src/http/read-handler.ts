@@ -10,6 +10,7 @@ import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
+import { acceptsGzip } from './content-coding.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 
@@ -106,18 +107,6 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Prep
   res.writeHead(200, prepared.headers(gzip) as (string | number)[]);
   res.end(head ? undefined : gzip ? prepared.gzipped() : prepared.body);
   return 200;
-}
-
-/** gzip is used when the client lists it without q=0. */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  for (const part of header.split(',')) {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== '*') continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  }
-  return false;
 }
 
 /** Both variants (identity and gzip) of one body share its hash, so either tag revalidates. */
