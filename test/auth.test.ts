@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, tokenEquals } from '../src/http/auth.ts';
+import { basicPassword, bearerToken, presentedToken, tokenEquals } from '../src/http/auth.ts';
 
 describe('token comparison', () => {
   it('is true only for the exact token', () => {
@@ -20,5 +20,25 @@ describe('bearer header parsing', () => {
     expect(bearerToken('abc')).toBeUndefined();
     expect(bearerToken('Bearer a b')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
+  });
+});
+
+describe('Basic credentials', () => {
+  const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+  it('give the password, whatever the user name', () => {
+    expect(basicPassword(basic('flux:secret'))).toBe('secret');
+    expect(basicPassword(basic(':secret'))).toBe('secret');
+    expect(basicPassword(basic('a:b:c'))).toBe('b:c');
+    expect(basicPassword(`basic  ${Buffer.from('u:p').toString('base64')} `)).toBe('p');
+    expect(basicPassword(basic('user:'))).toBeUndefined();
+    expect(basicPassword(basic('no-colon'))).toBeUndefined();
+    expect(basicPassword('Basic not base64!')).toBeUndefined();
+    expect(basicPassword('Bearer abc')).toBeUndefined();
+  });
+
+  it('are one of the two ways to present a token', () => {
+    expect(presentedToken('Bearer abc')).toBe('abc');
+    expect(presentedToken(basic('u:abc'))).toBe('abc');
+    expect(presentedToken(undefined)).toBeUndefined();
   });
 });

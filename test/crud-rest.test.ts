@@ -185,6 +185,18 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       expect((await send(service, 'GET', `/${collection}/${existing.id}`)).text).toBe(JSON.stringify(existing));
     });
 
+    it('takes the tokens as the password of Basic credentials too, with the same roles', async () => {
+      const existing = (await send(service, 'GET', `/${collection}`)).json()[0];
+      const basic = (token: string) => ({ authorization: `Basic ${Buffer.from(`flux:${token}`).toString('base64')}` });
+      const item = `${service.url}/${collection}/${existing.id}`;
+      expect((await request(item, '', { headers: basic(READ_TOKEN) })).status).toBe(200);
+      const patch = { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{}' };
+      const asReader = await request(item, '', { ...patch, headers: { ...patch.headers, ...basic(READ_TOKEN) } });
+      expect(asReader.status).toBe(401);
+      const asWriter = await request(item, '', { ...patch, headers: { ...patch.headers, ...basic(WRITE_TOKEN) } });
+      expect(asWriter.status).toBe(200);
+    });
+
     it('answers 405 with Allow for methods a path does not have', async () => {
       const res = await send(service, 'DELETE', `/${collection}`);
       expect(res.status).toBe(405);

@@ -1,5 +1,8 @@
-// Bearer-token authentication. Two shared tokens: AUTH_TOKEN reads, CRUD_AUTH_TOKEN (crud
-// mode only) writes and also reads. Tokens are compared in constant time and never logged.
+// Token authentication. Two shared tokens: AUTH_TOKEN reads, CRUD_AUTH_TOKEN (crud mode only)
+// writes and also reads. A token comes as `Authorization: Bearer <token>`, or as the password
+// of HTTP Basic (the Flux Operator sends Basic when its Secret holds username and password
+// rather than token; the user name is not checked). Tokens are compared in constant time and
+// never logged.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.ts';
 
@@ -30,7 +33,7 @@ export class Authenticator {
 
   /** The role the request's token grants, or undefined when it carries no valid token. */
   roleOf(req: IncomingMessage): TokenRole | undefined {
-    const token = bearerToken(req.headers.authorization);
+    const token = presentedToken(req.headers.authorization);
     if (token === undefined) return undefined;
     if (this.#write !== undefined && tokenEquals(token, this.#write)) return 'write';
     if (tokenEquals(token, this.#read)) return 'read';
@@ -41,7 +44,9 @@ export class Authenticator {
   require(req: IncomingMessage, needed: TokenRole): TokenRole {
     const role = this.roleOf(req);
     if (role === undefined) {
-      const why = req.headers.authorization ? 'the bearer token is not valid' : 'an Authorization: Bearer <token> header is required';
+      const why = req.headers.authorization
+        ? 'the token is not valid (Bearer, or the password of Basic)'
+        : 'an Authorization header is required: Bearer <token>, or Basic with the token as the password';
       throw unauthorized(why);
     }
     if (needed === 'write' && role !== 'write') throw unauthorized('this operation needs the write token (CRUD_AUTH_TOKEN)');
@@ -50,11 +55,28 @@ export class Authenticator {
 }
 
 function unauthorized(message: string): ApiError {
-  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="gitops-config-api"' } });
+  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="gitops-config-api", Basic realm="gitops-config-api", charset="UTF-8"' } });
+}
+
+/** The token a request presents: a Bearer token, or the password of Basic credentials. */
+export function presentedToken(header: string | undefined): string | undefined {
+  return bearerToken(header) ?? basicPassword(header);
 }
 
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : undefined;
+}
+
+/** The password of `Basic base64(user:password)`; the user name may be anything, even empty. */
+export function basicPassword(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const password = decoded.slice(colon + 1);
+  return password === '' ? undefined : password;
 }

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { BackendName } from '../config.ts';
 import type { LoadReport, StoreRunner } from '../store/store-runner.ts';
 import { formatLocation, type Problem } from '../domain/problem.ts';
+import { VERSION } from '../version.ts';
 
 export interface ServiceRouteDeps {
   store: StoreRunner;
@@ -16,7 +17,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
   const router = Router();
 
   router.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok', version: VERSION });
   });
 
   router.get('/ready', (_req, res) => {
