@@ -6,6 +6,7 @@ import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
+import type { TlsSettings } from './http/tls-files.ts';
 
 export class ConfigError extends StartupError {}
 
@@ -31,6 +32,8 @@ export interface ServiceConfig extends BackendSettings {
   maxBodyBytes: number;
   /** GUARD_ACCEPT_REVISION: revisions the shrink guard lets through (a mass change meant). */
   guardAcceptRevisions: string[];
+  /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
+  tls: TlsSettings | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -129,6 +132,20 @@ function logLevelFrom(env: Env): string {
   return 'info';
 }
 
+/** The TLS file names; whether the files can be served is checked when the server is made. */
+function tlsSettingsFrom(env: Env): TlsSettings | undefined {
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  const clientCaFile = env.TLS_CLIENT_CA_FILE || undefined;
+  if (certFile === undefined && keyFile === undefined) {
+    if (clientCaFile !== undefined) throw new ConfigError('TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (client certificates are asked for over HTTPS only)');
+    return undefined;
+  }
+  if (keyFile === undefined) throw new ConfigError('TLS_CERT_FILE is set without TLS_KEY_FILE; set both, or neither for plain HTTP');
+  if (certFile === undefined) throw new ConfigError('TLS_KEY_FILE is set without TLS_CERT_FILE; set both, or neither for plain HTTP');
+  return { certFile, keyFile, clientCaFile };
+}
+
 export function loadConfig(env: Env = process.env): ServiceConfig {
   const authToken = tokenFrom(env, 'AUTH_TOKEN');
   if (!authToken) {
@@ -172,5 +189,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     maxRecordBytes: parseByteSize('MAX_RECORD_BYTES', env.MAX_RECORD_BYTES || '1mb'),
     gitLockTimeoutMs: parseDuration('GIT_LOCK_TIMEOUT', env.GIT_LOCK_TIMEOUT || '3s'),
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
+    tls: tlsSettingsFrom(env),
   };
 }

@@ -1,7 +1,8 @@
 // Builds and starts the whole service from a configuration. main.ts calls this; so do the
 // integration tests, which therefore run exactly the server that production runs.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.ts';
@@ -9,6 +10,7 @@ import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
 import { ConnectionTracker } from './http/connections.ts';
 import { restRoutes } from './http/rest-routes.ts';
+import { TlsContext } from './http/tls-context.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
 import { ServedResponses } from './serving/served-responses.ts';
@@ -18,9 +20,12 @@ import { redactUrl } from './store/backends/git-remote/remote-auth.ts';
 import { StoreRunner } from './store/store-runner.ts';
 
 export interface RunningService {
-  server: Server;
-  /** http://host:port of the bound socket. */
+  /** An HTTPS server when TLS_CERT_FILE and TLS_KEY_FILE are set. */
+  server: HttpServer | HttpsServer;
+  /** http(s)://host:port of the bound socket. */
   url: string;
+  /** The certificates served and their reloads; undefined for plain HTTP. */
+  tls: TlsContext | undefined;
   port: number;
   store: StoreRunner;
   responses: ServedResponses;
@@ -40,6 +45,8 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   } catch (error) {
     throw new StartupError(`OPENAPI_FILE ${config.openapiFile} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  // Before the store: a certificate problem stops the start at once, not after a clone.
+  const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
   const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
   const responses = new ServedResponses(store);
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
@@ -74,10 +81,12 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     routers,
     shuttingDown: () => connections.closing,
   });
-  const server = createServer({ keepAliveTimeout: 65_000 }, connections.wrap(handler));
+  const serverOptions = { keepAliveTimeout: 65_000 };
+  const server = tls ? tls.createServer(serverOptions, connections.wrap(handler)) : createServer(serverOptions, connections.wrap(handler));
   connections.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
+      tls?.close();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
     });
@@ -85,7 +94,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   log.info(
     {
       mode: config.apiMode,
@@ -93,6 +102,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
       revision: store.published()?.snapshot.revision ?? null,
       listen: `${host}:${address.port}`,
       config_repo: config.backend === 'git' ? redactUrl(config.configRepo) : undefined,
+      tls: tls ? { ...tls.certificate, client_certificates: tls.requiresClientCertificates } : undefined,
     },
     'gitops-config-api started',
   );
@@ -101,12 +111,14 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   return {
     server,
     url,
+    tls,
     port: address.port,
     store,
     responses,
     log,
     close() {
       closing ??= (async () => {
+        tls?.close();
         await connections.close(server);
         await store.stop();
       })();

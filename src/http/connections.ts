@@ -9,8 +9,14 @@
 // - Requests the HTTP parser refuses before any handler sees them (oversized headers, a
 //   malformed chunked body, garbage instead of HTTP). Node answers those with a bare status
 //   line; here they get the same JSON error body as every other error.
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+//
+// Over TLS the sockets that carry requests are the TLS sockets made after each handshake; the
+// TCP sockets under them are tracked only while their handshake runs, so that closing ends
+// handshakes that never finish (a client that connects and sends nothing).
+import type { IncomingMessage, RequestListener, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { fromClientError } from './error-mapping.ts';
 import { rawErrorResponse } from './errors.ts';
@@ -34,6 +40,8 @@ export class ConnectionTracker {
   readonly #sockets = new Map<Socket, SocketState>();
   /** Sockets whose bytes the parser refused, being answered with an error. */
   readonly #refusing = new WeakSet<Socket>();
+  /** TCP sockets of a TLS server whose handshake has not finished, by connectionKey. */
+  readonly #handshaking = new Map<string, Socket>();
   #closing = false;
 
   constructor(log: Logger) {
@@ -53,8 +61,16 @@ export class ConnectionTracker {
     };
   }
 
-  attach(server: Server): void {
-    server.on('connection', (socket: Socket) => this.#track(socket));
+  attach(server: HttpServer | HttpsServer): void {
+    if (server instanceof TlsServer) {
+      server.on('connection', (socket: Socket) => this.#handshakeStarted(socket));
+      server.on('secureConnection', (socket: Socket) => {
+        this.#handshaking.delete(connectionKey(socket));
+        this.#track(socket);
+      });
+    } else {
+      server.on('connection', (socket: Socket) => this.#track(socket));
+    }
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => this.#clientError(error, socket));
   }
 
@@ -63,9 +79,11 @@ export class ConnectionTracker {
    * the others finish their responses, after which they close. Resolves once every
    * connection is gone.
    */
-  close(server: Server): Promise<void> {
+  close(server: HttpServer | HttpsServer): Promise<void> {
     this.#closing = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.#handshaking.values()) socket.destroy();
+    this.#handshaking.clear();
     for (const [socket, state] of this.#sockets) {
       if (state.inFlight.size === 0) {
         socket.destroy();
@@ -74,6 +92,14 @@ export class ConnectionTracker {
       closeAfterNewest(state);
     }
     return closed;
+  }
+
+  #handshakeStarted(socket: Socket): void {
+    const key = connectionKey(socket);
+    this.#handshaking.set(key, socket);
+    socket.once('close', () => {
+      if (this.#handshaking.get(key) === socket) this.#handshaking.delete(key);
+    });
   }
 
   #track(socket: Socket): SocketState {
@@ -136,6 +162,14 @@ export class ConnectionTracker {
       });
     void Promise.all(answering.map(done)).then(refuse);
   }
+}
+
+/**
+ * The addresses and ports of both ends: the same for a TCP socket and the TLS socket over it
+ * (Node links the two by no public property), and unique among open connections.
+ */
+function connectionKey(socket: Socket): string {
+  return `${socket.remoteAddress}|${socket.remotePort}|${socket.localAddress}|${socket.localPort}`;
 }
 
 /**

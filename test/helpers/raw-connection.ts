@@ -3,6 +3,7 @@
 // chunked body), and reads every answer as it arrives, interim `100 Continue` answers
 // included. Answers are read by Content-Length, which is how the service sends them.
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 
 export interface RawAnswer {
   status: number;
@@ -45,6 +46,16 @@ export class RawConnection {
     return new Promise((resolve, reject) => {
       const socket = connect(Number(port), hostname);
       socket.once('connect', () => resolve(new RawConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  /** The same over TLS: resolves once the handshake is done. */
+  static openTls(url: string, options: ConnectionOptions): Promise<RawConnection> {
+    const { hostname, port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connectTls({ ...options, port: Number(port), host: hostname });
+      socket.once('secureConnect', () => resolve(new RawConnection(socket)));
       socket.once('error', reject);
     });
   }

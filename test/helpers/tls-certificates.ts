@@ -1,0 +1,55 @@
+// Certificates for the TLS tests, made with openssl in a temporary folder: a CA, server
+// certificates for 127.0.0.1 and localhost signed by it, client certificates. EC keys, so that
+// making a few of them per test file takes milliseconds.
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface CertificateFiles {
+  /** PEM certificate file. */
+  cert: string;
+  /** PEM private key file. */
+  key: string;
+  /** The certificate's SHA-256 fingerprint, as Node prints it (AA:BB:…). */
+  fingerprint256: string;
+}
+
+function openssl(dir: string, ...args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+function fingerprintOf(certFile: string): string {
+  return new X509Certificate(readFileSync(certFile)).fingerprint256;
+}
+
+const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+/** A self-signed CA named `name`: `<name>.crt`, `<name>.key` in dir. */
+export function makeCa(dir: string, name: string): CertificateFiles {
+  const cert = join(dir, `${name}.crt`);
+  const key = join(dir, `${name}.key`);
+  openssl(dir, 'req', '-x509', ...EC_KEY, '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`,
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  return { cert, key, fingerprint256: fingerprintOf(cert) };
+}
+
+/**
+ * A certificate signed by `ca`: for a server (127.0.0.1 and localhost in its SAN) or for a
+ * client (clientAuth). `<name>.crt`, `<name>.key` in dir.
+ */
+export function makeSignedCertificate(dir: string, ca: CertificateFiles, name: string, use: 'server' | 'client'): CertificateFiles {
+  const cert = join(dir, `${name}.crt`);
+  const key = join(dir, `${name}.key`);
+  const csr = join(dir, `${name}.csr`);
+  const extensions = join(dir, `${name}.ext`);
+  writeFileSync(
+    extensions,
+    use === 'server'
+      ? 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n'
+      : 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n',
+  );
+  openssl(dir, 'req', '-new', ...EC_KEY, '-keyout', key, '-out', csr, '-subj', `/CN=${name}`);
+  openssl(dir, 'x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '1', '-extfile', extensions, '-out', cert);
+  return { cert, key, fingerprint256: fingerprintOf(cert) };
+}
