@@ -3,10 +3,6 @@
 // The same function serves record files, SQLite rows, the seed file and REST writes, so
 // whatever one accepts the others accept too.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import clusterSchema from '../../../schemas/cluster.schema.json' with { type: 'json' };
-import componentSchema from '../../../schemas/platform_component.schema.json' with { type: 'json' };
-import namespaceSchema from '../../../schemas/namespace.schema.json' with { type: 'json' };
-import rolebindingSchema from '../../../schemas/rolebinding.schema.json' with { type: 'json' };
 import type {
   Cluster,
   Collection,
@@ -17,14 +13,25 @@ import type {
   RoleBindingDef,
 } from '../records.ts';
 import { ID_RULE } from '../ids.ts';
+import { clusterSchema, componentSchema, namespaceSchema, rolebindingSchema } from '../schema-documents.ts';
 import { type Problem, problem } from '../problem.ts';
 
 export const RECORD_SCHEMAS: Record<Collection, object> = {
-  clusters: clusterSchema,
-  platform_components: componentSchema,
-  namespaces: namespaceSchema,
-  rolebindings: rolebindingSchema,
+  clusters: withRequiredId(clusterSchema),
+  platform_components: withRequiredId(componentSchema),
+  namespaces: withRequiredId(namespaceSchema),
+  rolebindings: withRequiredId(rolebindingSchema),
 };
+
+/**
+ * A file may leave `id` out (its name is the id), so the published schemas, which editors
+ * apply to files, do not require it; a record always has one by the time it is checked here
+ * (the loader fills it in from the file name; a REST create names it in the body).
+ */
+function withRequiredId(schema: object): object {
+  const required = (schema as { required?: string[] }).required ?? [];
+  return { ...schema, required: ['id', ...required] };
+}
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
 const validators = Object.fromEntries(

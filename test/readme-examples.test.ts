@@ -1,0 +1,194 @@
+// The README's examples, run against the real service on the bundled example repo: every
+// shell block is either run here (its commands as written, only the address changed) or
+// named below with the reason it cannot run in a test, and the JSON the README shows is
+// compared with what is really served and logged. A new example without a check fails.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { cpSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitAll, git, removeDir, tempDir } from './helpers/git-fixture.ts';
+import { request } from './helpers/http.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const EXAMPLE_REPO = new URL('../config-repo-example', import.meta.url).pathname;
+const README_READ_TOKEN = 'change-me';
+const README_WRITE_TOKEN = 'change-me-too';
+
+interface Block {
+  lang: string;
+  text: string;
+  /** The heading the block sits under. */
+  section: string;
+}
+
+function codeBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  let section = '';
+  let open: { lang: string; lines: string[] } | undefined;
+  for (const line of markdown.split('\n')) {
+    const fence = /^```(\S*)\s*$/.exec(line);
+    if (open) {
+      if (fence) {
+        blocks.push({ lang: open.lang, text: open.lines.join('\n'), section });
+        open = undefined;
+      } else open.lines.push(line);
+    } else if (fence) open = { lang: fence[1]!, lines: [] };
+    else if (/^#{1,4} /.test(line)) section = line.replace(/^#+ /, '');
+  }
+  return blocks;
+}
+
+/** Shell blocks that are examples of things a test cannot do, by their first line. */
+const NOT_RUN: Record<string, string> = {
+  '# 1. install, and serve the bundled example config repo on 0.0.0.0:8080': '.ci/run runs the Quick start commands on a fresh clone',
+  '# a scratch Git copy of config-repo-example in data/crud-config-repo (made once; the':
+    'the same server in crud mode is started here on a temporary copy; test/crud-git.test.ts covers the script',
+  '# from a checkout of this repository (relative paths are taken from where you are)': 'paths of the reader\'s own config repo; the commands are tested in test/tools-*.test.ts',
+  '# back up, while the service runs: a consistent copy in one file':
+    'an operator\'s procedure with the sqlite3 shell and dated file names; that a database changed by another process is published is tested in test/sqlite-store.test.ts',
+  'AUTH_TOKEN=... \\': 'needs a repository on a Git host',
+  'kubectl -n flux-system create secret generic gitops-config-token --from-literal=token="$AUTH_TOKEN"': 'needs a Kubernetes cluster',
+};
+
+/** The commands of a shell block: comments dropped, continuation lines joined. */
+function commands(block: string): string[] {
+  return block
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** Asynchronously: the server answering the command runs in this process. */
+async function runShell(command: string, env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)('bash', ['-c', command], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+  return stdout;
+}
+
+/** Status lines of `curl -i` output (the last one when redirects or 100-continue add more). */
+function statuses(output: string): number[] {
+  return [...output.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
+}
+
+const shellBlocks = codeBlocks(README).filter((b) => b.lang === 'sh');
+
+let reader: TestService;
+let writer: TestService;
+let crudDir: string;
+beforeAll(async () => {
+  reader = await startTestService({ AUTH_TOKEN: README_READ_TOKEN, STORE_BACKEND: 'git', CONFIG_REPO: EXAMPLE_REPO });
+  crudDir = tempDir('readme-crud-');
+  cpSync(EXAMPLE_REPO, crudDir, { recursive: true });
+  git(crudDir, 'init', '-q', '-b', 'main');
+  commitAll(crudDir, 'example');
+  writer = await startTestService({
+    AUTH_TOKEN: README_READ_TOKEN,
+    CRUD_AUTH_TOKEN: README_WRITE_TOKEN,
+    API_MODE: 'crud',
+    STORE_BACKEND: 'git',
+    CONFIG_REPO: crudDir,
+    LOG_LEVEL: 'info',
+  });
+});
+afterAll(async () => {
+  await reader?.close();
+  await writer?.close();
+  if (crudDir) removeDir(crudDir);
+});
+
+describe('README examples', () => {
+  it('has a check, or a stated reason, for every shell block', () => {
+    const unknown = shellBlocks
+      .map((b) => b.text.split('\n')[0]!)
+      .filter((first) => !(first in NOT_RUN) && !RUN.some((r) => first === r.first));
+    expect(unknown).toEqual([]);
+  });
+
+  it('Quick start and Endpoints: every read example answers 2xx (or 304) with what the comment says', async () => {
+    for (const first of ['curl -s -H \'Authorization: Bearer change-me\' \\', 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components']) {
+      const block = shellBlocks.find((b) => b.text.startsWith(first))!;
+      expect(block, first).toBeDefined();
+      for (const command of commands(block.text)) {
+        const local = command.replaceAll('http://localhost:8080', reader.url).replace('"<etag from before>"', '"x"');
+        const output = await runShell(`curl -sS -o /dev/stderr -w '%{http_code}' ${local.replace(/^curl /, '')} 2>/dev/null`, { T: README_READ_TOKEN });
+        expect([200, 304], command).toContain(Number(output.trim().slice(-3)));
+      }
+    }
+  });
+
+  it('Crud mode examples: each command gets the answer its comment names', async () => {
+    // The block runs as one script, as a reader pastes it (ETAG= carries over); each comment
+    // line becomes a marker, so the output is split by the comment that introduces it.
+    const block = shellBlocks.find((b) => b.text.startsWith('# list: all clusters of one environment'))!;
+    const script = block.text
+      .split('\n')
+      .map((line) => (line.startsWith('#') ? `echo; echo '@@@ ${line.slice(1).trim().replaceAll("'", '')}'` : line))
+      .join('\n');
+    const output = await runShell(`set -e\n${script}`, { W: README_WRITE_TOKEN, B: writer.url });
+    const sections = new Map(
+      output
+        .split(/^@@@ /m)
+        .filter(Boolean)
+        .map((part) => [part.slice(0, part.indexOf('\n')), part.slice(part.indexOf('\n') + 1)] as const),
+    );
+    const after = (comment: string) => {
+      const key = [...sections.keys()].find((k) => k.startsWith(comment));
+      expect(key, comment).toBeDefined();
+      return sections.get(key!)!;
+    };
+    const listed = after('list: all clusters of one environment');
+    expect(statuses(listed)).toEqual([200]);
+    expect(listed.toLowerCase()).toContain('x-total-count: 1');
+    const found = JSON.parse(after('find a cluster by its DNS name'));
+    expect(found.map((c: { id: string }) => c.id)).toEqual(['prod-eu-1']);
+    const one = after('get one record');
+    expect(statuses(one)).toEqual([200]);
+    expect(one.toLowerCase()).toContain('etag: ');
+    const created = after('create (201 Created');
+    expect(statuses(created)).toEqual([201]);
+    expect(created).toMatch(/^location: \/namespaces\/team-search\r?$/im);
+    const patched = JSON.parse(after('merge patch'));
+    expect(patched.patches.podinfo.replicaCount).toBe('3');
+    expect(patched.patches.podinfo).not.toHaveProperty('ui.color');
+    expect(statuses(after('replace the whole record'))).toEqual([200]);
+    const deletes = after('delete (204)');
+    expect(statuses(deletes)).toEqual([204, 409]);
+    expect(deletes).toContain('dev-eu-1');
+  });
+
+  it('shows a platform-components item exactly as it is served', async () => {
+    const block = codeBlocks(README).find((b) => b.section === 'What a platform-components item holds' && b.lang === 'json')!;
+    const shown = JSON.parse(block.text);
+    const res = await request(reader.url, `/api/v2/gitops/clusters/${shown.cluster.dns}/platform-components`, { token: README_READ_TOKEN });
+    const served = res.json().inputs.find((item: { id: string }) => item.id === shown.id);
+    expect(shown).toEqual(served);
+    expect(Object.keys(shown)).toEqual(Object.keys(served));
+  });
+
+  it('shows the audit line with the fields a write really logs', async () => {
+    const block = codeBlocks(README).find((b) => b.section === 'Audit log' && b.lang === 'json')!;
+    const shown = JSON.parse(block.text);
+    const audit = writer
+      .logText()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'audit' && line.action === 'update' && line.collection === 'clusters');
+    expect(audit, 'the crud examples made an update').toBeDefined();
+    expect(Object.keys(shown).sort()).toEqual(Object.keys(audit).sort());
+  });
+
+  it('documents /health as it answers', async () => {
+    const health = (await request(reader.url, '/health')).text;
+    expect(README).toContain(`\`${health}\``);
+  });
+});
+
+/** The blocks run above, by their first line. */
+const RUN = [
+  { first: "curl -s -H 'Authorization: Bearer change-me' \\" },
+  { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },
+  { first: '# list: all clusters of one environment, 50 at a time; the total is in X-Total-Count' },
+];
+
