@@ -2,7 +2,7 @@
 // digit. So "<id>.yaml" is always a safe file name within the 255-byte limit (no "/", no
 // "..", no leading dot) and the service can never be made to write outside the record
 // folders of the config repo. The same on every backend.
-import clusterSchema from '../../schemas/cluster.schema.json' with { type: 'json' };
+import { clusterSchema } from './schema-documents.ts';
 
 export const ID_PATTERN = new RegExp((clusterSchema.definitions.id as { pattern: string }).pattern);
 
