@@ -14,7 +14,7 @@ import { headCommit as headOf } from '../store/git/repository.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { fileTexts, loadRevision } from './load-revision.ts';
 import { locateProblems } from './problem-positions.ts';
-import { commitFiles, resolveRevision, type RevisionFiles, workingTreeFiles } from './revisions.ts';
+import { commitFiles, historyOf, resolveRevision, type RevisionFiles, workingTreeFiles } from './revisions.ts';
 
 export const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
@@ -114,20 +114,21 @@ export interface DiffRevisions {
 /** Reads both revisions; head undefined means the working tree. */
 export async function readRevisions(dir: string, baseRev: string, headRev: string | undefined): Promise<DiffRevisions> {
   const cache = {};
-  const baseCommit = await resolveRevision(dir, baseRev, cache);
-  const headCommit = headRev === undefined ? undefined : await resolveRevision(dir, headRev, cache);
+  const repo = historyOf(dir, baseRev);
+  const baseCommit = await resolveRevision(repo, baseRev, cache);
+  const headCommit = headRev === undefined ? undefined : await resolveRevision(repo, headRev, cache);
   // Blobs are addressed by content: a working-tree file whose Git blob id matches a blob of a
   // commit holds exactly that blob's text. Most files are the same in both revisions and in
   // the checkout, so only the files a change touches are read (and inflated) from the object
   // store.
   const workingTree = await workingTreeFiles(dir);
   const known = new Map(workingTree.files.flatMap((f) => (f.text === undefined ? [] : [[f.blobId, f.text] as const])));
-  const reader = new ObjectReader(dir, cache);
-  const head = headCommit === undefined ? workingTree : await commitFiles(dir, headRev!, headCommit, cache, known, reader);
+  const reader = new ObjectReader(repo.root, cache);
+  const head = headCommit === undefined ? workingTree : await commitFiles(repo, headRev!, headCommit, cache, known, reader);
   for (const f of head.files) if (f.text !== undefined) known.set(f.blobId, f.text);
-  const base = await commitFiles(dir, baseRev, baseCommit, cache, known, reader);
-  const newest = headCommit ?? (await headOf(dir));
-  return { base, head, headAllowsShrink: newest !== undefined && (await commitAllowsShrink(dir, newest, cache)) };
+  const base = await commitFiles(repo, baseRev, baseCommit, cache, known, reader);
+  const newest = headCommit ?? (await headOf(repo.root));
+  return { base, head, headAllowsShrink: newest !== undefined && (await commitAllowsShrink(repo.root, newest, cache)) };
 }
 
 export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisions): Promise<DiffReport> {

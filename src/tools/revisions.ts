@@ -1,11 +1,13 @@
 // The record files of one revision of a config repo: the working tree, or a commit read
 // straight from the Git object store (isomorphic-git, no checkout), and the revision names
-// a person types (main, origin/main, v1.2, a short commit id, HEAD~1, HEAD^2).
+// a person types (main, origin/main, v1.2, a short commit id, HEAD~1, HEAD^2). The config repo
+// may be any folder of a Git repository: revisions are read from the repository that holds it,
+// each commit's tree at the folder's path.
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { commitFileEntries } from '../store/git/commit-files.ts';
 import { ObjectReader } from '../store/git/format/object-reader.ts';
-import { isGitRepository } from '../store/git/repository.ts';
+import { type GitLocation, locateInGitRepository } from '../store/git/repository-root.ts';
 import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
 
@@ -24,24 +26,32 @@ export async function workingTreeFiles(dir: string): Promise<RevisionFiles> {
   return { label: 'working tree', files: await readWorkingTree(dir) };
 }
 
+/** The Git repository that holds the config repo `dir`, for reading revision `rev` from it. */
+export function historyOf(dir: string, rev: string): GitLocation {
+  const location = locateInGitRepository(dir);
+  if (!location) throw new RevisionError(`${dir} is not a Git repository, nor inside one (no .git in it or above it), so revision "${rev}" cannot be read`);
+  return location;
+}
+
 /**
  * The record files of a commit. `known` holds texts already read by blob id (the other side of
  * a diff, the checkout), so that a file unchanged between two revisions is read once.
  */
 export async function commitFiles(
-  dir: string,
+  repo: GitLocation,
   label: string,
   commit: string,
   cache: object,
   known: ReadonlyMap<string, string> = new Map(),
-  reader: ObjectReader = new ObjectReader(dir, cache),
+  reader: ObjectReader = new ObjectReader(repo.root, cache),
+  maxBytes?: number,
 ): Promise<RevisionFiles> {
-  return { label, commit, files: await commitFileEntries(dir, commit, cache, reader, known) };
+  return { label, commit, files: await commitFileEntries(repo.root, commit, cache, reader, known, maxBytes, repo.folder) };
 }
 
 /** Resolves a revision to a commit id: a branch, remote branch, tag, (short) commit id, HEAD, with ~N and ^N. */
-export async function resolveRevision(dir: string, rev: string, cache: object): Promise<string> {
-  if (!isGitRepository(dir)) throw new RevisionError(`${dir} is not a Git repository (no .git), so revision "${rev}" cannot be read`);
+export async function resolveRevision(repo: GitLocation, rev: string, cache: object): Promise<string> {
+  const dir = repo.root;
   const match = /^(.*?)((?:[~^]\d*)*)$/.exec(rev.trim());
   const name = match?.[1] ?? '';
   const steps = match?.[2] ?? '';

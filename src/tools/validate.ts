@@ -7,16 +7,15 @@
 import { judge } from '../domain/judge.ts';
 import { problem, type Problem, recordName } from '../domain/problem.ts';
 import type { Collection } from '../domain/records.ts';
-import { commitFileEntries } from '../store/git/commit-files.ts';
-import { ObjectReader } from '../store/git/format/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
-import { headCommit, isGitRepository } from '../store/git/repository.ts';
+import { headCommit } from '../store/git/repository.ts';
+import { locateInGitRepository } from '../store/git/repository-root.ts';
 import { DEFAULT_MAX_RECORD_BYTES } from '../store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { ignoredWorkingTreeFiles, readWorkingTree } from '../store/record-files/working-tree.ts';
 import { fileTexts, type LoadedRevision, loadRevision } from './load-revision.ts';
 import { locateProblems } from './problem-positions.ts';
-import { resolveRevision } from './revisions.ts';
+import { commitFiles, historyOf, resolveRevision } from './revisions.ts';
 
 export interface ValidationReport {
   /** Sorted by file, line and column; every problem with a severity (warnings count as errors with --strict). */
@@ -53,12 +52,15 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   let base: LoadedRevision | undefined;
   let baseCommit: string | undefined;
   if (options.base !== undefined) {
-    baseCommit = await resolveRevision(dir, options.base, cache);
-    base = await loadRevision(loader, await commitFileEntries(dir, baseCommit, cache, new ObjectReader(dir, cache), undefined, maxBytes), baseCommit);
+    const repo = historyOf(dir, options.base);
+    baseCommit = await resolveRevision(repo, options.base, cache);
+    base = await loadRevision(loader, (await commitFiles(repo, options.base, baseCommit, cache, undefined, undefined, maxBytes)).files, baseCommit);
   }
   const loaded = await loadRevision(loader, files, 'validate');
-  const head = isGitRepository(dir) ? await headCommit(dir) : undefined;
-  const allowShrink = head !== undefined && (await commitAllowsShrink(dir, head, cache));
+  // The shrink guard honours the trailer of the newest commit of the repository that holds the folder.
+  const repo = locateInGitRepository(dir);
+  const head = repo === undefined ? undefined : await headCommit(repo.root);
+  const allowShrink = repo !== undefined && head !== undefined && (await commitAllowsShrink(repo.root, head, cache));
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot);
   const problems: Problem[] = [
     ...judgement.problems,

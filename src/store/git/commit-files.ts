@@ -16,26 +16,30 @@ export interface TreeBlob {
 const SYMLINK = '120000';
 const SUBMODULE = '160000';
 
-/** Every *.yaml / *.yml entry under the four record folders of `commitOid` (files, links, submodules), in path order. */
-export async function recordBlobsOfCommit(dir: string, commitOid: string, cache: object = {}, reader?: ObjectReader): Promise<TreeBlob[]> {
-  const native = reader && nativeRecordBlobs(reader, commitOid);
+/**
+ * Every *.yaml / *.yml entry under the four record folders of `commitOid` (files, links,
+ * submodules), in path order. `folder` is where the config repo sits inside the repository
+ * ("" at its top, "fleet/config" below it); paths are given from there.
+ */
+export async function recordBlobsOfCommit(dir: string, commitOid: string, cache: object = {}, reader?: ObjectReader, folder = ''): Promise<TreeBlob[]> {
+  const native = reader && nativeRecordBlobs(reader, commitOid, folder);
   if (native) return native;
   const blobs: TreeBlob[] = [];
-  const visit = async (filepath: string): Promise<void> => {
+  const visit = async (path: string): Promise<void> => {
     let tree;
     try {
-      tree = await git.readTree({ fs, dir, oid: commitOid, filepath, cache });
+      tree = await git.readTree({ fs, dir, oid: commitOid, filepath: folder === '' ? path : `${folder}/${path}`, cache });
     } catch (error) {
       if ((error as { code?: string }).code === 'NotFoundError') return;
       throw error;
     }
     for (const entry of tree.tree) {
-      const path = `${filepath}/${entry.path}`;
-      if (entry.type === 'tree') await visit(path);
-      else if (isRecordFileName(entry.path)) blobs.push({ path, oid: entry.oid, mode: entry.mode });
+      const child = `${path}/${entry.path}`;
+      if (entry.type === 'tree') await visit(child);
+      else if (isRecordFileName(entry.path)) blobs.push({ path: child, oid: entry.oid, mode: entry.mode });
     }
   };
-  for (const folder of RECORD_FOLDERS) await visit(folder);
+  for (const recordFolder of RECORD_FOLDERS) await visit(recordFolder);
   return blobs.sort(byPath);
 }
 
@@ -43,10 +47,16 @@ export async function recordBlobsOfCommit(dir: string, commitOid: string, cache:
  * The same, read with Node's zlib and remembered trees (a folder that did not change between
  * two commits is one tree, parsed once); undefined when an object is not readable that way.
  */
-function nativeRecordBlobs(reader: ObjectReader, commitOid: string): TreeBlob[] | undefined {
+function nativeRecordBlobs(reader: ObjectReader, commitOid: string, folder: string): TreeBlob[] | undefined {
   const commit = reader.readCommit(commitOid);
-  const root = commit && reader.readTree(commit.tree);
+  let root = commit && reader.readTree(commit.tree);
   if (!root) return undefined;
+  for (const name of folder === '' ? [] : folder.split('/')) {
+    const entry = root.find((e) => e.path === name && e.type === 'tree');
+    if (!entry) return []; // the config folder does not exist in this commit: it holds no records
+    root = reader.readTree(entry.oid);
+    if (!root) return undefined;
+  }
   const blobs: TreeBlob[] = [];
   const visit = (oid: string, path: string): boolean => {
     const tree = reader.readTree(oid);
@@ -91,8 +101,10 @@ export async function commitFileEntries(
   reader: ObjectReader = new ObjectReader(dir, cache),
   known: ReadonlyMap<string, string> = new Map(),
   maxBytes = DEFAULT_MAX_RECORD_BYTES,
+  /** Where the config repo sits inside the repository, as for recordBlobsOfCommit. */
+  folder = '',
 ): Promise<RecordFileEntry[]> {
-  const blobs = await recordBlobsOfCommit(dir, commit, cache, reader);
+  const blobs = await recordBlobsOfCommit(dir, commit, cache, reader, folder);
   return blobs.map((blob): RecordFileEntry => {
     if (blob.mode === SYMLINK || blob.mode === SUBMODULE) {
       return { path: blob.path, blobId: blob.oid, refused: notRegular(blob.path, blob.mode === SYMLINK ? 'a symbolic link' : 'a submodule') };
