@@ -19,10 +19,14 @@ COPY openapi ./openapi
 COPY config-repo-example ./config-repo-example
 COPY data/seed.json ./data/seed.json
 # data/ holds clones, SQLite files and scratch repos: writable by the service user only.
-RUN chown -R node:node /app/data
-USER node
+# The user is given by number (the image's `node` user, 1000:1000), so that Kubernetes can
+# check runAsNonRoot without reading /etc/passwd; deploy/kubernetes runs as the same ids.
+RUN chown -R 1000:1000 /app/data
+USER 1000:1000
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# The probe speaks what the service serves: HTTPS when TLS_CERT_FILE is set, with a client
+# certificate when TLS_CLIENT_CA_FILE asks for one.
+HEALTHCHECK --interval=15s --timeout=4s --start-period=10s --retries=3 \
+  CMD ["node", "src/health-probe.ts", "/health"]
 # AUTH_TOKEN (or AUTH_TOKEN_FILE) must be provided at run time.
 CMD ["node", "src/main.ts"]

@@ -35,20 +35,17 @@ export function makeCa(dir: string, name: string): CertificateFiles {
 }
 
 /**
- * A certificate signed by `ca`: for a server (127.0.0.1 and localhost in its SAN) or for a
- * client (clientAuth). `<name>.crt`, `<name>.key` in dir.
+ * A certificate signed by `ca`: for a server (127.0.0.1 and localhost in its SAN), for a
+ * client (clientAuth), or for both. `<name>.crt`, `<name>.key` in dir.
  */
-export function makeSignedCertificate(dir: string, ca: CertificateFiles, name: string, use: 'server' | 'client'): CertificateFiles {
+export function makeSignedCertificate(dir: string, ca: CertificateFiles, name: string, use: 'server' | 'client' | 'server and client'): CertificateFiles {
   const cert = join(dir, `${name}.crt`);
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
   const extensions = join(dir, `${name}.ext`);
-  writeFileSync(
-    extensions,
-    use === 'server'
-      ? 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n'
-      : 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n',
-  );
+  const usage = { server: 'serverAuth', client: 'clientAuth', 'server and client': 'serverAuth,clientAuth' }[use];
+  const names = use === 'client' ? '' : 'subjectAltName=IP:127.0.0.1,DNS:localhost\n';
+  writeFileSync(extensions, `${names}extendedKeyUsage=${usage}\nkeyUsage=critical,digitalSignature\n`);
   openssl(dir, 'req', '-new', ...EC_KEY, '-keyout', key, '-out', csr, '-subj', `/CN=${name}`);
   openssl(dir, 'x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '1', '-extfile', extensions, '-out', cert);
   return { cert, key, fingerprint256: fingerprintOf(cert) };
