@@ -378,6 +378,6 @@ describe('validate: usage', () => {
   it('prints help with exit 0', () => {
     const result = runCli(['--help']);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('validate <repo-dir>');
+    expect(result.stdout).toContain('validate [repo-dir]');
   });
 });

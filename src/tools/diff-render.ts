@@ -1,5 +1,6 @@
 // The diff report as text for a terminal, Markdown for a pull-request comment, or JSON.
 import type { ClusterDiff, DiffReport, EndpointDiff, FieldChange, InputChange } from './diff.ts';
+import { type Palette, PLAIN } from './terminal-colours.ts';
 import { plural, problemLine } from './validate-render.ts';
 
 export type DiffFormat = 'text' | 'markdown' | 'json';
@@ -11,10 +12,11 @@ export const MARKDOWN_MARKER = '<!-- gitops-config-diff -->';
 const MARKDOWN_BUDGET = 60_000;
 const MAX_IDS_PER_GROUP = 30;
 
-export function renderDiff(report: DiffReport, format: DiffFormat): string {
+/** `palette` colours the text format only. */
+export function renderDiff(report: DiffReport, format: DiffFormat, palette: Palette = PLAIN): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
   if (format === 'markdown') return renderMarkdown(report);
-  return renderText(report);
+  return renderText(report, palette);
 }
 
 function revision(info: DiffReport['base']): string {
@@ -31,29 +33,30 @@ function count(n: number | null): string {
 
 // ---- text ----------------------------------------------------------------------------------
 
-function renderText(report: DiffReport): string {
+function renderText(report: DiffReport, palette: Palette): string {
   const out: string[] = [`diff: base ${revision(report.base)} → head ${revision(report.head)}`];
   if (!report.verdict.publish) {
-    out.push('!! REFUSED: the server, serving the base, would refuse the head and keep serving the base:');
-    out.push(...report.verdict.problems.slice(0, 50).map((p) => `!!   ${problemLine(p)}`));
+    out.push(palette.error('!! REFUSED: the server, serving the base, would refuse the head and keep serving the base:'));
+    out.push(...report.verdict.problems.slice(0, 50).map((p) => palette.error(`!!   ${problemLine(p)}`)));
   }
   if (report.base.problems.length > 0) {
-    out.push(`note: base has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it is`);
+    out.push(palette.warning(`note: base has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it is`));
   }
-  out.push(...alerts(report).map((line) => `!! ${line}`));
+  out.push(...alerts(report).map((line) => palette.error(`!! ${line}`)));
   for (const cluster of report.clusters) {
-    out.push('', clusterHeading(cluster));
+    out.push('', palette.heading(clusterHeading(cluster)));
     for (const e of cluster.endpoints) {
-      out.push(`  ${e.endpoint} (${count(e.before)} → ${count(e.after)})${endpointFlags(e)}`);
-      out.push(...inputLines(e, '    '));
+      const flags = endpointFlags(e);
+      out.push(`  ${e.endpoint} (${count(e.before)} → ${count(e.after)})${flags === '' ? '' : palette.error(flags)}`);
+      out.push(...inputLines(e, '    ', palette));
     }
   }
   const { listing } = report;
   if (listing.added.length + listing.removed.length + listing.changed.length > 0) {
-    out.push('', 'clusters listing (GET /api/v2/gitops/clusters)');
-    out.push(...inputLines({ ...listing, reordered: false }, '  '));
+    out.push('', palette.heading('clusters listing (GET /api/v2/gitops/clusters)'));
+    out.push(...inputLines({ ...listing, reordered: false }, '  ', palette));
   }
-  out.push('', `Summary: ${summaryText(report)}`);
+  out.push('', `${palette.heading('Summary:')} ${summaryText(report)}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -72,12 +75,12 @@ function endpointFlags(e: EndpointDiff): string {
   return flags.length ? `  !! ${flags.join('; ')}` : '';
 }
 
-function inputLines(e: Pick<EndpointDiff, 'added' | 'removed' | 'changed' | 'reordered'>, indent: string): string[] {
+function inputLines(e: Pick<EndpointDiff, 'added' | 'removed' | 'changed' | 'reordered'>, indent: string, palette: Palette): string[] {
   const lines: string[] = [];
-  for (const id of e.added) lines.push(`${indent}+ ${id}`);
-  for (const id of e.removed) lines.push(`${indent}- ${id}`);
+  for (const id of e.added) lines.push(`${indent}${palette.added(`+ ${id}`)}`);
+  for (const id of e.removed) lines.push(`${indent}${palette.removed(`- ${id}`)}`);
   for (const change of e.changed) {
-    lines.push(`${indent}~ ${change.id}`);
+    lines.push(`${indent}${palette.changed(`~ ${change.id}`)}`);
     for (const f of change.fields) lines.push(`${indent}    ${f.field}: ${value(f.old)} → ${value(f.new)}`);
   }
   if (e.reordered) lines.push(`${indent}order changed`);

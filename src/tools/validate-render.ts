@@ -2,6 +2,7 @@
 // commands that annotate a pull request.
 import { isAbsolute, relative, sep } from 'node:path';
 import type { Problem } from '../domain/problem.ts';
+import { type Palette, PLAIN } from './terminal-colours.ts';
 import type { ValidationReport } from './validate.ts';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
@@ -18,9 +19,9 @@ export function fieldName(pointer: string): string {
 }
 
 /** "clusters/a.yaml:7:14: error: environment: must be one of: dev, qa, uat, prod" */
-export function problemLine(p: Problem): string {
+export function problemLine(p: Problem, palette: Palette = PLAIN): string {
   const where = p.at.file ? `${p.at.file}:${p.at.line ?? 1}:${p.at.column ?? 1}: ` : p.at.record ? `${p.at.record.collection}/${p.at.record.id}: ` : '';
-  return `${where}${p.severity}: ${describe(p)}`;
+  return `${where}${palette[p.severity === 'error' ? 'error' : 'warning'](p.severity)}: ${describe(p)}`;
 }
 
 /** The message with the field it is about, unless the message names it already. */
@@ -31,7 +32,13 @@ export function describe(p: Problem): string {
   return field === '' ? p.message : `${field}: ${p.message}`;
 }
 
-export function renderValidation(report: ValidationReport, format: ValidateFormat, annotationBase?: (file: string) => string): string {
+export function renderValidation(
+  report: ValidationReport,
+  format: ValidateFormat,
+  annotationBase?: (file: string) => string,
+  /** Colours for the text format. */
+  palette: Palette = PLAIN,
+): string {
   if (format === 'json') {
     const problems = report.problems.map((p) => ({
       code: p.code,
@@ -54,19 +61,19 @@ export function renderValidation(report: ValidationReport, format: ValidateForma
       props.push(`title=${escapeProperty(`gitops-config ${p.severity}`)}`);
       lines.push(`::${p.severity} ${props.join(',')}::${escapeData(describe(p))}`);
     } else {
-      lines.push(problemLine(p));
+      lines.push(problemLine(p, format === 'text' ? palette : PLAIN));
     }
   }
-  lines.push(summaryLine(report));
+  lines.push(summaryLine(report, format === 'text' ? palette : PLAIN));
   return `${lines.join('\n')}\n`;
 }
 
-export function summaryLine(report: ValidationReport): string {
+export function summaryLine(report: ValidationReport, palette: Palette = PLAIN): string {
   const { clusters, platform_components, namespaces, rolebindings } = report.records;
   const counts = `${report.files} record files: ${plural(clusters, 'cluster')}, ${plural(platform_components, 'catalog entry', 'catalog entries')}, ${plural(namespaces, 'namespace')}, ${plural(rolebindings, 'rolebinding')}`;
   const against = report.base ? `; judged against ${report.base.label} (${report.base.commit.slice(0, 12)})` : '';
-  if (report.errors === 0 && report.warnings === 0) return `valid: no problems (${counts}${against})`;
-  const verdict = report.errors === 0 ? 'valid' : 'invalid';
+  if (report.errors === 0 && report.warnings === 0) return `${palette.ok('valid')}: no problems (${counts}${against})`;
+  const verdict = report.errors === 0 ? palette.ok('valid') : palette.error('invalid');
   return `${verdict}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')} (${counts}${against})`;
 }
 

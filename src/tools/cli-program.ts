@@ -1,0 +1,187 @@
+// The command line of gitops-config as commander parses it: the three commands, their
+// arguments and options, their --help, and what each runs. Output goes through `io`; commander
+// is told not to exit (run() in ./cli.ts turns what it throws into an exit status).
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Argument, Command, Option } from 'commander';
+import { byteSize } from '../byte-size.ts';
+import { locateInGitRepository } from '../store/git/repository-root.ts';
+import { VERSION } from '../version.ts';
+import type { CliIo } from './cli.ts';
+import { defaultConfigDir } from './config-folder.ts';
+import { diffRevisions, readRevisions } from './diff.ts';
+import { type DiffFormat, renderDiff } from './diff-render.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_STATUS_HELP, EXIT_USAGE } from './exit-codes.ts';
+import { ENDPOINTS, previewInputs } from './inputs.ts';
+import { paletteFor, PLAIN } from './terminal-colours.ts';
+import { validateRepo } from './validate.ts';
+import { annotationPaths, problemLine, renderValidation, type ValidateFormat } from './validate-render.ts';
+
+const VALIDATE_FORMATS: readonly ValidateFormat[] = ['text', 'json', 'github'];
+const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'markdown', 'json'];
+
+const REPO_DIR = 'the config repo: the folder that holds clusters/, platform_components/, namespaces/ and rolebindings/, anywhere in a Git repository';
+
+/** A wrong command line found by the code of a command rather than by commander: exit 2. */
+export class UsageError extends Error {}
+
+/** Where a command's exit status is left for run(). */
+export interface Outcome {
+  exitCode: number;
+}
+
+export function buildProgram(io: CliIo, outcome: Outcome): Command {
+  const palette = paletteFor(io.env, io.stdoutIsTerminal ?? false);
+  const program = new Command('gitops-config')
+    .description("Checks a config repo with the server's own rules and shows what each cluster will receive.")
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print this help')
+    .helpCommand('help [command]', 'print the help of a command')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      // "error: unknown option '--colour'\n(Did you mean --color?)" -> one line, named after the tool.
+      outputError: (text, write) => write(`gitops-config: ${text.replace(/^error: /, '').replace(/\n(?=.)/g, ' ')}`),
+      getOutHelpWidth: () => io.columns ?? 80,
+      getErrHelpWidth: () => 80,
+      getOutHasColors: () => palette !== PLAIN,
+      getErrHasColors: () => false,
+    })
+    .configureHelp({
+      styleTitle: (title) => palette.heading(title),
+      // "inputs <repo-dir> <cluster_dns> [endpoint]" without "[options]": the list stays within 80 columns.
+      subcommandTerm: (command) => [command.name(), ...command.registeredArguments.map(argumentTerm)].join(' '),
+    })
+    .showHelpAfterError('Run gitops-config --help for the commands and their options.')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.program}\n`);
+
+  program
+    .command('validate')
+    .summary('judge the working tree')
+    .description(
+      "Judges the working tree with the server's rules and prints one line per problem " +
+        '(file:line:col: error|warning: message), then a summary. With --base, as the server would publish it ' +
+        'after <rev>: a dangling reference <rev> already had is a warning, a new one an error, and the shrink ' +
+        'guard applies; without it, as a first revision.',
+    )
+    .argument('[repo-dir]', `${REPO_DIR} (default: the current folder, or the nearest one above it that holds them)`)
+    .option('--base <rev>', 'the revision the change is judged against: a branch, tag, commit, HEAD~1, origin/main')
+    .addOption(new Option('--format <format>', 'text; json for programs; github for annotations on a pull request').choices(VALIDATE_FORMATS).default('text'))
+    .option('--strict', 'count warnings as errors')
+    .showHelpAfterError('Run gitops-config validate --help for its usage.')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.validate}\n`)
+    .action(
+      guarded(outcome, async (dirArg: string | undefined, options: { base?: string; format: ValidateFormat; strict?: boolean }) => {
+        const dir = dirArg === undefined ? defaultConfigDir(io.cwd) : existingDir(dirArg, io);
+        const report = await validateRepo(dir, { strict: options.strict ?? false, base: options.base, maxRecordBytes: maxRecordBytes(io) });
+        io.stdout(renderValidation(report, options.format, annotationPaths(realpathSync(dir), annotationRoot(dir, io)), palette));
+        return report.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+      }),
+    );
+
+  program
+    .command('inputs')
+    .summary("print a cluster's response body")
+    .description(
+      'Prints the response body the server would send for the working tree, byte for byte ' +
+        '(inputs <repo-dir> clusters: the clusters listing).',
+    )
+    .argument('<repo-dir>', REPO_DIR)
+    .argument('<cluster_dns>', "the cluster's DNS name, as a cluster asks for it (any case), or clusters")
+    .addArgument(new Argument('[endpoint]', 'the endpoint').choices(ENDPOINTS).default('platform-components'))
+    .option('--pretty', 'indent the JSON for reading (then it is no longer the same bytes)')
+    .showHelpAfterError('Run gitops-config inputs --help for its usage.')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.inputs}\n`)
+    .action(
+      guarded(outcome, async (dirArg: string, dnsArg: string, endpointArg: string, options: { pretty?: boolean }) => {
+        const dir = existingDir(dirArg, io);
+        const endpoint = dnsArg === 'clusters' ? 'clusters' : endpointArg;
+        const result = await previewInputs(dir, endpoint, endpoint === 'clusters' ? undefined : dnsArg);
+        if (!result.ok) {
+          io.stderr(`gitops-config: ${result.message}\n`);
+          if (result.status === 'invalid') for (const p of result.problems) io.stderr(`  ${problemLine(p)}\n`);
+          return EXIT_PROBLEMS;
+        }
+        io.stdout(options.pretty ? `${JSON.stringify(JSON.parse(result.body.toString('utf8')), null, 2)}\n` : result.body);
+        return EXIT_OK;
+      }),
+    );
+
+  program
+    .command('diff')
+    .summary('the changes between two revisions')
+    .description(
+      "Lists, per cluster and endpoint, the inputs that change between two revisions, old → new, computed with the server's " +
+        'merge code. Flags decommissions, removed clusters, cluster_dns changes and responses over 900 KiB first, and ' +
+        'starts with REFUSED when the server, serving the base, would refuse the head.',
+    )
+    .argument('<repo-dir>', REPO_DIR)
+    .argument('<base-rev>', 'the revision before: a branch, tag, commit, HEAD~1, origin/main')
+    .argument('[head-rev]', 'the revision after (default: the working tree)')
+    .addOption(new Option('--format <format>', 'text; markdown for a pull-request comment; json for programs').choices(DIFF_FORMATS).default('text'))
+    .showHelpAfterError('Run gitops-config diff --help for its usage.')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.diff}\n`)
+    .action(
+      guarded(outcome, async (dirArg: string, baseRev: string, headRev: string | undefined, options: { format: DiffFormat }) => {
+        const dir = existingDir(dirArg, io);
+        const report = await diffRevisions(await readRevisions(dir, baseRev, headRev));
+        if (!report.verdict.publish) {
+          io.stderr(
+            `gitops-config: the server, serving ${report.base.label}, would refuse ${report.head.label} (${report.verdict.problems.length} problem(s)) ` +
+              'and keep serving the base; fix them (gitops-config validate --base) before it is merged:\n',
+          );
+          for (const p of report.verdict.problems.slice(0, 50)) io.stderr(`${problemLine(p)}\n`);
+        }
+        io.stdout(renderDiff(report, options.format, palette));
+        return report.verdict.publish ? EXIT_OK : EXIT_PROBLEMS;
+      }),
+    );
+
+  return program;
+}
+
+/**
+ * A command's action: its exit status goes to `outcome`, and a UsageError it throws is
+ * reported by commander like its own usage errors (one line and where to find the usage).
+ * Commander calls it with the arguments, the options and, last, the command itself.
+ */
+function guarded<A extends unknown[]>(outcome: Outcome, action: (...args: A) => Promise<number>): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    try {
+      outcome.exitCode = await action(...(args as A));
+    } catch (error) {
+      if (error instanceof UsageError) (args.at(-1) as Command).error(error.message, { exitCode: EXIT_USAGE, code: 'gitops-config.usage' });
+      throw error;
+    }
+  };
+}
+
+function argumentTerm(argument: Argument): string {
+  return argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
+}
+
+function existingDir(arg: string, io: CliIo): string {
+  const dir = resolve(io.cwd, arg);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${arg} is not a directory`);
+  return dir;
+}
+
+/**
+ * What annotation paths are relative to: GitHub's workspace in a workflow, else the top of the
+ * Git repository (where GitHub's would be), else the current folder.
+ */
+function annotationRoot(dir: string, io: CliIo): string {
+  const workspace = io.env.GITHUB_WORKSPACE;
+  if (workspace) return existsSync(workspace) ? realpathSync(workspace) : workspace;
+  return locateInGitRepository(dir)?.root ?? realpathSync(io.cwd);
+}
+
+/** MAX_RECORD_BYTES, as the server reads it. */
+function maxRecordBytes(io: CliIo): number | undefined {
+  const value = io.env.MAX_RECORD_BYTES;
+  if (value === undefined || value === '') return undefined;
+  const bytes = byteSize(value);
+  if (bytes === undefined) throw new UsageError(`MAX_RECORD_BYTES=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
+  return bytes;
+}

@@ -1,0 +1,33 @@
+// The exit status of gitops-config: the contract with the CI that runs it.
+
+export const EXIT_OK = 0;
+/** validate found errors; inputs cannot answer; diff's head would be refused by the server. */
+export const EXIT_PROBLEMS = 1;
+/** The command line is wrong, or what it names cannot be read: nothing was judged. */
+export const EXIT_USAGE = 2;
+
+const USAGE_LINE = '  2  usage: an unknown command or option, a missing argument, a folder with no\n     record files, a revision that cannot be read';
+
+/** What --help says about them, for the program and for each command. */
+export const EXIT_STATUS_HELP = {
+  program: `Exit status:
+  0  no problems (validate: warnings allowed, unless --strict)
+  1  problems: validate found errors; inputs cannot answer; diff's head would be
+     REFUSED by the server
+${USAGE_LINE}`,
+  validate: `Exit status:
+  0  no errors (warnings allowed, unless --strict)
+  1  errors
+${USAGE_LINE}`,
+  inputs: `Exit status:
+  0  the body is printed
+  1  the server would not answer with it: no cluster has that name (404), it
+     would be over 900 KiB (500), or the server would refuse the revision (its
+     problems go to stderr)
+${USAGE_LINE}`,
+  diff: `Exit status:
+  0  the server, serving the base, would publish the head
+  1  REFUSED: it would refuse the head and keep serving the base (the problems
+     go to stderr too)
+${USAGE_LINE}`,
+};
