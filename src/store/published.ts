@@ -2,7 +2,8 @@
 // the outcome of the last load (shown on /ready), and a write's result.
 import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { AppliedWrite } from '../domain/writes/write-request.ts';
+import type { AppliedWrite, WriteAction } from '../domain/writes/write-request.ts';
+import type { Collection } from '../domain/records.ts';
 
 /** A published revision: what every read is answered from until the next one. */
 export interface Published {
@@ -36,3 +37,28 @@ export interface WriteResult {
 }
 
 export type PublishListener = (next: Published, previous: Published | undefined) => void;
+
+/**
+ * How one load of a new revision ended: published, refused by the judge (the last good one
+ * stays served), or failed (the store could not be read). A load that found the revision
+ * already served or already refused ends in none of these and is not reported.
+ */
+export interface LoadOutcome {
+  result: 'published' | 'refused' | 'failed';
+  /** The revision loaded (unknown when the store could not be read). */
+  revision?: string;
+}
+
+export type LoadListener = (outcome: LoadOutcome) => void;
+
+/**
+ * How one write that reached the store ended: stored, accepted but changing nothing, refused
+ * by the rules (invalid, conflict, not found, stale If-Match), or failed in the store.
+ */
+export interface WriteOutcome {
+  collection: Collection;
+  action: WriteAction;
+  result: 'ok' | 'unchanged' | 'refused' | 'failed';
+}
+
+export type WriteListener = (outcome: WriteOutcome) => void;

@@ -5,6 +5,7 @@
 // write the audit line. Loads and writes run one at a time, in one queue.
 import type { Logger } from 'pino';
 import { baselineFacts } from '../domain/judge.ts';
+import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem, recordName } from '../domain/problem.ts';
 import { type Snapshot, withRevision } from '../domain/snapshot.ts';
 import { applyWrite } from '../domain/writes/apply-write.ts';
@@ -13,13 +14,14 @@ import type { Backend, BackendDescription, Candidate, RecordChange, WriteHold } 
 import { auditWrite } from './audit.ts';
 import { asStoreFault, BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { type JudgedCandidate, judgeCandidate } from './judged-candidate.ts';
-import type { LoadReport, Published, PublishListener, StoreStatus, WriteResult } from './published.ts';
+import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
+import { StoreEvents } from './store-events.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
 
-export type { LoadReport, Published, PublishListener, StoreStatus, WriteResult };
+export type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult };
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;
@@ -42,7 +44,7 @@ export class StoreRunner {
   /** What the first revision of this process is judged against (found once, at its first load). */
   #start: StartBaseline | undefined;
   readonly #queue = new SerialQueue();
-  readonly #listeners = new Set<PublishListener>();
+  readonly #events = new StoreEvents();
   #published: Published | undefined;
   #lastLoad: LoadReport | undefined;
   /** The last revision refused, while the store still holds it. */
@@ -64,8 +66,17 @@ export class StoreRunner {
   }
 
   onPublish(listener: PublishListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#events.onPublish(listener);
+  }
+
+  /** Called after every load of a new revision: published, refused or failed (the metrics count them). */
+  onLoad(listener: LoadListener): () => void {
+    return this.#events.onLoad(listener);
+  }
+
+  /** Called after every write that reached the store, whatever its result (the metrics count them). */
+  onWrite(listener: WriteListener): () => void {
+    return this.#events.onWrite(listener);
   }
 
   status(): StoreStatus {
@@ -147,10 +158,13 @@ export class StoreRunner {
       const error = `${judgement.blocking.length} problem(s) in revision ${revision}`;
       this.#refused = { revision, error, problems: judgement.blocking };
       this.#lastLoad = { at, ok: false, revision, error, problems: judgement.blocking };
-      this.#log.error(
-        { reason, revision, served_revision: served ?? null, problems: judgement.blocking.slice(0, 50).map(formatProblem) },
+      // warn, not error: the service goes on serving the last good revision; the fix is in the data.
+      const problems = judgement.blocking.slice(0, 50).map(formatProblem);
+      this.#log.warn(
+        { reason, revision, served_revision: served ?? null, ...sizeOf(judged.snapshot), errors: judgement.blocking.length, problems },
         served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused: ${error}`,
       );
+      this.#events.loaded({ result: 'refused', revision });
       // Nothing served yet (a restart on a refused revision): the newest earlier one that passes.
       const fallback = this.#published ? undefined : this.#start?.fallback;
       if (fallback) {
@@ -170,7 +184,8 @@ export class StoreRunner {
     const { snapshot } = judged;
     const warnings = judged.judgement.problems.filter((p) => !isError(p));
     this.#publish({ snapshot, sources: judged.candidate.sources, publishedAt: new Date(), problems: warnings });
-    this.#log.info({ revision: snapshot.revision, previous, reason, clusters: snapshot.clusters.size, warnings: warnings.length }, 'published a new revision');
+    this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
+    this.#events.loaded({ result: 'published', revision: snapshot.revision });
     await this.#keepBaseline(snapshot);
   }
 
@@ -201,6 +216,7 @@ export class StoreRunner {
       { err: error instanceof StoreUnavailable ? undefined : error, reason, served_revision: served, retry_in_ms: this.#retryMs },
       served ? `${message}; still serving ${served}` : `${message}; nothing is served yet`,
     );
+    this.#events.loaded({ result: 'failed' });
     if (this.#stopped) return;
     this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retryMs);
     this.#retryTimer.unref();
@@ -210,13 +226,20 @@ export class StoreRunner {
   #publish(next: Published): void {
     const previous = this.#published;
     this.#published = next;
-    for (const listener of this.#listeners) listener(next, previous);
+    this.#events.published(next, previous);
   }
 
   async #write(request: WriteRequest): Promise<WriteResult> {
     const hold: { current?: WriteHold } = {};
+    const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
+    const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
     try {
-      return await this.#writeAttempts(request, hold);
+      const result = await this.#writeAttempts(request, hold);
+      written(result.applied.unchanged ? 'unchanged' : 'ok');
+      return result;
+    } catch (error) {
+      written(error instanceof WriteRefused ? 'refused' : 'failed');
+      throw error;
     } finally {
       await hold.current?.release();
     }
@@ -288,6 +311,11 @@ export class StoreRunner {
       return { applied, revisionBefore, revisionAfter: committed.revision };
     }
   }
+}
+
+/** The counts a publication or a refusal is logged with. */
+function sizeOf(snapshot: Snapshot): { clusters: number; inputs: number } {
+  return { clusters: snapshot.clusters.size, inputs: analyzeFleet(snapshot).total };
 }
 
 function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {
