@@ -5,7 +5,7 @@
 // (X-Config-Revision) and are therefore made per revision.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
+import { MAX_RESPONSE_BYTES, type PerClusterEndpoint } from '../domain/projections/index.ts';
 
 /** A document's bytes, independent of the revision that serves them. */
 export class EncodedBody {
@@ -44,11 +44,19 @@ export function encodeInputsDocument(inputs: unknown[]): EncodedResponse {
   return new EncodedBody(ownBuffer(body));
 }
 
+/** Whose answer a per-cluster response is: a poll of it is recorded under this cluster and endpoint. */
+export interface ResponseSubject {
+  readonly clusterId: string;
+  readonly endpoint: PerClusterEndpoint;
+}
+
 /** An encoded body as one revision serves it: the same bytes, with that revision's headers. */
 export class PreparedBody {
   readonly kind = 'body';
   readonly encoded: EncodedBody;
   readonly revision: string;
+  /** The cluster and endpoint it answers; undefined for a fleet listing. */
+  readonly subject: ResponseSubject | undefined;
   readonly body: Buffer;
   readonly etag: string;
   readonly gzipEtag: string;
@@ -59,9 +67,10 @@ export class PreparedBody {
   #notModifiedGzip: (string | number)[] | undefined;
 
   /** `revision` is the snapshot's, sent as X-Config-Revision. */
-  constructor(encoded: EncodedBody, revision: string) {
+  constructor(encoded: EncodedBody, revision: string, subject?: ResponseSubject) {
     this.encoded = encoded;
     this.revision = revision;
+    this.subject = subject;
     this.body = encoded.body;
     this.etag = encoded.etag;
     this.gzipEtag = encoded.gzipEtag;
@@ -103,8 +112,8 @@ export class PreparedBody {
 export type PreparedResponse = PreparedBody | OversizedBody;
 
 /** The encoded response served at `revision` (an oversized one has no headers to carry it). */
-export function forRevision(encoded: EncodedResponse, revision: string): PreparedResponse {
-  return encoded.kind === 'oversized' ? encoded : new PreparedBody(encoded, revision);
+export function forRevision(encoded: EncodedResponse, revision: string, subject?: ResponseSubject): PreparedResponse {
+  return encoded.kind === 'oversized' ? encoded : new PreparedBody(encoded, revision, subject);
 }
 
 /**
