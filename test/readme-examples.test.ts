@@ -49,6 +49,7 @@ const NOT_RUN: Record<string, string> = {
     'an operator\'s procedure with the sqlite3 shell and dated file names; that a database changed by another process is published is tested in test/sqlite-store.test.ts',
   'AUTH_TOKEN=... \\': 'needs a repository on a Git host',
   'kubectl -n flux-system create secret generic gitops-config-token --from-literal=token="$AUTH_TOKEN"': 'needs a Kubernetes cluster',
+  'kubectl create namespace gitops-config': 'needs a Kubernetes cluster; test/deploy-manifests.test.ts checks the manifests that read these Secrets',
 };
 
 /** The commands of a shell block: comments dropped, continuation lines joined. */
