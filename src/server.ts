@@ -13,6 +13,7 @@ import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
+import { createObservability } from './observability/observability.ts';
 import { ServedResponses } from './serving/served-responses.ts';
 import { StartupError } from './startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
@@ -49,6 +50,8 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
   const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
   const responses = new ServedResponses(store);
+  // Before the store starts, so that the first publication is counted too.
+  const observability = config.metrics ? createObservability(store, responses) : undefined;
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
   if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
     log.warn(
@@ -79,6 +82,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     log,
     openapiDocument,
     routers,
+    observability,
     shuttingDown: () => connections.closing,
   });
   const serverOptions = { keepAliveTimeout: 65_000 };

@@ -62,6 +62,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ AUTH_TOKEN: 't', LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL=loud/);
   });
 
+  it('keeps metrics and the fleet registry on unless METRICS=off', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't' }).metrics).toBe(true);
+    expect(loadConfig({ AUTH_TOKEN: 't', METRICS: 'on' }).metrics).toBe(true);
+    expect(loadConfig({ AUTH_TOKEN: 't', METRICS: 'off' }).metrics).toBe(false);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', METRICS: 'false' })).toThrow('METRICS=false is not valid; use one of: on, off');
+  });
+
   it('checks the Git credentials fit together', () => {
     expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_USERNAME: 'u' })).toThrow(/GIT_USERNAME needs GIT_PASSWORD or GIT_TOKEN/);
     expect(() => loadConfig({ AUTH_TOKEN: 't', GIT_PASSWORD: 'p' })).toThrow(/GIT_PASSWORD needs GIT_USERNAME/);

@@ -5,11 +5,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import type { ApiMode, BackendName } from '../config.ts';
 import { COLLECTIONS } from '../domain/records.ts';
+import type { Observability } from '../observability/observability.ts';
+import { UNMATCHED_ROUTE } from '../observability/request-counts.ts';
 import type { ServedResponses } from '../serving/served-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError } from './errors.ts';
+import { fleetRoutes } from './fleet-routes.ts';
+import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
 import { createReadHandler } from './read-handler.ts';
 import { serviceRoutes } from './service-routes.ts';
 
@@ -25,6 +29,8 @@ export interface AppDeps {
   shuttingDown?: () => boolean;
   /** Extra routes mounted before the fallbacks (REST in crud mode, the Git webhook). */
   routers?: express.Router[];
+  /** Metrics and the fleet poll registry; absent with METRICS=off. */
+  observability?: Observability;
 }
 
 export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -34,21 +40,25 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.set('etag', false);
   app.set('json spaces', 0);
 
+  const requests = deps.observability?.metrics.requests;
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
-      // Probes are hit every few seconds by Kubernetes; keep them out of the info log.
-      const probe = req.path === '/health' || req.path === '/ready';
-      deps.log[probe && res.statusCode < 500 ? 'debug' : level](
-        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-        'request',
-      );
+      // Probes and scrapes come every few seconds (Kubernetes, Prometheus); keep them out of the info log.
+      const probe = req.path === '/health' || req.path === '/ready' || req.path === METRICS_PATH;
+      deps.log[probe && res.statusCode < 500 ? 'debug' : level]({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
+      // The matched route's pattern (/clusters/:id), never the path: ids and unknown paths would make a series each.
+      const route = typeof req.route?.path === 'string' ? req.baseUrl + req.route.path : UNMATCHED_ROUTE;
+      requests?.route(route).method(req.method).record(res.statusCode, ms / 1000);
     });
     next();
   });
 
   app.use(serviceRoutes(deps));
+  app.use(metricsRoutes(deps.observability?.metrics));
+  app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet }));
   for (const router of deps.routers ?? []) app.use(router);
 
   if (deps.apiMode === 'read-only') {

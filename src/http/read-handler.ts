@@ -10,28 +10,37 @@ import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
+import type { RequestCounts } from '../observability/request-counts.ts';
+import type { FleetPolls } from '../serving/fleet-polls.ts';
+import { createReadObserver } from './read-observer.ts';
 import { acceptsGzip } from './content-coding.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
+/** The fleet view is under the read prefix but not a prepared response: Express serves it (fleet-routes.ts). */
+export const FLEET_PATH = `${READ_PREFIX}fleet`;
 
 export interface ReadHandlerDeps {
   responses: ServedResponses;
   auth: Authenticator;
   log: Logger;
+  /** Where answered requests are counted and polls recorded; absent with METRICS=off. */
+  observability?: { metrics: { requests: RequestCounts }; polls: FleetPolls };
 }
 
 /** Handles the request when its path is under the read prefix; returns false otherwise. */
-export function createReadHandler({ responses, auth, log }: ReadHandlerDeps) {
+export function createReadHandler({ responses, auth, log, observability }: ReadHandlerDeps) {
+  const observe = observability && createReadObserver(READ_PREFIX, observability.metrics.requests, observability.polls);
   return function handleRead(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (!path.startsWith(READ_PREFIX)) return false;
+    if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH) return false;
 
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const head = req.method === 'HEAD';
     let status: number;
     let revision: string | undefined;
+    let prepared: PreparedResponse | undefined;
     try {
       if (req.method !== 'GET' && !head) {
         throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the read endpoints answer GET and HEAD`, {
@@ -42,13 +51,15 @@ export function createReadHandler({ responses, auth, log }: ReadHandlerDeps) {
       const served = responses.current();
       if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
       revision = served.revision;
-      status = writePrepared(req, res, lookup(served, path, queryAt === -1 ? '' : url.slice(queryAt + 1)), head);
+      prepared = lookup(served, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
+      status = writePrepared(req, res, prepared, head);
     } catch (error) {
       const apiError = toApiError(error);
       if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
       status = apiError.status;
       writeError(res, apiError, head);
     }
+    observe?.(req, path, prepared, status, started);
     logRead(log, req, path, status, revision, started);
     return true;
   };
@@ -120,7 +131,7 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: bigint): void {
+function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: number): void {
   // A fleet polls these endpoints all day: successful polls are logged at debug, failures
   // that point at a misconfigured client at warn, server faults at error.
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'debug';
@@ -130,7 +141,7 @@ function logRead(log: Logger, req: IncomingMessage, path: string, status: number
       method: req.method,
       path,
       status,
-      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      ms: performance.now() - started,
       revision,
       remote: req.socket.remoteAddress,
       user_agent: req.headers['user-agent'],

@@ -1,0 +1,43 @@
+// What the read path tells the metrics and the fleet registry about each request it answered.
+// Every route's counts are resolved here once, so a poll costs a property read to find its
+// counts, a few increments, one clock read for its duration and, when it got a body, the
+// fleet registry's map lookup.
+import type { IncomingMessage } from 'node:http';
+import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
+import { type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../observability/request-counts.ts';
+import type { FleetPolls } from '../serving/fleet-polls.ts';
+import type { PreparedResponse } from '../serving/prepared-response.ts';
+
+/**
+ * Records one answered read request. `started` is performance.now() when the handler took it;
+ * `prepared` is the response looked up, if the lookup got that far.
+ */
+export type ReadObserver = (req: IncomingMessage, path: string, prepared: PreparedResponse | undefined, status: number, started: number) => void;
+
+export function createReadObserver(prefix: string, requests: RequestCounts, polls: FleetPolls): ReadObserver {
+  const listPath = `${prefix}clusters`;
+  const list = requests.route(listPath);
+  const unmatched = requests.route(UNMATCHED_ROUTE);
+  const perCluster = {} as Record<PerClusterEndpoint, RouteCounts>;
+  for (const endpoint of Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[]) {
+    perCluster[endpoint] = requests.route(`${prefix}clusters/:cluster_dns/${endpoint}`);
+  }
+
+  /** The route of a request that found no per-cluster response (an error, or the listing): its path is parsed. */
+  const routeOf = (path: string): RouteCounts => {
+    if (path === listPath) return list;
+    const match = /^clusters\/[^/]+\/([^/]+)$/.exec(path.slice(prefix.length));
+    return match && isPerClusterEndpoint(match[1]!) ? perCluster[match[1]] : unmatched;
+  };
+
+  return (req, path, prepared, status, started) => {
+    const body = prepared?.kind === 'body' ? prepared : undefined;
+    const subject = body?.subject;
+    (subject ? perCluster[subject.endpoint] : routeOf(path)).method(req.method).record(status, (performance.now() - started) / 1000);
+    // A poll is a GET that got the body (200) or was told the copy it holds is current (304);
+    // a HEAD gets no body, so it does not count as having the configuration.
+    if (subject !== undefined && req.method === 'GET' && (status === 200 || status === 304)) {
+      polls.record(subject, body!.etag, performance.timeOrigin + started);
+    }
+  };
+}

@@ -1,0 +1,123 @@
+// The Prometheus series of one service instance (product-decisions §12), in a registry of its
+// own, so that several instances in one process (the tests) do not share counts. What changes
+// per request is counted in plain numbers (./request-counts.ts) and what describes the state
+// (the served revision, the fleet) is read when /metrics is scraped; only rare events (a
+// reload, a write) are counted by prom-client as they happen, from the store runner's events.
+//
+// prom-client's standard process and Node.js series (process_cpu_seconds_total,
+// nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
+// prefix: dashboards and alerts made for any Node.js process then work unchanged.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
+import type { StoreRunner } from '../store/store-runner.ts';
+import { DurationHistogram } from './duration-histogram.ts';
+import { RequestCounts } from './request-counts.ts';
+
+export const METRIC_PREFIX = 'gitops_config_';
+
+export interface MetricSources {
+  store: Pick<StoreRunner, 'published' | 'onLoad' | 'onWrite'>;
+  fleet: FleetStates;
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  /** Answered requests: the HTTP layer records into it. */
+  readonly requests = new RequestCounts();
+
+  constructor({ store, fleet }: MetricSources) {
+    const registers = [this.registry];
+    const requests = this.requests;
+
+    new Counter({
+      name: `${METRIC_PREFIX}http_requests_total`,
+      help: 'HTTP requests answered, by route template (never a cluster name; "unmatched" for a path no route matches), method and status code.',
+      labelNames: ['route', 'method', 'code'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const counts of requests.all()) {
+          for (let i = 0; i < counts.statuses.length; i++) {
+            this.inc({ route: counts.route, method: counts.method, code: String(counts.statuses[i]) }, counts.answers[i]!);
+          }
+        }
+      },
+    });
+    this.registry.registerMetric(
+      new DurationHistogram(
+        `${METRIC_PREFIX}http_request_duration_seconds`,
+        'Time from a request reaching its handler to its answer being handed to the socket, by route template and method.',
+        requests,
+      ).asMetric(),
+    );
+
+    new Gauge({
+      name: `${METRIC_PREFIX}revision_info`,
+      help: 'The revision served (X-Config-Revision): always 1, the revision is the label.',
+      labelNames: ['revision'] as const,
+      registers,
+      collect() {
+        this.reset();
+        const revision = store.published()?.snapshot.revision;
+        if (revision !== undefined) this.set({ revision }, 1);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}last_publish_timestamp_seconds`,
+      help: 'When the served revision was published (a reload or a write), in seconds since the epoch; 0 before the first.',
+      registers,
+      collect() {
+        this.set((store.published()?.publishedAt.getTime() ?? 0) / 1000);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}clusters`,
+      help: 'Clusters in the served revision.',
+      registers,
+      collect() {
+        this.set(store.published()?.snapshot.clusters.size ?? 0);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}fleet_clusters`,
+      help:
+        'Clusters of the served revision by what this replica answered them: up_to_date (every endpoint it polls got the current body), ' +
+        'behind (some did not), never_seen (no poll answered). The same counts as the summary of GET /api/v2/gitops/fleet.',
+      labelNames: ['state'] as const,
+      registers,
+      async collect() {
+        const summary = await fleet.summary();
+        for (const state of FLEET_STATES) this.set({ state }, summary?.[state] ?? 0);
+      },
+    });
+
+    const reloads = new Counter({
+      name: `${METRIC_PREFIX}reloads_total`,
+      help: 'Loads of a new revision of the store: published, refused (by the rules; the last good one stays served) or failed (the store could not be read).',
+      labelNames: ['result'] as const,
+      registers,
+    });
+    // Every result present from the start, so that rate() and alerts see the first increase.
+    for (const result of ['published', 'refused', 'failed'] as const) reloads.inc({ result }, 0);
+    store.onLoad(({ result }) => reloads.inc({ result }));
+
+    const writes = new Counter({
+      name: `${METRIC_PREFIX}writes_total`,
+      help: 'REST writes that reached the store, by collection, action (create, update, delete) and result (ok, unchanged, refused, failed).',
+      labelNames: ['collection', 'action', 'result'] as const,
+      registers,
+    });
+    store.onWrite(({ collection, action, result }) => writes.inc({ collection, action, result }));
+
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The exposition text of every series, as /metrics answers it. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
