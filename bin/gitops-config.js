@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // The gitops-config command (validate, inputs, diff) for config-repo CI: `npx gitops-config ...`.
-// Node strips TypeScript types only outside node_modules, so an installed package runs the
-// JavaScript that `npm run build` writes to dist/ (built on `npm pack` / `npm publish` by the
-// prepack script); a source checkout of this repository runs src/ directly.
+// Node strips TypeScript types only outside node_modules (and Node 20 not at all), so an
+// installed package runs the JavaScript that `npm run build` writes to dist/ (built by the
+// prepare script, which npm runs for `npm pack`, `npm publish` and installs from Git); a source
+// checkout of this repository runs src/ directly on a Node that strips types (22.18 and later).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const source = new URL('../src/tools/cli.ts', import.meta.url);
 const compiled = new URL('../dist/src/tools/cli.js', import.meta.url);
 const installed = fileURLToPath(import.meta.url).split(/[\\/]/).includes('node_modules');
+const stripsTypes = Boolean(process.features.typescript);
 
 let entry;
-if (!installed && existsSync(source)) entry = source;
+if (!installed && stripsTypes && existsSync(source)) entry = source;
 else if (existsSync(compiled)) entry = compiled;
 
 if (entry === undefined) {
