@@ -1,7 +1,7 @@
 // The JSON Schemas of the four record kinds, from the package's schemas/ folder (also
-// published for editors). Read once when loaded, rather than imported as JSON modules: import
-// attributes (`with { type: 'json' }`) are a syntax error before Node 20.10, and the
-// command-line tool, which loads these, supports every Node 20.
+// published for editors). Read once when loaded, rather than imported as JSON modules: those
+// need import attributes, a syntax error before Node 20.10, and the command-line tool, which
+// loads these, supports every Node 20.
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
