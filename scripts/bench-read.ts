@@ -1,5 +1,7 @@
 // Read-path benchmark: the service (git backend, real server process) against a minimal
-// node:http server serving the same bytes from memory, side by side in one run.
+// node:http server serving the same bytes from memory, side by side in one run; and the same
+// service with METRICS=off beside it, so that what the metrics and the fleet poll registry
+// cost per poll is measured in the same rounds.
 //   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each)
 //   BENCH_CLUSTERS=200 BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench   (a quick look)
 // `npm run bench -- --clusters 1000,10000` runs the fleet-size comparison instead
@@ -9,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpClient } from './bench/http-client.ts';
 import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
-import { bodiesOf, compareWithBaseline, startBaseline } from './bench/read-load.ts';
+import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/read-load.ts';
 import { median } from './bench/stats.ts';
 import { clusterDns, generateConfigRepo } from './generate-repo.ts';
 
@@ -26,7 +28,9 @@ async function main(): Promise<void> {
   const paths = Array.from({ length: CLUSTERS }, (_, i) => `/api/v2/gitops/clusters/${clusterDns(i)}/platform-components`);
   const auth = { authorization: `Bearer ${TOKEN}` };
 
-  const service = await startNodeProcess(SERVICE_MAIN, { env: { AUTH_TOKEN: TOKEN, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' } });
+  const env = { AUTH_TOKEN: TOKEN, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
+  const service = await startNodeProcess(SERVICE_MAIN, { env });
+  const withoutMetrics = await startNodeProcess(SERVICE_MAIN, { env: { ...env, METRICS: 'off' } });
   const client = new HttpClient(service.port, 1, auth);
   const bodies = await bodiesOf(client, paths, false);
   client.close();
@@ -34,26 +38,46 @@ async function main(): Promise<void> {
   const baseline = await startBaseline(bodies);
   console.log(`${CLUSTERS} clusters x ${COMPONENTS} components; mean body ${Math.round(bytes / CLUSTERS)} bytes; ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS}s each`);
 
-  const { runs, summary, ratio, roundRatios } = await compareWithBaseline({ service: service.port, baseline: baseline.port }, paths, auth, {
-    connections: CONNECTIONS,
-    seconds: SECONDS,
-    rounds: ROUNDS,
-    log: (line) => console.log(line),
-  });
-  await Promise.all([service.stop(), baseline.stop()]);
+  const ports = { service: service.port, 'metrics-off': withoutMetrics.port, baseline: baseline.port };
+  const { runs, summary } = await compareServers(ports, paths, auth, { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, log: (line) => console.log(line) });
+  const fleet = await fleetAfterLoad(service.port, auth);
+  await Promise.all([service.stop(), withoutMetrics.stop(), baseline.stop()]);
   rmSync(dir, { recursive: true, force: true });
 
-  console.log('\nmedians         req/s    p50 ms   p99 ms');
-  for (const k of ['service', 'baseline'] as const) {
-    console.log(`${k.padEnd(10)} ${summary[k].reqPerSec.toFixed(0).padStart(9)} ${String(summary[k].p50).padStart(9)} ${String(summary[k].p99).padStart(8)}`);
+  console.log('\nmedians            req/s    p50 ms   p99 ms');
+  for (const k of Object.keys(ports) as (keyof typeof ports)[]) {
+    console.log(`${k.padEnd(12)} ${summary[k].reqPerSec.toFixed(0).padStart(9)} ${String(summary[k].p50).padStart(9)} ${String(summary[k].p99).padStart(8)}`);
   }
+  const ratio = summary.service.reqPerSec / summary.baseline.reqPerSec;
+  const ratios = roundRatios(runs.service, runs.baseline);
   console.log(
-    `ratio service/baseline (req/s): ${ratio.toFixed(2)} of the medians; per round ${roundRatios.map((r) => r.toFixed(2)).join(', ')}, ` +
-      `median ${median(roundRatios).toFixed(2)}  (target >= 0.80)`,
+    `ratio service/baseline (req/s): ${ratio.toFixed(2)} of the medians; per round ${ratios.map((r) => r.toFixed(2)).join(', ')}, ` +
+      `median ${median(ratios).toFixed(2)}  (target >= 0.80)`,
   );
+  const metricsRatio = summary.service.reqPerSec / summary['metrics-off'].reqPerSec;
+  const metricsRounds = roundRatios(runs.service, runs['metrics-off']);
+  console.log(
+    `ratio metrics on/off (req/s): ${metricsRatio.toFixed(3)} of the medians; per round ${metricsRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
+      `median ${median(metricsRounds).toFixed(3)}  (target >= 0.95)`,
+  );
+  console.log(`fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`);
   mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
-  writeFileSync(join(PROJECT_ROOT, 'bench-results', 'read.json'), JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios }, null, 2));
-  if (summary.service.errors > 0) process.exitCode = 1;
+  writeFileSync(
+    join(PROJECT_ROOT, 'bench-results', 'read.json'),
+    JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, fleet }, null, 2),
+  );
+  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
+}
+
+/** The fleet view once every cluster has polled (all up_to_date), and how long it and a scrape take. */
+async function fleetAfterLoad(port: number, auth: Record<string, string>): Promise<{ clusters: number; upToDate: number; ms: number; metricsMs: number }> {
+  const client = new HttpClient(port, 1, auth);
+  const view = await client.get('/api/v2/gitops/fleet');
+  const metrics = await client.get('/metrics');
+  client.close();
+  if (view.status !== 200 || metrics.status !== 200) throw new Error(`fleet view ${view.status}, /metrics ${metrics.status}`);
+  const { summary } = JSON.parse(view.body.toString('utf8')) as { summary: { clusters: number; up_to_date: number } };
+  return { clusters: summary.clusters, upToDate: summary.up_to_date, ms: view.ms, metricsMs: metrics.ms };
 }
 
 await main();

@@ -64,30 +64,55 @@ export interface Comparison {
   roundRatios: number[];
 }
 
+export type CompareOptions = LoadOptions & { rounds: number; log?: (line: string) => void };
+
 /** `rounds` rounds, each loading both servers for `seconds`, alternating which goes first. */
 export async function compareWithBaseline(
   ports: { service: number; baseline: number },
   paths: string[],
   headers: Record<string, string>,
-  options: LoadOptions & { rounds: number; log?: (line: string) => void },
+  options: CompareOptions,
 ): Promise<Comparison> {
-  const runs: Comparison['runs'] = { service: [], baseline: [] };
+  const { runs, summary } = await compareServers(ports, paths, headers, options);
+  return { runs, summary, ratio: summary.service.reqPerSec / summary.baseline.reqPerSec, roundRatios: roundRatios(runs.service, runs.baseline) };
+}
+
+/**
+ * `rounds` rounds, each loading every server for `seconds` in turn; the order rotates from
+ * round to round, so that no server always runs first (on a cooler machine) or last.
+ */
+export async function compareServers<K extends string>(
+  ports: Record<K, number>,
+  paths: string[],
+  headers: Record<string, string>,
+  options: CompareOptions,
+): Promise<{ runs: Record<K, LoadResult[]>; summary: Record<K, LoadResult> }> {
+  const names = Object.keys(ports) as K[];
+  const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, LoadResult[]>;
+  const width = Math.max(8, ...names.map((name) => name.length));
   for (let round = 0; round < options.rounds; round++) {
-    // Alternate the order so neither side always runs on a warmer or cooler machine.
-    const order = round % 2 === 0 ? (['service', 'baseline'] as const) : (['baseline', 'service'] as const);
+    const order = names.map((_, i) => names[(i + round) % names.length]!);
     for (const which of order) {
       const r = await load(ports[which], paths, headers, options);
       runs[which].push(r);
-      options.log?.(`round ${round + 1} ${which.padEnd(8)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`);
+      options.log?.(`round ${round + 1} ${which.padEnd(width)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`);
     }
   }
-  const summarize = (rs: LoadResult[]): LoadResult => ({
+  const summary = Object.fromEntries(names.map((name) => [name, summarize(runs[name])])) as Record<K, LoadResult>;
+  return { runs, summary };
+}
+
+/** The medians of a server's rounds. */
+export function summarize(rs: LoadResult[]): LoadResult {
+  return {
     reqPerSec: median(rs.map((r) => r.reqPerSec)),
     p50: median(rs.map((r) => r.p50)),
     p99: median(rs.map((r) => r.p99)),
     errors: rs.reduce((a, r) => a + r.errors, 0),
-  });
-  const summary = { service: summarize(runs.service), baseline: summarize(runs.baseline) };
-  const roundRatios = runs.service.map((r, i) => r.reqPerSec / runs.baseline[i]!.reqPerSec);
-  return { runs, summary, ratio: summary.service.reqPerSec / summary.baseline.reqPerSec, roundRatios };
+  };
+}
+
+/** a/b req/s of each round; the two ran back to back, so slow drifts of a shared machine cancel. */
+export function roundRatios(a: LoadResult[], b: LoadResult[]): number[] {
+  return a.map((r, i) => r.reqPerSec / b[i]!.reqPerSec);
 }
