@@ -23,7 +23,7 @@ describe('the gitops-config bin', () => {
   it('works from a packed package installed in another project (compiled dist/, plain JavaScript)', () => {
     const work = tempDir('packed-');
     dirs.push(work);
-    // `npm pack` runs the prepack script (the build) and packs only the "files" of package.json.
+    // `npm pack` runs the prepare script (the build) and packs only the "files" of package.json.
     const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
     const tarball = join(work, output.trim().split('\n').pop()!);
     // What `npm install <tarball>` lays out, without the network: the package in
