@@ -8,6 +8,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAll, git, removeDir, tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -178,6 +179,12 @@ describe('README examples', () => {
       .find((line) => line.msg === 'audit' && line.action === 'update' && line.collection === 'clusters');
     expect(audit, 'the crud examples made an update').toBeDefined();
     expect(Object.keys(shown).sort()).toEqual(Object.keys(audit).sort());
+  });
+
+  it('shows a fleet view of the shape the service answers', async () => {
+    const block = codeBlocks(README).find((b) => b.section === 'The fleet view' && b.lang === 'json')!;
+    await expectMatchesOpenApi('get', '/api/v2/gitops/fleet', 200, JSON.parse(block.text));
+    expect((await request(reader.url, '/api/v2/gitops/fleet?state=behind', { token: README_READ_TOKEN })).status).toBe(200);
   });
 
   it('documents /health as it answers', async () => {
