@@ -11,6 +11,7 @@ import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../src/domain/pr
 import type { RecordSets } from '../src/domain/records.ts';
 import { createSnapshot, type Snapshot, withRecord } from '../src/domain/snapshot.ts';
 import { EncodedBodies, MAX_LISTS } from '../src/serving/encoded-bodies.ts';
+import { PlainBodyCache } from '../src/serving/plain-body-cache.ts';
 import { encodeInputsDocument, type PreparedBody, type PreparedResponse } from '../src/serving/prepared-response.ts';
 import { RevisionResponses } from '../src/serving/revision-responses.ts';
 import { type CrudService, send, startCrud } from './helpers/crud.ts';
@@ -318,4 +319,43 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
     const big = encodeInputsDocument([{ id: 'x', blob: 'y'.repeat(1024 * 1024) }]);
     expect(big).toEqual({ kind: 'oversized', bytes: expect.any(Number) });
   });
+
+  it('keeps plain bytes only up to its budget, and inflates a dropped one again, byte for byte', () => {
+    const bodies = new EncodedBodies(4096);
+    const responses = new RevisionResponses(snapshot(), bodies);
+    const first = new Map<string, Buffer>();
+    for (const id of ['c1', 'c2']) {
+      for (const endpoint of ENDPOINTS) first.set(`${id} ${endpoint}`, Buffer.from(asBody(responses.forCluster(endpoint, dnsOf(id))).body));
+    }
+    expect(bodies.plainBodies.bytes).toBeLessThanOrEqual(4096);
+    // Walk them again: the ones evicted come back from their gzip copies, the same bytes.
+    for (const [key, plain] of first) {
+      const [id, endpoint] = key.split(' ') as [string, PerClusterEndpoint];
+      const prepared = asBody(responses.forCluster(endpoint, dnsOf(id)));
+      expect(prepared.body.equals(plain), key).toBe(true);
+      expect(gunzipSync(prepared.gzipped()).equals(plain), key).toBe(true);
+      expect(prepared.headers(false)).toContain(plain.length);
+      expectRightSized(prepared.body);
+    }
+    expect(bodies.plainBodies.bytes).toBeLessThanOrEqual(4096);
+  });
 });
+
+describe('PlainBodyCache', () => {
+  it('holds at most its budget, dropping the least recently used first', () => {
+    const cache = new PlainBodyCache(10);
+    const [a, b, c] = [{}, {}, {}];
+    cache.put(a, Buffer.alloc(4));
+    cache.put(b, Buffer.alloc(4));
+    expect(cache.get(a)).toBeDefined(); // a is now the most recent
+    cache.put(c, Buffer.alloc(4));
+    expect(cache.get(b)).toBeUndefined();
+    expect(cache.get(a)).toBeDefined();
+    expect(cache.get(c)).toBeDefined();
+    expect(cache.bytes).toBe(8);
+    cache.put(a, Buffer.alloc(11)); // larger than the budget: not kept, and the old bytes go
+    expect(cache.get(a)).toBeUndefined();
+    expect(cache.bytes).toBe(4);
+  });
+});
+

@@ -7,6 +7,7 @@
 import { type EndpointDependencies, endpointDependencies, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
+import { PlainBodyCache } from './plain-body-cache.ts';
 import { encodeInputsDocument, type EncodedResponse } from './prepared-response.ts';
 
 const ENDPOINT_COUNT = Object.keys(PER_CLUSTER_ENDPOINTS).length;
@@ -22,6 +23,12 @@ interface Entry {
  */
 export const MAX_LISTS = 256;
 
+/**
+ * Plain bytes kept for clients that do not take gzip: enough for every response of about 1,500
+ * clusters. The gzip copies, which the fleet's agents ask for, are all kept.
+ */
+export const PLAIN_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
+
 export class EncodedBodies {
   /** `${endpoint} ${cluster id}` -> the last body encoded for it. At most one per endpoint and cluster. */
   readonly #perCluster = new Map<string, Entry>();
@@ -30,6 +37,11 @@ export class EncodedBodies {
   /** Fleet listings by filter key, valid for the clusters map they were made from. */
   #lists = new Map<string, EncodedResponse>();
   #listsOf: ReadonlyMap<string, Cluster> | undefined;
+  readonly plainBodies: PlainBodyCache;
+
+  constructor(plainBudgetBytes = PLAIN_BODY_BUDGET_BYTES) {
+    this.plainBodies = new PlainBodyCache(plainBudgetBytes);
+  }
 
   /**
    * Called when a snapshot starts being served. An entry of a cluster that changed is replaced
@@ -55,7 +67,7 @@ export class EncodedBodies {
     const dependencies = endpointDependencies(snapshot, cluster, endpoint);
     const known = this.#perCluster.get(key);
     if (known && sameObjects(known.dependencies, dependencies)) return known.encoded;
-    const encoded = encodeInputsDocument(perClusterInputs(snapshot, cluster, endpoint));
+    const encoded = encodeInputsDocument(perClusterInputs(snapshot, cluster, endpoint), this.plainBodies);
     this.#perCluster.set(key, { dependencies, encoded });
     return encoded;
   }
@@ -68,7 +80,7 @@ export class EncodedBodies {
     }
     let encoded = this.#lists.get(filterKey);
     if (!encoded) {
-      encoded = encodeInputsDocument(make());
+      encoded = encodeInputsDocument(make(), this.plainBodies);
       if (this.#lists.size >= MAX_LISTS) this.#lists.delete(this.#lists.keys().next().value!);
       this.#lists.set(filterKey, encoded);
     }

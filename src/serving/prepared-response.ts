@@ -1,31 +1,55 @@
 // A read response turned into ready bytes once, so that every later poll is a lookup. It has
-// two parts: the encoded body (the JSON bytes, their ETag and a gzip copy made the first time
-// a client asks for gzip), which depends only on the document and is kept across revisions
+// two parts: the encoded body (the JSON bytes, their ETag and a gzip copy), which depends only on the document and is kept across revisions
 // while the document does not change; and the headers, which name the revision
 // (X-Config-Revision) and are therefore made per revision.
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { MAX_RESPONSE_BYTES, type PerClusterEndpoint } from '../domain/projections/index.ts';
+import type { PlainBodyCache } from './plain-body-cache.ts';
 
 /** A document's bytes, independent of the revision that serves them. */
 export class EncodedBody {
   readonly kind = 'body';
-  readonly body: Buffer;
   /** Strong validator of the identity body: a hash of its bytes. */
   readonly etag: string;
   /** The same hash marked for the gzip variant (a different representation needs its own tag). */
   readonly gzipEtag: string;
-  #gzip: Buffer | undefined;
+  /** Length of the plain bytes. */
+  readonly length: number;
+  readonly #gzip: Buffer;
+  /** The plain bytes, when no cache holds them instead. */
+  readonly #plain: Buffer | undefined;
+  readonly #cache: PlainBodyCache | undefined;
 
-  constructor(body: Buffer) {
-    this.body = body;
+  /**
+   * The gzip copy is made at once and kept. The plain bytes are kept by `cache` (up to its
+   * budget) when one is given, else here.
+   */
+  constructor(body: Buffer, cache?: PlainBodyCache) {
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
     this.etag = `"${hash}"`;
     this.gzipEtag = `"${hash}-gzip"`;
+    this.length = body.length;
+    this.#gzip = ownBuffer(gzipSync(body, { level: 6 }));
+    if (cache === undefined) this.#plain = body;
+    else {
+      this.#cache = cache;
+      cache.put(this, body);
+    }
+  }
+
+  /** The plain bytes: kept, or inflated again from the gzip copy. */
+  get body(): Buffer {
+    if (this.#plain !== undefined) return this.#plain;
+    let plain = this.#cache!.get(this);
+    if (plain === undefined) {
+      plain = ownBuffer(gunzipSync(this.#gzip));
+      this.#cache!.put(this, plain);
+    }
+    return plain;
   }
 
   gzipped(): Buffer {
-    this.#gzip ??= ownBuffer(gzipSync(this.body, { level: 6 }));
     return this.#gzip;
   }
 }
@@ -38,10 +62,10 @@ export interface OversizedBody {
 
 export type EncodedResponse = EncodedBody | OversizedBody;
 
-export function encodeInputsDocument(inputs: unknown[]): EncodedResponse {
+export function encodeInputsDocument(inputs: unknown[], cache?: PlainBodyCache): EncodedResponse {
   const body = Buffer.from(JSON.stringify({ inputs }), 'utf8');
   if (body.length >= MAX_RESPONSE_BYTES) return { kind: 'oversized', bytes: body.length };
-  return new EncodedBody(ownBuffer(body));
+  return new EncodedBody(ownBuffer(body), cache);
 }
 
 /** Whose answer a per-cluster response is: a poll of it is recorded under this cluster and endpoint. */
@@ -57,7 +81,6 @@ export class PreparedBody {
   readonly revision: string;
   /** The cluster and endpoint it answers; undefined for a fleet listing. */
   readonly subject: ResponseSubject | undefined;
-  readonly body: Buffer;
   readonly etag: string;
   readonly gzipEtag: string;
   // Built on first use: most clusters poll with one encoding, so most responses need one set.
@@ -71,9 +94,13 @@ export class PreparedBody {
     this.encoded = encoded;
     this.revision = revision;
     this.subject = subject;
-    this.body = encoded.body;
     this.etag = encoded.etag;
     this.gzipEtag = encoded.gzipEtag;
+  }
+
+  /** The plain bytes (see EncodedBody.body). */
+  get body(): Buffer {
+    return this.encoded.body;
   }
 
   gzipped(): Buffer {
@@ -83,7 +110,7 @@ export class PreparedBody {
   /** Response headers of a 200: [name, value, name, value, ...]. */
   headers(gzip: boolean): readonly (string | number)[] {
     if (!gzip) {
-      this.#identityHeaders ??= [...this.#common(this.etag), 'content-type', 'application/json', 'content-length', this.body.length];
+      this.#identityHeaders ??= [...this.#common(this.etag), 'content-type', 'application/json', 'content-length', this.encoded.length];
       return this.#identityHeaders;
     }
     this.#gzipHeaders ??= [
