@@ -1,12 +1,14 @@
-// The package installed the two ways a config repo's CI installs it, on Node 20 (the oldest the
-// command supports; the machine's own Node here, with Node 24 taken off PATH): from a tarball made
-// by `npm pack`, and from a Git URL pinned to a tag, which npm clones, prepares (installing the
-// dev dependencies there and running the prepare script, the build) and packs. Then
-// `npx gitops-config` runs from the installing project. Real npm installs from the registry (with
-// npm's cache): slow, hence their own file and generous time limits.
+// The package installed the ways a config repo installs it, on Node 20 (the oldest the command
+// supports; the machine's own Node here, with Node 24 taken off PATH): from a tarball made by
+// `npm pack`, and from a Git URL pinned to a tag, which npm clones, prepares (installing the dev
+// dependencies there and running the prepare script, the build) and packs; then
+// `npx gitops-config` runs from the installing project. And the pre-commit example's entry,
+// which fetches the tool with `npx --package=<Git URL>`. Real npm installs from the registry
+// (with npm's cache): slow, hence their own file and generous time limits.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAll, git, removeDir, tempDir } from './helpers/git-fixture.ts';
 import { moduleGraph } from './helpers/module-graph.ts';
@@ -140,8 +142,11 @@ describe('installed from a tarball made by npm pack', () => {
       // Packing runs the prepare script (the build) in the clone, with this checkout's
       // dependencies: a packed tarball holds dist/ and no TypeScript source.
       symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
-      const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
-      const tarball = join(work, packed.trim().split('\n').pop()!);
+      const packed = execFileSync('npm', ['pack', '--pack-destination', work], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
+      // Only the tarball's name on stdout, the build's output elsewhere (.npmrc): pre-commit
+      // reads that name when it installs this repository as a hook.
+      expect(packed).toBe(`gitops-config-api-${VERSION}.tgz\n`);
+      const tarball = join(work, packed.trim());
       const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
       expect(listing).toContain('package/dist/src/tools/cli.js');
       expect(listing.filter((path) => path.endsWith('.ts'))).toEqual([]);
@@ -164,6 +169,29 @@ describe('installed from a Git URL pinned to a tag', () => {
       const consumer = join(work, 'from-git');
       installInto(consumer, `git+file://${fresh}#v0.0.0-test`);
       expectWorkingInstall(consumer);
+    },
+    INSTALL_TIMEOUT,
+  );
+});
+
+describe('the pre-commit example, which fetches the tool with npx', () => {
+  it(
+    'runs its entry as written, the Git URL pointing at this repository',
+    () => {
+      const config = load(readFileSync(join(ROOT, 'docs', 'examples', '.pre-commit-config.yaml'), 'utf8')) as { repos: { hooks: { entry: string }[] }[] };
+      const entry = config.repos[0]!.hooks[0]!.entry;
+      const url = /--package=(git\+https:\/\/\S+\.git#v[\d.]+)/.exec(entry)?.[1];
+      expect(url).toBeDefined();
+      const fresh = join(work, 'for-npx.git');
+      git(work, 'clone', '-q', '--bare', clone, fresh);
+      const command = entry.replace(url!, `git+file://${fresh}#v0.0.0-test`);
+      // As pre-commit runs it: from the top of the config repo, the files not passed.
+      const good = run20('bash', ['-c', command], configRepo);
+      expect(good.status, good.stderr).toBe(0);
+      expect(good.stdout).toBe(runCli(['validate', configRepo]).stdout);
+      const bad = run20('bash', ['-c', command], brokenRepo);
+      expect(bad.status).toBe(1);
+      expect(bad.stdout.split('\n')[0]).toBe('clusters/qa-eu-1.yaml:7:14: error: environment: must be one of: dev, qa, uat, prod');
     },
     INSTALL_TIMEOUT,
   );
