@@ -54,7 +54,7 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
       subcommandTerm: (command) => [command.name(), ...command.registeredArguments.map(argumentTerm)].join(' '),
     })
     .showHelpAfterError('Run gitops-config --help for the commands and their options.')
-    .addHelpText('after', `\n${EXIT_STATUS_HELP.program}\n`);
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.program}`);
 
   program
     .command('validate')
@@ -70,7 +70,7 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .addOption(new Option('--format <format>', 'text; json for programs; github for annotations on a pull request').choices(VALIDATE_FORMATS).default('text'))
     .option('--strict', 'count warnings as errors')
     .showHelpAfterError('Run gitops-config validate --help for its usage.')
-    .addHelpText('after', `\n${EXIT_STATUS_HELP.validate}\n`)
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.validate}`)
     .action(
       guarded(outcome, async (dirArg: string | undefined, options: { base?: string; format: ValidateFormat; strict?: boolean }) => {
         const dir = dirArg === undefined ? defaultConfigDir(io.cwd) : existingDir(dirArg, io);
@@ -92,7 +92,7 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .addArgument(new Argument('[endpoint]', 'the endpoint').choices(ENDPOINTS).default('platform-components'))
     .option('--pretty', 'indent the JSON for reading (then it is no longer the same bytes)')
     .showHelpAfterError('Run gitops-config inputs --help for its usage.')
-    .addHelpText('after', `\n${EXIT_STATUS_HELP.inputs}\n`)
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.inputs}`)
     .action(
       guarded(outcome, async (dirArg: string, dnsArg: string, endpointArg: string, options: { pretty?: boolean }) => {
         const dir = existingDir(dirArg, io);
@@ -121,7 +121,7 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .argument('[head-rev]', 'the revision after (default: the working tree)')
     .addOption(new Option('--format <format>', 'text; markdown for a pull-request comment; json for programs').choices(DIFF_FORMATS).default('text'))
     .showHelpAfterError('Run gitops-config diff --help for its usage.')
-    .addHelpText('after', `\n${EXIT_STATUS_HELP.diff}\n`)
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.diff}`)
     .action(
       guarded(outcome, async (dirArg: string, baseRev: string, headRev: string | undefined, options: { format: DiffFormat }) => {
         const dir = existingDir(dirArg, io);
