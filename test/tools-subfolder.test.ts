@@ -102,13 +102,17 @@ describe('validate --base of a config folder inside a larger repository', () => 
     expect(result.stdout).toBe(runCli(['validate', config]).stdout);
   });
 
-  it('exits 2 for a folder outside any Git repository, naming it', () => {
+  it('exits 2 for a revision of a folder outside any Git repository, naming it', () => {
     const plain = tempDir('plain-config-');
     dirs.push(plain);
     cpSync(EXAMPLE, plain, { recursive: true });
     const result = runCli(['diff', plain, 'HEAD']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('is not a Git repository, nor inside one');
+    // Outside a repository nothing marks where the config repo ends: validate looks at the current folder only.
+    const below = runCli(['validate'], { cwd: join(plain, 'clusters') });
+    expect(below.status).toBe(2);
+    expect(below.stderr).toContain('holds no record files');
   });
 });
 
