@@ -11,6 +11,7 @@ import { request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
+const ROOT = new URL('..', import.meta.url).pathname;
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const EXAMPLE_REPO = new URL('../config-repo-example', import.meta.url).pathname;
 const README_READ_TOKEN = 'change-me';
@@ -190,6 +191,36 @@ describe('README examples', () => {
   it('documents /health as it answers', async () => {
     const health = (await request(reader.url, '/health')).text;
     expect(README).toContain(`\`${health}\``);
+  });
+});
+
+describe('README command-line examples (```console blocks)', () => {
+  // `$ <command>` lines followed by the output the README shows; each command runs from the
+  // top of this repository, as the README says, and must print exactly that on stdout.
+  const sessions = codeBlocks(README)
+    .filter((b) => b.lang === 'console')
+    .flatMap((b) =>
+      b.text
+        .split(/^\$ /m)
+        .filter(Boolean)
+        .map((part) => {
+          const [command = '', ...output] = part.split('\n');
+          return { command, output: output.join('\n').replace(/\n*$/, '') };
+        }),
+    );
+
+  it('has examples to run', () => {
+    expect(sessions.length).toBeGreaterThan(0);
+  });
+
+  it.each(sessions.map((s) => [s.command, s] as const))('$ %s', async (_command, session) => {
+    const result = await promisify(execFile)('bash', ['-c', session.command], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', GITHUB_ACTIONS: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    expect(result.stdout.replace(/\n*$/, '')).toBe(session.output);
   });
 });
 
