@@ -6,12 +6,19 @@ import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
-import type { TlsSettings } from './http/tls-files.ts';
 
 export class ConfigError extends StartupError {}
 
 export type ApiMode = BackendSettings['apiMode'];
 export type { BackendName };
+
+/** The certificate files of HTTPS (read and checked in http/tls-files.ts). */
+export interface TlsSettings {
+  certFile: string;
+  keyFile: string;
+  /** When set, every client must present a certificate signed by one of these CAs. */
+  clientCaFile: string | undefined;
+}
 
 export interface ListenAddress {
   host: string;

@@ -5,14 +5,10 @@ import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import { StartupError } from '../startup-error.ts';
+import type { TlsSettings } from '../config.ts';
 
-/** Where the files are; TLS is on when this is given (config.ts). */
-export interface TlsSettings {
-  certFile: string;
-  keyFile: string;
-  /** When set, every client must present a certificate signed by one of these CAs. */
-  clientCaFile: string | undefined;
-}
+/** Where the files are; TLS is on when this is given (parsed in config.ts). */
+export type { TlsSettings } from '../config.ts';
 
 /** The bytes of the files, as read at one moment. */
 export interface TlsFiles {

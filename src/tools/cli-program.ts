@@ -7,7 +7,7 @@ import { Argument, Command, Option } from 'commander';
 import { byteSize } from '../byte-size.ts';
 import { locateInGitRepository } from '../store/git/repository-root.ts';
 import { VERSION } from '../version.ts';
-import type { CliIo } from './cli.ts';
+import type { CliIo } from './cli-io.ts';
 import { defaultConfigDir } from './config-folder.ts';
 import { diffRevisions, readRevisions } from './diff.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';

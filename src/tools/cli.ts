@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
+import type { CliIo } from './cli-io.ts';
 import { buildProgram, type Outcome } from './cli-program.ts';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
 import { RevisionError } from './revisions.ts';
@@ -11,17 +12,7 @@ import { NotAConfigRepoError } from './validate.ts';
 
 export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.ts';
 
-export interface CliIo {
-  stdout: (text: string | Buffer) => void;
-  stderr: (text: string) => void;
-  /** The directory relative paths are given from. */
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** stdout is a terminal: text reports may be coloured (see ./terminal-colours.ts). */
-  stdoutIsTerminal?: boolean;
-  /** The terminal's width, for wrapping --help; 80 when unknown. */
-  columns?: number;
-}
+export type { CliIo } from './cli-io.ts';
 
 export async function run(argv: string[], io: CliIo = processIo()): Promise<number> {
   if (argv.length === 0) {
