@@ -11,7 +11,7 @@ import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../src/domain/pr
 import type { RecordSets } from '../src/domain/records.ts';
 import { createSnapshot, type Snapshot, withRecord } from '../src/domain/snapshot.ts';
 import { EncodedBodies, MAX_LISTS } from '../src/serving/encoded-bodies.ts';
-import { PlainBodyCache } from '../src/serving/plain-body-cache.ts';
+import { PlainBodyCache, type PlainBytesHolder } from '../src/serving/plain-body-cache.ts';
 import { encodeInputsDocument, type PreparedBody, type PreparedResponse } from '../src/serving/prepared-response.ts';
 import { RevisionResponses } from '../src/serving/revision-responses.ts';
 import { type CrudService, send, startCrud } from './helpers/crud.ts';
@@ -342,20 +342,25 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
 });
 
 describe('PlainBodyCache', () => {
-  it('holds at most its budget, dropping the least recently used first', () => {
+  const holder = (): PlainBytesHolder => ({ plain: undefined, plainUsed: false });
+
+  it('holds at most its budget, dropping the oldest first unless used since (second chance)', () => {
     const cache = new PlainBodyCache(10);
-    const [a, b, c] = [{}, {}, {}];
-    cache.put(a, Buffer.alloc(4));
-    cache.put(b, Buffer.alloc(4));
-    expect(cache.get(a)).toBeDefined(); // a is now the most recent
-    cache.put(c, Buffer.alloc(4));
-    expect(cache.get(b)).toBeUndefined();
-    expect(cache.get(a)).toBeDefined();
-    expect(cache.get(c)).toBeDefined();
+    const [a, b, c, d] = [holder(), holder(), holder(), holder()];
+    cache.admit(a, Buffer.alloc(4));
+    cache.admit(b, Buffer.alloc(4));
+    a.plainUsed = true; // a was read: it gets another round
+    cache.admit(c, Buffer.alloc(4));
+    expect(b.plain).toBeUndefined();
+    expect(a.plain).toBeDefined();
+    expect(c.plain).toBeDefined();
     expect(cache.bytes).toBe(8);
-    cache.put(a, Buffer.alloc(11)); // larger than the budget: not kept, and the old bytes go
-    expect(cache.get(a)).toBeUndefined();
+    cache.admit(d, Buffer.alloc(4)); // a went behind c when it got its second round: c is the oldest now
+    expect(c.plain).toBeUndefined();
+    expect([a.plain, d.plain].every(Boolean)).toBe(true);
+    cache.admit(a, Buffer.alloc(11)); // larger than the budget: not kept, and its old bytes go
+    expect(a.plain).toBeUndefined();
     expect(cache.bytes).toBe(4);
+    expect(cache.size).toBe(1);
   });
 });
-

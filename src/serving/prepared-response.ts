@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { MAX_RESPONSE_BYTES, type PerClusterEndpoint } from '../domain/projections/index.ts';
-import type { PlainBodyCache } from './plain-body-cache.ts';
+import type { PlainBodyCache, PlainBytesHolder } from './plain-body-cache.ts';
 
 /** A document's bytes, independent of the revision that serves them. */
-export class EncodedBody {
+export class EncodedBody implements PlainBytesHolder {
   readonly kind = 'body';
   /** Strong validator of the identity body: a hash of its bytes. */
   readonly etag: string;
@@ -16,14 +16,15 @@ export class EncodedBody {
   readonly gzipEtag: string;
   /** Length of the plain bytes. */
   readonly length: number;
+  /** The plain bytes while they are kept (always, without a cache); see PlainBodyCache. */
+  plain: Buffer | undefined;
+  plainUsed = false;
   readonly #gzip: Buffer;
-  /** The plain bytes, when no cache holds them instead. */
-  readonly #plain: Buffer | undefined;
   readonly #cache: PlainBodyCache | undefined;
 
   /**
-   * The gzip copy is made at once and kept. The plain bytes are kept by `cache` (up to its
-   * budget) when one is given, else here.
+   * The gzip copy is made at once and kept. The plain bytes are kept within `cache`'s budget
+   * when one is given, else for good.
    */
   constructor(body: Buffer, cache?: PlainBodyCache) {
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
@@ -31,22 +32,21 @@ export class EncodedBody {
     this.gzipEtag = `"${hash}-gzip"`;
     this.length = body.length;
     this.#gzip = ownBuffer(gzipSync(body, { level: 6 }));
-    if (cache === undefined) this.#plain = body;
-    else {
-      this.#cache = cache;
-      cache.put(this, body);
-    }
+    this.#cache = cache;
+    if (cache === undefined) this.plain = body;
+    else cache.admit(this, body);
   }
 
   /** The plain bytes: kept, or inflated again from the gzip copy. */
   get body(): Buffer {
-    if (this.#plain !== undefined) return this.#plain;
-    let plain = this.#cache!.get(this);
-    if (plain === undefined) {
-      plain = ownBuffer(gunzipSync(this.#gzip));
-      this.#cache!.put(this, plain);
+    const plain = this.plain;
+    if (plain !== undefined) {
+      this.plainUsed = true;
+      return plain;
     }
-    return plain;
+    const inflated = ownBuffer(gunzipSync(this.#gzip));
+    this.#cache!.admit(this, inflated);
+    return inflated;
   }
 
   gzipped(): Buffer {
