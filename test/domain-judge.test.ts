@@ -111,6 +111,24 @@ describe('judge', () => {
     it('does not apply to a first revision', () => {
       expect(judged(emptied(['c1', 'c2', 'c3']), undefined).publish).toBe(true);
     });
+
+    it('judges alike against the served snapshot and against the facts a store kept of it', () => {
+      const many = { ...FLEET, clusters: Array.from({ length: 6 }, (_, i) => cluster(`c${i}`, i === 5 ? { namespaces: [{ id: 'gone' }] } : {})) };
+      const before = snapshotOf(many);
+      const stored = JSON.parse(JSON.stringify(baselineFacts(before))) as BaselineFacts;
+      const candidates: Raw[] = [
+        many,
+        { ...many, clusters: many.clusters!.slice(0, 2) },
+        { ...many, clusters: many.clusters!.map((c: any) => (c.id < 'c3' ? { ...c, namespaces: [], platform_components: [] } : c)) },
+        { ...many, clusters: [...many.clusters!, cluster('c9', { namespaces: [{ id: 'new-gone' }] })] },
+      ];
+      for (const raw of candidates) {
+        const fromSnapshot = judged(raw, before);
+        expect(judged(raw, stored)).toEqual(fromSnapshot);
+      }
+      expect(judged(candidates[1]!, before).publish).toBe(false);
+      expect(judged(candidates[3]!, before).blocking.map((p) => p.code)).toEqual(['dangling_reference']);
+    });
   });
 
   it('reads the trailer that allows a shrink from a commit message', () => {

@@ -21,18 +21,25 @@ export function acceptsShrinkOf(accepted: readonly string[], revision: string): 
   return accepted.some((entry) => entry === revision || (/^[0-9a-f]{7,40}$/.test(entry) && /^[0-9a-f]{40}$/.test(revision) && revision.startsWith(entry)));
 }
 
+/** A candidate built into a snapshot, not judged yet. */
+export type BuiltCandidate = ReturnType<typeof updateSnapshot>;
+
 /**
  * `previous`, when given, is a snapshot the candidate is likely to share most records with
  * (the one served, the commit before it): the candidate's snapshot is built from it.
  */
-export function judgeCandidate(
+export function buildCandidate(candidate: Candidate, previous?: Snapshot): BuiltCandidate {
+  return updateSnapshot(previous, candidate.records, candidate.revision);
+}
+
+/** The built candidate judged against `baseline`, with every problem pointed at its file. */
+export function judgeBuilt(
   candidate: Candidate,
+  built: BuiltCandidate,
   baseline: Snapshot | BaselineFacts | undefined,
   acceptShrink: readonly string[] = [],
-  previous?: Snapshot,
 ): JudgedCandidate {
   const { revision, sources } = candidate;
-  const built = updateSnapshot(previous, candidate.records, revision);
   const snapshot = built.ok ? built.snapshot : built.partial;
   const allowShrink = candidate.allowShrink === true || acceptsShrinkOf(acceptShrink, revision);
   const judged = judge({ snapshot, problems: [...candidate.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline);
@@ -42,4 +49,14 @@ export function judgeCandidate(
     blocking: withSources(judged.blocking, sources),
   };
   return { candidate, snapshot, judgement };
+}
+
+/** Both steps at once (the start's walk through history, where nothing is served yet). */
+export function judgeCandidate(
+  candidate: Candidate,
+  baseline: Snapshot | BaselineFacts | undefined,
+  acceptShrink: readonly string[] = [],
+  previous?: Snapshot,
+): JudgedCandidate {
+  return judgeBuilt(candidate, buildCandidate(candidate, previous), baseline, acceptShrink);
 }

@@ -13,7 +13,7 @@ import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.
 import type { Backend, BackendDescription, Candidate, RecordChange, WriteHold } from './backend.ts';
 import { auditWrite } from './audit.ts';
 import { asStoreFault, BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
-import { type JudgedCandidate, judgeCandidate } from './judged-candidate.ts';
+import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
 import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -150,8 +150,11 @@ export class StoreRunner {
     if (!this.#published) this.#start ??= await this.#findStartBaseline(candidate);
     const baseline = this.#published?.snapshot ?? this.#start?.baseline;
     const { revision } = candidate;
-    const judged = judgeCandidate(candidate, baseline, this.#acceptShrink, this.#published?.snapshot ?? this.#start?.previous);
-    // Judging a large fleet is the longest step of a reload: polls get a turn before publishing.
+    // Building and judging a large fleet are the longest steps of a reload: polls get a turn
+    // after each (about 30 ms apiece at 50,000 clusters).
+    const built = buildCandidate(candidate, this.#published?.snapshot ?? this.#start?.previous);
+    await yieldToEventLoop();
+    const judged = judgeBuilt(candidate, built, baseline, this.#acceptShrink);
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
