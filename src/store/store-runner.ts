@@ -1,23 +1,23 @@
 // The one owner of what is served. Whatever the backend, a new revision goes the same way:
 // load it whole, judge it against the revision served now (domain/judge.ts), publish it
 // atomically or keep the last good one and say why; and a write goes the same way: apply it
-// to the served revision (domain/writes/apply-write.ts), commit it through the backend, publish,
-// write the audit line. Loads and writes run one at a time, in one queue.
+// to the served revision, commit it through the backend, publish, write the audit line
+// (./write-attempts.ts). Loads and writes run one at a time, in one queue.
 import type { Logger } from 'pino';
 import { baselineFacts } from '../domain/judge.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
-import { formatProblem, isError, type Problem, recordName } from '../domain/problem.ts';
-import { type Snapshot, withRevision } from '../domain/snapshot.ts';
-import { applyWrite } from '../domain/writes/apply-write.ts';
-import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
-import type { Backend, BackendDescription, Candidate, RecordChange, WriteHold } from './backend.ts';
-import { auditWrite } from './audit.ts';
-import { asStoreFault, BaseMoved, describeError, StoreUnavailable, WriteRefused } from './errors.ts';
+import { formatProblem, isError, type Problem } from '../domain/problem.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { WriteRequest } from '../domain/writes/write-request.ts';
+import type { Backend, BackendDescription, Candidate, WriteHold } from './backend.ts';
+import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
 import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
+import { RetryBackoff } from './retry-backoff.ts';
 import { StoreEvents } from './store-events.ts';
+import { attemptWrite, type WriteSide } from './write-attempts.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
 
@@ -26,8 +26,6 @@ export type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener,
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
-/** Attempts of a write whose store keeps moving under it. */
-const WRITE_ATTEMPTS = 5;
 /** How long start() waits for the first revision before the service starts unready. */
 const START_WAIT_MS = 15_000;
 
@@ -52,7 +50,7 @@ export class StoreRunner {
   /** A load queued and not started yet: further requests share it. */
   #queuedLoad: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  #retryMs = FIRST_RETRY_MS;
+  readonly #retry = new RetryBackoff(FIRST_RETRY_MS, MAX_RETRY_MS);
   #stopped = false;
 
   constructor(backend: Backend, options: StoreRunnerOptions) {
@@ -136,7 +134,7 @@ export class StoreRunner {
       this.#loadFailed(error, at, reason);
       return;
     }
-    this.#retryMs = FIRST_RETRY_MS;
+    this.#retry.reset();
     if ('unchanged' in result) {
       // Still the served revision: a report of an earlier fault is over. Still the refused one: it stands.
       if (result.unchanged === served && this.#lastLoad?.ok !== true) this.#lastLoad = { at, ok: true, revision: served };
@@ -216,14 +214,13 @@ export class StoreRunner {
     this.#lastLoad = { at, ok: false, error: message, problems: [] };
     const served = this.#published?.snapshot.revision ?? null;
     this.#log[error instanceof StoreUnavailable ? 'warn' : 'error'](
-      { err: error instanceof StoreUnavailable ? undefined : error, reason, served_revision: served, retry_in_ms: this.#retryMs },
+      { err: error instanceof StoreUnavailable ? undefined : error, reason, served_revision: served, retry_in_ms: this.#retry.peek() },
       served ? `${message}; still serving ${served}` : `${message}; nothing is served yet`,
     );
     this.#events.loaded({ result: 'failed' });
     if (this.#stopped) return;
-    this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retryMs);
+    this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retry.take());
     this.#retryTimer.unref();
-    this.#retryMs = Math.min(this.#retryMs * 2, MAX_RETRY_MS);
   }
 
   #publish(next: Published): void {
@@ -237,7 +234,7 @@ export class StoreRunner {
     const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
     const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
     try {
-      const result = await this.#writeAttempts(request, hold);
+      const result = await attemptWrite(this.#writeSide(), request, hold);
       written(result.applied.unchanged ? 'unchanged' : 'ok');
       return result;
     } catch (error) {
@@ -248,72 +245,22 @@ export class StoreRunner {
     }
   }
 
-  async #writeAttempts(request: WriteRequest, hold: { current?: WriteHold }): Promise<WriteResult> {
-    let lookedAgain = false;
-    for (let attempt = 1; ; attempt++) {
-      const base = this.#published;
-      if (!base) throw new StoreUnavailable('not_loaded', 'no configuration has been loaded yet; see /ready');
-      if (this.#refused) {
-        throw new StoreUnavailable(
-          'revision_refused',
-          `the store holds revision ${this.#refused.revision}, which was refused (${this.#refused.error}); it takes no writes until that is fixed; see /ready`,
-          this.#refused.problems,
-        );
-      }
-      const outcome = applyWrite(base.snapshot, request);
-      if (!outcome.ok) {
-        // The store may hold more than is served (a change not noticed yet): a refusal stands
-        // only on the newest revision. An accepted write needs no such look: the backend's
-        // commit finds out, atomically, when the store moved.
-        if (lookedAgain) throw new WriteRefused(outcome.refusal);
-        lookedAgain = true;
-        await this.#load('a write was refused; looking for a newer revision first');
-        if (this.#published === base && !this.#refused) throw new WriteRefused(outcome.refusal);
-        continue;
-      }
-      const { applied } = outcome;
-      const revisionBefore = base.snapshot.revision;
-      if (applied.unchanged) {
-        auditWrite(this.#log, request, applied, revisionBefore, revisionBefore);
-        return { applied, revisionBefore, revisionAfter: revisionBefore };
-      }
-      let committed;
-      try {
-        committed = await this.#backend.commit(recordChange(applied, request), base);
-      } catch (error) {
-        if (!(error instanceof BaseMoved)) {
-          if (!(error instanceof StoreUnavailable)) this.#log.error({ err: error }, 'a write failed in the store');
-          throw asStoreFault(error);
-        }
-        if (attempt >= WRITE_ATTEMPTS) {
-          throw new StoreUnavailable('kept_moving', `the store kept changing under the write; it was not stored after ${attempt} attempts, try again`);
-        }
-        this.#log.info({ attempt, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
-        // Someone else writes to the store right now: the next attempt loads, applies and
-        // commits under the store's own lock, where it cannot move again.
-        hold.current ??= await this.#backend.holdForWrite?.().catch((holdError: unknown) => {
-          throw asStoreFault(holdError);
-        });
-        await this.#load('the store moved under a write');
-        continue;
-      }
-      const key = recordName(applied);
-      let sources = base.sources;
-      if (applied.record === null ? sources.has(key) : committed.source !== undefined && sources.get(key) !== committed.source) {
-        const changed = new Map(sources);
-        if (applied.record === null) changed.delete(key);
-        else changed.set(key, committed.source!);
-        sources = changed;
-      }
-      const snapshot = withRevision(applied.snapshot, committed.revision);
-      this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: committed.revision };
-      this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });
-      this.#log.info({ revision: committed.revision, previous: revisionBefore, attempts: attempt }, 'published a write');
-      await this.#keepBaseline(snapshot);
-      auditWrite(this.#log, request, applied, revisionBefore, committed.revision);
-      return { applied, revisionBefore, revisionAfter: committed.revision };
-    }
+  /** What a write may see and do of this runner (./write-attempts.ts). */
+  #writeSide(): WriteSide {
+    return {
+      backend: this.#backend,
+      log: this.#log,
+      published: () => this.#published,
+      refused: () => this.#refused,
+      load: (reason) => this.#load(reason),
+      publishWrite: async (snapshot, sources, base) => {
+        this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
+        this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });
+        await this.#keepBaseline(snapshot);
+      },
+    };
   }
+
 }
 
 /** The counts a publication or a refusal is logged with. */
@@ -321,6 +268,3 @@ function sizeOf(snapshot: Snapshot): { clusters: number; inputs: number } {
   return { clusters: snapshot.clusters.size, inputs: analyzeFleet(snapshot).total };
 }
 
-function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {
-  return { action, collection, id, record, previous, changedFields, role: request.role };
-}
