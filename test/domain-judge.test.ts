@@ -55,7 +55,7 @@ describe('judge', () => {
     expect(codes(judged({ ...FLEET, platform_components: [huge] }, base))).toEqual(['response_too_large', 'response_too_large', 'response_too_large']);
   });
 
-  it('a dangling reference is an error when new, a warning when the baseline had it, a warning in a first revision', () => {
+  it('a dangling reference is an error when new, a warning when the baseline had it, a warning in a first revision unless asked otherwise', () => {
     const typo = { ...FLEET, clusters: [cluster('c1', { namespaces: [{ id: 'team-a' }, { id: 'team-b' }] }), cluster('c2'), cluster('c3')] };
     const fresh = judged(typo, base);
     expect(fresh.publish).toBe(false);
@@ -69,6 +69,12 @@ describe('judge', () => {
     expect(old.problems).toEqual([expect.objectContaining({ code: 'dangling_reference', severity: 'warning' })]);
 
     expect(judged(typo, undefined).publish).toBe(true);
+    // Asked to (validate without --base, a check in CI), a first revision's are errors.
+    const strict = judge({ snapshot: snapshotOf(typo, 'next'), problems: [] }, undefined, { danglingWithoutBaseline: 'error' });
+    expect(strict.publish).toBe(false);
+    expect(codes(strict)).toEqual(['dangling_reference']);
+    // With a baseline the option changes nothing: only new ones are errors.
+    expect(judge({ snapshot: snapshotOf(moved, 'next'), problems: [] }, hadIt, { danglingWithoutBaseline: 'error' }).publish).toBe(true);
     // The same facts kept apart from the snapshot (what SQLite stores) judge alike.
     const facts = JSON.parse(JSON.stringify(baselineFacts(hadIt)));
     expect(judged(moved, facts).publish).toBe(true);

@@ -10,8 +10,8 @@ import { CLI, cleanEnv } from './helpers/tools.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'config-repo-example');
-/** Two warnings: a dangling reference and an unused catalog entry. */
-const WITH_WARNINGS = join(ROOT, 'test', 'golden', 'problems', 'repo');
+/** An error (a dangling reference, without --base) and a warning (an unused catalog entry). */
+const WITH_PROBLEMS = join(ROOT, 'test', 'golden', 'problems', 'repo');
 const ESC = '\u001b[';
 
 async function cli(argv: string[], io: Partial<CliIo> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
@@ -98,24 +98,24 @@ describe('usage errors', () => {
 
 describe('colours', () => {
   it('colours the text report for a terminal only', async () => {
-    const plain = await cli(['validate', WITH_WARNINGS]);
+    const plain = await cli(['validate', WITH_PROBLEMS]);
     expect(plain.stdout).not.toContain(ESC);
-    const terminal = await cli(['validate', WITH_WARNINGS], { stdoutIsTerminal: true });
+    const terminal = await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true });
     expect(terminal.stdout).toContain(`${ESC}33mwarning${ESC}39m`);
     expect(terminal.stdout.replaceAll(/\u001b\[\d+m/g, '')).toBe(plain.stdout);
   });
 
   it('honours NO_COLOR and FORCE_COLOR', async () => {
-    expect((await cli(['validate', WITH_WARNINGS], { stdoutIsTerminal: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
-    expect((await cli(['validate', WITH_WARNINGS], { stdoutIsTerminal: true, env: { NO_COLOR: '1', FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
-    expect((await cli(['validate', WITH_WARNINGS], { stdoutIsTerminal: true, env: { FORCE_COLOR: '0' } })).stdout).not.toContain(ESC);
-    expect((await cli(['validate', WITH_WARNINGS], { env: { FORCE_COLOR: '1' } })).stdout).toContain(ESC);
+    expect((await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
+    expect((await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { NO_COLOR: '1', FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
+    expect((await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { FORCE_COLOR: '0' } })).stdout).not.toContain(ESC);
+    expect((await cli(['validate', WITH_PROBLEMS], { env: { FORCE_COLOR: '1' } })).stdout).toContain(ESC);
   });
 
   it('never colours what programs read: JSON, GitHub workflow commands, Markdown', async () => {
     const forced = { stdoutIsTerminal: true, env: { FORCE_COLOR: '1' } };
-    expect((await cli(['validate', WITH_WARNINGS, '--format', 'json'], forced)).stdout).not.toContain(ESC);
-    expect((await cli(['validate', WITH_WARNINGS, '--format', 'github'], forced)).stdout).not.toContain(ESC);
+    expect((await cli(['validate', WITH_PROBLEMS, '--format', 'json'], forced)).stdout).not.toContain(ESC);
+    expect((await cli(['validate', WITH_PROBLEMS, '--format', 'github'], forced)).stdout).not.toContain(ESC);
     expect((await cli(['diff', EXAMPLE, 'HEAD', '--format', 'markdown'], forced)).stdout).not.toContain(ESC);
   });
 });

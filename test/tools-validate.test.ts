@@ -141,14 +141,28 @@ describe('validate: one fixture repo per problem class', () => {
     expect(problems(result)).toEqual(['clusters/c2.yaml:3:14: error: cluster_dns: cluster_dns "C1.Example.com" is already used by cluster "c1"']);
   });
 
-  it('a new dangling namespace reference (against --base), and the same as a warning without a base (a first revision)', () => {
+  it('a new dangling namespace reference: an error against --base, and an error without a base too', () => {
     const dir = changed({ 'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-a\n  - id: team-b') });
     const result = validate(dir, '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(problems(result)).toEqual(['clusters/c1.yaml:12:9: error: namespaces[1].id: references namespaces "team-b", which does not exist']);
-    const first = validate(dir);
-    expect(first.status).toBe(0);
-    expect(problems(first)).toEqual(['clusters/c1.yaml:12:9: warning: namespaces[1].id: references namespaces "team-b", which does not exist']);
+    const bare = validate(dir);
+    expect(bare.status).toBe(1);
+    expect(problems(bare)).toEqual(['clusters/c1.yaml:12:9: error: namespaces[1].id: references namespaces "team-b", which does not exist']);
+  });
+
+  it('without --base every dangling reference is an error, even one every commit had: a deleted folder fails the bare command', () => {
+    const dir = makeConfigRepo({ ...BASE, 'clusters/c1.yaml': C1.replace('  - id: team-a', '  - id: team-a\n  - id: team-b') });
+    dirs.push(dir);
+    const bare = validate(dir);
+    expect(bare.status).toBe(1);
+    expect(problems(bare)).toEqual(['clusters/c1.yaml:12:9: error: namespaces[1].id: references namespaces "team-b", which does not exist']);
+    expect(bare.lines.at(-1)).toMatch(/^invalid: 1 error, 0 warnings \(/);
+    const github = validate(dir, '--format', 'github');
+    expect(github.status).toBe(1);
+    expect(github.lines[0]).toMatch(/^::error file=clusters\/c1\.yaml,line=12,col=9,title=gitops-config error::namespaces\[1\]\.id: references namespaces "team-b"/);
+    // Against a revision that had it already, as the server publishes: a warning.
+    expect(validate(dir, '--base', 'HEAD').status).toBe(0);
   });
 
   it('a dangling reference the base already had is a warning: the server skips it, as the contract says', () => {

@@ -1,9 +1,10 @@
 // Whether a loaded revision may be served: the candidate is judged against the revision
-// served before it (the baseline). Every backend's load path, `validate --base` and `diff`
-// go through this one function, so a revision is published by the same rules whatever it
-// was read from. product-decisions §4:
+// served before it (the baseline). Every backend's load path, `validate` and `diff` go
+// through this one function, so a revision is published by the same rules whatever it was
+// read from. It is published when it has:
 //   1. no error problem (every rule of ./rules/);
-//   2. no new dangling reference: one the baseline already had is a warning and is skipped;
+//   2. no new dangling reference: one the baseline already had is a warning and is skipped
+//      (with no baseline, every one is a warning, or every one an error when asked);
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
 import { isError, type Problem, problem, recordName } from './problem.ts';
@@ -30,6 +31,17 @@ export interface BaselineFacts {
   inputs: Record<string, [number, number, number]>;
   /** The dangling references it had, as "<cluster id>\0<field>:<referenced id>". */
   dangling: string[];
+}
+
+/** How a revision is judged when there is no baseline. */
+export interface JudgeOptions {
+  /**
+   * What a dangling reference is without a baseline. The server's first revision (a new repo,
+   * a seed) has no history that could say which references are new, and the contract skips
+   * them: `warning`, the default. A check of a tree in CI without a base (`validate` without
+   * `--base`) must fail on a deleted folder or a typo: `error`.
+   */
+  danglingWithoutBaseline?: 'warning' | 'error';
 }
 
 export interface Judgement {
@@ -94,12 +106,14 @@ function danglingOf(fleet: FleetAnalysis): Set<string> {
   return dangling;
 }
 
-export function judge(candidate: CandidateRevision, baseline: Snapshot | BaselineFacts | undefined): Judgement {
+export function judge(candidate: CandidateRevision, baseline: Snapshot | BaselineFacts | undefined, options: JudgeOptions = {}): Judgement {
   const view = baseline === undefined ? undefined : viewOf(baseline);
+  const firstRevisionSkips = (options.danglingWithoutBaseline ?? 'warning') === 'warning';
   const problems = [...candidate.problems, ...withoutEchoes(candidate, checkRevision(candidate.snapshot))].map((p) => {
     if (p.code !== 'dangling_reference') return p;
-    // A first revision has no history: its dangling references are the contract's "skipped".
-    const old = view === undefined || view.dangling.has(`${p.at.record!.id}\u0000${p.identity}`);
+    // A first revision has no history: its dangling references are the contract's "skipped"
+    // (unless the caller asked for them as errors).
+    const old = view === undefined ? firstRevisionSkips : view.dangling.has(`${p.at.record!.id}\u0000${p.identity}`);
     return old ? { ...p, severity: 'warning' as const } : p;
   });
   if (view) {

@@ -61,9 +61,9 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .summary('judge the working tree')
     .description(
       "Judges the working tree with the server's rules and prints one line per problem " +
-        '(file:line:col: error|warning: message), then a summary. With --base, as the server would publish it ' +
-        'after <rev>: a dangling reference <rev> already had is a warning, a new one an error, and the shrink ' +
-        'guard applies; without it, as a first revision.',
+        '(file:line:col: error|warning: message), then a summary. Without --base, every dangling reference ' +
+        '(a deleted folder, a typo) is an error. With --base, as the server would publish it after <rev>: a ' +
+        'dangling reference <rev> already had is a warning, a new one an error, and the shrink guard applies.',
     )
     .argument('[repo-dir]', `${REPO_DIR} (default: the current folder, or the nearest one above it that holds them)`)
     .option('--base <rev>', 'the revision the change is judged against: a branch, tag, commit, HEAD~1, origin/main')

@@ -1,9 +1,12 @@
 // `gitops-config validate <repo-dir> [--base <rev>]`: the working tree judged as the server
 // judges a revision (domain/judge.ts, every rule of src/domain/rules), reported as
-// file:line:col lines a person (or GitHub) can jump to. Without --base the tree is judged as
-// a first revision; with it, as the server would publish it after <rev>: a dangling
-// reference <rev> already had is a warning, a new one an error, and the shrink guard applies
-// (honouring the trailer of HEAD's message). Rendering: ./validate-render.ts.
+// file:line:col lines a person (or GitHub) can jump to. With --base, as the server would
+// publish it after <rev>: a dangling reference <rev> already had is a warning, a new one an
+// error, and the shrink guard applies (honouring the trailer of HEAD's message). Without it
+// there is nothing to tell an old dangling reference from a new one, and the bare command is
+// what a config repo's CI runs: every dangling reference is an error, so a deleted folder or
+// a typo fails the check. (The server's own first revision skips them instead: it has no
+// history, and refusing would leave it nothing to serve.) Rendering: ./validate-render.ts.
 import { judge } from '../domain/judge.ts';
 import { problem, type Problem, recordName } from '../domain/problem.ts';
 import type { Collection } from '../domain/records.ts';
@@ -61,7 +64,9 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   const repo = locateInGitRepository(dir);
   const head = repo === undefined ? undefined : await headCommit(repo.root);
   const allowShrink = repo !== undefined && head !== undefined && (await commitAllowsShrink(repo.root, head, cache));
-  const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot);
+  const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot, {
+    danglingWithoutBaseline: 'error',
+  });
   const problems: Problem[] = [
     ...judgement.problems,
     ...ignored.map((file) => ({

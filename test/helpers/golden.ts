@@ -122,6 +122,8 @@ export async function produceCase(caseDir: string): Promise<Map<string, Buffer>>
   await cli('validate.github.txt', ['validate', '.', '--format', 'github']);
   if (existsSync(join(caseDir, 'base'))) {
     await cli('validate-base.txt', ['validate', '.', '--base', 'HEAD~1']);
+    await cli('validate-base.json', ['validate', '.', '--base', 'HEAD~1', '--format', 'json']);
+    await cli('validate-base.github.txt', ['validate', '.', '--base', 'HEAD~1', '--format', 'github']);
     await cli('diff.txt', ['diff', '.', 'HEAD~1', 'HEAD']);
     await cli('diff.md', ['diff', '.', 'HEAD~1', 'HEAD', '--format', 'markdown']);
     await cli('diff.json', ['diff', '.', 'HEAD~1', 'HEAD', '--format', 'json']);
