@@ -55,6 +55,8 @@ const CORPUS: Record<string, Case> = {
   },
   'one cluster emptied (a decommission)': { write: { 'clusters/c2.yaml': { ...c2, namespaces: [] } }, refused: [] },
   'a catalog id that is no DNS-1123 label (a warning)': { write: { 'platform_components/Extra_Chart.yaml': { ...podinfo, id: 'Extra_Chart', depends_on: [] } }, refused: [] },
+  'two ids that differ only in case (a warning)': { write: { 'rolebindings/Admins.yaml': { role: 'view', subjects: [] } }, refused: [] },
+  'ids Windows reserves as device names (a warning)': { write: { 'namespaces/con.yaml': { labels: {} }, 'rolebindings/LPT1.ops.yaml': { role: 'view', subjects: [] } }, refused: [] },
   'one record in two files': { write: { 'namespaces/team-b.yml': { labels: { twice: 'yes' } } }, refused: ['duplicate_id'] },
   'a symbolic link as a record file': { make: (dir) => symlinkSync('team-a.yaml', join(dir, 'namespaces/team-c.yaml')), refused: ['not_regular_file'] },
   'a record file over MAX_RECORD_BYTES': { make: (dir) => writeFileSync(join(dir, 'namespaces/team-c.yaml'), `# ${'x'.repeat(2_000_000)}\n`), refused: ['file_too_large'] },
@@ -99,6 +101,6 @@ it('the corpus covers every error code the rules can give a revision of files', 
   const covered = new Set(Object.values(CORPUS).flatMap((c) => c.refused));
   // Codes no revision of files can hold: seed-file shape, REST-only checks, warnings,
   // and rule variants covered elsewhere (nested files, empty files, wrong types, missing fields).
-  const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'component_id_not_dns_label', 'fleet_list_large', 'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
+  const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'component_id_not_dns_label', 'fleet_list_large', 'id_case_clash', 'reserved_file_name', 'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
   expect(PROBLEM_CODES.filter((code) => !covered.has(code) && !elsewhere.has(code))).toEqual([]);
 });

@@ -91,6 +91,41 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       await expectMatchesOpenApi('post', collectionPath(collection), 409, res.json());
     });
 
+    // A record's id is its file name: ids one checkout on macOS or Windows cannot keep apart,
+    // or cannot create at all, are refused alike on every backend.
+    it('refuses a create of an id that differs only in case from an existing one: 409 naming it (namespaces: 400, capitals are no DNS label)', async () => {
+      const existing = (await send(service, 'GET', `/${collection}`)).json()[0];
+      const twin = existing.id.toUpperCase();
+      const body = { ...existing, id: twin, ...(collection === 'clusters' ? { cluster_dns: 'twin.example.com' } : {}) };
+      const res = await send(service, 'POST', `/${collection}`, body);
+      await expectMatchesOpenApi('post', collectionPath(collection), res.status, res.json());
+      expect((await send(service, 'GET', `/${collection}/${twin}`)).status).toBe(404);
+      if (collection === 'namespaces') {
+        expect(res.status).toBe(400);
+        expect(res.json()).toMatchObject({ error: 'validation_error', details: [expect.objectContaining({ path: '/id' })] });
+        return;
+      }
+      expect(res.status).toBe(409);
+      expect(res.json()).toEqual({
+        error: 'conflict',
+        message: `${collection}/${twin} cannot be created: "${twin}" differs only in case from ${collection} id "${existing.id}": on a case-insensitive file system (macOS, Windows) ${collection}/${existing.id}.yaml and ${collection}/${twin}.yaml are one file`,
+        details: [{ path: '/id', message: `differs only in case from the existing id "${existing.id}"` }],
+      });
+    });
+
+    it('refuses the device names Windows reserves as ids (CON, NUL, COM1, LPT9, with any extension) with 400, and takes names that only start like one', async () => {
+      const reserved = collection === 'namespaces' ? ['con', 'nul', 'com1', 'lpt9'] : ['con', 'NUL', 'Com1', 'lpt9.team'];
+      for (const bad of reserved) {
+        const res = await send(service, 'POST', `/${collection}`, { ...sample.create, id: bad, ...(collection === 'clusters' ? { cluster_dns: `${bad}.example.com` } : {}) });
+        expect(res.status, bad).toBe(400);
+        expect(res.json(), bad).toMatchObject({ error: 'validation_error', details: [{ path: '/id', message: expect.stringContaining('cannot be a file name on Windows') }] });
+        await expectMatchesOpenApi('post', collectionPath(collection), 400, res.json());
+      }
+      const fine = await send(service, 'POST', `/${collection}`, { ...sample.create, id: 'console', ...(collection === 'clusters' ? { cluster_dns: 'console.example.com' } : {}) });
+      expect(fine.status).toBe(201);
+      expect((await send(service, 'DELETE', `/${collection}/console`)).status).toBe(204);
+    });
+
     it('refuses unknown fields by name, and invalid records, with 400 and details', async () => {
       const typo = await send(service, 'POST', `/${collection}`, { ...sample.create, id: `${id}-x`, colour: 'red' });
       expect(typo.status).toBe(400);

@@ -8,6 +8,7 @@ import { COLLECTIONS } from '../src/domain/records.ts';
 import { createSnapshot, type Snapshot, type SnapshotResult } from '../src/domain/snapshot.ts';
 import { updateSnapshot } from '../src/domain/snapshot-update.ts';
 import { analyzeFleet, analyzeFleetAfresh } from '../src/domain/rules/fleet-analysis.ts';
+import { idsNotPortable } from '../src/domain/rules/portable-ids.ts';
 
 const SIZES: Record<Collection, number> = { clusters: 80, platform_components: 12, namespaces: 6, rolebindings: 4 };
 
@@ -47,13 +48,17 @@ function baseRecords(): RecordSets {
   return sets as unknown as RecordSets;
 }
 
+/** Ids the portability rules look at (capitals, Windows device names), a few of them twins. */
+const IDS_OF_NOTE = ['CON', 'con.x', 'Nul', 'Item', 'ITEM', 'item', 'iTem'];
+
 type Edit =
-  | { kind: 'replace' | 'remove' | 'add' | 'repeat' | 'repeatSame'; collection: Collection; at: number }
+  | { kind: 'replace' | 'remove' | 'add' | 'addOfNote' | 'removeOfNote' | 'repeat' | 'repeatSame'; collection: Collection; at: number }
   | { kind: 'dnsClash' | 'repeatReference'; at: number };
 
 const collectionArb = fc.constantFrom(...COLLECTIONS);
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ kind: fc.constantFrom('replace', 'remove', 'add'), collection: collectionArb, at: fc.nat(200) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('addOfNote', 'removeOfNote'), collection: collectionArb, at: fc.nat(200) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('repeat', 'repeatSame'), collection: collectionArb, at: fc.nat(200) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('dnsClash', 'repeatReference'), at: fc.nat(200) }) },
 ) as fc.Arbitrary<Edit>;
@@ -76,13 +81,18 @@ function applyEdits(records: RecordSets, edits: Edit[], version: number): Record
     const list = next[edit.collection];
     const i = list.length === 0 ? 0 : edit.at % list.length;
     if (edit.kind === 'add') list.push(makeRecord(edit.collection, 1000 + edit.at, version));
+    else if (edit.kind === 'addOfNote') list.push({ ...makeRecord(edit.collection, 2000 + edit.at, version), id: IDS_OF_NOTE[edit.at % IDS_OF_NOTE.length]! });
+    else if (edit.kind === 'removeOfNote') {
+      const noted = list.flatMap((r, index) => (IDS_OF_NOTE.includes(r.id) ? [index] : []));
+      if (noted.length > 0) list.splice(noted[edit.at % noted.length]!, 1);
+    }
     else if (list.length === 0) continue;
     else if (edit.kind === 'remove') list.splice(i, 1);
     else if (edit.kind === 'repeat') list.push({ ...list[i]! });
     else if (edit.kind === 'repeatSame') list.push(list[i]!);
     else {
-      const n = Number(/\d+$/.exec(list[i]!.id)![0]);
-      const replaced = makeRecord(edit.collection, n, version);
+      const n = Number(/\d+$/.exec(list[i]!.id)?.[0] ?? 0);
+      const replaced = { ...makeRecord(edit.collection, n, version), id: list[i]!.id };
       list[i] = edit.collection === 'clusters' ? { ...replaced, cluster_dns: (list[i] as Cluster).cluster_dns } : replaced;
     }
   }
@@ -111,6 +121,7 @@ describe('updateSnapshot', () => {
         const first = createSnapshot(records, 'r0');
         if (!first.ok) throw new Error('the base records are valid');
         let previous: Snapshot = first.snapshot;
+        idsNotPortable(previous);
         revisions.forEach((edits, i) => {
           records = applyEdits(records, edits, i + 1);
           const incremental = updateSnapshot(previous, records, `r${i + 1}`);
@@ -125,6 +136,9 @@ describe('updateSnapshot', () => {
           expect(fleet.listBytes).toBe(afresh.listBytes);
           const used = (uses: ReadonlyMap<string, number>) => [...uses].filter(([, n]) => n > 0).sort();
           expect(used(fleet.componentUses)).toEqual(used(afresh.componentUses));
+          // The look at ids, carried over from the revision before, equals one made afresh.
+          const full = createSnapshot(records, `r${i + 1}`);
+          expect(idsNotPortable(built)).toEqual(idsNotPortable(full.ok ? full.snapshot : full.partial));
           if (incremental.ok) previous = incremental.snapshot;
         });
       }),

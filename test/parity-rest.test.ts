@@ -169,3 +169,66 @@ describe('the same writes on every backend', () => {
     }
   });
 });
+
+/**
+ * A store that already holds ids a checkout on macOS or Windows cannot keep apart (viewers and
+ * Viewers) or create (nul, aux.ops), as a repository written on Linux may: served, with
+ * warnings; its records take writes; only a create of one more such id is refused.
+ */
+const UNPORTABLE: DataSet = {
+  ...DATA,
+  namespaces: [...DATA.namespaces, { id: 'nul' }],
+  rolebindings: [...DATA.rolebindings, { id: 'Viewers', role: 'view', subjects: [] }, { id: 'aux.ops', role: 'edit', subjects: [] }] as DataSet['rolebindings'],
+};
+
+describe('ids that are no portable file names, already in the store, on every backend', () => {
+  const services = {} as Record<Backend, TestService>;
+  beforeAll(async () => {
+    await Promise.all(
+      BACKENDS.map(async (backend) => {
+        services[backend] = await startTestService({ ...(await backendEnv(backend, UNPORTABLE)), ...CRUD });
+      }),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(BACKENDS.map((b) => services[b]?.close()));
+  });
+
+  it('are published with warnings, take writes to those records, and refuse a create of one more alike', async () => {
+    for (const backend of BACKENDS) {
+      const ready = (await request(services[backend].url, '/ready')).json();
+      expect(ready.status, backend).toBe('ok');
+      expect(ready.stale, backend).toBe(false);
+      // Published as it is (the warnings are the validator's to show): the files of a
+      // repository written on Linux keep being served.
+      expect((await send(services[backend], 'GET', '/rolebindings')).json().map((r: { id: string }) => r.id), backend).toEqual(['Viewers', 'admins', 'aux.ops', 'viewers']);
+    }
+    const steps: [string, string, unknown?][] = [
+      ['GET', '/rolebindings'],
+      ['PATCH', '/rolebindings/Viewers', { role: 'edit' }],
+      ['PATCH', '/namespaces/nul', { labels: { kept: 'yes' } }],
+      ['PATCH', '/clusters/c0', { namespaces: [{ id: 'nul' }], rolebindings: [{ id: 'Viewers' }] }],
+      ['POST', '/rolebindings', { id: 'VIEWERS', role: 'view', subjects: [] }],
+      ['POST', '/namespaces', { id: 'prn' }],
+      ['DELETE', '/rolebindings/aux.ops'],
+      ['GET', '/api/v2/gitops/clusters/bare.example.com/rolebindings'],
+    ];
+    const statuses: number[] = [];
+    for (const [method, path, body] of steps) {
+      const responses = {} as Record<Backend, RawResponse>;
+      for (const backend of BACKENDS) responses[backend] = await send(services[backend], method, path, body);
+      for (const backend of BACKENDS) {
+        expect(responses[backend].status, `${method} ${path} on ${backend}`).toBe(responses.git.status);
+        expect(responses[backend].text, `${method} ${path} on ${backend}`).toBe(responses.git.text);
+      }
+      statuses.push(responses.git.status);
+      if (method === 'POST' && path === '/rolebindings') {
+        expect(responses.git.json()).toMatchObject({ error: 'conflict', message: expect.stringContaining('differs only in case from rolebindings id "viewers"') });
+      }
+      if (method === 'POST' && path === '/namespaces') {
+        expect(responses.git.json()).toMatchObject({ error: 'validation_error', details: [{ path: '/id', message: expect.stringContaining('cannot be a file name on Windows') }] });
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 409, 400, 204, 200]);
+  });
+});

@@ -248,6 +248,18 @@ describe('validate: one fixture repo per problem class', () => {
     ]);
   });
 
+  it('ids a checkout on macOS or Windows cannot keep apart or create: warnings, exit 0 (the server still serves them)', () => {
+    const admins = BASE['rolebindings/admins.yaml'] as string;
+    const result = validate(repo({ 'rolebindings/Admins.yaml': admins, 'rolebindings/CON.yaml': admins, 'namespaces/nul.yaml': 'labels: {}\n' }));
+    expect(result.status).toBe(0);
+    expect(problems(result)).toEqual([
+      'namespaces/nul.yaml:1:1: warning: id: "nul" cannot be a file name on Windows (NUL is a device name there, with any extension), so namespaces/nul.yaml could not be checked out',
+      'rolebindings/CON.yaml:1:1: warning: id: "CON" cannot be a file name on Windows (CON is a device name there, with any extension), so rolebindings/CON.yaml could not be checked out',
+      'rolebindings/admins.yaml:1:1: warning: id: "admins" differs only in case from rolebindings id "Admins": on a case-insensitive file system (macOS, Windows) rolebindings/Admins.yaml and rolebindings/admins.yaml are one file',
+    ]);
+    expect(validate(repo({ 'rolebindings/Admins.yaml': admins }), '--strict').status).toBe(1);
+  });
+
   it('unused catalog entry: a warning, exit 0', () => {
     const result = validate(repo({ 'platform_components/traefik.yaml': CERT_MANAGER.replaceAll('cert-manager', 'traefik') }));
     expect(result.status).toBe(0);

@@ -38,6 +38,9 @@ export const PROBLEM_CODES = [
   'unused_catalog_entry',
   'component_id_not_dns_label',
   'fleet_list_large',
+  // Ids as file names on macOS and Windows (rules/portable-ids.ts).
+  'id_case_clash',
+  'reserved_file_name',
   // A revision against the one served before it (domain/judge.ts).
   'shrink_guard',
   // The seed file's shape (domain/seed.ts).

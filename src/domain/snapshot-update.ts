@@ -6,6 +6,7 @@
 // a problem, createSnapshot builds it, so problems are placed exactly as it places them.
 import { dnsKey } from './cluster-dns.ts';
 import { type AnyRecord, type Cluster, type Collection, COLLECTIONS, type RecordSets } from './records.ts';
+import { carryIdScan } from './rules/portable-ids.ts';
 import { duplicateReferences } from './rules/uniqueness.ts';
 import { compareIds, createSnapshot, type Snapshot, type SnapshotResult } from './snapshot.ts';
 
@@ -37,10 +38,12 @@ export function updateSnapshot(previous: Snapshot | undefined, records: RecordSe
     const removed = old.size - kept - changed.filter((r) => old.has(r.id)).length;
     if (changed.length + removed > Math.max(INCREMENTAL_MIN, INCREMENTAL_SHARE * old.size)) return createSnapshot(records, revision);
     const next = new Map(old);
+    const removedIds: string[] = [];
     if (removed > 0) {
       for (const [id, record] of old) {
         if (ids.has(id)) continue;
         next.delete(id);
+        removedIds.push(id);
         if (collection === 'clusters') goneClusters.push(record as Cluster);
       }
     }
@@ -53,6 +56,7 @@ export function updateSnapshot(previous: Snapshot | undefined, records: RecordSe
       if (collection === 'clusters') changedClusters.push(record as Cluster);
     }
     maps[collection] = added.length === 0 ? next : inIdOrder(next, added);
+    carryIdScan(old, maps[collection], added.map((r) => r.id), removedIds);
   }
   let clustersByDns = previous.clustersByDns;
   if (maps.clusters !== previous.clusters) {

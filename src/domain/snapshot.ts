@@ -6,6 +6,7 @@ import { compareIds } from './ids.ts';
 import { LayeredMap } from './layered-map.ts';
 import type { Problem } from './problem.ts';
 import type { Cluster, Collection, NamespaceDef, PlatformComponent, RecordOf, RecordSets, RoleBindingDef } from './records.ts';
+import { carryIdScan } from './rules/portable-ids.ts';
 import { duplicateClusterDns, duplicateId, duplicateReferences } from './rules/uniqueness.ts';
 
 export interface Snapshot {
@@ -68,6 +69,7 @@ export function withRecord<C extends Collection>(
   const problems: Problem[] = [];
   const previous = snapshot[collection].get(id) as RecordOf[C] | undefined;
   const changed = LayeredMap.with(snapshot[collection] as ReadonlyMap<string, RecordOf[C]>, id, record === null ? null : deepFreeze(record));
+  carryIdScan(snapshot[collection], changed, previous === undefined && record !== null ? [id] : [], previous !== undefined && record === null ? [id] : []);
 
   let clustersByDns = snapshot.clustersByDns;
   if (collection === 'clusters') {

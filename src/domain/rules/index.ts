@@ -16,6 +16,8 @@
 //   response_too_large, too_many_inputs                   response-size.ts
 //   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
+//   id_case_clash, reserved_file_name                     portable-ids.ts (warnings on a
+//                                                           revision; a create refuses them)
 //   shrink_guard                                          ../judge.ts (a revision against the
 //                                                           one served before it)
 //
@@ -28,6 +30,7 @@ import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
 import { analyzeFleet } from './fleet-analysis.ts';
 import { componentIdsNotDnsLabels } from './names.ts';
+import { idsNotPortable } from './portable-ids.ts';
 import { referencingClusters } from './references.ts';
 import { fleetListProblems } from './fleet-list-size.ts';
 import { responsesGrownTooLarge } from './response-size.ts';
@@ -45,7 +48,13 @@ export function checkRevision(snapshot: Snapshot): Problem[] {
   const problems: Problem[] = [];
   for (const problem of analyzeFleet(snapshot).problems) problems.push(problem);
   for (const entry of snapshot.platform_components.values()) problems.push(...dependencyProblems(snapshot, entry));
-  problems.push(...cycleProblems(snapshot), ...unusedEntries(snapshot), ...componentIdsNotDnsLabels(snapshot), ...fleetListProblems(snapshot));
+  problems.push(
+    ...cycleProblems(snapshot),
+    ...unusedEntries(snapshot),
+    ...componentIdsNotDnsLabels(snapshot),
+    ...idsNotPortable(snapshot),
+    ...fleetListProblems(snapshot),
+  );
   return problems;
 }
 

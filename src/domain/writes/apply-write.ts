@@ -13,6 +13,7 @@ import { isError, type Problem, problem, problemIdentity, recordName } from '../
 import type { AnyRecord, Cluster, Collection } from '../records.ts';
 import { checkRecordChange, validateRecord } from '../rules/index.ts';
 import { dependents } from '../rules/catalog.ts';
+import { caseClashMessage, caseTwin, isWindowsReservedName, reservedNameMessage } from '../rules/portable-ids.ts';
 import { referencingClusters } from '../rules/references.ts';
 import { type Snapshot, withRecord } from '../snapshot.ts';
 import { applyMergePatch } from './merge-patch.ts';
@@ -74,6 +75,13 @@ export function applyWrite(snapshot: Snapshot, request: WriteRequest): WriteOutc
     });
   }
 
+  // Checked once the record is known to be valid: an id its schema refuses (a namespace's
+  // capitals) is a 400 for that, whatever else it clashes with.
+  if (!previous) {
+    const unportable = unportableId(snapshot, collection, id);
+    if (unportable) return refuse(unportable);
+  }
+
   const action: WriteAction = previous ? 'update' : 'create';
   const changedFields = previous ? changedTopLevelFields(previous, record) : Object.keys(record);
   if (previous && changedFields.length === 0) {
@@ -111,6 +119,24 @@ function createId(collection: Collection, body: Record<string, unknown>): string
     reason: 'invalid',
     message: `the record needs a valid "id" (${ID_RULE})`,
     problems: checked.ok ? [problem('invalid_value', { field: '/id' }, `must be ${ID_RULE}`)] : checked.problems,
+  };
+}
+
+/**
+ * A new id that could not be checked out as a file on macOS or Windows. Only a create makes
+ * an id, so only a create is refused for one: a record that already has such an id can still
+ * be changed or deleted.
+ */
+function unportableId(snapshot: Snapshot, collection: Collection, id: string): WriteRefusal | undefined {
+  const key = { collection, id };
+  if (isWindowsReservedName(id)) return invalid(collection, id, [problem('reserved_file_name', { record: key, field: '/id' }, reservedNameMessage(collection, id))]);
+  const twin = caseTwin(snapshot[collection], id);
+  if (twin === undefined) return undefined;
+  return {
+    reason: 'conflict',
+    message: `${recordName(key)} cannot be created: ${caseClashMessage(collection, id, twin)}`,
+    problems: [problem('id_case_clash', { record: key, field: '/id' }, `differs only in case from the existing id "${twin}"`, { refersTo: { collection, id: twin } })],
+    subject: key,
   };
 }
 
