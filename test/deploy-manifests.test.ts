@@ -185,7 +185,7 @@ function build(dir: string): Manifest[] {
 
 // Skipped on a machine with neither kubectl nor kustomize: the checks above still read every
 // manifest, but only kustomize itself can say that patches and components apply.
-describe.skipIf(kustomize === undefined)('kustomize build (needs kubectl or kustomize)', () => {
+describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (skipped: neither kustomize nor kubectl is installed here)'}`, () => {
   it('builds the base', () => {
     const built = build(BASE);
     expect(built.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'Service']);
