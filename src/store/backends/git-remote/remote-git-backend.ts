@@ -27,7 +27,8 @@ import { ObjectReader } from '../../git/format/object-reader.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
-import { type GitCredentials, redactUrl } from './remote-auth.ts';
+import { redactUrls } from '../../../redact-url.ts';
+import type { GitCredentials } from './remote-auth.ts';
 import { cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
 
 export interface RemoteGitOptions {
@@ -78,9 +79,9 @@ export class RemoteGitBackend implements Backend {
   async open(): Promise<void> {
     if (!existsSync(join(this.dir, '.git'))) return;
     const origin = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
-    if (origin && redactUrl(String(origin)) !== redactUrl(this.#options.url)) {
+    if (origin && redactUrls(String(origin)) !== redactUrls(this.#options.url)) {
       throw new StartupError(
-        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrl(String(origin))}, not of ${redactUrl(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
+        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrls(String(origin))}, not of ${redactUrls(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
       );
     }
     this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;
@@ -147,7 +148,7 @@ export class RemoteGitBackend implements Backend {
   describe(): BackendDescription {
     return {
       details: {
-        config_repo: redactUrl(this.#options.url),
+        config_repo: redactUrls(this.#options.url),
         branch: this.#branch ?? null,
         clone_dir: this.dir,
         last_sync: this.#lastSync ?? null,
@@ -168,7 +169,7 @@ export class RemoteGitBackend implements Backend {
     const at = new Date().toISOString();
     try {
       if (!this.#cloned) {
-        this.#options.log.info({ url: redactUrl(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir }, 'cloning the config repo');
+        this.#options.log.info({ url: redactUrls(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir }, 'cloning the config repo');
         this.#branch = await cloneRemote(this.#target, this.#branch);
         this.#cloned = true;
       }
@@ -179,7 +180,7 @@ export class RemoteGitBackend implements Backend {
     } catch (error) {
       const fault = remoteFault(error, this.#target);
       this.#lastSync = { at, ok: false, error: fault.message };
-      this.#options.log.warn({ error: fault.message, url: redactUrl(this.#options.url) }, 'config repo sync failed');
+      this.#options.log.warn({ error: fault.message, url: redactUrls(this.#options.url) }, 'config repo sync failed');
       throw fault;
     }
   }
