@@ -19,7 +19,7 @@ import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
 import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
-import { describeError } from '../../errors.ts';
+import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
@@ -47,6 +47,9 @@ export interface RemoteGitOptions {
 interface SyncReport {
   at: string;
   ok: boolean;
+  /** Why it failed, as a word (remote_unreachable, auth_failed...): shown to everyone. */
+  reason?: StoreFaultReason;
+  /** Why it failed, in words that may name the host: shown only with a token. */
   error?: string;
 }
 
@@ -146,14 +149,18 @@ export class RemoteGitBackend implements Backend {
   }
 
   describe(): BackendDescription {
+    const lastSync = this.#lastSync;
     return {
       details: {
-        config_repo: redactUrls(this.#options.url),
         branch: this.#branch ?? null,
-        clone_dir: this.dir,
-        last_sync: this.#lastSync ?? null,
+        last_sync: lastSync ? { at: lastSync.at, ok: lastSync.ok, ...(lastSync.reason ? { reason: lastSync.reason } : {}) } : null,
         last_successful_sync: this.#lastGoodSync ?? null,
         sync_interval_ms: this.#options.syncIntervalMs,
+      },
+      internal: {
+        config_repo: redactUrls(this.#options.url),
+        clone_dir: this.dir,
+        last_sync: lastSync ?? null,
       },
       followsRemote: true,
       pushBranch: this.#branch,
@@ -179,7 +186,7 @@ export class RemoteGitBackend implements Backend {
       return head;
     } catch (error) {
       const fault = remoteFault(error, this.#target);
-      this.#lastSync = { at, ok: false, error: fault.message };
+      this.#lastSync = { at, ok: false, reason: fault.reason, error: fault.message };
       this.#options.log.warn({ error: fault.message, url: redactUrls(this.#options.url) }, 'config repo sync failed');
       throw fault;
     }
