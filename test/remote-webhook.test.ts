@@ -115,6 +115,23 @@ describe('the push webhook, before the body', () => {
   });
 });
 
+describe('the push webhook, a body without a length', () => {
+  it('stops reading a chunked body once it passes 25 MiB: 413, the connection closed', async () => {
+    const repo = newRemoteRepo();
+    const service = await start(repo.url);
+    const connection = await RawConnection.open(service.url);
+    await connection.write(`POST /hooks/git HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\nx-gitlab-token: ${SECRET}\r\n\r\n`);
+    const chunk = Buffer.alloc(1024 * 1024, ' ');
+    const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+    const answer = connection.next();
+    // Writes fail once the service has closed the connection; the answer came before.
+    for (let i = 0; i < 30; i++) await connection.write(frame).catch(() => undefined);
+    expect((await answer).status).toBe(413);
+    await connection.closed;
+    expect(service.logs.filter((l) => l.msg === 'webhook: syncing the config repo now')).toHaveLength(0);
+  });
+});
+
 describe('the push webhook, deliveries and fetches', () => {
   it('fetches once for a signed delivery sent 20 times', async () => {
     const repo = newRemoteRepo();
