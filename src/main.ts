@@ -1,5 +1,6 @@
 // Entry point: `npm start`. Configuration problems end the start with one line on stderr.
 import { loadConfig } from './config.ts';
+import { redactUrls } from './redact-url.ts';
 import { startService } from './server.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const known = error instanceof StartupError;
-  process.stderr.write(`gitops-config-api: ${known ? (error as Error).message : `failed to start: ${String((error as Error)?.message ?? error)}`}\n`);
+  const message = known ? (error as Error).message : `failed to start: ${String((error as Error)?.message ?? error)}`;
+  process.stderr.write(`gitops-config-api: ${redactUrls(message)}\n`);
   process.exit(known ? 2 : 1);
 });

@@ -13,11 +13,11 @@ import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
+import { redactUrls } from './redact-url.ts';
 import { createObservability } from './observability/observability.ts';
 import { ServedResponses } from './serving/served-responses.ts';
 import { StartupError } from './startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
-import { redactUrl } from './store/backends/git-remote/remote-auth.ts';
 import { StoreRunner } from './store/store-runner.ts';
 
 export interface RunningService {
@@ -105,7 +105,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
       backend: config.backend,
       revision: store.published()?.snapshot.revision ?? null,
       listen: `${host}:${address.port}`,
-      config_repo: config.backend === 'git' ? redactUrl(config.configRepo) : undefined,
+      config_repo: config.backend === 'git' ? redactUrls(config.configRepo) : undefined,
       tls: tls ? { ...tls.certificate, client_certificates: tls.requiresClientCertificates } : undefined,
     },
     'gitops-config-api started',

@@ -9,7 +9,7 @@ import { CRUD_DATA } from './helpers/crud.ts';
 import { asRepoFiles } from './helpers/fixture-data.ts';
 import { commitAll, git, makeConfigRepo, type RepoFiles, writeFiles } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
-import { startTestService, type TestService } from './helpers/service.ts';
+import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 import { runCli } from './helpers/tools.ts';
 
 const c2 = { id: 'c2', cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'qa', namespaces: [{ id: 'team-a' }, { id: 'team-b' }] };
@@ -77,13 +77,13 @@ describe.each(Object.entries(CORPUS))('%s', (_name, change) => {
     // Every case starts from the good revision, served.
     git(dir, 'reset', '-q', '--hard', base);
     git(dir, 'clean', '-qfd');
-    await eventually(async () => (await request(service.url, '/ready')).json().revision === base && (await request(service.url, '/ready')).json().stale === false, 5000);
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().revision === base && (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === false, 5000);
 
     writeFiles(dir, change.write ?? {});
     change.make?.(dir);
     const head = commitAll(dir, change.message ?? 'the change');
-    await eventually(async () => (await request(service.url, '/ready')).json().last_load?.revision === head, 5000);
-    const ready = (await request(service.url, '/ready')).json();
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === head, 5000);
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     const server = { published: ready.revision === head, refused: ready.stale ? ready.last_load.problems.map((p: { code: string }) => p.code).sort() : [] };
 
     const cli = runCli(['validate', dir, '--base', 'HEAD~1', '--format', 'json']);

@@ -259,7 +259,7 @@ describe('crud mode on the git backend', () => {
     const dir = service.dir!;
     const before = commitCount(dir);
     writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'labels: [oops\n');
-    await eventually(async () => (await request(service.url, '/ready')).json().last_load?.ok === false, 3000);
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().last_load?.ok === false, 3000);
     const res = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '8' } } });
     expect(res.status).toBe(503);
     expect(res.json().error).toBe('store_error');

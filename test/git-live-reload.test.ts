@@ -46,9 +46,9 @@ describe('git backend on a local directory', () => {
     // A good edit and a broken file land together: neither may be served (all-or-nothing).
     writeFiles(dir, { 'namespaces/team-b.yaml': { labels: { half: 'applied' } } });
     writeFileSync(join(dir, 'clusters/c1.yaml'), 'cluster_name: [oops\n');
-    await eventually(async () => (await request(service!.url, '/ready')).json().last_load?.ok === false, 2000);
+    await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.ok === false, 2000);
 
-    const ready = (await request(service.url, '/ready')).json();
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ status: 'ok', stale: true, revision: before.headers['x-config-revision'] });
     expect(ready.last_load.problems[0]).toMatchObject({ file: 'clusters/c1.yaml' });
     expect(ready.last_load.problems[0].message).toContain('YAML syntax error');
@@ -59,19 +59,19 @@ describe('git backend on a local directory', () => {
 
     writeFiles(dir, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml']! });
     await eventually(async () => JSON.stringify(await labelsOfTeamB(service!.url)) === '{"half":"applied"}', 2000);
-    expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: false, last_load: { ok: true } });
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ stale: false, last_load: { ok: true } });
   });
 
   it('refuses a schema error and a duplicate cluster_dns the same way', async () => {
     const dir = makeConfigRepo(asRepoFiles());
     service = await startTestService({ CONFIG_REPO: dir });
     writeFiles(dir, { 'clusters/c2.yaml': { cluster_name: 'two', cluster_dns: 'C1.k8s.example.com', environment: 'dev' } });
-    await eventually(async () => (await request(service!.url, '/ready')).json().last_load?.ok === false, 2000);
-    const problems = (await request(service.url, '/ready')).json().last_load.problems;
+    await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.ok === false, 2000);
+    const problems = (await request(service.url, '/ready', { token: READ_TOKEN })).json().last_load.problems;
     expect(problems[0]).toMatchObject({ code: 'duplicate_cluster_dns', severity: 'error', file: 'clusters/c2.yaml', field: '/cluster_dns' });
 
     writeFiles(dir, { 'clusters/c2.yaml': { cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'staging' } });
-    await eventually(async () => (await request(service!.url, '/ready')).json().last_load?.problems?.[0]?.field === '/environment', 2000);
+    await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.problems?.[0]?.field === '/environment', 2000);
     expect((await request(service.url, '/api/v2/gitops/clusters/c2.example.com/namespaces', { token: READ_TOKEN })).status).toBe(404);
   });
 
@@ -96,8 +96,8 @@ describe('git backend on a local directory', () => {
     service = await startTestService({ CONFIG_REPO: dir });
     const before = await request(service.url, NS, { token: READ_TOKEN });
     rmSync(join(dir, 'namespaces/team-b.yaml'));
-    await eventually(async () => (await request(service!.url, '/ready')).json().stale === true, 2000);
-    const ready = (await request(service.url, '/ready')).json();
+    await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().stale === true, 2000);
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.last_load.problems).toEqual([
       expect.objectContaining({ code: 'dangling_reference', severity: 'error', record: 'clusters/c1', field: '/namespaces/0/id', file: 'clusters/c1.yaml' }),
     ]);
@@ -110,7 +110,7 @@ describe('git backend on a local directory', () => {
     const files = asRepoFiles();
     const dir = makeConfigRepo({ ...files, 'platform_components/podinfo.yaml': 'id: podinfo\nunknown_field: 1\n' });
     service = await startTestService({ CONFIG_REPO: dir });
-    const ready = await request(service.url, '/ready');
+    const ready = await request(service.url, '/ready', { token: READ_TOKEN });
     expect(ready.status).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'unavailable', error: 'unavailable', last_load: { ok: false } });
     const read = await request(service.url, NS, { token: READ_TOKEN });

@@ -36,8 +36,8 @@ describe.each(FAULTY)('faults on the %s backend', (backend) => {
     const before = await request(service.url, PC, { token: READ_TOKEN });
     const revision = before.headers['x-config-revision'];
     await actions.breakNamespace();
-    await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 5000);
-    const ready = (await request(service.url, '/ready')).json();
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === true, 5000);
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ status: 'ok', revision, last_load: { ok: false } });
     expect(ready.last_load.problems).toEqual([expect.objectContaining({ code: 'wrong_type', severity: 'error', record: 'namespaces/team-b', field: '/labels/tier' })]);
 

@@ -21,8 +21,8 @@ async function start(env: Record<string, string>): Promise<TestService> {
 }
 
 async function judged(service: TestService, revision: string): Promise<Record<string, any>> {
-  await eventually(async () => (await request(service.url, '/ready')).json().last_load?.revision === revision, 5000);
-  return (await request(service.url, '/ready')).json();
+  await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === revision, 5000);
+  return (await request(service.url, '/ready', { token: READ_TOKEN })).json();
 }
 
 /** Four clusters with two namespaces each: enough inputs (8) plus components for the guard's share rule. */
@@ -84,7 +84,7 @@ describe('the shrink guard', () => {
     services.splice(0);
 
     const accepting = await start({ CONFIG_REPO: dir, GUARD_ACCEPT_REVISION: cut.slice(0, 10) });
-    expect((await request(accepting.url, '/ready')).json()).toMatchObject({ stale: false, revision: cut });
+    expect((await request(accepting.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ stale: false, revision: cut });
   });
 
   it('applies to SQLite too, against the facts it kept of the revision it published', async () => {
@@ -94,13 +94,13 @@ describe('the shrink guard', () => {
     expect((await send(service, 'POST', '/clusters', { id: 'c2', cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'qa', namespaces: [{ id: 'team-a' }] })).status).toBe(201);
     // Another process empties both clusters that have namespaces.
     sqlInOtherProcess(prepared.dbPath!, 'DELETE FROM cluster_namespaces');
-    await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 3000);
-    expect((await request(service.url, '/ready')).json().last_load.problems).toEqual([expect.objectContaining({ code: 'shrink_guard' })]);
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === true, 3000);
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json().last_load.problems).toEqual([expect.objectContaining({ code: 'shrink_guard' })]);
     // A restart judges the database against the facts kept, not as a first revision: still refused.
     await service.close();
     services.splice(0);
     const again = await start(env);
-    const ready = await request(again.url, '/ready');
+    const ready = await request(again.url, '/ready', { token: READ_TOKEN });
     expect(ready.status).toBe(503);
     expect(ready.json().last_load.problems).toEqual([expect.objectContaining({ code: 'shrink_guard' })]);
     expect((await request(again.url, '/api/v2/gitops/clusters/c2.example.com/namespaces', { token: READ_TOKEN })).status).toBe(503);
@@ -114,7 +114,7 @@ describe('a dangling reference the repo already had', () => {
     const service = await start({ ...prepared.env, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
     const ns = (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: READ_TOKEN })).json();
     expect(ns.inputs.map((i: { id: string }) => i.id)).toEqual(['team-b', 'team-a']);
-    const ready = (await request(service.url, '/ready')).json();
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ status: 'ok', stale: false });
 
     const patched = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '5' } } });
@@ -153,7 +153,7 @@ describe('a restart on a refused head', () => {
 
     // A new process, with no memory of what was served: it reads the history.
     const restarted = await start(prepared.env);
-    const ready = (await request(restarted.url, '/ready')).json();
+    const ready = (await request(restarted.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ status: 'ok', revision: good, stale: true, last_load: { ok: false, revision: bad } });
     expect(ready.last_load.problems).toEqual([expect.objectContaining({ code: 'shrink_guard' })]);
     expect((await nsOf(restarted, 'a')).json().inputs.map((i: { id: string }) => i.id)).toEqual(['team-a']);
@@ -168,7 +168,7 @@ describe('a restart on a refused head', () => {
     const later = commitAll(dir, 'a label');
     // Against its parent alone, the last commit would pass; against the last good one, it does not.
     const service = await start({ CONFIG_REPO: dir });
-    const ready = (await request(service.url, '/ready')).json();
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.revision).toBe(git(dir, 'rev-parse', `${shrink}~1`));
     expect(ready.last_load).toMatchObject({ ok: false, revision: later });
   });

@@ -42,8 +42,8 @@ async function commit(prepared: PreparedBackend, running: TestService, change: C
 }
 
 async function judged(running: TestService, revision: string): Promise<Record<string, any>> {
-  await eventually(async () => (await request(running.url, '/ready')).json().last_load?.revision === revision, 5000);
-  return (await request(running.url, '/ready')).json();
+  await eventually(async () => (await request(running.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === revision, 5000);
+  return (await request(running.url, '/ready', { token: READ_TOKEN })).json();
 }
 
 const files = asRepoFiles();
@@ -119,8 +119,8 @@ describe('publication on the sqlite backend', () => {
     service = await startTestService(prepared.env);
     const before = await request(service.url, NS, { token: READ_TOKEN });
     sqlInOtherProcess(prepared.dbPath!, sql);
-    await eventually(async () => (await request(service!.url, '/ready')).json().stale === true, 3000);
-    const ready = (await request(service.url, '/ready')).json();
+    await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().stale === true, 3000);
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ revision: '1', last_load: { ok: false } });
     expect(ready.last_load.problems.map((p: { code: string }) => p.code).sort()).toEqual([...codes].sort());
     const now = await request(service.url, NS, { token: READ_TOKEN });

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 async function readyProblems(url: string): Promise<{ code: string; file: string; message: string }[] | undefined> {
-  const ready = (await request(url, '/ready')).json();
+  const ready = (await request(url, '/ready', { token: 'process-token' })).json();
   return ready.stale ? ready.last_load.problems : undefined;
 }
 
@@ -49,7 +49,7 @@ it('refuses links, FIFOs, devices and oversized files with a clear problem, answ
   const dir = makeConfigRepo(files);
   service = await startServiceProcess({ CONFIG_REPO: dir });
   const url = service.url;
-  const good = (await request(url, '/ready')).json().revision;
+  const good = (await request(url, '/ready', { token: 'process-token' })).json().revision;
 
   for (const [name, make, file, message] of CASES) {
     make(dir);
@@ -59,7 +59,7 @@ it('refuses links, FIFOs, devices and oversized files with a clear problem, answ
     const problems = (await readyProblems(url))!.filter((p) => p.file !== 'clusters/pipe.yaml' || file === 'clusters/pipe.yaml');
     expect(problems, name).toEqual([expect.objectContaining({ file, message: expect.stringMatching(message) })]);
     expect(['not_regular_file', 'file_too_large']).toContain(problems[0]!.code);
-    expect((await request(url, '/ready')).json().revision).toBe(good);
+    expect((await request(url, '/ready', { token: 'process-token' })).json().revision).toBe(good);
 
     // validate reads the same tree the same way.
     const validate = runCli(['validate', dir]);

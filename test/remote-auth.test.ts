@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gitCredentials, redact, redactUrl, splitUrlCredentials } from '../src/store/backends/git-remote/remote-auth.ts';
+import { gitCredentials, redact, splitUrlCredentials } from '../src/store/backends/git-remote/remote-auth.ts';
 
 describe('Git remote credentials', () => {
   it('sends GIT_TOKEN as the Basic password, with user name oauth2 unless GIT_USERNAME is set', () => {
@@ -15,12 +15,13 @@ describe('Git remote credentials', () => {
       credentials: { username: 'bot', password: 's3cret' },
     });
     expect(splitUrlCredentials('https://git.example.com/fleet.git')).toEqual({ url: 'https://git.example.com/fleet.git', credentials: undefined });
+    // A query word stays in the URL that is fetched: the host may need it.
+    expect(splitUrlCredentials('https://bot:s3cret@git.example.com/fleet.git?private_token=t0k3n').url).toBe('https://git.example.com/fleet.git?private_token=t0k3n');
   });
 
   it('removes user info and secrets from anything shown', () => {
-    expect(redactUrl('https://bot:s3cret@git.example.com/fleet.git')).toBe('https://git.example.com/fleet.git');
-    expect(redact('fetch https://bot:s3cret@git.example.com/x failed; token s3cret-token', ['s3cret-token'])).toBe(
-      'fetch https://git.example.com/x failed; token [redacted]',
+    expect(redact('fetch https://bot:s3cret@git.example.com/x?private_token=abc failed; token s3cret-token', ['s3cret-token'])).toBe(
+      'fetch https://***@git.example.com/x?private_token=*** failed; token ***',
     );
   });
 });

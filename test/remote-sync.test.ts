@@ -68,10 +68,16 @@ describe('remote config repo', () => {
     const repo = newRemoteRepo();
     const service = await start({ CONFIG_REPO: repo.url });
     expect(await revisionOf(service)).toBe(git(repo.work, 'rev-parse', 'HEAD'));
-    const ready = (await request(service.url, '/ready')).json();
-    expect(ready).toMatchObject({ status: 'ok', backend: 'git', branch: 'main', config_repo: repo.url, last_sync: { ok: true } });
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
+    expect(ready).toMatchObject({ status: 'ok', backend: 'git', view: 'full', branch: 'main', config_repo: repo.url, last_sync: { ok: true } });
     expect(ready.last_successful_sync).toBeTruthy();
     await expectMatchesOpenApi('get', '/ready', 200, ready);
+    // Without a token: the same states, neither the URL nor the clone's folder.
+    const open = (await request(service.url, '/ready')).json();
+    expect(open).toMatchObject({ status: 'ok', view: 'public', branch: 'main', last_sync: { ok: true } });
+    expect(open).not.toHaveProperty('config_repo');
+    expect(open).not.toHaveProperty('clone_dir');
+    await expectMatchesOpenApi('get', '/ready', 200, open);
   });
 
   it('serves a commit pushed by someone else within the sync interval', async () => {
@@ -137,9 +143,10 @@ describe('remote config repo', () => {
     const before = (await request(service.url, NS, { token: READ_TOKEN })).body;
     const broken = pushChange(repo.work, { 'clusters/c1.yaml': 'cluster_name: [unclosed\n', 'namespaces/team-b.yaml': { labels: { x: 'y' } } }, 'broken');
     await eventually(async () => (await request(service.url, '/ready')).json().last_load?.revision === broken, 3000);
-    const ready = (await request(service.url, '/ready')).json();
-    expect(ready).toMatchObject({ status: 'ok', stale: true, revision: good, last_load: { ok: false } });
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
+    expect(ready).toMatchObject({ status: 'ok', stale: true, revision: good, last_load: { ok: false, revision: broken } });
     expect(ready.last_load.problems[0].file).toBe('clusters/c1.yaml');
+    expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: true, last_load: { revision: broken, problem_counts: { error: 1 } } });
     expect((await request(service.url, NS, { token: READ_TOKEN })).body.equals(before)).toBe(true);
 
     const fixed = pushChange(repo.work, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml']! }, 'fix');
@@ -192,10 +199,11 @@ describe('remote config repo', () => {
     await remote.down();
     try {
       const second = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, CONFIG_SYNC_INTERVAL: '1s' });
-      const ready = await request(second.url, '/ready');
+      const ready = await request(second.url, '/ready', { token: READ_TOKEN });
       expect(ready.status).toBe(200);
-      expect(ready.json()).toMatchObject({ status: 'ok', revision: served, last_sync: { ok: false } });
+      expect(ready.json()).toMatchObject({ status: 'ok', revision: served, last_sync: { ok: false, reason: 'remote_unreachable' } });
       expect(ready.json().last_sync.error).toBeTruthy();
+      expect((await request(second.url, '/ready')).json().last_sync).toEqual({ at: expect.any(String), ok: false, reason: 'remote_unreachable' });
       const read = await request(second.url, NS, { token: READ_TOKEN });
       expect(read.body.equals(bytes)).toBe(true);
       await remote.up();
@@ -214,9 +222,9 @@ describe('remote config repo', () => {
   it('reports wrong credentials without showing them', async () => {
     const repo = newRemoteRepo();
     const service = await start({ CONFIG_REPO: repo.url, GIT_USERNAME: USER, GIT_PASSWORD: 'wrong-password-x1' });
-    const ready = (await request(service.url, '/ready')).json();
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.status).toBe('unavailable');
-    expect(ready.last_sync.ok).toBe(false);
+    expect(ready.last_sync).toMatchObject({ ok: false, reason: 'auth_failed' });
     expect(ready.last_sync.error).toMatch(/^authentication failed: the Git remote .* refused the credentials/);
     expect(JSON.stringify(ready)).not.toContain('wrong-password-x1');
     expect(service.logText()).not.toContain('wrong-password-x1');
@@ -225,7 +233,7 @@ describe('remote config repo', () => {
   it('never shows credentials given in the URL', async () => {
     const repo = newRemoteRepo();
     const service = await start({ CONFIG_REPO: repo.url.replace('http://', `http://${USER}:${PASSWORD}@`), GIT_USERNAME: '', GIT_PASSWORD: '' });
-    const ready = (await request(service.url, '/ready')).json();
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.status).toBe('ok');
     expect(ready.config_repo).toBe(repo.url);
     expect(JSON.stringify(ready)).not.toContain(PASSWORD);

@@ -95,7 +95,7 @@ describe('opening the database', () => {
     const service = await startTestService(sqliteEnv(`sqlite://${path}?mode=rwc`));
     try {
       expect(existsSync(path)).toBe(true);
-      const ready = (await request(service.url, '/ready')).json();
+      const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
       expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: path, database_mode: 'rwc', clusters: 2 });
       const db = new Database(path, { readonly: true });
       expect(db.pragma('user_version', { simple: true })).toBe(2);
@@ -119,7 +119,7 @@ describe('opening the database', () => {
     await created.close();
     const service = await startTestService(sqliteEnv(`sqlite://${path}?mode=rw`));
     try {
-      expect((await request(service.url, '/ready')).json()).toMatchObject({ status: 'ok', database_mode: 'rw', revision: '1' });
+      expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ status: 'ok', database_mode: 'rw', revision: '1' });
     } finally {
       await service.close();
     }
@@ -134,7 +134,7 @@ describe('opening the database', () => {
       const res = await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN });
       expect(res.status).toBe(200);
       expect(res.json().inputs).toHaveLength(2);
-      expect((await request(service.url, '/ready')).json()).toMatchObject({ database_mode: 'ro', revision: '1' });
+      expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ database_mode: 'ro', revision: '1' });
     } finally {
       await service.close();
     }
@@ -162,7 +162,7 @@ describe('opening the database', () => {
   it('sqlite::memory: serves the seed, and starts from it again every time', async () => {
     const service = await startTestService(sqliteEnv('sqlite::memory:'));
     try {
-      const ready = (await request(service.url, '/ready')).json();
+      const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
       expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: ':memory:', clusters: 2 });
     } finally {
       await service.close();

@@ -155,7 +155,7 @@ describe('schema and seed', () => {
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c1']);
     const ns = (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: READ_TOKEN })).json();
     expect(ns.inputs[0]).toMatchObject({ id: 'team-b', labels: { tier: 'gold' } });
-    expect((await request(service.url, '/ready')).json().revision).toBe('3');
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json().revision).toBe('3');
     expect(revisionIn(path)).toBe(3);
   });
 
@@ -278,7 +278,7 @@ describe('changes made by another process', () => {
     expect(latency).toBeLessThan(1500);
     expect(served.ids).toEqual(['team-b', 'team-a', 'team-c']);
     expect(served.revision).toBe('3');
-    expect((await request(service.url, '/ready')).json()).toMatchObject({ revision: '3', stale: false });
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ revision: '3', stale: false });
     service.log.info({ latency_ms: latency }, 'external write served');
   });
 
@@ -307,8 +307,8 @@ describe('changes made by another process', () => {
 
     // A number where the contract wants a string: the JSON column accepts it, the record check does not.
     sqlInOtherProcess(path, `UPDATE clusters SET patches = '{"podinfo":{"replicaCount":3}}' WHERE id = 'c1'`);
-    await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 1500);
-    const ready = (await request(service.url, '/ready')).json();
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === true, 1500);
+    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ status: 'ok', revision: '1', stale: true, last_load: { ok: false } });
     expect(ready.last_load.problems).toContainEqual({
       code: 'wrong_type',
@@ -323,7 +323,7 @@ describe('changes made by another process', () => {
     expect(still.headers['x-config-revision']).toBe('1');
 
     sqlInOtherProcess(path, `UPDATE clusters SET patches = '{"podinfo":{"replicaCount":"3"}}' WHERE id = 'c1'`);
-    await eventually(async () => (await request(service.url, '/ready')).json().stale === false, 1500);
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === false, 1500);
     const fixed = await request(service.url, PC, { token: READ_TOKEN });
     expect(fixed.headers['x-config-revision']).toBe('3');
     expect(fixed.json().inputs[0].patches).toEqual({ replicaCount: '3' });
@@ -336,12 +336,12 @@ describe('changes made by another process', () => {
     const service = await startService(url);
     const res = await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN });
     expect(res.status).toBe(503);
-    const ready = await request(service.url, '/ready');
+    const ready = await request(service.url, '/ready', { token: READ_TOKEN });
     expect(ready.status).toBe(503);
     expect(ready.json().last_load.problems[0].at).toBe('clusters/c1/namespaces/3/id');
     sqlInOtherProcess(path, "DELETE FROM cluster_namespaces WHERE namespace_id = 'no/slashes'");
     await eventually(async () => (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).status === 200, 1500);
-    expect((await request(service.url, '/ready')).json()).toMatchObject({ status: 'ok', revision: '3', seeded_at: expect.any(String) });
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ status: 'ok', revision: '3', seeded_at: expect.any(String) });
   });
 
   it('a broken database (a table dropped) never turns a read into an empty or short list', async () => {
@@ -350,8 +350,8 @@ describe('changes made by another process', () => {
     const NS = '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces';
     const good = await request(service.url, NS, { token: READ_TOKEN });
     sqlInOtherProcess(path, 'DROP TABLE cluster_namespaces');
-    await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 1500);
-    expect((await request(service.url, '/ready')).json().last_load.error).toMatch(/no such table: cluster_namespaces/);
+    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === true, 1500);
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json().last_load.error).toMatch(/no such table: cluster_namespaces/);
     // The load is tried again and again; after each failed attempt the reads are still the last good ones.
     const failures = () => service.logs.filter((l) => String(l.msg).startsWith('the store cannot be read now')).length;
     for (let seen = failures(); seen < 3; seen = failures()) {
@@ -417,7 +417,7 @@ describe('faults', () => {
     expect(auditCount(path)).toBe(0);
     expect(rowsOf(path, "SELECT labels FROM namespaces WHERE id IN ('team-b', 'ghost')")).toEqual([{ labels: '{}' }]);
     expect((await request(service.url, NS, { token: READ_TOKEN })).body.equals(before.body)).toBe(true);
-    expect((await request(service.url, '/ready')).json()).toMatchObject({ revision: '1', stale: false });
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ revision: '1', stale: false });
 
     const retried = await write();
     expect(retried.status).toBe(200);

@@ -1,13 +1,16 @@
-// Public probes and the API document: /health, /ready, /openapi.yaml.
+// Public probes and the API document: /health, /ready (its views: ./ready-view.ts), /openapi.yaml.
 import { Router } from 'express';
 import type { BackendName } from '../config.ts';
-import type { LoadReport, StoreRunner } from '../store/store-runner.ts';
-import { formatLocation, type Problem } from '../domain/problem.ts';
+import type { StoreRunner } from '../store/store-runner.ts';
 import { VERSION } from '../version.ts';
+import type { Authenticator } from './auth.ts';
+import { readyAnswer } from './ready-view.ts';
 
 export interface ServiceRouteDeps {
   store: StoreRunner;
   backend: BackendName;
+  /** /ready shows its full view (problems, paths, error texts) to a caller with a token. */
+  auth: Authenticator;
   openapiDocument: Buffer;
   /** True once shutdown has begun: the replica must leave the Service's endpoints. */
   shuttingDown?: () => boolean;
@@ -20,9 +23,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
     res.json({ status: 'ok', version: VERSION });
   });
 
-  router.get('/ready', (_req, res) => {
-    const { published, lastLoad, details } = deps.store.status();
-    const last_load = lastLoad ? loadReport(lastLoad) : null;
+  router.get('/ready', (req, res) => {
     res.set('cache-control', 'no-store');
     if (deps.shuttingDown?.()) {
       res.status(503).json({
@@ -33,31 +34,10 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
       });
       return;
     }
-    if (!published) {
-      res.status(503).json({
-        status: 'unavailable',
-        error: 'unavailable',
-        message:
-          lastLoad?.ok === false
-            ? `no configuration is served yet: ${lastLoad.error}`
-            : 'no configuration is served yet: the first load has not finished',
-        backend: deps.backend,
-        ...(last_load ? { last_load } : {}),
-        ...details,
-      });
-      return;
-    }
-    res.json({
-      status: 'ok',
-      backend: deps.backend,
-      revision: published.snapshot.revision,
-      loaded_at: published.publishedAt.toISOString(),
-      clusters: published.snapshot.clusters.size,
-      // The last load failed, or was refused, but an earlier revision is still served.
-      stale: lastLoad?.ok === false,
-      last_load,
-      ...details,
-    });
+    // A missing or wrong token is no error here: the probe's answer must not depend on it.
+    const view = deps.auth.roleOf(req) === undefined ? 'public' : 'full';
+    const answer = readyAnswer(deps.store.status(), deps.backend, view);
+    res.status(answer.status).json(answer.body);
   });
 
   router.get('/openapi.yaml', (_req, res) => {
@@ -65,21 +45,4 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
   });
 
   return router;
-}
-
-/** The load report as /ready shows it: each problem with its code, severity, place and message. */
-function loadReport(report: LoadReport): Record<string, unknown> {
-  return { ...report, ...(report.problems ? { problems: report.problems.map(problemView) } : {}) };
-}
-
-function problemView(p: Problem): Record<string, unknown> {
-  return {
-    code: p.code,
-    severity: p.severity,
-    at: formatLocation(p.at),
-    ...(p.at.file !== undefined ? { file: p.at.file } : {}),
-    ...(p.at.record ? { record: `${p.at.record.collection}/${p.at.record.id}` } : {}),
-    field: p.at.field,
-    message: p.message,
-  };
 }

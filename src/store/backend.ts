@@ -53,8 +53,16 @@ export interface CommitResult {
 }
 
 export interface BackendDescription {
-  /** Facts for /ready (folder, branch, database, last sync...). Never a secret. */
+  /**
+   * Facts for everyone who asks /ready: states, times, counts, a branch name. Never a path, a
+   * URL or an error's text, which can tell an outsider how the service is set up.
+   */
   details: Record<string, unknown>;
+  /**
+   * Facts shown on /ready only to a caller with a token, over `details` (a key in both is
+   * shown from here): folders, the repository's URL without its secrets, error texts.
+   */
+  internal?: Record<string, unknown>;
   /** The branch a push webhook should name, for a store that follows a remote Git branch. */
   pushBranch?: string;
   /** True for a store that follows a remote: a push webhook makes sense. */

@@ -1,6 +1,7 @@
 // What the store runner publishes and reports: the revision every read is answered from,
 // the outcome of the last load (shown on /ready), and a write's result.
 import type { Problem } from '../domain/problem.ts';
+import type { StoreFaultReason } from './errors.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { AppliedWrite, WriteAction } from '../domain/writes/write-request.ts';
 import type { Collection } from '../domain/records.ts';
@@ -20,6 +21,8 @@ export interface LoadReport {
   at: string;
   ok: boolean;
   revision?: string;
+  /** Why the store could not be read (a load that failed rather than one refused). */
+  reason?: StoreFaultReason;
   error?: string;
   problems?: Problem[];
 }
@@ -27,7 +30,10 @@ export interface LoadReport {
 export interface StoreStatus {
   published: Published | undefined;
   lastLoad: LoadReport | undefined;
+  /** The backend's facts for everyone. */
   details: Record<string, unknown>;
+  /** The backend's facts for a caller with a token (paths, URLs, error texts). */
+  internal: Record<string, unknown>;
 }
 
 export interface WriteResult {

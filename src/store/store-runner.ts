@@ -78,7 +78,13 @@ export class StoreRunner {
   }
 
   status(): StoreStatus {
-    return { published: this.#published, lastLoad: this.#lastLoad, details: this.#backend.describe().details };
+    const { details, internal } = this.#backend.describe();
+    return { published: this.#published, lastLoad: this.#lastLoad, details, internal: internal ?? {} };
+  }
+
+  /** Resolves once every load and write queued so far has finished. */
+  idle(): Promise<void> {
+    return this.#queue.idle();
   }
 
   describe(): BackendDescription {
@@ -211,7 +217,7 @@ export class StoreRunner {
 
   #loadFailed(error: unknown, at: string, reason: string): void {
     const message = `the store cannot be read now: ${describeError(error)}`;
-    this.#lastLoad = { at, ok: false, error: message, problems: [] };
+    this.#lastLoad = { at, ok: false, reason: error instanceof StoreUnavailable ? error.reason : 'io', error: message, problems: [] };
     const served = this.#published?.snapshot.revision ?? null;
     this.#log[error instanceof StoreUnavailable ? 'warn' : 'error'](
       { err: error instanceof StoreUnavailable ? undefined : error, reason, served_revision: served, retry_in_ms: this.#retry.peek() },

@@ -17,18 +17,37 @@ export interface GitHttpRemote {
   publish(name: string, sourceDir: string, branch?: string): void;
   /** Refuse connections (the host is down) until up() is called. */
   down(): Promise<void>;
+  /** How many fetches (and clones) of repo `name` the remote has seen begin: its `info/refs?service=git-upload-pack` requests. */
+  fetches(name: string): Promise<number>;
+  /** Fetches of repo `name` that have begun and not been answered yet. */
+  fetchesInFlight(name: string): Promise<number>;
+  /** Holds each fetch's first answer back by `ms` (0: none), to play a slow host. */
+  slowFetches(ms: number): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
+}
+
+interface RemoteState {
+  port: number;
+  requests: number;
+  /** By repository path (`/<name>.git`): fetches begun. */
+  fetches: Record<string, number>;
+  /** By repository path: fetches whose ref advertisement has not been answered yet. */
+  inFlight: Record<string, number>;
 }
 
 /** Starts the remote in a child process. */
 export async function startGitHttpRemote(credentials: { username: string; password: string }): Promise<GitHttpRemote> {
   const root = tempDir('git-remote-');
   const child = fork(import.meta.filename, [root, credentials.username, credentials.password], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const call = (command: string) =>
-    new Promise<{ port: number; requests: number }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { port: number; requests: number }));
-      child.once('exit', () => reject(new Error('git remote process exited')));
+  const call = (command: string | { slow: number }) =>
+    new Promise<RemoteState>((resolve, reject) => {
+      const exited = () => reject(new Error('git remote process exited'));
+      child.once('message', (m) => {
+        child.off('exit', exited);
+        resolve(m as RemoteState);
+      });
+      child.once('exit', exited);
       child.send(command);
     });
   const { port } = await call('up');
@@ -45,6 +64,15 @@ export async function startGitHttpRemote(credentials: { username: string; passwo
     async up() {
       await call('up');
     },
+    async fetches(name) {
+      return (await call('state')).fetches[`/${name}.git`] ?? 0;
+    },
+    async fetchesInFlight(name) {
+      return (await call('state')).inFlight[`/${name}.git`] ?? 0;
+    },
+    async slowFetches(ms) {
+      await call({ slow: ms });
+    },
     async close() {
       child.kill();
     },
@@ -58,6 +86,9 @@ function serve(root: string, username: string, password: string): void {
   let server: Server | undefined;
   let port = 0;
   let requests = 0;
+  let slowMs = 0;
+  const fetches: Record<string, number> = {};
+  const inFlight: Record<string, number> = {};
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests++;
@@ -66,6 +97,24 @@ function serve(root: string, username: string, password: string): void {
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // A fetch (or clone) begins with the ref advertisement of upload-pack.
+    const advertised = /^(.*)\/info\/refs$/.exec(url.pathname);
+    if (req.method === 'GET' && advertised && url.searchParams.get('service') === 'git-upload-pack') {
+      const repo = advertised[1]!;
+      fetches[repo] = (fetches[repo] ?? 0) + 1;
+      if (slowMs > 0) {
+        inFlight[repo] = (inFlight[repo] ?? 0) + 1;
+        setTimeout(() => {
+          inFlight[repo]! -= 1;
+          runBackend(req, res, url);
+        }, slowMs);
+        return;
+      }
+    }
+    runBackend(req, res, url);
+  };
+
+  const runBackend = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const cgi = spawn('git', ['http-backend'], {
       env: {
         ...process.env,
@@ -130,10 +179,15 @@ function serve(root: string, username: string, password: string): void {
       server.close(() => resolve());
       for (const socket of sockets) socket.destroy();
     });
-  process.on('message', (command) => {
-    const done = () => process.send!({ port, requests });
+  process.on('message', (command: string | { slow: number }) => {
+    const done = () => process.send!({ port, requests, fetches, inFlight });
     if (command === 'up') listen().then(done);
     else if (command === 'down') stop().then(done);
+    else if (command === 'state') done();
+    else if (typeof command === 'object') {
+      slowMs = command.slow;
+      done();
+    }
   });
   process.on('disconnect', () => process.exit(0));
 }

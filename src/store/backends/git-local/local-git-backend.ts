@@ -253,7 +253,7 @@ export class LocalGitBackend implements Backend {
   }
 
   describe(): BackendDescription {
-    return { details: { config_repo: this.dir, git_repository: isGitRepository(this.dir) }, followsRemote: false };
+    return { details: { git_repository: isGitRepository(this.dir) }, internal: { config_repo: this.dir }, followsRemote: false };
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 // Credentials for an HTTP(S) Git remote, and keeping them out of everything that is shown.
 import type { AuthCallback } from 'isomorphic-git';
+import { redactUrls } from '../../../redact-url.ts';
 
 export interface GitCredentials {
   username: string;
@@ -28,36 +29,31 @@ export function authCallbacks(credentials: GitCredentials | undefined): { onAuth
 /**
  * Credentials written into the URL (https://user:token@host/repo.git) are taken out of it,
  * so that they reach neither logs nor the clone's .git/config; they count as GIT_USERNAME /
- * GIT_PASSWORD when those are not set.
+ * GIT_PASSWORD when those are not set. The rest of the URL (a query word included) is kept:
+ * it is what the remote is fetched from.
  */
 export function splitUrlCredentials(url: string): { url: string; credentials: GitCredentials | undefined } {
   try {
     const parsed = new URL(url);
     if (!parsed.username && !parsed.password) return { url, credentials: undefined };
     const credentials = { username: decodeURIComponent(parsed.username) || 'oauth2', password: decodeURIComponent(parsed.password) };
-    return { url: redactUrl(url), credentials };
+    parsed.username = '';
+    parsed.password = '';
+    return { url: parsed.toString(), credentials };
   } catch {
     return { url, credentials: undefined };
   }
 }
 
-/** The URL as it may be shown: user name and password removed. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//');
-  }
-}
-
-/** Removes every secret, and any user info of a URL, from a text that is about to be shown. */
+/**
+ * A text about to be shown (an error of the Git transport, which may quote the URL), with
+ * the user info and secret query words of every URL in it and every known credential
+ * replaced.
+ */
 export function redact(text: string, secrets: (string | undefined)[]): string {
-  let out = text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1');
+  let out = redactUrls(text);
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+    if (secret && secret.length >= 4) out = out.split(secret).join('***');
   }
   return out;
 }

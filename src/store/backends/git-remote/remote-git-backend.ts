@@ -19,7 +19,7 @@ import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
 import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
-import { describeError } from '../../errors.ts';
+import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
@@ -27,7 +27,8 @@ import { ObjectReader } from '../../git/format/object-reader.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
-import { type GitCredentials, redactUrl } from './remote-auth.ts';
+import { redactUrls } from '../../../redact-url.ts';
+import type { GitCredentials } from './remote-auth.ts';
 import { cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
 
 export interface RemoteGitOptions {
@@ -46,6 +47,9 @@ export interface RemoteGitOptions {
 interface SyncReport {
   at: string;
   ok: boolean;
+  /** Why it failed, as a word (remote_unreachable, auth_failed...): shown to everyone. */
+  reason?: StoreFaultReason;
+  /** Why it failed, in words that may name the host: shown only with a token. */
   error?: string;
 }
 
@@ -78,9 +82,9 @@ export class RemoteGitBackend implements Backend {
   async open(): Promise<void> {
     if (!existsSync(join(this.dir, '.git'))) return;
     const origin = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
-    if (origin && redactUrl(String(origin)) !== redactUrl(this.#options.url)) {
+    if (origin && redactUrls(String(origin)) !== redactUrls(this.#options.url)) {
       throw new StartupError(
-        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrl(String(origin))}, not of ${redactUrl(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
+        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrls(String(origin))}, not of ${redactUrls(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
       );
     }
     this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;
@@ -145,14 +149,18 @@ export class RemoteGitBackend implements Backend {
   }
 
   describe(): BackendDescription {
+    const lastSync = this.#lastSync;
     return {
       details: {
-        config_repo: redactUrl(this.#options.url),
         branch: this.#branch ?? null,
-        clone_dir: this.dir,
-        last_sync: this.#lastSync ?? null,
+        last_sync: lastSync ? { at: lastSync.at, ok: lastSync.ok, ...(lastSync.reason ? { reason: lastSync.reason } : {}) } : null,
         last_successful_sync: this.#lastGoodSync ?? null,
         sync_interval_ms: this.#options.syncIntervalMs,
+      },
+      internal: {
+        config_repo: redactUrls(this.#options.url),
+        clone_dir: this.dir,
+        last_sync: lastSync ?? null,
       },
       followsRemote: true,
       pushBranch: this.#branch,
@@ -168,7 +176,7 @@ export class RemoteGitBackend implements Backend {
     const at = new Date().toISOString();
     try {
       if (!this.#cloned) {
-        this.#options.log.info({ url: redactUrl(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir }, 'cloning the config repo');
+        this.#options.log.info({ url: redactUrls(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir }, 'cloning the config repo');
         this.#branch = await cloneRemote(this.#target, this.#branch);
         this.#cloned = true;
       }
@@ -178,8 +186,8 @@ export class RemoteGitBackend implements Backend {
       return head;
     } catch (error) {
       const fault = remoteFault(error, this.#target);
-      this.#lastSync = { at, ok: false, error: fault.message };
-      this.#options.log.warn({ error: fault.message, url: redactUrl(this.#options.url) }, 'config repo sync failed');
+      this.#lastSync = { at, ok: false, reason: fault.reason, error: fault.message };
+      this.#options.log.warn({ error: fault.message, url: redactUrls(this.#options.url) }, 'config repo sync failed');
       throw fault;
     }
   }

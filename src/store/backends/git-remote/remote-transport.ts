@@ -7,6 +7,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
+import { redactUrls } from '../../../redact-url.ts';
 import { authCallbacks, type GitCredentials, redact } from './remote-auth.ts';
 
 /** The ref a write's commit is pushed from; it exists only during the push. */
@@ -84,7 +85,7 @@ export async function pushCommit(target: RemoteTarget, branch: string, commit: s
     if (failure === undefined) return;
     const head = await fetchBranch(target, branch);
     if (head === commit) return;
-    if (head !== parent) throw new BaseMoved(`the remote branch moved to ${head} (the push was refused: ${failure.message})`);
+    if (head !== parent) throw new BaseMoved(`the remote branch moved to ${head} (the push was refused: ${redact(failure.message, secrets(target))})`);
     const retry = failure.kind === 'lost' || /\block/i.test(failure.message);
     if (!retry) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
     if (attempt >= PUSH_ATTEMPTS) {
@@ -138,7 +139,7 @@ export function remoteFault(error: unknown, target: RemoteTarget): StoreUnavaila
   if (e.code === 'UserCanceledError' || status === 401 || status === 403) {
     return new StoreUnavailable(
       'auth_failed',
-      `authentication failed: the Git remote ${redact(target.url, [])} refused the credentials (check GIT_TOKEN, or GIT_USERNAME and GIT_PASSWORD)`,
+      `authentication failed: the Git remote ${redactUrls(target.url)} refused the credentials (check GIT_TOKEN, or GIT_USERNAME and GIT_PASSWORD)`,
     );
   }
   return new StoreUnavailable('remote_unreachable', `the Git remote could not be reached: ${redact(describeError(error), secrets(target))}`);

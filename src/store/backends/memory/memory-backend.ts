@@ -32,7 +32,7 @@ export class MemoryBackend implements Backend {
   }
 
   describe(): BackendDescription {
-    return { details: { seed_file: this.#seedFile }, followsRemote: false, fixed: true };
+    return { details: {}, internal: { seed_file: this.#seedFile }, followsRemote: false, fixed: true };
   }
 
   async close(): Promise<void> {}

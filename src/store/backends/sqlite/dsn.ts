@@ -9,6 +9,7 @@
 // file must exist; the default), ro (read-only). busy_timeout=<ms> bounds how long a write
 // waits for another process's lock (default 5000).
 import { isAbsolute, resolve } from 'node:path';
+import { redactUrls } from '../../../redact-url.ts';
 import { StartupError } from '../../../startup-error.ts';
 
 export type SqliteMode = 'ro' | 'rw' | 'rwc';
@@ -35,7 +36,7 @@ const FORMS =
 /** Parses a DATABASE_URL; `cwd` resolves relative paths. Throws DsnError with the reason. */
 export function parseSqliteDsn(url: string, cwd: string = process.cwd()): SqliteDsn {
   const fail = (why: string): never => {
-    throw new DsnError(`DATABASE_URL=${redact(url)} is not a valid SQLite DSN: ${why}; ${FORMS}`);
+    throw new DsnError(`DATABASE_URL=${redactUrls(url)} is not a valid SQLite DSN: ${why}; ${FORMS}`);
   };
   const trimmed = url.trim();
   if (!/^sqlite:/i.test(trimmed)) fail('it must start with sqlite:');
@@ -89,11 +90,6 @@ export function parseSqliteDsn(url: string, cwd: string = process.cwd()): Sqlite
   if (path.includes('\u0000')) fail('the path contains a NUL character');
   if (path.endsWith('/')) fail('the path names a folder, not a database file');
   return { kind: 'file', mode: mode ?? 'rw', path: isAbsolute(path) ? resolve(path) : resolve(cwd, path), busyTimeoutMs };
-}
-
-/** The DSN for messages: a URL with credentials has no place in a SQLite DSN, but never echo one. */
-function redact(url: string): string {
-  return url.replace(/\/\/[^/@]*@/, '//***@');
 }
 
 /** How the database is named in logs and on /ready. */

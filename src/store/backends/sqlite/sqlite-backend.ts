@@ -200,13 +200,13 @@ export class SqliteBackend implements Backend {
     const seededAt = this.#seededAt;
     return {
       details: {
-        database: this.#name,
         database_mode: this.dsn.mode,
         schema_version: SCHEMA_VERSION,
         busy_timeout_ms: this.dsn.busyTimeoutMs,
         ...(seededAt ? { seeded_at: seededAt } : {}),
         ...(this.#orphanReferences ? { orphan_reference_rows: this.#orphanReferences } : {}),
       },
+      internal: { database: this.#name },
       followsRemote: false,
     };
   }
