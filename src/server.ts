@@ -5,7 +5,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { ServiceConfig } from './config.ts';
+import { type ServiceConfig, tokenWarnings } from './config.ts';
 import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
 import { ConnectionTracker } from './http/connections.ts';
@@ -53,12 +53,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses) : undefined;
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
-  if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
-    log.warn(
-      'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
-        'every polling cluster included, can write; set CRUD_AUTH_TOKEN to a token of its own',
-    );
-  }
+  for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
 
   const routers = [];

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration, parseListenAddress } from '../src/config.ts';
+import { ConfigError, loadConfig, parseDuration, parseListenAddress, tokenWarnings } from '../src/config.ts';
 import { tempDir } from './helpers/git-fixture.ts';
 
 describe('configuration', () => {
@@ -125,6 +125,43 @@ describe('tokens', () => {
     expect(loadConfig({ AUTH_TOKEN: 'r', CRUD_AUTH_TOKEN_FILE: secretFile('') }).crudAuthToken).toBe('r');
     // An empty AUTH_TOKEN beside AUTH_TOKEN_FILE is not "both set".
     expect(loadConfig({ AUTH_TOKEN: '', AUTH_TOKEN_FILE: secretFile('f\n') }).authToken).toBe('f');
+  });
+
+  it.each([
+    ['spaces inside', 'a b c d'],
+    ['a letter outside ASCII', 'read-tokén'],
+    ['a character outside ASCII that looks like one inside', 'read-\u212aey'],
+    ['a quote', 'read"token'],
+    ['a comma', 'read,token'],
+    ['= before the end', 'read=token'],
+    ['only padding', '=='],
+    ['a backslash', 'read\\token'],
+  ])('refuses a token with %s (not a Bearer token), naming the variable and never the value', (_name, value) => {
+    for (const name of ['AUTH_TOKEN', 'CRUD_AUTH_TOKEN']) {
+      const env = { AUTH_TOKEN: 'read-token', API_MODE: 'crud', [name]: value };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^${name}: the token has a character a Bearer token cannot carry`));
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect((error as Error).message).not.toContain(value);
+      }
+    }
+    const file = secretFile(`${value}\n`);
+    expect(() => loadConfig({ AUTH_TOKEN_FILE: file })).toThrow(`AUTH_TOKEN_FILE (${file}): the token has a character a Bearer token cannot carry`);
+  });
+
+  it('warns about tokens shorter than 16 characters, and about crud mode without a write token of its own', () => {
+    const long = 'a-token-of-20-chars-';
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: '0123456789abcdef' }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: '0123456789abcde' }))).toEqual([expect.stringMatching(/^AUTH_TOKEN is shorter than 16 characters/)]);
+    // A short write token counts only where it is used: in crud mode.
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, CRUD_AUTH_TOKEN: 'w' }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, CRUD_AUTH_TOKEN: 'w', API_MODE: 'crud' }))).toEqual([
+      expect.stringMatching(/^CRUD_AUTH_TOKEN is shorter than 16 characters/),
+    ]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, API_MODE: 'crud' }))).toEqual([expect.stringMatching(/without a distinct CRUD_AUTH_TOKEN/)]);
   });
 
   it('keeps tokens with inner characters a bearer token may hold', () => {
