@@ -6,6 +6,15 @@ import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
+import {
+  DEFAULT_HEADER_TIMEOUT,
+  DEFAULT_KEEPALIVE_TIMEOUT,
+  DEFAULT_REQUEST_TIMEOUT,
+  DEFAULT_TLS_HANDSHAKE_TIMEOUT,
+  defaultMaxConnections,
+  type HttpLimits,
+  openFileLimit,
+} from './http-limits.ts';
 
 export class ConfigError extends StartupError {}
 
@@ -43,6 +52,8 @@ export interface ServiceConfig extends BackendSettings {
   metrics: boolean;
   /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
   tls: TlsSettings | undefined;
+  /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
+  http: HttpLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -183,6 +194,29 @@ function logLevelFrom(env: Env): string {
   return 'info';
 }
 
+/** A whole number of at least 1. */
+function positiveInteger(name: string, value: string): number {
+  if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < 1) throw new ConfigError(`${name}=${value} is not valid; use a whole number of at least 1`);
+  return Number(value);
+}
+
+function httpLimitsFrom(env: Env): HttpLimits {
+  const limits: HttpLimits = {
+    maxConnections: env.HTTP_MAX_CONNECTIONS ? positiveInteger('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS) : defaultMaxConnections(openFileLimit()),
+    headerTimeoutMs: parseDuration('HTTP_HEADER_TIMEOUT', env.HTTP_HEADER_TIMEOUT || DEFAULT_HEADER_TIMEOUT),
+    requestTimeoutMs: parseDuration('HTTP_REQUEST_TIMEOUT', env.HTTP_REQUEST_TIMEOUT || DEFAULT_REQUEST_TIMEOUT),
+    keepAliveTimeoutMs: parseDuration('HTTP_KEEPALIVE_TIMEOUT', env.HTTP_KEEPALIVE_TIMEOUT || DEFAULT_KEEPALIVE_TIMEOUT),
+    tlsHandshakeTimeoutMs: parseDuration('TLS_HANDSHAKE_TIMEOUT', env.TLS_HANDSHAKE_TIMEOUT || DEFAULT_TLS_HANDSHAKE_TIMEOUT),
+  };
+  // The headers are part of the request: Node refuses a header timeout longer than the request's.
+  if (limits.headerTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      `HTTP_HEADER_TIMEOUT (${limits.headerTimeoutMs} ms) is longer than HTTP_REQUEST_TIMEOUT (${limits.requestTimeoutMs} ms); the headers are part of the request`,
+    );
+  }
+  return limits;
+}
+
 /** The TLS file names; whether the files can be served is checked when the server is made. */
 function tlsSettingsFrom(env: Env): TlsSettings | undefined {
   const certFile = env.TLS_CERT_FILE || undefined;
@@ -242,5 +276,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
+    http: httpLimitsFrom(env),
   };
 }
