@@ -6,6 +6,15 @@ import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
+import {
+  DEFAULT_HEADER_TIMEOUT,
+  DEFAULT_KEEPALIVE_TIMEOUT,
+  DEFAULT_REQUEST_TIMEOUT,
+  DEFAULT_TLS_HANDSHAKE_TIMEOUT,
+  defaultMaxConnections,
+  type HttpLimits,
+  openFileLimit,
+} from './http-limits.ts';
 
 export class ConfigError extends StartupError {}
 
@@ -43,6 +52,8 @@ export interface ServiceConfig extends BackendSettings {
   metrics: boolean;
   /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
   tls: TlsSettings | undefined;
+  /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
+  http: HttpLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -72,10 +83,22 @@ export function secretFrom(env: Env, name: string): string | undefined {
 }
 
 /**
- * A bearer token (AUTH_TOKEN, CRUD_AUTH_TOKEN). One with whitespace around it or a control
- * character in it could never be presented in an Authorization header as it is stored, so
- * every request would be refused; it stops the start instead, naming the variable (never the
- * value). A file's one trailing newline is not part of the token (secretFrom drops it).
+ * What a Bearer token may be made of (RFC 6750's b64token): letters, digits, `-._~+/`, then
+ * `=` padding. A client sends the token in `Authorization: Bearer <token>` as it is; one with
+ * a space, a non-ASCII letter or any other character cannot be sent that way (Flux's Go client
+ * would send bytes that never compare equal, or split it at the space).
+ */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Tokens shorter than this are logged as a warning at start: a short shared token can be guessed. */
+export const SHORT_TOKEN_LENGTH = 16;
+
+/**
+ * A bearer token (AUTH_TOKEN, CRUD_AUTH_TOKEN). One that could never be presented in an
+ * Authorization header as it is stored — whitespace around it, a control character, any
+ * character a Bearer token cannot carry — would refuse every request; it stops the start
+ * instead, naming the variable (never the value). A file's one trailing newline is not part
+ * of the token (secretFrom drops it).
  */
 export function tokenFrom(env: Env, name: string): string | undefined {
   const token = secretFrom(env, name);
@@ -87,7 +110,37 @@ export function tokenFrom(env: Env, name: string): string | undefined {
   if (/^\s|\s$/u.test(token)) {
     throw new ConfigError(`${source}: the token has whitespace at its start or end; remove it`);
   }
+  if (!BEARER_TOKEN.test(token)) {
+    throw new ConfigError(
+      `${source}: the token has a character a Bearer token cannot carry; use only letters A-Z a-z, digits and - . _ ~ + /, ` +
+        'with = only at the end (e.g. openssl rand -hex 32)',
+    );
+  }
   return token;
+}
+
+/**
+ * What is worth a warning, but not a refusal, in the tokens the service starts with: a token
+ * short enough to guess, and crud mode without a write token of its own.
+ */
+export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'>): string[] {
+  const warnings: string[] = [];
+  const tokens: [string, string][] = [['AUTH_TOKEN', config.authToken]];
+  if (config.apiMode === 'crud' && config.crudAuthToken !== config.authToken) tokens.push(['CRUD_AUTH_TOKEN', config.crudAuthToken]);
+  for (const [name, token] of tokens) {
+    if (token.length < SHORT_TOKEN_LENGTH) {
+      warnings.push(
+        `${name} is shorter than ${SHORT_TOKEN_LENGTH} characters: a short shared token can be guessed; use a long random one (e.g. openssl rand -hex 32)`,
+      );
+    }
+  }
+  if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
+    warnings.push(
+      'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
+        'every polling cluster included, can write; set CRUD_AUTH_TOKEN to a token of its own',
+    );
+  }
+  return warnings;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -139,6 +192,29 @@ function logLevelFrom(env: Env): string {
   if (rust === 'off') return 'silent';
   if (rust && LOG_LEVELS.includes(rust)) return rust;
   return 'info';
+}
+
+/** A whole number of at least 1. */
+function positiveInteger(name: string, value: string): number {
+  if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < 1) throw new ConfigError(`${name}=${value} is not valid; use a whole number of at least 1`);
+  return Number(value);
+}
+
+function httpLimitsFrom(env: Env): HttpLimits {
+  const limits: HttpLimits = {
+    maxConnections: env.HTTP_MAX_CONNECTIONS ? positiveInteger('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS) : defaultMaxConnections(openFileLimit()),
+    headerTimeoutMs: parseDuration('HTTP_HEADER_TIMEOUT', env.HTTP_HEADER_TIMEOUT || DEFAULT_HEADER_TIMEOUT),
+    requestTimeoutMs: parseDuration('HTTP_REQUEST_TIMEOUT', env.HTTP_REQUEST_TIMEOUT || DEFAULT_REQUEST_TIMEOUT),
+    keepAliveTimeoutMs: parseDuration('HTTP_KEEPALIVE_TIMEOUT', env.HTTP_KEEPALIVE_TIMEOUT || DEFAULT_KEEPALIVE_TIMEOUT),
+    tlsHandshakeTimeoutMs: parseDuration('TLS_HANDSHAKE_TIMEOUT', env.TLS_HANDSHAKE_TIMEOUT || DEFAULT_TLS_HANDSHAKE_TIMEOUT),
+  };
+  // The headers are part of the request: Node refuses a header timeout longer than the request's.
+  if (limits.headerTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      `HTTP_HEADER_TIMEOUT (${limits.headerTimeoutMs} ms) is longer than HTTP_REQUEST_TIMEOUT (${limits.requestTimeoutMs} ms); the headers are part of the request`,
+    );
+  }
+  return limits;
 }
 
 /** The TLS file names; whether the files can be served is checked when the server is made. */
@@ -200,5 +276,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
+    http: httpLimitsFrom(env),
   };
 }

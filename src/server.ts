@@ -5,7 +5,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { ServiceConfig } from './config.ts';
+import { type ServiceConfig, tokenWarnings } from './config.ts';
 import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
 import { ConnectionTracker } from './http/connections.ts';
@@ -53,12 +53,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses) : undefined;
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
-  if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
-    log.warn(
-      'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
-        'every polling cluster included, can write; set CRUD_AUTH_TOKEN to a token of its own',
-    );
-  }
+  for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
 
   const routers = [];
@@ -85,17 +80,38 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     observability,
     shuttingDown: () => connections.closing,
   });
-  const serverOptions = { keepAliveTimeout: 65_000 };
-  const server = tls ? tls.createServer(serverOptions, connections.wrap(handler)) : createServer(serverOptions, connections.wrap(handler));
+  const limits = config.http;
+  const serverOptions = {
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    headersTimeout: limits.headerTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often Node looks for requests past those timeouts (its default, 30 s, would let a
+    // 10 s header timeout run to 40 s): every second, or four times per header timeout when
+    // that is shorter.
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headerTimeoutMs / 4))),
+    // Node would answer a request without Host with an empty 400; the handler answers it with
+    // the JSON error body instead (http/app.ts).
+    requireHostHeader: false,
+  };
+  const server = tls
+    ? tls.createServer({ ...serverOptions, handshakeTimeout: limits.tlsHandshakeTimeoutMs }, connections.wrap(handler))
+    : createServer(serverOptions, connections.wrap(handler));
+  // Connections past the limit are closed as they arrive, before a byte is read; the tracker logs them.
+  server.maxConnections = limits.maxConnections;
   connections.attach(server);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
+    const cannotListen = (error: NodeJS.ErrnoException) => {
       tls?.close();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
+    };
+    server.once('error', cannotListen);
+    server.listen(config.listen.port, config.listen.host, () => {
+      server.off('error', cannotListen);
+      resolve();
     });
-    server.listen(config.listen.port, config.listen.host, () => resolve());
   });
+  connections.listening(server);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;

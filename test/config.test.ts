@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration, parseListenAddress } from '../src/config.ts';
+import { ConfigError, loadConfig, parseDuration, parseListenAddress, tokenWarnings } from '../src/config.ts';
+import { defaultMaxConnections, MAX_CONNECTIONS_CAP, MAX_CONNECTIONS_FALLBACK, openFileLimit } from '../src/http-limits.ts';
 import { tempDir } from './helpers/git-fixture.ts';
 
 describe('configuration', () => {
@@ -25,6 +26,49 @@ describe('configuration', () => {
       webhookSecret: undefined,
       maxBodyBytes: 1024 * 1024,
     });
+  });
+
+  it('has the documented HTTP limits, the connection limit taken from the open-file limit', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't' }).http).toEqual({
+      maxConnections: defaultMaxConnections(openFileLimit()),
+      headerTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+      tlsHandshakeTimeoutMs: 10_000,
+    });
+    const env = { AUTH_TOKEN: 't', HTTP_MAX_CONNECTIONS: '500', HTTP_HEADER_TIMEOUT: '5s', HTTP_REQUEST_TIMEOUT: '1m', HTTP_KEEPALIVE_TIMEOUT: '5', TLS_HANDSHAKE_TIMEOUT: '2500ms' };
+    expect(loadConfig(env).http).toEqual({ maxConnections: 500, headerTimeoutMs: 5000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5000, tlsHandshakeTimeoutMs: 2500 });
+  });
+
+  it('refuses HTTP limits that are not numbers or durations, and a header timeout past the request timeout', () => {
+    for (const bad of ['0', '-1', '1.5', 'many', '10000000000']) {
+      expect(() => loadConfig({ AUTH_TOKEN: 't', HTTP_MAX_CONNECTIONS: bad }), bad).toThrow(`HTTP_MAX_CONNECTIONS=${bad} is not valid; use a whole number of at least 1`);
+    }
+    for (const name of ['HTTP_HEADER_TIMEOUT', 'HTTP_REQUEST_TIMEOUT', 'HTTP_KEEPALIVE_TIMEOUT', 'TLS_HANDSHAKE_TIMEOUT']) {
+      expect(() => loadConfig({ AUTH_TOKEN: 't', [name]: 'soon' })).toThrow(`${name}=soon is not a duration`);
+    }
+    expect(() => loadConfig({ AUTH_TOKEN: 't', HTTP_HEADER_TIMEOUT: '1m' })).toThrow(
+      'HTTP_HEADER_TIMEOUT (60000 ms) is longer than HTTP_REQUEST_TIMEOUT (30000 ms); the headers are part of the request',
+    );
+  });
+
+  it('leaves a quarter of the open-file limit, and at least 64 descriptors, to the store', () => {
+    expect(defaultMaxConnections(1024)).toBe(768);
+    expect(defaultMaxConnections(20_000)).toBe(15_000);
+    expect(defaultMaxConnections(128)).toBe(64);
+    expect(defaultMaxConnections(200)).toBe(136);
+    expect(defaultMaxConnections(1_048_576)).toBe(MAX_CONNECTIONS_CAP);
+    expect(defaultMaxConnections(50)).toBe(1);
+    expect(defaultMaxConnections(undefined)).toBe(MAX_CONNECTIONS_FALLBACK);
+    const limits = (soft: string) => () =>
+      `Limit                     Soft Limit           Hard Limit           Units     \nMax processes             63704                63704                processes \nMax open files            ${soft}                 524288               files     \n`;
+    expect(openFileLimit(limits('1024'))).toBe(1024);
+    expect(openFileLimit(limits('unlimited'))).toBeUndefined();
+    expect(
+      openFileLimit(() => {
+        throw Object.assign(new Error('no /proc'), { code: 'ENOENT' });
+      }),
+    ).toBeUndefined();
   });
 
   it('parses listen addresses', () => {
@@ -125,6 +169,43 @@ describe('tokens', () => {
     expect(loadConfig({ AUTH_TOKEN: 'r', CRUD_AUTH_TOKEN_FILE: secretFile('') }).crudAuthToken).toBe('r');
     // An empty AUTH_TOKEN beside AUTH_TOKEN_FILE is not "both set".
     expect(loadConfig({ AUTH_TOKEN: '', AUTH_TOKEN_FILE: secretFile('f\n') }).authToken).toBe('f');
+  });
+
+  it.each([
+    ['spaces inside', 'a b c d'],
+    ['a letter outside ASCII', 'read-tokén'],
+    ['a character outside ASCII that looks like one inside', 'read-\u212aey'],
+    ['a quote', 'read"token'],
+    ['a comma', 'read,token'],
+    ['= before the end', 'read=token'],
+    ['only padding', '=='],
+    ['a backslash', 'read\\token'],
+  ])('refuses a token with %s (not a Bearer token), naming the variable and never the value', (_name, value) => {
+    for (const name of ['AUTH_TOKEN', 'CRUD_AUTH_TOKEN']) {
+      const env = { AUTH_TOKEN: 'read-token', API_MODE: 'crud', [name]: value };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^${name}: the token has a character a Bearer token cannot carry`));
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect((error as Error).message).not.toContain(value);
+      }
+    }
+    const file = secretFile(`${value}\n`);
+    expect(() => loadConfig({ AUTH_TOKEN_FILE: file })).toThrow(`AUTH_TOKEN_FILE (${file}): the token has a character a Bearer token cannot carry`);
+  });
+
+  it('warns about tokens shorter than 16 characters, and about crud mode without a write token of its own', () => {
+    const long = 'a-token-of-20-chars-';
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: '0123456789abcdef' }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: '0123456789abcde' }))).toEqual([expect.stringMatching(/^AUTH_TOKEN is shorter than 16 characters/)]);
+    // A short write token counts only where it is used: in crud mode.
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, CRUD_AUTH_TOKEN: 'w' }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, CRUD_AUTH_TOKEN: 'w', API_MODE: 'crud' }))).toEqual([
+      expect.stringMatching(/^CRUD_AUTH_TOKEN is shorter than 16 characters/),
+    ]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, API_MODE: 'crud' }))).toEqual([expect.stringMatching(/without a distinct CRUD_AUTH_TOKEN/)]);
   });
 
   it('keeps tokens with inner characters a bearer token may hold', () => {

@@ -277,6 +277,8 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
     expect(ids(dns)).toEqual(['c0']);
     expect(dns.headers['x-total-count']).toBe('1');
     expect(ids(await send(service, 'GET', '/clusters?environment=dev&cluster_dns=c1.k8s.example.com'))).toEqual([]);
+    // Only ASCII letters fold: the Kelvin sign (U+212A) lower-cases to "k" in Unicode.
+    expect(ids(await send(service, 'GET', '/clusters?cluster_dns=c1.%E2%84%AA8s.example.com'))).toEqual([]);
     expect((await send(service, 'GET', '/clusters?environment=staging')).status).toBe(400);
     expect((await send(service, 'GET', '/namespaces?environment=dev')).status).toBe(400);
   });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromClientError } from '../src/http/error-mapping.ts';
 import { ApiError, rawErrorResponse } from '../src/http/errors.ts';
-import { MAX_BODY_DEPTH, nestedDeeperThan } from '../src/http/rest-routes.ts';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../src/http/json-body.ts';
 import { asSeedFile } from './helpers/fixture-data.ts';
 import { RawConnection } from './helpers/raw-connection.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
@@ -94,5 +94,27 @@ describe('requests the HTTP parser refuses, on the real server', () => {
     await connection.closed;
     const log = service.logs.find((line) => line.msg === 'request refused by the HTTP parser' && line.error === 'headers_too_large');
     expect(log).toMatchObject({ level: 40, status: 431, parser: 'HPE_HEADER_OVERFLOW' });
+  });
+
+  it.each([
+    ['a probe', '/health'],
+    ['the read path', '/api/v2/gitops/clusters'],
+  ])('answers an HTTP/1.1 request without Host (%s) with 400 and a JSON body, then closes', async (_name, path) => {
+    const connection = await RawConnection.open(service.url);
+    await connection.write(`GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${READ_TOKEN}\r\n\r\n`);
+    const answer = await connection.next();
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.json()).toEqual({ error: 'bad_request', message: 'the request has no Host header; HTTP/1.1 requires one' });
+    await connection.closed;
+    expect(service.logs.find((line) => line.msg === 'request refused: no Host header' && line.path === path)).toMatchObject({ level: 40 });
+  });
+
+  it('serves an HTTP/1.0 request without Host, which HTTP/1.0 does not require', async () => {
+    const connection = await RawConnection.open(service.url);
+    await connection.write('GET /health HTTP/1.0\r\n\r\n');
+    expect((await connection.next()).status).toBe(200);
+    await connection.closed;
   });
 });

@@ -1,5 +1,6 @@
-// Bad input on every backend: bodies that are not JSON, nested too deep, broken on the wire,
-// keys such as "__proto__" that a careless merge would drop; headers over Node's limit. Each
+// Bad input on every backend: bodies that are not JSON (or not UTF-8), nested too deep, with a
+// key given twice, broken on the wire, keys such as "__proto__" that a careless merge would
+// drop; headers over Node's limit. Each
 // gets the same status, error code and JSON body on a local Git repository, a remote one,
 // SQLite and memory, and none of them stores anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,8 @@ interface Case {
   error: string;
   /** A word the message must hold. */
   mentions?: RegExp;
+  /** The path the one entry of `details` names. */
+  detailPath?: string;
   send(service: CrudService): Promise<Answer>;
 }
 
@@ -109,6 +112,45 @@ const CASES: Case[] = [
     send: (s) => write(s, 'POST', '/namespaces', `{"id": "team-z", "annotations": ${'{"a": '.repeat(3000)}"x"${'}'.repeat(3000)}}`),
   },
   {
+    name: 'a key given twice in a new record (JSON.parse would keep the last)',
+    status: 400,
+    error: 'bad_request',
+    mentions: /the key "id" twice/,
+    detailPath: '/id',
+    send: (s) => write(s, 'POST', '/namespaces', '{"id": "team-y", "id": "team-z"}'),
+  },
+  {
+    name: 'a key given twice in a merge patch, once spelled with an escape',
+    status: 400,
+    error: 'bad_request',
+    mentions: /the key "team" twice/,
+    detailPath: '/labels/team',
+    send: (s) => write(s, 'PATCH', '/namespaces/team-a', '{"labels": {"team": "a", "t\\u0065am": "b"}}'),
+  },
+  {
+    name: 'a key given twice deep in a cluster\'s patches',
+    status: 400,
+    error: 'bad_request',
+    mentions: /the key "replicaCount" twice/,
+    detailPath: '/patches/podinfo/replicaCount',
+    send: (s) => write(s, 'PATCH', '/clusters/c1', '{"patches": {"podinfo": {"replicaCount": "2", "replicaCount": "3"}}}'),
+  },
+  {
+    name: 'a key given twice in a replacement',
+    status: 400,
+    error: 'bad_request',
+    mentions: /the key "labels" twice/,
+    detailPath: '/labels',
+    send: (s) => write(s, 'PUT', '/namespaces/team-a', '{"labels": {}, "labels": {"team": "b"}}'),
+  },
+  {
+    name: 'a JSON body in UTF-16',
+    status: 415,
+    error: 'unsupported_media_type',
+    mentions: /UTF-8/,
+    send: (s) => write(s, 'PATCH', '/namespaces/team-a', Buffer.from('{"labels": {"team": "b"}}', 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' }),
+  },
+  {
     name: 'malformed JSON',
     status: 400,
     error: 'bad_request',
@@ -177,6 +219,7 @@ describe.each(CRUD_BACKENDS)('bad input on the %s backend', (backend) => {
     expect(typeof body.message).toBe('string');
     expect(Object.keys(body).filter((k) => k !== 'details')).toEqual(['error', 'message']);
     if (testCase.mentions) expect(body.message).toMatch(testCase.mentions);
+    if (testCase.detailPath !== undefined) expect(body.details).toEqual([{ path: testCase.detailPath, message: expect.any(String) }]);
     if (testCase.error === 'validation_error' && testCase.mentions) {
       expect(body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(testCase.mentions) })]));
     }

@@ -76,6 +76,17 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
     expect(twoDots.status).toBe(404);
   });
 
+  it('folds only ASCII letters: the Kelvin sign (U+212A), which Unicode lower-cases to "k", names no cluster', async () => {
+    for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
+      const res = await request(service.url, `/api/v2/gitops/clusters/c1.%E2%84%AA8s.example.com/${endpoint}`, { token: READ_TOKEN });
+      expect(res.status, endpoint).toBe(404);
+      expect(res.json()).toEqual({ error: 'not_found', message: 'no cluster has cluster_dns "c1.\u212a8s.example.com"' });
+    }
+    // The same path again: a refused lookup is not remembered as an answer either.
+    const again = await request(service.url, '/api/v2/gitops/clusters/c1.%E2%84%AA8S.example.com/namespaces', { token: READ_TOKEN });
+    expect(again.status).toBe(404);
+  });
+
   it('answers 404 with an error body for an unknown cluster or endpoint', async () => {
     const res = await request(service.url, '/api/v2/gitops/clusters/nope.example.com/namespaces', { token: READ_TOKEN });
     expect(res.status).toBe(404);

@@ -39,6 +39,8 @@ describe('start-up errors', () => {
     ['an AUTH_TOKEN with a leading space', { AUTH_TOKEN: ' secret-value' }, /AUTH_TOKEN: the token has whitespace at its start or end/],
     ['a CRUD_AUTH_TOKEN with a trailing space', { AUTH_TOKEN: 't', API_MODE: 'crud', CRUD_AUTH_TOKEN: 'secret-value ' }, /CRUD_AUTH_TOKEN: the token has whitespace/],
     ['an AUTH_TOKEN_FILE with two trailing newlines', { AUTH_TOKEN_FILE: spacedSecretFile }, /AUTH_TOKEN_FILE \(.*\): the token contains a control character/],
+    ['an AUTH_TOKEN with spaces inside', { AUTH_TOKEN: 'secret-value a b c d' }, /AUTH_TOKEN: the token has a character a Bearer token cannot carry/],
+    ['a CRUD_AUTH_TOKEN with a letter outside ASCII', { AUTH_TOKEN: 't', API_MODE: 'crud', CRUD_AUTH_TOKEN: 'secret-value-é' }, /CRUD_AUTH_TOKEN: the token has a character/],
   ])('%s stops the start with one line and no stack trace', (_name, env, expected) => {
     const result = runMain({ LISTEN_ADDR: '127.0.0.1:0', ...env } as Record<string, string>);
     expect(result.status).toBe(2);
@@ -129,13 +131,48 @@ describe('crud mode and the write token', () => {
   });
 
   it('does not warn with a distinct write token, nor in read-only mode', async () => {
-    for (const env of [{ API_MODE: 'crud', CRUD_AUTH_TOKEN: 'write-token' }, { API_MODE: 'read-only' }] as Record<string, string>[]) {
-      const service = await startServiceProcess({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), AUTH_TOKEN: 'read-token', ...env });
+    for (const env of [{ API_MODE: 'crud', CRUD_AUTH_TOKEN: 'write-token-of-its-own' }, { API_MODE: 'read-only' }] as Record<string, string>[]) {
+      const service = await startServiceProcess({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), AUTH_TOKEN: 'read-token-of-its-own', ...env });
       try {
         expect(warning(service.output())).toEqual([]);
       } finally {
         await service.stop();
       }
+    }
+  });
+});
+
+describe('short tokens', () => {
+  const warnings = (output: string) =>
+    output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level === 40 && line.msg.includes('shorter than 16 characters'))
+      .map((line) => line.msg);
+
+  it('start, with a warning naming each short token (never its value)', async () => {
+    const env = { STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', AUTH_TOKEN: 'short-read', CRUD_AUTH_TOKEN: 'short-write' };
+    const service = await startServiceProcess(env);
+    try {
+      expect((await request(service.url, '/api/v2/gitops/clusters', { token: 'short-read' })).status).toBe(200);
+      const lines = warnings(service.output());
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^AUTH_TOKEN is shorter than 16 characters/);
+      expect(lines[1]).toMatch(/^CRUD_AUTH_TOKEN is shorter than 16 characters/);
+      expect(service.output()).not.toContain('short-read');
+      expect(service.output()).not.toContain('short-write');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('a token of 16 characters or more is not warned about', async () => {
+    const service = await startServiceProcess({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), AUTH_TOKEN: '0123456789abcdef' });
+    try {
+      expect(warnings(service.output())).toEqual([]);
+    } finally {
+      await service.stop();
     }
   });
 });

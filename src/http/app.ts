@@ -11,10 +11,11 @@ import type { ServedResponses } from '../serving/served-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, writeError } from './errors.ts';
 import { fleetRoutes } from './fleet-routes.ts';
 import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
 import { createReadHandler } from './read-handler.ts';
+import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 
 export interface AppDeps {
@@ -80,6 +81,24 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   });
 
   return (req, res) => {
-    if (!handleRead(req, res)) app(req, res);
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      refuseWithoutHost(req, res, deps.log);
+      return;
+    }
+    if (handleRead(req, res)) return;
+    const security = securityHeaders(req.socket);
+    for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+    app(req, res);
   };
+}
+
+/**
+ * HTTP/1.1 requires Host on every request (RFC 9112): a request without one is refused, as
+ * Node would, but with the JSON error body, and its connection closed as after any request
+ * that broke the protocol.
+ */
+function refuseWithoutHost(req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  const error = new ApiError('bad_request', 'the request has no Host header; HTTP/1.1 requires one', { headers: { connection: 'close' } });
+  log.warn({ method: req.method, path: req.url, remote: req.socket.remoteAddress, error: error.code }, 'request refused: no Host header');
+  writeError(res, error, req.method === 'HEAD');
 }

@@ -7,8 +7,16 @@
 //   close, sockets with none are destroyed at once, and the others are closed right after
 //   their last response (which says `Connection: close`).
 // - Requests the HTTP parser refuses before any handler sees them (oversized headers, a
-//   malformed chunked body, garbage instead of HTTP). Node answers those with a bare status
-//   line; here they get the same JSON error body as every other error.
+//   malformed chunked body, garbage instead of HTTP, a request past the header or request
+//   timeout). Node answers those with a bare status line; here they get the same JSON error
+//   body as every other error.
+// - A request answered before its body was read (a 401 or 404 for a write): Node would read
+//   and drop the rest of the body, however long it takes to come, to keep the connection for
+//   a next request. The answer says `Connection: close` instead, and the connection is closed
+//   right after it.
+// - Connections refused because HTTP_MAX_CONNECTIONS are open, and connections the listener
+//   could not accept (EMFILE: no file descriptor left): logged, at most every few seconds,
+//   with how many. Neither stops the service.
 //
 // Over TLS the sockets that carry requests are the TLS sockets made after each handshake; the
 // TCP sockets under them are tracked only while their handshake runs, so that closing ends
@@ -20,6 +28,7 @@ import { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { fromClientError } from './error-mapping.ts';
 import { rawErrorResponse } from './errors.ts';
+import { securityHeaderObject } from './security-headers.ts';
 
 interface SocketState {
   /** Responses to requests received on this socket that have not finished yet, oldest first. */
@@ -35,6 +44,31 @@ interface SocketState {
  */
 const CLIENT_ERROR_LINGER_MS = 1000;
 
+/** Connections refused or lost are logged at most this often (a flood would fill the log). */
+const WARNING_INTERVAL_MS = 10_000;
+
+/** A warning logged at once, then at most every WARNING_INTERVAL_MS with the count since. */
+class ThrottledWarning {
+  readonly #log: Logger;
+  readonly #message: string;
+  #count = 0;
+  #loggedAt = -Infinity;
+
+  constructor(log: Logger, message: string) {
+    this.#log = log;
+    this.#message = message;
+  }
+
+  note(fields: Record<string, unknown>): void {
+    this.#count++;
+    const now = performance.now();
+    if (now - this.#loggedAt < WARNING_INTERVAL_MS) return;
+    this.#log.warn({ ...fields, count: this.#count }, this.#message);
+    this.#count = 0;
+    this.#loggedAt = now;
+  }
+}
+
 export class ConnectionTracker {
   readonly #log: Logger;
   readonly #sockets = new Map<Socket, SocketState>();
@@ -43,9 +77,13 @@ export class ConnectionTracker {
   /** TCP sockets of a TLS server whose handshake has not finished, by connectionKey. */
   readonly #handshaking = new Map<string, Socket>();
   #closing = false;
+  readonly #dropped: ThrottledWarning;
+  readonly #notAccepted: ThrottledWarning;
 
   constructor(log: Logger) {
     this.#log = log;
+    this.#dropped = new ThrottledWarning(log, 'connections refused: HTTP_MAX_CONNECTIONS connections are open; new ones are closed as they arrive');
+    this.#notAccepted = new ThrottledWarning(log, 'connections lost: the listener could not accept them');
   }
 
   /** True from the moment close() is called: /ready answers 503, responses close their connection. */
@@ -72,6 +110,16 @@ export class ConnectionTracker {
       server.on('connection', (socket: Socket) => this.#track(socket));
     }
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => this.#clientError(error, socket));
+    server.on('drop', () => this.#dropped.note({ max_connections: server.maxConnections }));
+  }
+
+  /**
+   * From the moment the server listens: an error of the listener is then a connection it
+   * could not accept (EMFILE when the process is out of file descriptors). That connection is
+   * lost; the service goes on.
+   */
+  listening(server: HttpServer | HttpsServer): void {
+    server.on('error', (error: NodeJS.ErrnoException) => this.#notAccepted.note({ code: error.code, syscall: error.syscall }));
   }
 
   /**
@@ -114,6 +162,7 @@ export class ConnectionTracker {
     const state = this.#sockets.get(socket) ?? this.#track(socket);
     const inFlight = state.inFlight;
     inFlight.add(res);
+    if (hasBody(req)) closeIfAnsweredBeforeBody(req, res);
     if (this.#closing) closeAfterNewest(state);
     const finished = () => {
       if (!inFlight.delete(res)) return;
@@ -146,7 +195,7 @@ export class ConnectionTracker {
     const answering = [...(state?.inFlight ?? [])].filter((res) => !res.writableFinished && (res.headersSent || res.req.complete));
     const refuse = () => {
       if (!socket.writable) return;
-      socket.end(rawErrorResponse(apiError));
+      socket.end(rawErrorResponse(apiError, securityHeaderObject(socket)));
       const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
       linger.unref();
       socket.once('close', () => clearTimeout(linger));
@@ -162,6 +211,26 @@ export class ConnectionTracker {
       });
     void Promise.all(answering.map(done)).then(refuse);
   }
+}
+
+/** Whether the request says a body follows its headers. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Gives the response `Connection: close` if its head goes out while the request's body has
+ * not all arrived: Node then closes the connection once the answer is sent, instead of
+ * reading the rest of the body first. Only requests with a body pay for this (polls have
+ * none), and a body read whole before the answer keeps its connection.
+ */
+function closeIfAnsweredBeforeBody(req: IncomingMessage, res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function writeHeadClosingEarly(this: ServerResponse, ...args: unknown[]) {
+    if (!req.complete) this.setHeader('connection', 'close');
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
 }
 
 /**

@@ -1,8 +1,8 @@
 // Every error answer has the body {"error": "<code>", "message": "<for a person>"} plus
-// "details" for validation errors, whichever layer produced it. The codes and their status are
-// product-decisions §7; how the store's and the domain's typed errors become one of these is
-// ./error-mapping.ts.
+// "details" for validation errors, whichever layer produced it. How the store's and the
+// domain's typed errors become one of these is ./error-mapping.ts.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { securityHeaderObject } from './security-headers.ts';
 
 export const ERROR_STATUS = {
   validation_error: 400,
@@ -55,6 +55,7 @@ export class ApiError extends Error {
 export function writeError(res: ServerResponse, error: ApiError, head = false): void {
   const body = Buffer.from(JSON.stringify(error.body()));
   res.writeHead(error.status, {
+    ...securityHeaderObject(res.socket),
     ...error.headers,
     'content-type': 'application/json; charset=utf-8',
     'content-length': body.length,
@@ -69,11 +70,11 @@ export function writeError(res: ServerResponse, error: ApiError, head = false): 
  * connection is closed after it, since the rest of what the client sent cannot be trusted to
  * be where the next request starts.
  */
-export function rawErrorResponse(error: ApiError): Buffer {
+export function rawErrorResponse(error: ApiError, extraHeaders: Readonly<Record<string, string>> = {}): Buffer {
   const body = JSON.stringify(error.body());
   const head = [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
-    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries({ ...extraHeaders, ...error.headers }).map(([name, value]) => `${name}: ${value}`),
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     'cache-control: no-store',

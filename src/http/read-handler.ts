@@ -14,6 +14,7 @@ import type { RequestCounts } from '../observability/request-counts.ts';
 import type { FleetPolls } from '../serving/fleet-polls.ts';
 import { createReadObserver } from './read-observer.ts';
 import { acceptsGzip } from './content-coding.ts';
+import { securityHeaders } from './security-headers.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 /** The fleet view is under the read prefix but not a prepared response: Express serves it (fleet-routes.ts). */
@@ -110,12 +111,14 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Prep
     );
   }
   const gzip = acceptsGzip(req.headers['accept-encoding']);
+  // The prepared headers are shared by every poll: the connection's own are added to a copy.
+  const security = securityHeaders(req.socket);
   if (etagMatches(req.headers['if-none-match'], prepared.etag)) {
-    res.writeHead(304, prepared.notModifiedHeaders(gzip) as (string | number)[]);
+    res.writeHead(304, [...prepared.notModifiedHeaders(gzip), ...security]);
     res.end();
     return 304;
   }
-  res.writeHead(200, prepared.headers(gzip) as (string | number)[]);
+  res.writeHead(200, [...prepared.headers(gzip), ...security]);
   res.end(head ? undefined : gzip ? prepared.gzipped() : prepared.body);
   return 200;
 }

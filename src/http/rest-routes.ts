@@ -5,7 +5,7 @@
 // client asked for); the store runner applies it to the served revision inside its write
 // lock, stores it and writes the audit line. GETs take the read or the write token, writes
 // only the write token.
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
@@ -16,6 +16,7 @@ import type { TokenRole } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { ApiError } from './errors.ts';
+import { parseJsonBody } from './json-body.ts';
 
 export interface RestDeps {
   store: StoreRunner;
@@ -25,17 +26,7 @@ export interface RestDeps {
   maxBodyBytes: number;
 }
 
-/** Media types read as JSON: application/json, application/merge-patch+json, any other +json. */
-export const JSON_TYPES = ['application/json', 'application/merge-patch+json', '+json'];
-
 export const MAX_LIMIT = 10_000;
-
-/**
- * Deepest nesting of arrays and objects a request body may have (product decisions §5). No
- * record comes near it; the limit is there so that nothing that walks a body (the merge
- * patch, the schema check, cloning) can be made to recurse until the stack overflows.
- */
-export const MAX_BODY_DEPTH = 32;
 
 const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'];
 
@@ -48,28 +39,7 @@ const FILTERS: Record<Collection, string[]> = {
 
 export function restRoutes(deps: RestDeps): Router {
   const router = Router();
-  const parseJson = express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES, strict: true });
-
-  /** Checks the token, then the Content-Type, and only then reads the body. */
-  const jsonBody = (req: Request, res: Response, next: NextFunction): void => {
-    const length = req.headers['content-length'];
-    const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-    if (!hasBody) throw new ApiError('validation_error', 'the request needs a JSON body');
-    if (!req.is(JSON_TYPES)) {
-      const got = req.headers['content-type'] ?? 'no Content-Type';
-      throw new ApiError(
-        'unsupported_media_type',
-        `the body must be JSON: send Content-Type: application/json${req.method === 'PATCH' ? ' or application/merge-patch+json' : ''} (got ${got})`,
-      );
-    }
-    parseJson(req, res, (error?: unknown) => {
-      if (error === undefined && nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
-        next(new ApiError('bad_request', `the body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`));
-        return;
-      }
-      next(error);
-    });
-  };
+  const jsonBody = parseJsonBody(deps.maxBodyBytes);
   const writer = (req: Request, res: Response, next: NextFunction): void => {
     res.locals.role = deps.auth.require(req, 'write');
     next();
@@ -148,24 +118,6 @@ export function restRoutes(deps: RestDeps): Router {
     router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
   }
   return router;
-}
-
-/**
- * Whether arrays and objects nest more than `max` levels deep in a parsed JSON value (the
- * value itself, if an array or object, is level 1). Walks with its own stack, never by
- * recursion, so a body 100,000 levels deep is answered like one 33 levels deep; it stops at
- * the first value found too deep.
- */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    if (item.value === null || typeof item.value !== 'object') continue;
-    if (item.depth > max) return true;
-    for (const child of Object.values(item.value)) {
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: item.depth + 1 });
-    }
-  }
-  return false;
 }
 
 function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {

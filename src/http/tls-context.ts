@@ -8,8 +8,8 @@
 // served before stays, until the files change again.
 import type { Socket } from 'node:net';
 import { EventEmitter } from 'node:events';
-import type { RequestListener, ServerOptions as HttpServerOptions } from 'node:http';
-import { createServer, type Server as HttpsServer } from 'node:https';
+import type { RequestListener } from 'node:http';
+import { createServer, type Server as HttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Logger } from 'pino';
 import { watchFolders } from './folder-watch.ts';
 import {
@@ -78,13 +78,12 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
    * The HTTPS server, its files watched from now on. With a client CA, a client without a
    * certificate signed by it is refused in the handshake, before any HTTP is read.
    */
-  createServer(options: HttpServerOptions, listener: RequestListener): HttpsServer {
+  createServer(options: HttpsServerOptions, listener: RequestListener): HttpsServer {
     const clientCertificates = this.requiresClientCertificates;
     const server = createServer(
       {
         ...options,
         ...secureContextOptions(this.#served),
-        minVersion: 'TLSv1.2',
         requestCert: clientCertificates,
         rejectUnauthorized: clientCertificates,
       },

@@ -76,9 +76,31 @@ export function readTlsMaterial(settings: TlsSettings): TlsMaterial {
   return checkTlsFiles(settings, readTlsFiles(settings));
 }
 
-/** The part of the server's options that a reload replaces (server.setSecureContext). */
+/**
+ * TLS 1.2 and 1.3 only. Under TLS 1.2, only suites with forward secrecy (ECDHE: a recorded
+ * session cannot be read later with the server's key) and AEAD encryption (AES-GCM,
+ * ChaCha20-Poly1305: no CBC padding oracles); every client of the last decade, Go's among
+ * them, offers one. TLS 1.3's suites all are both, and stay as Node sets them.
+ */
+export const TLS_POLICY = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+} as const satisfies SecureContextOptions;
+
+/**
+ * The part of the server's options that a reload replaces (server.setSecureContext): the
+ * files, and the TLS policy with them, since a renewal replaces the versions and suites too
+ * with what it is given (left out, they would fall back to Node's defaults).
+ */
 export function secureContextOptions(files: TlsFiles): SecureContextOptions {
-  return { cert: files.cert, key: files.key, ...(files.clientCa ? { ca: files.clientCa } : {}) };
+  return { ...TLS_POLICY, cert: files.cert, key: files.key, ...(files.clientCa ? { ca: files.clientCa } : {}) };
 }
 
 /** True when both hold the same bytes: a folder event that changed none of the files. */

@@ -108,7 +108,7 @@ export function send(
     method,
     token: options.token ?? WRITE_TOKEN,
     headers,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
   });
 }
 

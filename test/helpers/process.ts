@@ -21,8 +21,13 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+/** `openFiles`: run under `ulimit -n` of that many (the limit is per process). */
+export async function startServiceProcess(env: Record<string, string>, options: { openFiles?: number } = {}): Promise<ServiceProcess> {
+  const [command, args] =
+    options.openFiles === undefined
+      ? [process.execPath, [MAIN]]
+      : ['bash', ['-c', `ulimit -n ${options.openFiles} && exec '${process.execPath}' '${MAIN}'`]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 'process-token', LISTEN_ADDR: '127.0.0.1:0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

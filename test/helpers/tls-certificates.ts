@@ -1,6 +1,6 @@
 // Certificates for the TLS tests, made with openssl in a temporary folder: a CA, server
 // certificates for 127.0.0.1 and localhost signed by it, client certificates. EC keys, so that
-// making a few of them per test file takes milliseconds.
+// making a few of them per test file takes milliseconds; RSA where a test needs the RSA suites.
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ function fingerprintOf(certFile: string): string {
 }
 
 const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+const RSA_KEY = ['-newkey', 'rsa:2048', '-nodes'];
 
 /** A self-signed CA named `name`: `<name>.crt`, `<name>.key` in dir. */
 export function makeCa(dir: string, name: string): CertificateFiles {
@@ -38,15 +39,23 @@ export function makeCa(dir: string, name: string): CertificateFiles {
  * A certificate signed by `ca`: for a server (127.0.0.1 and localhost in its SAN), for a
  * client (clientAuth), or for both. `<name>.crt`, `<name>.key` in dir.
  */
-export function makeSignedCertificate(dir: string, ca: CertificateFiles, name: string, use: 'server' | 'client' | 'server and client'): CertificateFiles {
+export function makeSignedCertificate(
+  dir: string,
+  ca: CertificateFiles,
+  name: string,
+  use: 'server' | 'client' | 'server and client',
+  keyType: 'ec' | 'rsa' = 'ec',
+): CertificateFiles {
   const cert = join(dir, `${name}.crt`);
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
   const extensions = join(dir, `${name}.ext`);
   const usage = { server: 'serverAuth', client: 'clientAuth', 'server and client': 'serverAuth,clientAuth' }[use];
   const names = use === 'client' ? '' : 'subjectAltName=IP:127.0.0.1,DNS:localhost\n';
-  writeFileSync(extensions, `${names}extendedKeyUsage=${usage}\nkeyUsage=critical,digitalSignature\n`);
-  openssl(dir, 'req', '-new', ...EC_KEY, '-keyout', key, '-out', csr, '-subj', `/CN=${name}`);
+  // An RSA key may also encipher: the suites without forward secrecy (that the service must refuse) need it.
+  const keyUsage = keyType === 'rsa' ? 'digitalSignature,keyEncipherment' : 'digitalSignature';
+  writeFileSync(extensions, `${names}extendedKeyUsage=${usage}\nkeyUsage=critical,${keyUsage}\n`);
+  openssl(dir, 'req', '-new', ...(keyType === 'rsa' ? RSA_KEY : EC_KEY), '-keyout', key, '-out', csr, '-subj', `/CN=${name}`);
   openssl(dir, 'x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '1', '-extfile', extensions, '-out', cert);
   return { cert, key, fingerprint256: fingerprintOf(cert) };
 }
