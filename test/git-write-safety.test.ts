@@ -17,8 +17,9 @@ import { lockRef } from '../src/store/git/format/ref-file.ts';
 import { replaceFile } from '../src/store/backends/git-local/record-file-write.ts';
 import { recordIntent, repairInterruptedWrites } from '../src/store/backends/git-local/write-journal.ts';
 import { git } from './helpers/git-fixture.ts';
+import { leaveAsStopped } from './helpers/stopped-process.ts';
 import { eventually } from './helpers/http.ts';
-import { crudRepo, type CrudService, gitOut, send, startCrud } from './helpers/crud.ts';
+import { crudRepo, type CrudService, gitOut, logLines, send, startCrud } from './helpers/crud.ts';
 
 const run = promisify(execFile);
 const silent = pino({ level: 'silent' });
@@ -124,30 +125,35 @@ describe("a person's staged change", () => {
   });
 });
 
-describe('repair at start', () => {
-  /** A write cut off at a given point, done with the same steps the backend takes. */
-  async function cutOffWrite(dir: string, until: 'file' | 'branch') {
-    const gitdir = join(dir, '.git');
-    const path = 'namespaces/team-a.yaml';
-    const parent = gitOut(dir, 'rev-parse', 'HEAD');
-    const previous = readFileSync(join(dir, path));
-    const text = 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n';
-    const builder = new CommitBuilder({ dir, author: { name: 'Service', email: 's@example.com' } });
-    const { commit, blob, written } = await builder.build({ path, text }, 'namespaces: update team-a', parent);
-    await written;
-    const index = await LockFile.take(gitdir, 'index');
-    const branch = await lockRef(gitdir, 'refs/heads/main', parent);
-    await recordIntent(gitdir, { ref: 'refs/heads/main', path, parent, commit, blob, previousBlob: await writeLooseObject(gitdir, 'blob', previous) });
-    await replaceFile(gitdir, join(dir, path), text);
-    if (until === 'branch') {
-      await index.write(patchIndex((await readIndexFile(gitdir))!, path, { oid: blob!, stats: await stat(join(dir, path), { bigint: true }) }).bytes);
-      await branch.prepare(commit);
-      await branch.commit();
-    }
-    // The process stops here: its locks stay (this test's own process id counts as gone).
+/** A write cut off at a given point, done with the same steps the backend takes. */
+async function cutOffWrite(dir: string, until: 'locks' | 'file' | 'branch') {
+  const gitdir = join(dir, '.git');
+  const path = 'namespaces/team-a.yaml';
+  const parent = gitOut(dir, 'rev-parse', 'HEAD');
+  const previous = readFileSync(join(dir, path));
+  const text = 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n';
+  const builder = new CommitBuilder({ dir, author: { name: 'Service', email: 's@example.com' } });
+  const { commit, blob, written } = await builder.build({ path, text }, 'namespaces: update team-a', parent);
+  await written;
+  const index = await LockFile.take(gitdir, 'index');
+  const branch = await lockRef(gitdir, 'refs/heads/main', parent);
+  if (until === 'locks') {
+    leaveAsStopped(gitdir);
     return { parent, commit, previous, text, path };
   }
+  await recordIntent(gitdir, { ref: 'refs/heads/main', path, parent, commit, blob, previousBlob: await writeLooseObject(gitdir, 'blob', previous) });
+  await replaceFile(gitdir, join(dir, path), text);
+  if (until === 'branch') {
+    await index.write(patchIndex((await readIndexFile(gitdir))!, path, { oid: blob!, stats: await stat(join(dir, path), { bigint: true }) }).bytes);
+    await branch.prepare(commit);
+    await branch.commit({ committer: builder.author, message: 'commit: namespaces: update team-a' });
+  }
+  // The process stops here: its locks and journal stay, and name a process that is gone.
+  leaveAsStopped(gitdir);
+  return { parent, commit, previous, text, path };
+}
 
+describe('repair at start', () => {
   it('undoes a write cut off before the branch moved: the file is put back, the locks are gone', async () => {
     const dir = crudRepo();
     const cut = await cutOffWrite(dir, 'file');
@@ -192,6 +198,31 @@ describe('repair at start', () => {
     expectHealthy(dir);
     expect((await send(service, 'GET', '/namespaces/team-a')).json().labels).toEqual({ team: 'a' });
     expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { after: 'repair' } })).status).toBe(200);
+    expectHealthy(dir);
+  });
+});
+
+describe('repair while running: what a process of this service that stopped since the start left', () => {
+  it('its locks are removed when a write meets them, which succeeds at once and says so', async () => {
+    const dir = crudRepo();
+    const service = await start(dir);
+    await cutOffWrite(dir, 'locks');
+    const started = Date.now();
+    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { after: 'stale' } })).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(3000);
+    const removed = logLines(service).filter((l) => l.msg === 'removed a lock file a stopped process of this service left');
+    expect(removed.map((l) => l.lock).sort()).toEqual([join(dir, '.git/index.lock'), join(dir, '.git/refs/heads/main.lock')]);
+    expectHealthy(dir);
+  });
+
+  it('its half-done write is undone before the next write, which is applied to the repaired state', async () => {
+    const dir = crudRepo();
+    const service = await start(dir);
+    const cut = await cutOffWrite(dir, 'file');
+    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { after: 'repair' } })).status).toBe(200);
+    expect(readFileSync(join(dir, cut.path))).toEqual(cut.previous);
+    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
+    expect(logLines(service).some((l) => l.msg === 'repaired a write that a stop of the service cut off')).toBe(true);
     expectHealthy(dir);
   });
 });

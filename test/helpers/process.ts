@@ -21,32 +21,32 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
-/** `openFiles`: run under `ulimit -n` of that many (the limit is per process). */
-export async function startServiceProcess(env: Record<string, string>, options: { openFiles?: number } = {}): Promise<ServiceProcess> {
-  const [command, args] =
+/**
+ * Starts `node src/main.ts`. `openFiles`: run under `ulimit -n` of that many (the limit is per
+ * process). `wrapper` (a command and its arguments, such as strace): started by it, in a
+ * process group of their own that stop() signals as a whole.
+ */
+export async function startServiceProcess(
+  env: Record<string, string>,
+  options: { openFiles?: number; wrapper?: string[] } = {},
+): Promise<ServiceProcess> {
+  const wrapper = options.wrapper ?? [];
+  const [command, ...args] =
     options.openFiles === undefined
-      ? [process.execPath, [MAIN]]
-      : ['bash', ['-c', `ulimit -n ${options.openFiles} && exec '${process.execPath}' '${MAIN}'`]];
-  const child = spawn(command, args, {
+      ? [...wrapper, process.execPath, MAIN]
+      : [...wrapper, 'bash', '-c', `ulimit -n ${options.openFiles} && exec '${process.execPath}' '${MAIN}'`];
+  const child = spawn(command!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 'process-token', LISTEN_ADDR: '127.0.0.1:0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: wrapper.length > 0,
   });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += String(c)));
   child.stderr!.on('data', (c) => (err += String(c)));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start line within 15 s: ${out}${err}`)), 15_000);
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${out}${err}`)));
-    child.stdout!.on('data', () => {
-      const match = /"listen":"([^"]+)".*"msg":"gitops-config-api started"/.exec(out);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve(`http://${match[1]}`);
-    });
-  });
+  const url = await startLine(child, () => out + err);
   return {
     child,
     url,
@@ -71,9 +71,70 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     },
     async stop(signal = 'SIGTERM') {
       const started = Date.now();
-      child.kill(signal);
+      if (wrapper.length > 0) process.kill(-child.pid!, signal);
+      else child.kill(signal);
       const { code, at } = await exited;
       return { code, ms: at - started };
+    },
+  };
+}
+
+/** Resolves with the service's URL once its start line is out; rejects when it exits first. */
+function startLine(child: ChildProcess, text: () => string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start line within 15 s: ${text()}`)), 15_000);
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${text()}`)));
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += String(chunk);
+      const match = /"listen":"([^"]+)".*"msg":"gitops-config-api started"/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(`http://${match[1]}`);
+    });
+  });
+}
+
+export interface ServiceGroup {
+  url: string;
+  /** The service's process id, which is also its process group's. */
+  pid: number;
+  output(): string;
+  /** SIGKILL to the whole process group; resolves at once, without waiting for anything. */
+  killGroup(): void;
+  /** Ends the parent that kept the service unreaped (the dead service is then reaped by init). */
+  endParent(): Promise<void>;
+}
+
+/**
+ * The service as the leader of a process group of its own, started by a parent that never
+ * reaps it (a shell that execs `sleep`): once the group is killed, the service stays dead but
+ * unreaped — a zombie whose process id still answers kill(pid, 0) — until the parent ends.
+ * That is what a restart faster than the reaping, or a container init that does not reap,
+ * leaves behind.
+ */
+export async function startServiceGroup(env: Record<string, string>): Promise<ServiceGroup> {
+  const child = spawn('sh', ['-c', 'setsid "$0" "$1" </dev/null & echo "service-pid=$!"; exec sleep 3600', process.execPath, MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 'process-token', LISTEN_ADDR: '127.0.0.1:0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c) => (out += String(c)));
+  child.stderr!.on('data', (c) => (err += String(c)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await startLine(child, () => out + err);
+  const pid = Number(/service-pid=(\d+)/.exec(out)?.[1]);
+  if (!pid) throw new Error(`the service's process id was not printed: ${out}`);
+  return {
+    url,
+    pid,
+    output: () => out,
+    killGroup: () => process.kill(-pid, 'SIGKILL'),
+    async endParent() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -49,6 +49,11 @@ export class CommitBuilder {
   /** Commit id -> its tree id, for the commits built or read last (the next parent is usually one of them). */
   readonly #commitTrees = new Map<string, string>();
 
+  /** Author and committer of the commits built: also who moves the branch, in the reflog. */
+  get author(): CommitAuthor {
+    return this.#author;
+  }
+
   constructor(options: { dir: string; author: CommitAuthor; cache?: object }) {
     this.#dir = options.dir;
     this.#author = options.author;

@@ -18,7 +18,7 @@ import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { IndexFileCache, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
-import { LockHeld } from '../../git/format/lock-file.ts';
+import { LockHeld, type LockOptions } from '../../git/format/lock-file.ts';
 import { RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
@@ -28,7 +28,7 @@ import { yieldToEventLoop } from '../../event-loop.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { commitToWorkingTree, takeWriteLocks, type WriteLocks } from './working-tree-commit.ts';
-import { repairInterruptedWrites } from './write-journal.ts';
+import { WriteRepair } from './write-journal.ts';
 
 /** How often every record file's stat is looked at, for changes the watcher missed. */
 const RESCAN_MS = 60_000;
@@ -65,6 +65,8 @@ export class LocalGitBackend implements Backend {
   #held: WriteLocks | undefined;
   /** Commits and the watcher's checks, one at a time, so a check never sees half a write. */
   readonly #local = new SerialQueue();
+  readonly #lockOptions: LockOptions;
+  readonly #repair: WriteRepair;
 
   constructor(options: LocalGitOptions) {
     this.#options = options;
@@ -72,6 +74,11 @@ export class LocalGitBackend implements Backend {
     this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#gitCache });
     this.#watcher = new ChangeWatcher(this.dir, options.log, options.maxRecordBytes);
     this.#reader = new WorkingTreeReader(this.dir, options.maxRecordBytes);
+    this.#repair = new WriteRepair(this.dir, options.log);
+    this.#lockOptions = {
+      waitMs: options.lockTimeoutMs,
+      onStaleLock: ({ lock, owner }) => options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left'),
+    };
   }
 
   async open(): Promise<void> {
@@ -90,8 +97,9 @@ export class LocalGitBackend implements Backend {
     if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
     const index = await unsupportedIndex(join(this.dir, '.git'));
     if (index) throw new StartupError(`CONFIG_REPO ${this.dir}: ${index}`);
-    // A write a crash cut off is finished or undone before anything is read.
-    await repairInterruptedWrites(this.dir, this.#options.log);
+    // A write a crash cut off is finished or undone before anything is read, and so before
+    // the service listens.
+    await this.#repair.atStart();
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
@@ -180,7 +188,8 @@ export class LocalGitBackend implements Backend {
     if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     let locks: WriteLocks;
     try {
-      locks = await takeWriteLocks(join(this.dir, '.git'), branch, this.#options.lockTimeoutMs);
+      await this.#local.run(() => this.#repair.beforeWrite());
+      locks = await takeWriteLocks(join(this.dir, '.git'), branch, this.#lockOptions);
     } catch (error) {
       throw this.#commitFault(error);
     }
@@ -194,6 +203,15 @@ export class LocalGitBackend implements Backend {
   }
 
   async #commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+    let repaired: boolean;
+    try {
+      // Under a hold, holdForWrite repaired already.
+      repaired = !this.#held && (await this.#repair.beforeWrite());
+    } catch (error) {
+      throw this.#commitFault(error);
+    }
+    // The working tree the write was computed on changed with the repair: loaded again first.
+    if (repaired) throw new BaseMoved('a write a stopped process of this service left was repaired');
     const parent = commitOfRevision(base.snapshot.revision);
     const branch = await currentBranch(this.dir);
     if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
@@ -213,7 +231,7 @@ export class LocalGitBackend implements Backend {
         change: { path, text, previous },
         message: commitMessage(change),
         held: this.#held,
-        lockWaitMs: this.#options.lockTimeoutMs,
+        lockOptions: this.#lockOptions,
         indexCache: this.#indexCache,
       }));
     } catch (error) {

@@ -7,16 +7,17 @@
 // is still where the change was computed (else RefMoved: nothing touched); both waited for
 // while a person's git command holds them. Under the locks: the intent is journalled
 // (./write-journal.ts), the file replaced, the new index written into index.lock, and the
-// branch moved — the moment the write happens — then the index renamed into place. A
-// failure before the branch moved puts the file back; a crash anywhere is finished or
-// undone by the next start from the journal.
+// branch moved (logged in its reflog, and in HEAD's) — the moment the write happens — then
+// the index renamed into place. A failure before the branch moved puts the file back; a
+// crash anywhere is finished or undone by the next start from the journal.
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { CommitBuilder } from '../../git/commit-builder.ts';
 import { IndexFileCache, patchIndex } from '../../git/format/index-file.ts';
-import { LockFile } from '../../git/format/lock-file.ts';
+import { LockFile, type LockOptions } from '../../git/format/lock-file.ts';
 import { objectId, writeLooseObject } from '../../git/format/loose-object.ts';
-import { readRef, RefMoved, updateRef } from '../../git/format/ref-file.ts';
+import { moveRef, readRef, RefMoved, updateRef } from '../../git/format/ref-file.ts';
+import { commitReflogMessage } from '../../git/format/reflog.ts';
 import { replaceFile } from './record-file-write.ts';
 import { clearIntent, recordIntent } from './write-journal.ts';
 
@@ -36,11 +37,11 @@ export interface WriteLocks {
   release(): Promise<void>;
 }
 
-/** Takes index.lock, then the branch's lock, each waited for (up to `waitMs`) while a person's git command holds it. */
-export async function takeWriteLocks(gitdir: string, branchRef: string, waitMs?: number): Promise<WriteLocks> {
-  const index = await LockFile.take(gitdir, 'index', waitMs);
+/** Takes index.lock, then the branch's lock, each waited for (up to `options.waitMs`) while a person's git command holds it. */
+export async function takeWriteLocks(gitdir: string, branchRef: string, options: LockOptions = {}): Promise<WriteLocks> {
+  const index = await LockFile.take(gitdir, 'index', options);
   try {
-    const branch = await LockFile.take(gitdir, branchRef, waitMs);
+    const branch = await LockFile.take(gitdir, branchRef, options);
     return {
       index,
       branch,
@@ -63,8 +64,8 @@ export interface WorkingTreeCommit {
   message: string;
   /** The locks, already taken (and the caller's to release); else they are taken here. */
   held?: WriteLocks;
-  /** How long to wait for a lock someone else holds. */
-  lockWaitMs?: number;
+  /** How long to wait for a lock someone else holds, and who hears of stale locks removed. */
+  lockOptions?: LockOptions;
   /** The index as the last write left it, kept by the caller across writes. */
   indexCache?: IndexFileCache;
 }
@@ -79,7 +80,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   // The content to put back after a crash, kept where the journal can find it (usually the
   // parent commit has it already; uncommitted edits of the file are stored first).
   const previousBlob = await storedPrevious(gitdir, change.previous, parentBlob);
-  const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockWaitMs));
+  const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockOptions));
   let touched = false;
   let moved = false;
   try {
@@ -96,7 +97,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     if (patched) await locks.index.write(patched.bytes, false);
     await written;
     await locks.branch.write(`${commit}\n`);
-    await locks.branch.commit();
+    await moveRef(gitdir, locks.branch, parent, commit, { committer: builder.author, message: commitReflogMessage(message) });
     moved = true;
     if (patched) {
       await locks.index.commit();
@@ -107,7 +108,11 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     return { commit, blob };
   } catch (error) {
     const putBack = async () => {
-      if (moved) await updateRef(gitdir, branchRef, parent, commit);
+      // The rename may have happened even when what followed it failed: the branch says.
+      if (moved || (await readRef(gitdir, branchRef)) === commit) {
+        const undo = { committer: builder.author, message: `reset: moving to ${parent} (undoing a write that failed after its commit)` };
+        await updateRef(gitdir, branchRef, parent, commit, undo, write.lockOptions);
+      }
       if (touched) await replaceFile(gitdir, full, change.previous ?? null);
       await clearIntent(gitdir);
       if (!held) await locks.release();

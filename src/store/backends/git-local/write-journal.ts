@@ -5,15 +5,22 @@
 // would show in `git status`, and a person's next `git commit -a` would undo the service's
 // commit. The branch decides: moved to the write's commit, the write happened (the file and
 // the index are brought to it); still on its parent, it did not (the file is put back).
-import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+//
+// The journal file is named after the writing process's incarnation (its tag:
+// ../../process-identity.ts), written flushed and renamed into place with its folder flushed,
+// so that neither a restarted process with the same id nor a power loss can hide it from
+// the repair.
+import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { indexEntryOid, readIndexFile, setIndexEntry } from '../../git/format/index-file.ts';
-import { clearStaleLocks, isRunning, serviceDir } from '../../git/format/lock-file.ts';
+import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
+import { clearStaleLocks, serviceDir } from '../../git/format/lock-file.ts';
 import { clearStaleObjectFiles, objectId } from '../../git/format/loose-object.ts';
 import { readRef } from '../../git/format/ref-file.ts';
+import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
 import { replaceFile, temporaryDir } from './record-file-write.ts';
 
 export interface WriteIntent {
@@ -33,18 +40,62 @@ function journalDir(gitdir: string): string {
   return join(serviceDir(gitdir), 'writes');
 }
 
-/** Records the intent before the working tree is touched. */
+const JOURNAL_FILE = new RegExp(`^(${TAG_PATTERN})\\.json$`);
+/** A journal file not yet renamed into place: its write had not begun. */
+const JOURNAL_DRAFT = new RegExp(`^(${TAG_PATTERN})\\.json\\.tmp$`);
+
+/** Records the intent, on disk, before the working tree is touched. */
 export async function recordIntent(gitdir: string, intent: WriteIntent): Promise<void> {
   const dir = journalDir(gitdir);
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `${process.pid}.json`);
-  await writeFile(`${file}.tmp`, JSON.stringify(intent));
-  await rename(`${file}.tmp`, file);
+  await makeDirectory(dir);
+  const file = join(dir, `${ownTag()}.json`);
+  await rm(`${file}.tmp`, { force: true });
+  await writeFlushedFile(`${file}.tmp`, JSON.stringify(intent));
+  await renameFlushed(`${file}.tmp`, file);
 }
 
 /** The write is done or fully undone: nothing to repair. */
 export async function clearIntent(gitdir: string): Promise<void> {
-  await rm(join(journalDir(gitdir), `${process.pid}.json`), { force: true });
+  await rm(join(journalDir(gitdir), `${ownTag()}.json`), { force: true });
+}
+
+/** Whether a stopped process of this service left a write to repair (a look at one folder, usually empty). */
+export async function hasInterruptedWrites(gitdir: string): Promise<boolean> {
+  for (const name of await readdir(journalDir(gitdir)).catch(() => [] as string[])) {
+    const match = JOURNAL_FILE.exec(name);
+    if (match && !(await isAlive(match[1]!))) return true;
+  }
+  return false;
+}
+
+/**
+ * When the repair runs: once at the start, before anything is read — and every write awaits
+ * that one, so that none can run before it — and again before a write whenever a process of
+ * this service that stopped since the start (another instance on the same repo) left a
+ * journalled write: it is finished or undone before this write is built on the working tree.
+ */
+export class WriteRepair {
+  readonly #dir: string;
+  readonly #log: Logger;
+  #atStart: Promise<void> | undefined;
+
+  constructor(dir: string, log: Logger) {
+    this.#dir = dir;
+    this.#log = log;
+  }
+
+  atStart(): Promise<void> {
+    this.#atStart ??= repairInterruptedWrites(this.#dir, this.#log);
+    return this.#atStart;
+  }
+
+  /** Before a write: whether something was repaired (the working tree may have changed). Usually one look at an empty folder. */
+  async beforeWrite(): Promise<boolean> {
+    await this.atStart();
+    if (!(await hasInterruptedWrites(join(this.#dir, '.git')))) return false;
+    await repairInterruptedWrites(this.#dir, this.#log);
+    return true;
+  }
 }
 
 /**
@@ -53,14 +104,16 @@ export async function clearIntent(gitdir: string): Promise<void> {
  */
 export async function repairInterruptedWrites(dir: string, log: Logger): Promise<void> {
   const gitdir = join(dir, '.git');
-  for (const lock of await clearStaleLocks(gitdir)) log.warn({ lock }, 'removed a lock file a stopped write of this service left');
+  for (const { lock, owner } of await clearStaleLocks(gitdir)) log.warn({ lock, owner }, 'removed a lock file a stopped write of this service left');
   const journal = journalDir(gitdir);
   for (const name of await readdir(journal).catch(() => [] as string[])) {
-    const match = /^(\d+)\.json$/.exec(name);
-    if (!match || isRunning(Number(match[1]))) continue;
-    const intent = JSON.parse(await readFile(join(journal, name), 'utf8')) as WriteIntent;
-    const outcome = await finishOrUndo(dir, gitdir, intent);
-    log.warn({ path: intent.path, commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
+    const match = JOURNAL_FILE.exec(name) ?? JOURNAL_DRAFT.exec(name);
+    if (!match || (await isAlive(match[1]!))) continue;
+    if (match.input.endsWith('.json')) {
+      const intent = JSON.parse(await readFile(join(journal, name), 'utf8')) as WriteIntent;
+      const outcome = await finishOrUndo(dir, gitdir, intent);
+      log.warn({ path: intent.path, commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
+    }
     await rm(join(journal, name), { force: true });
   }
   await clearStaleObjectFiles(gitdir);
@@ -113,7 +166,7 @@ async function descends(dir: string, commit: string, ancestor: string): Promise<
 async function clearStaleTemporaryFiles(gitdir: string): Promise<void> {
   const dir = temporaryDir(gitdir);
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const pid = Number(/^(\d+)\./.exec(name)?.[1]);
-    if (!Number.isNaN(pid) && !isRunning(pid)) await rm(join(dir, name), { force: true });
+    const tag = new RegExp(`^(${TAG_PATTERN})\\.`).exec(name)?.[1];
+    if (tag !== undefined && !(await isAlive(tag))) await rm(join(dir, name), { force: true });
   }
 }

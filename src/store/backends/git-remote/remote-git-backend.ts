@@ -24,7 +24,9 @@ import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
+import { clearStaleLocks, type LockOptions } from '../../git/format/lock-file.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
+import { commitReflogMessage, type ReflogEntry } from '../../git/format/reflog.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { redactUrls } from '../../../redact-url.ts';
@@ -69,6 +71,7 @@ export class RemoteGitBackend implements Backend {
   #retryMs = FIRST_RETRY_MS;
   #timer: NodeJS.Timeout | undefined;
   #onChange: ((reason: string) => void) | undefined;
+  readonly #lockOptions: LockOptions;
 
   constructor(options: RemoteGitOptions) {
     this.#options = options;
@@ -76,6 +79,7 @@ export class RemoteGitBackend implements Backend {
     this.#branch = options.branch;
     this.#target = { url: options.url, dir: this.dir, credentials: options.credentials, cache: {} };
     this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#target.cache });
+    this.#lockOptions = { onStaleLock: ({ lock, owner }) => options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left') };
   }
 
   /** Reuses an existing clone of the same remote; a clone of another one is refused. */
@@ -88,6 +92,10 @@ export class RemoteGitBackend implements Backend {
       );
     }
     this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;
+    // A branch lock a stopped process of this service left (killed while moving the branch).
+    for (const { lock, owner } of await clearStaleLocks(join(this.dir, '.git'))) {
+      this.#options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left');
+    }
     // A clone interrupted before its branch was written is cloned again.
     this.#cloned = this.#branch !== undefined && (await this.#localHead()) !== undefined;
   }
@@ -104,7 +112,7 @@ export class RemoteGitBackend implements Backend {
     } finally {
       this.#scheduleSync();
     }
-    if (known.served !== undefined && known.served !== (await this.#localHead())) await this.#moveLocalBranch(known.served);
+    if (known.served !== undefined && known.served !== (await this.#localHead())) await this.#followRemote(known.served);
     if (head === known.served || head === known.refused) return { unchanged: head };
     if (known.served !== undefined && !(await this.#descends(head, known.served))) {
       this.#options.log.warn({ previous: known.served, commit: head, branch: this.#branch }, 'the branch was rewritten (force-pushed); following it');
@@ -144,7 +152,7 @@ export class RemoteGitBackend implements Backend {
       this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
     );
     // The remote has it: the branch moves and the change is served.
-    await this.#moveLocalBranch(commit);
+    await this.#moveLocalBranch(commit, { committer: this.#options.author, message: commitReflogMessage(commitMessage(change)) });
     return { revision: commit, source: text === null ? undefined : path };
   }
 
@@ -207,9 +215,18 @@ export class RemoteGitBackend implements Backend {
     return this.#branch === undefined ? undefined : readRef(join(this.dir, '.git'), `refs/heads/${this.#branch}`);
   }
 
-  async #moveLocalBranch(commit: string): Promise<void> {
+  async #moveLocalBranch(commit: string, log: ReflogEntry): Promise<void> {
     const ref = `refs/heads/${this.#branch}`;
-    await updateRef(join(this.dir, '.git'), ref, commit, await this.#localHead());
+    await updateRef(join(this.dir, '.git'), ref, commit, await this.#localHead(), log, this.#lockOptions);
+  }
+
+  /** Moves the local branch to the remote's commit served now, logged as `git pull` or `git reset` would log it. */
+  async #followRemote(commit: string): Promise<void> {
+    const local = await this.#localHead();
+    const forward = local === undefined || (await this.#descends(commit, local));
+    // A rewritten (force-pushed) remote branch is followed too: a reset, in git's words.
+    const message = forward ? 'pull: Fast-forward' : `reset: moving to ${commit}`;
+    await this.#moveLocalBranch(commit, { committer: this.#options.author, message });
   }
 
   async #descends(commit: string, ancestor: string): Promise<boolean> {

@@ -31,10 +31,15 @@ export interface CommitPerson {
 
 /** The content of a commit object; the message ends with a newline, as git writes it. */
 export function encodeCommit(commit: { tree: string; parents: string[]; author: CommitPerson; committer: CommitPerson; message: string }): Buffer {
-  // Angle brackets and line breaks would end the field early: git strips them too.
-  const clean = (text: string) => text.replace(/[<>\n\r]/g, '').trim();
-  const person = (p: CommitPerson) => `${clean(p.name)} <${clean(p.email)}> ${p.timestamp} +0000`;
+  const person = (p: CommitPerson) => `${identName(p)} ${p.timestamp} +0000`;
   const lines = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${person(commit.author)}`, `committer ${person(commit.committer)}`];
   const message = commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`;
   return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');
+}
+
+/** "Name <email>" as git writes it in commits and reflogs. */
+export function identName(person: { name: string; email: string }): string {
+  // Angle brackets and line breaks would end the field early: git strips them too.
+  const clean = (text: string) => text.replace(/[<>\n\r]/g, '').trim();
+  return `${clean(person.name)} <${clean(person.email)}>`;
 }

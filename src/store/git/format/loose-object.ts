@@ -1,14 +1,16 @@
 // Writing loose Git objects so that a crash or a full disk never leaves a damaged one: the
 // compressed object goes to a temporary file in the object store, is flushed, and renamed
-// to its name. An object file that already exists is reused only when it is whole (it
-// inflates to content that hashes to its name); an empty or cut-off one, left by a tool that
-// writes in place, is replaced.
+// to its name, and its folder is flushed (objects/xx/ into objects/ too when it is new): a
+// ref may name the object as soon as this returns, a power loss notwithstanding. An object
+// file that already exists is reused only when it is whole (it inflates to content that
+// hashes to its name); an empty or cut-off one, left by a tool that writes in place, is
+// replaced.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDeflate, inflateSync } from 'node:zlib';
-import { writeFlushedFile } from '../../flushed-file.ts';
-import { isRunning } from './lock-file.ts';
+import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
+import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
 
@@ -51,13 +53,13 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, content
   const objects = join(gitdir, 'objects');
   const path = join(objects, oid.slice(0, 2), oid.slice(2));
   if (await isWhole(path, oid)) return oid;
-  const temporary = join(objects, `${TEMPORARY_PREFIX}_${process.pid}_${++sequence}`);
+  const temporary = join(objects, `${TEMPORARY_PREFIX}_${ownTag()}_${++sequence}`);
   const data = await compress(Buffer.from(`${type} ${content.length}\0`), content);
   try {
     await writeFlushedFile(temporary, data, 0o444);
-    await mkdir(join(objects, oid.slice(0, 2)), { recursive: true });
+    await makeDirectory(join(objects, oid.slice(0, 2)));
     // A damaged file of the same name is read-only, as git leaves objects; rename replaces it.
-    await rename(temporary, path);
+    await renameFlushed(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
@@ -84,8 +86,8 @@ export async function clearStaleObjectFiles(gitdir: string): Promise<number> {
   const objects = join(gitdir, 'objects');
   let removed = 0;
   for (const name of await readdir(objects).catch(() => [] as string[])) {
-    const match = new RegExp(`^${TEMPORARY_PREFIX}_(\\d+)_\\d+$`).exec(name);
-    if (!match || isRunning(Number(match[1]))) continue;
+    const match = new RegExp(`^${TEMPORARY_PREFIX}_(${TAG_PATTERN})_\\d+$`).exec(name);
+    if (!match || (await isAlive(match[1]!))) continue;
     await rm(join(objects, name), { force: true });
     removed++;
   }
