@@ -18,6 +18,8 @@ import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
 import { IndexFileCache, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
+import { type GitDirectory, GitDirectoryError, requireGitDirectory } from '../../git/git-directory.ts';
+import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { LockHeld } from '../../git/format/lock-file.ts';
 import { RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
@@ -78,17 +80,26 @@ export class LocalGitBackend implements Backend {
     if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
       throw new StartupError(`CONFIG_REPO ${this.dir} is not a directory; point CONFIG_REPO at a config repo checkout`);
     }
+    // Read or written, a repository in a form this code does not handle is refused before
+    // anything is read from it (a linked worktree and a submodule checkout are handled).
+    let repo: GitDirectory | undefined;
+    try {
+      repo = checkedGitDirectory(this.dir);
+    } catch (error) {
+      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_REPO ${this.dir}: ${error.message}`);
+      throw error;
+    }
     if (!this.#options.writable) return;
     const howTo =
       'crud mode commits every change, so CONFIG_REPO must be a Git repository with at least one commit ' +
       `(run "git init && git add -A && git commit -m 'initial config'" in ${this.dir}), ` +
       'or run "npm run start:crud" to serve a scratch Git copy of config-repo-example';
-    if (!isGitRepository(this.dir)) throw new StartupError(`CONFIG_REPO ${this.dir} is not a Git repository: ${howTo}`);
+    if (!repo) throw new StartupError(`CONFIG_REPO ${this.dir} is not a Git repository: ${howTo}`);
     if (!(await currentBranch(this.dir))) {
       throw new StartupError(`CONFIG_REPO ${this.dir} has a detached HEAD; check out the branch crud mode should commit to`);
     }
     if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
-    const index = await unsupportedIndex(join(this.dir, '.git'));
+    const index = await unsupportedIndex(repo.gitdir);
     if (index) throw new StartupError(`CONFIG_REPO ${this.dir}: ${index}`);
     // A write a crash cut off is finished or undone before anything is read.
     await repairInterruptedWrites(this.dir, this.#options.log);
@@ -180,7 +191,7 @@ export class LocalGitBackend implements Backend {
     if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     let locks: WriteLocks;
     try {
-      locks = await takeWriteLocks(join(this.dir, '.git'), branch, this.#options.lockTimeoutMs);
+      locks = await takeWriteLocks(requireGitDirectory(this.dir), branch, this.#options.lockTimeoutMs);
     } catch (error) {
       throw this.#commitFault(error);
     }

@@ -10,9 +10,13 @@
 // branch moved — the moment the write happens — then the index renamed into place. A
 // failure before the branch moved puts the file back; a crash anywhere is finished or
 // undone by the next start from the journal.
+//
+// In a linked worktree the index and the journal are the worktree's own and the branch and
+// the objects are the repository's shared ones (../../git/git-directory.ts).
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { CommitBuilder } from '../../git/commit-builder.ts';
+import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { IndexFileCache, patchIndex } from '../../git/format/index-file.ts';
 import { LockFile } from '../../git/format/lock-file.ts';
 import { objectId, writeLooseObject } from '../../git/format/loose-object.ts';
@@ -36,11 +40,15 @@ export interface WriteLocks {
   release(): Promise<void>;
 }
 
-/** Takes index.lock, then the branch's lock, each waited for (up to `waitMs`) while a person's git command holds it. */
-export async function takeWriteLocks(gitdir: string, branchRef: string, waitMs?: number): Promise<WriteLocks> {
-  const index = await LockFile.take(gitdir, 'index', waitMs);
+/**
+ * Takes index.lock (the working tree's own), then the branch's lock (in the common Git
+ * directory, where a linked worktree's branches live), each waited for (up to `waitMs`) while
+ * a person's git command holds it.
+ */
+export async function takeWriteLocks(repo: GitDirectory, branchRef: string, waitMs?: number): Promise<WriteLocks> {
+  const index = await LockFile.take(repo.gitdir, 'index', waitMs);
   try {
-    const branch = await LockFile.take(gitdir, branchRef, waitMs);
+    const branch = await LockFile.take(repo.commonDir, branchRef, waitMs);
     return {
       index,
       branch,
@@ -72,19 +80,20 @@ export interface WorkingTreeCommit {
 /** Returns the new commit and the file's blob id (null after a removal). */
 export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blob: string | null }> {
   const { branchRef, parent, change, message, held } = write;
-  const gitdir = join(dir, '.git');
+  const repo = requireGitDirectory(dir);
+  const { gitdir, commonDir } = repo;
   const full = filePath(dir, change.path);
   // The commit's objects are written in the background meanwhile; the branch waits for them.
   const { commit, blob, written, parentBlob } = await builder.build(change, message, parent);
   // The content to put back after a crash, kept where the journal can find it (usually the
   // parent commit has it already; uncommitted edits of the file are stored first).
-  const previousBlob = await storedPrevious(gitdir, change.previous, parentBlob);
-  const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockWaitMs));
+  const previousBlob = await storedPrevious(commonDir, change.previous, parentBlob);
+  const locks = held ?? (await takeWriteLocks(repo, branchRef, write.lockWaitMs));
   let touched = false;
   let moved = false;
   try {
     // Compare-and-swap: the branch must still be where the change was computed.
-    const current = await readRef(gitdir, branchRef);
+    const current = await readRef(commonDir, branchRef);
     if (current !== parent) throw new RefMoved(`${branchRef} moved to ${current ?? '(nothing)'} while a change on ${parent} was being written`);
     await recordIntent(gitdir, { ref: branchRef, path: change.path, parent, commit, blob, previousBlob });
     touched = true;
@@ -107,7 +116,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     return { commit, blob };
   } catch (error) {
     const putBack = async () => {
-      if (moved) await updateRef(gitdir, branchRef, parent, commit);
+      if (moved) await updateRef(commonDir, branchRef, parent, commit);
       if (touched) await replaceFile(gitdir, full, change.previous ?? null);
       await clearIntent(gitdir);
       if (!held) await locks.release();
@@ -120,10 +129,10 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
 }
 
 /** The blob id of the file's content before the write, stored as an object unless the parent commit holds it. */
-async function storedPrevious(gitdir: string, previous: Buffer | undefined, parentBlob: string | undefined): Promise<string | null> {
+async function storedPrevious(commonDir: string, previous: Buffer | undefined, parentBlob: string | undefined): Promise<string | null> {
   if (previous === undefined) return null;
   const id = objectId('blob', previous);
-  return id === parentBlob ? id : writeLooseObject(gitdir, 'blob', previous, id);
+  return id === parentBlob ? id : writeLooseObject(commonDir, 'blob', previous, id);
 }
 
 /** The absolute path of a record file; refuses anything outside the repo's record folders. */

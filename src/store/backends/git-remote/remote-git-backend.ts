@@ -9,8 +9,7 @@
 // (a merged pull request) is reported as BaseMoved: the runner fetches, applies the write
 // again on the new head and pushes again.
 import * as fs from 'node:fs';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
@@ -25,7 +24,9 @@ import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
+import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/git-directory.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
+import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { type GitCredentials, redactUrl } from './remote-auth.ts';
 import { cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
@@ -76,7 +77,14 @@ export class RemoteGitBackend implements Backend {
 
   /** Reuses an existing clone of the same remote; a clone of another one is refused. */
   async open(): Promise<void> {
-    if (!existsSync(join(this.dir, '.git'))) return;
+    let repo: GitDirectory | undefined;
+    try {
+      repo = checkedGitDirectory(this.dir);
+    } catch (error) {
+      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_CLONE_DIR ${this.dir}: ${error.message}`);
+      throw error;
+    }
+    if (!repo) return;
     const origin = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
     if (origin && redactUrl(String(origin)) !== redactUrl(this.#options.url)) {
       throw new StartupError(
@@ -196,12 +204,12 @@ export class RemoteGitBackend implements Backend {
   }
 
   async #localHead(): Promise<string | undefined> {
-    return this.#branch === undefined ? undefined : readRef(join(this.dir, '.git'), `refs/heads/${this.#branch}`);
+    return this.#branch === undefined ? undefined : readRef(sharedGitDir(this.dir), `refs/heads/${this.#branch}`);
   }
 
   async #moveLocalBranch(commit: string): Promise<void> {
     const ref = `refs/heads/${this.#branch}`;
-    await updateRef(join(this.dir, '.git'), ref, commit, await this.#localHead());
+    await updateRef(sharedGitDir(this.dir), ref, commit, await this.#localHead());
   }
 
   async #descends(commit: string, ancestor: string): Promise<boolean> {
