@@ -17,7 +17,7 @@ import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/comm
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
-import { IndexFileCache, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
+import { IndexFileCache, IndexNotWritable, indexWriteRefusal } from '../../git/format/index-file.ts';
 import { type GitDirectory, GitDirectoryError, requireGitDirectory } from '../../git/git-directory.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { LockHeld } from '../../git/format/lock-file.ts';
@@ -99,10 +99,18 @@ export class LocalGitBackend implements Backend {
       throw new StartupError(`CONFIG_REPO ${this.dir} has a detached HEAD; check out the branch crud mode should commit to`);
     }
     if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
-    const index = await unsupportedIndex(repo.gitdir);
-    if (index) throw new StartupError(`CONFIG_REPO ${this.dir}: ${index}`);
+    // An index form that stays until the repository is converted stops the start; a merge in
+    // progress or a damaged index only holds writes back until a person ends it.
+    const index = await indexWriteRefusal(repo.gitdir);
+    if (index?.kind === 'unsupported') throw new StartupError(`CONFIG_REPO ${this.dir}: ${index.message}`);
+    if (index) this.#options.log.warn({ reason: index.kind }, `writes are refused until this is resolved: ${index.message}`);
     // A write a crash cut off is finished or undone before anything is read.
-    await repairInterruptedWrites(this.dir, this.#options.log);
+    try {
+      await repairInterruptedWrites(this.dir, this.#options.log);
+    } catch (error) {
+      if (error instanceof IndexNotWritable) throw new StartupError(`CONFIG_REPO ${this.dir}: a write a stop cut off cannot be finished: ${error.message}`);
+      throw error;
+    }
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
@@ -249,7 +257,7 @@ export class LocalGitBackend implements Backend {
     if (error instanceof RefMoved) return new BaseMoved(error.message);
     if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);
     if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
-    if (error instanceof UnsupportedIndexError) return new StoreUnavailable('io', `${error.message}; nothing was stored`);
+    if (error instanceof IndexNotWritable) return new StoreUnavailable('repository_state', `${error.message}; nothing was stored`);
     this.#options.log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');
     return new StoreUnavailable('io', `the change could not be committed, so nothing was stored: ${describeError(error)}`);
   }

@@ -5,11 +5,11 @@
 // The order is git's own (what `git commit` does): the commit's objects first (flushed;
 // harmless until named); then index.lock, then the branch's lock — taken only if the branch
 // is still where the change was computed (else RefMoved: nothing touched); both waited for
-// while a person's git command holds them. Under the locks: the intent is journalled
-// (./write-journal.ts), the file replaced, the new index written into index.lock, and the
-// branch moved — the moment the write happens — then the index renamed into place. A
-// failure before the branch moved puts the file back; a crash anywhere is finished or
-// undone by the next start from the journal.
+// while a person's git command holds them. Under the locks: the index is read and checked,
+// the intent is journalled (./write-journal.ts), the file replaced, the new index written
+// into index.lock, and the branch moved — the moment the write happens — then the index
+// renamed into place. A failure before the branch moved puts the file back; a crash
+// anywhere is finished or undone by the next start from the journal.
 //
 // In a linked worktree the index and the journal are the worktree's own and the branch and
 // the objects are the repository's shared ones (../../git/git-directory.ts).
@@ -95,11 +95,13 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     // Compare-and-swap: the branch must still be where the change was computed.
     const current = await readRef(commonDir, branchRef);
     if (current !== parent) throw new RefMoved(`${branchRef} moved to ${current ?? '(nothing)'} while a change on ${parent} was being written`);
+    // The index is read only now, under its lock (a person's `git add` cannot slip in between),
+    // and before anything is touched: an index a write must not go through (a merge in
+    // progress, a damaged file, a form this code cannot keep) refuses the write here.
+    const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
     await recordIntent(gitdir, { ref: branchRef, path: change.path, parent, commit, blob, previousBlob });
     touched = true;
     await replaceFile(gitdir, full, change.text);
-    // The index is read only now, under its lock: a person's `git add` cannot slip in between.
-    const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
     const patched = index && patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) });
     // Not flushed: git does not flush the index either (it is rebuilt from HEAD after a power loss).
     if (patched) await locks.index.write(patched.bytes, false);
