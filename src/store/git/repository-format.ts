@@ -12,8 +12,9 @@
 // Of the extensions known:
 // - noop, noop-v1: declare nothing.
 // - preciousObjects: objects must never be deleted; nothing here deletes an object.
-// - partialClone: objects may be missing and fetched on demand; a missing object is then
-//   read as missing, as in a shallow clone (the history before it is not read).
+// - partialClone: objects may be missing (git fetches them on demand); here a missing
+//   object is read as missing, as in a shallow clone: the history at start is judged
+//   without it, and a revision that needs it cannot be read.
 // - worktreeConfig: per-worktree config files; nothing read here is per-worktree config.
 // - relativeWorktrees: linked worktrees link by relative paths, which ./git-directory.ts
 //   follows like absolute ones.
