@@ -83,6 +83,23 @@ describe('a linked worktree (git worktree add)', () => {
     await personCommits(service, worktree, { tier: 'silver' });
     expect(treeState(main)).toEqual(mainBefore);
   });
+
+  it('the tools read its revisions: HEAD is the worktree\'s, the objects and branches the shared ones', () => {
+    const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
+    const worktree = join(tempDir('worktree-'), 'feature');
+    git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
+    writeFiles(worktree, { 'namespaces/team-a.yaml': { labels: { team: 'a', tier: 'gold' } } });
+    const head = commitAll(worktree, 'label team-a on feature');
+    git(main, 'gc', '-q'); // every object packed, in the common directory only
+
+    const diff = runCli(['diff', worktree, 'main', 'HEAD', '--format', 'json']);
+    expect(diff.status, diff.stderr).toBe(0);
+    const report = JSON.parse(diff.stdout);
+    expect(report.base.commit).toBe(gitOut(main, 'rev-parse', 'main'));
+    expect(report.head.commit).toBe(head);
+    expect(report.summary.inputs_changed).toBeGreaterThan(0);
+    expect(runCli(['validate', worktree, '--base', 'HEAD~1']).status).toBe(0);
+  });
 });
 
 describe('a submodule checkout', () => {
