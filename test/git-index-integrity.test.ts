@@ -129,6 +129,16 @@ describe('an index a write must not go through', () => {
     expect(gitOut(dir, 'status', '--porcelain')).toBe('');
     await expectReadsServed(service);
   });
+
+  it('a sparse index (index.sparse): refused at start with the command that keeps the sparse checkout but not the sparse index', async () => {
+    const dir = makeConfigRepo({ ...asRepoFiles(CRUD_DATA), 'docs/guide.md': 'how to\n' });
+    git(dir, 'sparse-checkout', 'set', '--cone', '--sparse-index', 'clusters', 'namespaces', 'platform_components', 'rolebindings');
+    await expect(startCrud('git', {}, dir)).rejects.toThrow(/the Git index is sparse \(index\.sparse\).*git sparse-checkout init --no-sparse-index/);
+    git(dir, 'sparse-checkout', 'init', '--cone', '--no-sparse-index');
+    const service = await start(dir);
+    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'gold' } })).status).toBe(200);
+    expect(gitOut(dir, 'status', '--porcelain')).toBe('');
+  });
 });
 
 describe('the extensions of an index a write goes through', () => {

@@ -46,7 +46,8 @@ export class IndexNotWritable extends Error {
   }
 }
 
-const HOW_TO_CONVERT = 'run "git update-index --index-version 2 --no-split-index --no-sparse" in the config repo (and do not set index.version=4, feature.manyFiles, core.splitIndex or index.sparse there)';
+const HOW_TO_CONVERT = 'run "git update-index --index-version 2 --no-split-index" in the config repo (and do not set index.version=4, feature.manyFiles or core.splitIndex there)';
+const HOW_TO_UNSPARSE = 'run "git sparse-checkout init --no-sparse-index" in the config repo (a sparse checkout may stay; do not set index.sparse there)';
 const HOW_TO_REBUILD = 'rebuild it from HEAD to allow writes: rm "$(git rev-parse --git-path index)" && git reset (what was staged is then unstaged)';
 
 const damaged = (why: string) => new IndexNotWritable('damaged', `the Git index is damaged (${why}; "git fsck" reports it too); ${HOW_TO_REBUILD}`);
@@ -163,7 +164,8 @@ export function indexLayout(index: Buffer): IndexLayout {
   const extensions = sortExtensions(index, offset, end);
   if ('damaged' in extensions) throw damaged('its extensions do not fit between the entries and the checksum');
   if ('required' in extensions) {
-    throw new IndexNotWritable('unsupported', `the Git index is ${describeRequiredExtension(extensions.required)}, which crud mode cannot update; ${HOW_TO_CONVERT}`);
+    const how = extensions.required === 'sdir' ? HOW_TO_UNSPARSE : HOW_TO_CONVERT;
+    throw new IndexNotWritable('unsupported', `the Git index is ${describeRequiredExtension(extensions.required)}, which crud mode cannot update; ${how}`);
   }
   if (conflicted !== undefined) throw unmerged(entryPath(index, conflicted));
   return { bytes: index, starts, entriesEnd: offset, extensions: extensions.kept };
