@@ -84,6 +84,21 @@ describe('a linked worktree (git worktree add)', () => {
     expect(treeState(main)).toEqual(mainBefore);
   });
 
+  it('follows a checkout there that changes no file, only the worktree\'s own HEAD', async () => {
+    const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
+    const worktree = join(tempDir('worktree-'), 'feature');
+    git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
+    // Another branch one empty commit ahead: the same files, another commit.
+    const ahead = git(main, 'commit-tree', '-p', 'feature', '-m', 'an empty commit', 'feature^{tree}');
+    git(main, 'branch', 'same-files', ahead);
+    const service = await start(worktree);
+    expect(await servedRevision(service)).toBe(gitOut(main, 'rev-parse', 'feature'));
+    git(worktree, 'checkout', '-q', 'same-files');
+    await eventually(async () => (await servedRevision(service)) === ahead, 3000);
+    expect((await send(service, 'POST', '/namespaces', { id: 'team-h' })).status).toBe(201);
+    expect(gitOut(main, 'log', '-1', '--format=%s', 'same-files')).toBe('namespaces: create team-h');
+  });
+
   it('the tools read its revisions: HEAD is the worktree\'s, the objects and branches the shared ones', () => {
     const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
     const worktree = join(tempDir('worktree-'), 'feature');
