@@ -59,6 +59,20 @@ describe('the local Git backend', () => {
     expect(gitOut(dir, 'fsck', '--full', '--no-dangling', '--no-progress')).toBe('');
   });
 
+  it("in a linked worktree: the branch's log in the shared Git directory, HEAD's in the worktree's own", async () => {
+    const main = crudRepo();
+    const worktree = `${main}-tree`;
+    git(main, 'worktree', 'add', '-q', '-b', 'edits', worktree);
+    const service = await start(worktree);
+    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: 'w' } })).status).toBe(200);
+    const commit = gitOut(worktree, 'rev-parse', 'HEAD');
+    expect(gitOut(worktree, 'reflog', 'show', '--format=%H %gs', '-1', 'HEAD')).toBe(`${commit} commit: namespaces: update team-a`);
+    expect(gitOut(worktree, 'reflog', 'show', '--format=%H %gs', '-1', 'edits')).toBe(`${commit} commit: namespaces: update team-a`);
+    // The main working tree's HEAD did not move, and its log did not hear of the write.
+    expect(gitOut(main, 'reflog', 'show', '--format=%H', '-1', 'HEAD')).not.toBe(commit);
+    expect(readFileSync(join(main, '.git/logs/HEAD'), 'utf8')).not.toContain(commit);
+  });
+
   it('with core.logAllRefUpdates false: appends to a log that exists, creates none', async () => {
     const dir = crudRepo();
     git(dir, 'config', 'core.logAllRefUpdates', 'false');

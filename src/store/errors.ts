@@ -20,6 +20,8 @@ export type StoreFaultReason =
   /** The store kept changing under a write, attempt after attempt. */
   | 'kept_moving'
   | 'read_only'
+  /** The repository is in a state a write must not touch until a person acts: a merge in progress, a damaged index. */
+  | 'repository_state'
   /** Any other failure to read or write the store. */
   | 'io';
 

@@ -4,6 +4,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
+import { GitDirectoryError } from '../store/git/git-directory.ts';
+import { UnsupportedRepositoryForm } from '../store/git/repository-format.ts';
 import type { CliIo } from './cli-io.ts';
 import { buildProgram, type Outcome } from './cli-program.ts';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
@@ -27,7 +29,7 @@ export async function run(argv: string[], io: CliIo = processIo()): Promise<numb
     // Commander has written its message (or the help, or the version) already.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     // What the command line names cannot be read: nothing was judged.
-    if (error instanceof RevisionError || error instanceof NotAConfigRepoError) {
+    if (error instanceof RevisionError || error instanceof NotAConfigRepoError || error instanceof UnsupportedRepositoryForm || error instanceof GitDirectoryError) {
       io.stderr(`gitops-config: ${error.message}\n`);
       return EXIT_USAGE;
     }

@@ -8,6 +8,7 @@ import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS } from '../domain/projectio
 import type { PreparedResponse } from '../serving/prepared-response.ts';
 import { RevisionResponses } from '../serving/revision-responses.ts';
 import { workingTreeRevision } from '../store/git/repository.ts';
+import { checkedGitDirectory } from '../store/git/repository-format.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
 import { fileTexts, loadRevision } from './load-revision.ts';
@@ -23,6 +24,9 @@ export type InputsOutcome =
 /** What GET /api/v2/gitops/clusters/{dns}/{endpoint} (or /clusters) would answer for this directory. */
 export async function previewInputs(dir: string, endpoint: string, clusterDns: string | undefined): Promise<InputsOutcome> {
   const files = await readWorkingTree(dir);
+  // The revision id comes from Git when the folder is a repository's top: one in a form not
+  // read here is refused (UnsupportedRepositoryForm) rather than misread.
+  checkedGitDirectory(dir);
   const loaded = await loadRevision(new RecordFileLoader(), files, await workingTreeRevision(dir, files, {}));
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems }, undefined);
   if (!judgement.publish) {

@@ -4,9 +4,12 @@
 // may be any folder of a Git repository: revisions are read from the repository that holds it,
 // each commit's tree at the folder's path.
 import * as fs from 'node:fs';
-import git from 'isomorphic-git';
+import isomorphicGit from 'isomorphic-git';
 import { commitFileEntries } from '../store/git/commit-files.ts';
 import { ObjectReader } from '../store/git/format/object-reader.ts';
+import { type GitDirectory, requireGitDirectory } from '../store/git/git-directory.ts';
+import { resolveWorktreeRef } from '../store/git/repository.ts';
+import { checkedGitDirectory } from '../store/git/repository-format.ts';
 import { type GitLocation, locateInGitRepository } from '../store/git/repository-root.ts';
 import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
@@ -26,10 +29,14 @@ export async function workingTreeFiles(dir: string): Promise<RevisionFiles> {
   return { label: 'working tree', files: await readWorkingTree(dir) };
 }
 
-/** The Git repository that holds the config repo `dir`, for reading revision `rev` from it. */
+/**
+ * The Git repository that holds the config repo `dir`, for reading revision `rev` from it.
+ * Throws UnsupportedRepositoryForm (or GitDirectoryError) for a repository not to be read.
+ */
 export function historyOf(dir: string, rev: string): GitLocation {
   const location = locateInGitRepository(dir);
   if (!location) throw new RevisionError(`${dir} is not a Git repository, nor inside one (no .git in it or above it), so revision "${rev}" cannot be read`);
+  checkedGitDirectory(location.root);
   return location;
 }
 
@@ -51,31 +58,35 @@ export async function commitFiles(
 
 /** Resolves a revision to a commit id: a branch, remote branch, tag, (short) commit id, HEAD, with ~N and ^N. */
 export async function resolveRevision(repo: GitLocation, rev: string, cache: object): Promise<string> {
-  const dir = repo.root;
+  const git = requireGitDirectory(repo.root);
   const match = /^(.*?)((?:[~^]\d*)*)$/.exec(rev.trim());
   const name = match?.[1] ?? '';
   const steps = match?.[2] ?? '';
   if (name === '') throw new RevisionError(`"${rev}" is not a revision`);
-  let oid = await resolveName(dir, name, cache);
+  let oid = await resolveName(git, name, cache);
   for (const [, op, count] of steps.matchAll(/([~^])(\d*)/g)) {
     const n = count === '' ? 1 : Number(count);
     if (op === '~') {
-      for (let i = 0; i < n; i++) oid = await parent(dir, oid, 1, rev, cache);
+      for (let i = 0; i < n; i++) oid = await parent(git.commonDir, oid, 1, rev, cache);
     } else if (n > 0) {
-      oid = await parent(dir, oid, n, rev, cache);
+      oid = await parent(git.commonDir, oid, n, rev, cache);
     }
   }
   return oid;
 }
 
-async function resolveName(dir: string, name: string, cache: object): Promise<string> {
+async function resolveName(repo: GitDirectory, name: string, cache: object): Promise<string> {
+  const gitdir = repo.commonDir;
   let oid: string | undefined;
   try {
-    oid = await git.resolveRef({ fs, dir, ref: name });
+    oid = await resolveWorktreeRef(repo, name);
   } catch {
+    oid = undefined;
+  }
+  if (oid === undefined) {
     if (/^[0-9a-f]{4,40}$/i.test(name)) {
       try {
-        oid = await git.expandOid({ fs, dir, oid: name.toLowerCase(), cache });
+        oid = await isomorphicGit.expandOid({ fs, gitdir, oid: name.toLowerCase(), cache });
       } catch (error) {
         const code = (error as { code?: string }).code;
         throw new RevisionError(
@@ -89,7 +100,7 @@ async function resolveName(dir: string, name: string, cache: object): Promise<st
   for (let hops = 0; hops < 10; hops++) {
     let object;
     try {
-      object = await git.readObject({ fs, dir, oid, cache, format: 'parsed' });
+      object = await isomorphicGit.readObject({ fs, gitdir, oid, cache, format: 'parsed' });
     } catch {
       throw new RevisionError(`"${name}" resolves to ${oid}, which is not in the object store (is the history fetched?)`);
     }
@@ -103,10 +114,10 @@ async function resolveName(dir: string, name: string, cache: object): Promise<st
   throw new RevisionError(`"${name}" is a chain of tags too long to follow`);
 }
 
-async function parent(dir: string, oid: string, n: number, rev: string, cache: object): Promise<string> {
+async function parent(gitdir: string, oid: string, n: number, rev: string, cache: object): Promise<string> {
   let commit;
   try {
-    commit = await git.readCommit({ fs, dir, oid, cache });
+    commit = await isomorphicGit.readCommit({ fs, gitdir, oid, cache });
   } catch {
     throw new RevisionError(`commit ${oid} (from "${rev}") is not in the object store (is the history fetched?)`);
   }

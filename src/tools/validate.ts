@@ -12,7 +12,6 @@ import { problem, type Problem, recordName } from '../domain/problem.ts';
 import type { Collection } from '../domain/records.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit } from '../store/git/repository.ts';
-import { locateInGitRepository } from '../store/git/repository-root.ts';
 import { DEFAULT_MAX_RECORD_BYTES } from '../store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { ignoredWorkingTreeFiles, readWorkingTree } from '../store/record-files/working-tree.ts';
@@ -54,16 +53,17 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   const loader = new RecordFileLoader();
   let base: LoadedRevision | undefined;
   let baseCommit: string | undefined;
+  let allowShrink = false;
+  // Git is read only to judge against a base: the shrink guard applies only then, and it
+  // honours the trailer of the newest commit of the repository that holds the folder.
   if (options.base !== undefined) {
     const repo = historyOf(dir, options.base);
     baseCommit = await resolveRevision(repo, options.base, cache);
     base = await loadRevision(loader, (await commitFiles(repo, options.base, baseCommit, cache, undefined, undefined, maxBytes)).files, baseCommit);
+    const head = await headCommit(repo.root);
+    allowShrink = head !== undefined && (await commitAllowsShrink(repo.root, head, cache));
   }
   const loaded = await loadRevision(loader, files, 'validate');
-  // The shrink guard honours the trailer of the newest commit of the repository that holds the folder.
-  const repo = locateInGitRepository(dir);
-  const head = repo === undefined ? undefined : await headCommit(repo.root);
-  const allowShrink = repo !== undefined && head !== undefined && (await commitAllowsShrink(repo.root, head, cache));
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot, {
     danglingWithoutBaseline: 'error',
   });

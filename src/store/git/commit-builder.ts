@@ -9,9 +9,9 @@
 // written are kept (by object id) and the next change starts from them instead of reading and
 // inflating them again, and tree objects are encoded in one pass (format/tree-object.ts).
 import * as fs from 'node:fs';
-import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { encodeCommit } from './format/commit-object.ts';
+import { sharedGitDir } from './git-directory.ts';
 import { objectId, type ObjectType, writeLooseObject } from './format/loose-object.ts';
 import { type EncodedTree, encodedTree, insertionPoint, insertSorted, spliceTree, type TreeItem } from './format/tree-object.ts';
 
@@ -78,7 +78,7 @@ export class CommitBuilder {
     const person = { name: this.#author.name, email: this.#author.email, timestamp: Math.floor(Date.now() / 1000) };
     const commit = add('commit', encodeCommit({ tree, parents: [parent], author: person, committer: person, message }));
     this.#rememberCommit(commit, tree);
-    const gitdir = join(this.#dir, '.git');
+    const gitdir = sharedGitDir(this.#dir);
     const written = Promise.all(objects.map(({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
@@ -114,7 +114,7 @@ export class CommitBuilder {
   }
 
   async #treeOf(commit: string): Promise<string> {
-    const tree = this.#commitTrees.get(commit) ?? (await git.readCommit({ fs, dir: this.#dir, oid: commit, cache: this.#cache })).commit.tree;
+    const tree = this.#commitTrees.get(commit) ?? (await git.readCommit({ fs, gitdir: sharedGitDir(this.#dir), oid: commit, cache: this.#cache })).commit.tree;
     this.#rememberCommit(commit, tree);
     return tree;
   }
@@ -125,7 +125,7 @@ export class CommitBuilder {
       this.#remember(oid, cached);
       return cached;
     }
-    const { tree } = await git.readTree({ fs, dir: this.#dir, oid, cache: this.#cache });
+    const { tree } = await git.readTree({ fs, gitdir: sharedGitDir(this.#dir), oid, cache: this.#cache });
     const items = encodedTree(tree.map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type })));
     this.#remember(oid, items);
     return items;

@@ -5,6 +5,7 @@ import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/recor
 import { byPath, DEFAULT_MAX_RECORD_BYTES, type RecordFileEntry, RecordRefused } from '../record-files/record-file-entry.ts';
 import { notRegular, tooLarge } from '../record-files/safe-read.ts';
 import { ObjectReader, BlobTooLarge } from './format/object-reader.ts';
+import { sharedGitDir } from './git-directory.ts';
 
 export interface TreeBlob {
   path: string;
@@ -25,10 +26,11 @@ export async function recordBlobsOfCommit(dir: string, commitOid: string, cache:
   const native = reader && nativeRecordBlobs(reader, commitOid, folder);
   if (native) return native;
   const blobs: TreeBlob[] = [];
+  const gitdir = sharedGitDir(dir);
   const visit = async (path: string): Promise<void> => {
     let tree;
     try {
-      tree = await git.readTree({ fs, dir, oid: commitOid, filepath: folder === '' ? path : `${folder}/${path}`, cache });
+      tree = await git.readTree({ fs, gitdir, oid: commitOid, filepath: folder === '' ? path : `${folder}/${path}`, cache });
     } catch (error) {
       if ((error as { code?: string }).code === 'NotFoundError') return;
       throw error;
@@ -122,6 +124,6 @@ export async function commitFileEntries(
 }
 
 export async function readBlobText(dir: string, oid: string, cache: object = {}): Promise<string> {
-  const { blob } = await git.readBlob({ fs, dir, oid, cache });
+  const { blob } = await git.readBlob({ fs, gitdir: sharedGitDir(dir), oid, cache });
   return Buffer.from(blob).toString('utf8');
 }

@@ -5,12 +5,13 @@ import git from 'isomorphic-git';
 import { allowsShrink } from '../../domain/judge.ts';
 import type { CommitObject } from './format/commit-object.ts';
 import type { ObjectReader } from './format/object-reader.ts';
+import { sharedGitDir } from './git-directory.ts';
 
 /** The commit's parents and message: natively when a reader is given and can, else through isomorphic-git. */
 async function readCommitFacts(dir: string, oid: string, cache: object, reader?: ObjectReader): Promise<Pick<CommitObject, 'parents' | 'message'>> {
   const native = reader?.readCommit(oid);
   if (native) return native;
-  const { commit } = await git.readCommit({ fs, dir, oid, cache });
+  const { commit } = await git.readCommit({ fs, gitdir: sharedGitDir(dir), oid, cache });
   return { parents: commit.parent, message: commit.message };
 }
 

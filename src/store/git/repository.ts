@@ -1,5 +1,6 @@
 // Facts about a config repo directory: is it a Git repository, which commit HEAD names, and
-// the revision id of its working tree.
+// the revision id of its working tree. HEAD is the working tree's own (./git-directory.ts): in
+// a linked worktree it is not the main working tree's.
 import * as fs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,26 +8,51 @@ import git from 'isomorphic-git';
 import { contentHash } from '../record-files/record-file-entry.ts';
 import { recordBlobsOfCommit, type TreeBlob } from './commit-files.ts';
 import { ObjectReader } from './format/object-reader.ts';
+import { type GitDirectory, gitDirectoryOf } from './git-directory.ts';
 
 export function isGitRepository(dir: string): boolean {
   return existsSync(join(dir, '.git'));
 }
 
 export async function headCommit(dir: string): Promise<string | undefined> {
+  const repo = gitDirectoryOf(dir);
+  return repo && resolveWorktreeRef(repo, 'HEAD');
+}
+
+/**
+ * A ref as the working tree sees it: HEAD and git's other all-capital refs (ORIG_HEAD,
+ * MERGE_HEAD, FETCH_HEAD) are the working tree's own, read from its Git directory; branches,
+ * tags and remote branches are shared, read from the common one (a linked worktree's HEAD
+ * names a branch that lives there). Undefined when the ref does not exist or names no commit
+ * yet (a branch before its first commit).
+ */
+export async function resolveWorktreeRef(repo: GitDirectory, ref: string): Promise<string | undefined> {
+  let name = ref;
+  if (/^[A-Z_]+$/.test(ref)) {
+    const text = await fs.promises.readFile(join(repo.gitdir, ref), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (text !== undefined) {
+      const symbolic = /^ref: *(\S+)/.exec(text)?.[1];
+      if (symbolic === undefined) return /^[0-9a-f]{40}(?![0-9a-f])/.exec(text)?.[0];
+      name = symbolic;
+    }
+  }
   try {
-    return await git.resolveRef({ fs, dir, ref: 'HEAD' });
+    return await git.resolveRef({ fs, gitdir: repo.commonDir, ref: name });
   } catch (error) {
-    if ((error as { code?: string }).code === 'NotFoundError') return undefined; // no commit yet
+    if ((error as { code?: string }).code === 'NotFoundError') return undefined;
     throw error;
   }
 }
 
-/** The branch HEAD points to ("refs/heads/main"), or undefined when HEAD is detached. */
+/** The branch HEAD points to ("refs/heads/main"), or undefined when HEAD is detached (or there is no repository). */
 export async function currentBranch(dir: string): Promise<string | undefined> {
-  // HEAD is one short line ("ref: refs/heads/main"); read it directly: every write asks.
-  const head = await fs.promises.readFile(join(dir, '.git', 'HEAD'), 'utf8').catch(() => undefined);
-  if (head !== undefined) return /^ref: (refs\/heads\/\S+)\s*$/.exec(head)?.[1];
-  return (await git.currentBranch({ fs, dir, fullname: true })) ?? undefined;
+  // HEAD is one short line ("ref: refs/heads/main"), the working tree's own; every write asks.
+  const repo = gitDirectoryOf(dir);
+  const head = repo && (await fs.promises.readFile(join(repo.gitdir, 'HEAD'), 'utf8').catch(() => undefined));
+  return head === undefined ? undefined : /^ref: (refs\/heads\/\S+)\s*$/.exec(head)?.[1];
 }
 
 /** The commit id at the start of a working-tree revision id ("<commit>+dirty.<hash>"). */

@@ -2,9 +2,16 @@
 // changed: a record file whose content differs from what the backend last saw, or a moved
 // HEAD. The service's own writes change nothing it has not seen already, so they start no
 // reload; neither do README edits or git's bookkeeping.
+//
+// In a linked worktree or a submodule checkout, `.git` is a file and the Git directory lies
+// outside the working tree (../../git/git-directory.ts): it is watched too, and so is the
+// common Git directory a linked worktree's branches live in, so that a commit made there
+// is noticed like one made in a plain checkout.
+import { join, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { Logger } from 'pino';
 import { recordFileLocation } from '../../../domain/repo-layout/record-path.ts';
+import { gitDirectoryOf } from '../../git/git-directory.ts';
 import { headCommit } from '../../git/repository.ts';
 import { readRecordFileSafely } from '../../record-files/safe-read.ts';
 
@@ -43,19 +50,22 @@ export class ChangeWatcher {
     note: (path: string) => void = () => undefined,
   ): Promise<void> {
     const dir = this.#dir;
-    this.#watcher = watch(dir, {
+    const place = placeOf(dir);
+    this.#watcher = watch(place.roots, {
       ignoreInitial: true,
       // A link is a change to its own entry; what it points at is never read.
       followSymlinks: false,
       ignored: (path: string) => {
-        const rel = path.slice(dir.length + 1);
+        const rel = place.relative(path);
         // Git's own bookkeeping changes on every command; only refs and HEAD matter here
         // (the index does not: what is served is the working tree, compared with HEAD).
-        return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules|gitops-config-api)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
+        return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules|worktrees|gitops-config-api)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
       },
     });
     this.#watcher.on('all', (event, path) => {
-      const changed = event === 'addDir' || event === 'unlinkDir' ? '*' : path.slice(dir.length + 1).split('\\').join('/');
+      const rel = place.relative(path);
+      // A folder come or gone in the working tree may hold many record files; in the Git directory it is a ref folder.
+      const changed = (event === 'addDir' || event === 'unlinkDir') && !rel.startsWith('.git/') ? '*' : rel;
       this.#changed.add(changed);
       note(changed);
       clearTimeout(this.#timer);
@@ -99,4 +109,29 @@ export class ChangeWatcher {
     // Only a moved HEAD (a commit, a checkout, a reset) changes what is served.
     return gitChanged && (await headCommit(this.#dir)) !== seen.head;
   }
+}
+
+/**
+ * What is watched for a working tree, and each event's path as if the Git directory were
+ * `<dir>/.git` ("/"-separated, relative to `dir`): the working tree; and, when its Git
+ * directory lies elsewhere, that directory and the common one.
+ */
+function placeOf(dir: string): { roots: string[]; relative: (path: string) => string } {
+  let repo;
+  try {
+    repo = gitDirectoryOf(dir);
+  } catch {
+    repo = undefined; // a broken .git file: the working tree is still watched, and the start said why
+  }
+  const outside = repo && repo.gitdir !== join(dir, '.git') ? [repo.gitdir, ...(repo.commonDir === repo.gitdir ? [] : [repo.commonDir])] : [];
+  const within = (path: string, root: string) => path === root || path.startsWith(root + sep);
+  const slashes = (path: string) => path.split(sep).join('/');
+  return {
+    roots: [dir, ...outside],
+    relative(path) {
+      // The worktree's own Git directory first: it lies inside the common one (worktrees/<name>).
+      for (const root of outside) if (within(path, root)) return slashes(`.git${path.slice(root.length)}`);
+      return slashes(path.slice(dir.length + 1));
+    },
+  };
 }

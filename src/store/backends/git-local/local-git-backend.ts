@@ -17,7 +17,9 @@ import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/comm
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
-import { IndexFileCache, UnsupportedIndexError, unsupportedIndex } from '../../git/format/index-file.ts';
+import { IndexFileCache, IndexNotWritable, indexWriteRefusal } from '../../git/format/index-file.ts';
+import { type GitDirectory, GitDirectoryError, requireGitDirectory } from '../../git/git-directory.ts';
+import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { LockHeld, type LockOptions } from '../../git/format/lock-file.ts';
 import { RefMoved } from '../../git/format/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
@@ -85,21 +87,38 @@ export class LocalGitBackend implements Backend {
     if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
       throw new StartupError(`CONFIG_REPO ${this.dir} is not a directory; point CONFIG_REPO at a config repo checkout`);
     }
+    // Read or written, a repository in a form this code does not handle is refused before
+    // anything is read from it (a linked worktree and a submodule checkout are handled).
+    let repo: GitDirectory | undefined;
+    try {
+      repo = checkedGitDirectory(this.dir);
+    } catch (error) {
+      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_REPO ${this.dir}: ${error.message}`);
+      throw error;
+    }
     if (!this.#options.writable) return;
     const howTo =
       'crud mode commits every change, so CONFIG_REPO must be a Git repository with at least one commit ' +
       `(run "git init && git add -A && git commit -m 'initial config'" in ${this.dir}), ` +
       'or run "npm run start:crud" to serve a scratch Git copy of config-repo-example';
-    if (!isGitRepository(this.dir)) throw new StartupError(`CONFIG_REPO ${this.dir} is not a Git repository: ${howTo}`);
+    if (!repo) throw new StartupError(`CONFIG_REPO ${this.dir} is not a Git repository: ${howTo}`);
     if (!(await currentBranch(this.dir))) {
       throw new StartupError(`CONFIG_REPO ${this.dir} has a detached HEAD; check out the branch crud mode should commit to`);
     }
     if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
-    const index = await unsupportedIndex(join(this.dir, '.git'));
-    if (index) throw new StartupError(`CONFIG_REPO ${this.dir}: ${index}`);
+    // An index form that stays until the repository is converted stops the start; a merge in
+    // progress or a damaged index only holds writes back until a person ends it.
+    const index = await indexWriteRefusal(repo.gitdir);
+    if (index?.kind === 'unsupported') throw new StartupError(`CONFIG_REPO ${this.dir}: ${index.message}`);
+    if (index) this.#options.log.warn({ reason: index.kind }, `writes are refused until this is resolved: ${index.message}`);
     // A write a crash cut off is finished or undone before anything is read, and so before
-    // the service listens.
-    await this.#repair.atStart();
+    // the service listens (and every write awaits this same repair).
+    try {
+      await this.#repair.atStart();
+    } catch (error) {
+      if (error instanceof IndexNotWritable) throw new StartupError(`CONFIG_REPO ${this.dir}: a write a stop cut off cannot be finished: ${error.message}`);
+      throw error;
+    }
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
@@ -189,7 +208,7 @@ export class LocalGitBackend implements Backend {
     let locks: WriteLocks;
     try {
       await this.#local.run(() => this.#repair.beforeWrite());
-      locks = await takeWriteLocks(join(this.dir, '.git'), branch, this.#lockOptions);
+      locks = await takeWriteLocks(requireGitDirectory(this.dir), branch, this.#lockOptions);
     } catch (error) {
       throw this.#commitFault(error);
     }
@@ -256,7 +275,7 @@ export class LocalGitBackend implements Backend {
     if (error instanceof RefMoved) return new BaseMoved(error.message);
     if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);
     if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
-    if (error instanceof UnsupportedIndexError) return new StoreUnavailable('io', `${error.message}; nothing was stored`);
+    if (error instanceof IndexNotWritable) return new StoreUnavailable('repository_state', `${error.message}; nothing was stored`);
     this.#options.log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');
     return new StoreUnavailable('io', `the change could not be committed, so nothing was stored: ${describeError(error)}`);
   }

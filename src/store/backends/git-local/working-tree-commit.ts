@@ -5,14 +5,19 @@
 // The order is git's own (what `git commit` does): the commit's objects first (flushed;
 // harmless until named); then index.lock, then the branch's lock — taken only if the branch
 // is still where the change was computed (else RefMoved: nothing touched); both waited for
-// while a person's git command holds them. Under the locks: the intent is journalled
-// (./write-journal.ts), the file replaced, the new index written into index.lock, and the
-// branch moved (logged in its reflog, and in HEAD's) — the moment the write happens — then
-// the index renamed into place. A failure before the branch moved puts the file back; a
-// crash anywhere is finished or undone by the next start from the journal.
+// while a person's git command holds them. Under the locks: the index is read and checked,
+// the intent is journalled (./write-journal.ts), the file replaced, the new index written
+// into index.lock, and the branch moved (logged in its reflog, and in HEAD's) — the moment
+// the write happens — then the index renamed into place. A failure before the branch moved
+// puts the file back; a crash anywhere is finished or undone by the next start from the
+// journal.
+//
+// In a linked worktree the index and the journal are the worktree's own and the branch and
+// the objects are the repository's shared ones (../../git/git-directory.ts).
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { CommitBuilder } from '../../git/commit-builder.ts';
+import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { IndexFileCache, patchIndex } from '../../git/format/index-file.ts';
 import { LockFile, type LockOptions } from '../../git/format/lock-file.ts';
 import { objectId, writeLooseObject } from '../../git/format/loose-object.ts';
@@ -37,11 +42,15 @@ export interface WriteLocks {
   release(): Promise<void>;
 }
 
-/** Takes index.lock, then the branch's lock, each waited for (up to `options.waitMs`) while a person's git command holds it. */
-export async function takeWriteLocks(gitdir: string, branchRef: string, options: LockOptions = {}): Promise<WriteLocks> {
-  const index = await LockFile.take(gitdir, 'index', options);
+/**
+ * Takes index.lock (the working tree's own), then the branch's lock (in the common Git
+ * directory, where a linked worktree's branches live), each waited for (up to
+ * `options.waitMs`) while a person's git command holds it.
+ */
+export async function takeWriteLocks(repo: GitDirectory, branchRef: string, options: LockOptions = {}): Promise<WriteLocks> {
+  const index = await LockFile.take(repo.gitdir, 'index', options);
   try {
-    const branch = await LockFile.take(gitdir, branchRef, options);
+    const branch = await LockFile.take(repo.commonDir, branchRef, options);
     return {
       index,
       branch,
@@ -73,31 +82,34 @@ export interface WorkingTreeCommit {
 /** Returns the new commit and the file's blob id (null after a removal). */
 export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blob: string | null }> {
   const { branchRef, parent, change, message, held } = write;
-  const gitdir = join(dir, '.git');
+  const repo = requireGitDirectory(dir);
+  const { gitdir, commonDir } = repo;
   const full = filePath(dir, change.path);
   // The commit's objects are written in the background meanwhile; the branch waits for them.
   const { commit, blob, written, parentBlob } = await builder.build(change, message, parent);
   // The content to put back after a crash, kept where the journal can find it (usually the
   // parent commit has it already; uncommitted edits of the file are stored first).
-  const previousBlob = await storedPrevious(gitdir, change.previous, parentBlob);
-  const locks = held ?? (await takeWriteLocks(gitdir, branchRef, write.lockOptions));
+  const previousBlob = await storedPrevious(commonDir, change.previous, parentBlob);
+  const locks = held ?? (await takeWriteLocks(repo, branchRef, write.lockOptions));
   let touched = false;
   let moved = false;
   try {
     // Compare-and-swap: the branch must still be where the change was computed.
-    const current = await readRef(gitdir, branchRef);
+    const current = await readRef(commonDir, branchRef);
     if (current !== parent) throw new RefMoved(`${branchRef} moved to ${current ?? '(nothing)'} while a change on ${parent} was being written`);
+    // The index is read only now, under its lock (a person's `git add` cannot slip in between),
+    // and before anything is touched: an index a write must not go through (a merge in
+    // progress, a damaged file, a form this code cannot keep) refuses the write here.
+    const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
     await recordIntent(gitdir, { ref: branchRef, path: change.path, parent, commit, blob, previousBlob });
     touched = true;
     await replaceFile(gitdir, full, change.text);
-    // The index is read only now, under its lock: a person's `git add` cannot slip in between.
-    const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
     const patched = index && patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) });
     // Not flushed: git does not flush the index either (it is rebuilt from HEAD after a power loss).
     if (patched) await locks.index.write(patched.bytes, false);
     await written;
     await locks.branch.write(`${commit}\n`);
-    await moveRef(gitdir, locks.branch, parent, commit, { committer: builder.author, message: commitReflogMessage(message) });
+    await moveRef(commonDir, locks.branch, parent, commit, { committer: builder.author, message: commitReflogMessage(message), worktreeGitdir: gitdir });
     moved = true;
     if (patched) {
       await locks.index.commit();
@@ -109,9 +121,9 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   } catch (error) {
     const putBack = async () => {
       // The rename may have happened even when what followed it failed: the branch says.
-      if (moved || (await readRef(gitdir, branchRef)) === commit) {
-        const undo = { committer: builder.author, message: `reset: moving to ${parent} (undoing a write that failed after its commit)` };
-        await updateRef(gitdir, branchRef, parent, commit, undo, write.lockOptions);
+      if (moved || (await readRef(commonDir, branchRef)) === commit) {
+        const undo = { committer: builder.author, message: `reset: moving to ${parent} (undoing a write that failed after its commit)`, worktreeGitdir: gitdir };
+        await updateRef(commonDir, branchRef, parent, commit, undo, write.lockOptions);
       }
       if (touched) await replaceFile(gitdir, full, change.previous ?? null);
       await clearIntent(gitdir);
@@ -125,10 +137,10 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
 }
 
 /** The blob id of the file's content before the write, stored as an object unless the parent commit holds it. */
-async function storedPrevious(gitdir: string, previous: Buffer | undefined, parentBlob: string | undefined): Promise<string | null> {
+async function storedPrevious(commonDir: string, previous: Buffer | undefined, parentBlob: string | undefined): Promise<string | null> {
   if (previous === undefined) return null;
   const id = objectId('blob', previous);
-  return id === parentBlob ? id : writeLooseObject(gitdir, 'blob', previous, id);
+  return id === parentBlob ? id : writeLooseObject(commonDir, 'blob', previous, id);
 }
 
 /** The absolute path of a record file; refuses anything outside the repo's record folders. */

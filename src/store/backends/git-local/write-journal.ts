@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
+import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { indexEntryOid, readIndexFile, setIndexEntry } from '../../git/format/index-file.ts';
 import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
 import { clearStaleLocks, serviceDir } from '../../git/format/lock-file.ts';
@@ -92,7 +93,7 @@ export class WriteRepair {
   /** Before a write: whether something was repaired (the working tree may have changed). Usually one look at an empty folder. */
   async beforeWrite(): Promise<boolean> {
     await this.atStart();
-    if (!(await hasInterruptedWrites(join(this.#dir, '.git')))) return false;
+    if (!(await hasInterruptedWrites(requireGitDirectory(this.#dir).gitdir))) return false;
     await repairInterruptedWrites(this.#dir, this.#log);
     return true;
   }
@@ -103,31 +104,36 @@ export class WriteRepair {
  * it was in the middle of, its temporary files. A person's locks and edits are not touched.
  */
 export async function repairInterruptedWrites(dir: string, log: Logger): Promise<void> {
-  const gitdir = join(dir, '.git');
-  for (const { lock, owner } of await clearStaleLocks(gitdir)) log.warn({ lock, owner }, 'removed a lock file a stopped write of this service left');
+  const repo = requireGitDirectory(dir);
+  const { gitdir } = repo;
+  // A linked worktree's branch locks are taken in the common Git directory.
+  const lockDirs = repo.commonDir === gitdir ? [gitdir] : [gitdir, repo.commonDir];
+  for (const lockDir of lockDirs) {
+    for (const { lock, owner } of await clearStaleLocks(lockDir)) log.warn({ lock, owner }, 'removed a lock file a stopped write of this service left');
+  }
   const journal = journalDir(gitdir);
   for (const name of await readdir(journal).catch(() => [] as string[])) {
     const match = JOURNAL_FILE.exec(name) ?? JOURNAL_DRAFT.exec(name);
     if (!match || (await isAlive(match[1]!))) continue;
     if (match.input.endsWith('.json')) {
       const intent = JSON.parse(await readFile(join(journal, name), 'utf8')) as WriteIntent;
-      const outcome = await finishOrUndo(dir, gitdir, intent);
+      const outcome = await finishOrUndo(dir, repo, intent);
       log.warn({ path: intent.path, commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
     }
     await rm(join(journal, name), { force: true });
   }
-  await clearStaleObjectFiles(gitdir);
+  await clearStaleObjectFiles(repo.commonDir);
   await clearStaleTemporaryFiles(gitdir);
 }
 
-async function finishOrUndo(dir: string, gitdir: string, intent: WriteIntent): Promise<string> {
-  const branch = await readRef(gitdir, intent.ref);
-  const happened = branch === intent.commit || (branch !== undefined && branch !== intent.parent && (await descends(dir, branch, intent.commit)));
+async function finishOrUndo(dir: string, { gitdir, commonDir }: GitDirectory, intent: WriteIntent): Promise<string> {
+  const branch = await readRef(commonDir, intent.ref);
+  const happened = branch === intent.commit || (branch !== undefined && branch !== intent.parent && (await descends(commonDir, branch, intent.commit)));
   const full = join(dir, intent.path);
   const onDisk = await fileBlob(full);
   if (happened) {
     // The commit is in the branch: the file and its index entry must say what it says.
-    if (onDisk !== intent.blob && onDisk === intent.previousBlob) await putBlob(dir, gitdir, full, intent.blob);
+    if (onDisk !== intent.blob && onDisk === intent.previousBlob) await putBlob(commonDir, gitdir, full, intent.blob);
     const index = await readIndexFile(gitdir);
     if (index && indexEntryOid(index, intent.path) !== (intent.blob ?? undefined) && (await fileBlob(full)) === intent.blob) {
       await setIndexEntry(gitdir, intent.path, intent.blob === null ? null : { oid: intent.blob, stats: await stat(full, { bigint: true }) });
@@ -135,7 +141,7 @@ async function finishOrUndo(dir: string, gitdir: string, intent: WriteIntent): P
     return 'finished: the commit was in the branch';
   }
   // Not committed (and never answered as done): the file goes back to what it was.
-  if (onDisk === intent.blob && intent.blob !== intent.previousBlob) await putBlob(dir, gitdir, full, intent.previousBlob);
+  if (onDisk === intent.blob && intent.blob !== intent.previousBlob) await putBlob(commonDir, gitdir, full, intent.previousBlob);
   return 'undone: the commit never reached the branch';
 }
 
@@ -146,18 +152,18 @@ async function fileBlob(full: string): Promise<string | null> {
   return objectId('blob', await readFile(full));
 }
 
-async function putBlob(dir: string, gitdir: string, full: string, blob: string | null): Promise<void> {
+async function putBlob(commonDir: string, gitdir: string, full: string, blob: string | null): Promise<void> {
   if (blob === null) {
     await rm(full, { force: true });
     return;
   }
-  const { blob: content } = await git.readBlob({ fs, dir, oid: blob });
+  const { blob: content } = await git.readBlob({ fs, gitdir: commonDir, oid: blob });
   await replaceFile(gitdir, full, Buffer.from(content));
 }
 
-async function descends(dir: string, commit: string, ancestor: string): Promise<boolean> {
+async function descends(commonDir: string, commit: string, ancestor: string): Promise<boolean> {
   try {
-    return await git.isDescendent({ fs, dir, oid: commit, ancestor, depth: -1 });
+    return await git.isDescendent({ fs, gitdir: commonDir, oid: commit, ancestor, depth: -1 });
   } catch {
     return false;
   }

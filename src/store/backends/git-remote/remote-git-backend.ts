@@ -9,8 +9,7 @@
 // (a merged pull request) is reported as BaseMoved: the runner fetches, applies the write
 // again on the new head and pushes again.
 import * as fs from 'node:fs';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
@@ -27,7 +26,9 @@ import { ObjectReader } from '../../git/format/object-reader.ts';
 import { clearStaleLocks, type LockOptions } from '../../git/format/lock-file.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
 import { commitReflogMessage, type ReflogEntry } from '../../git/format/reflog.ts';
+import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/git-directory.ts';
 import { commitAllowsShrink, firstParents } from '../../git/history.ts';
+import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { redactUrls } from '../../../redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
@@ -84,7 +85,14 @@ export class RemoteGitBackend implements Backend {
 
   /** Reuses an existing clone of the same remote; a clone of another one is refused. */
   async open(): Promise<void> {
-    if (!existsSync(join(this.dir, '.git'))) return;
+    let repo: GitDirectory | undefined;
+    try {
+      repo = checkedGitDirectory(this.dir);
+    } catch (error) {
+      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_CLONE_DIR ${this.dir}: ${error.message}`);
+      throw error;
+    }
+    if (!repo) return;
     const origin = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
     if (origin && redactUrls(String(origin)) !== redactUrls(this.#options.url)) {
       throw new StartupError(
@@ -93,7 +101,7 @@ export class RemoteGitBackend implements Backend {
     }
     this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;
     // A branch lock a stopped process of this service left (killed while moving the branch).
-    for (const { lock, owner } of await clearStaleLocks(join(this.dir, '.git'))) {
+    for (const { lock, owner } of await clearStaleLocks(repo.commonDir)) {
       this.#options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left');
     }
     // A clone interrupted before its branch was written is cloned again.
@@ -212,12 +220,12 @@ export class RemoteGitBackend implements Backend {
   }
 
   async #localHead(): Promise<string | undefined> {
-    return this.#branch === undefined ? undefined : readRef(join(this.dir, '.git'), `refs/heads/${this.#branch}`);
+    return this.#branch === undefined ? undefined : readRef(sharedGitDir(this.dir), `refs/heads/${this.#branch}`);
   }
 
   async #moveLocalBranch(commit: string, log: ReflogEntry): Promise<void> {
     const ref = `refs/heads/${this.#branch}`;
-    await updateRef(join(this.dir, '.git'), ref, commit, await this.#localHead(), log, this.#lockOptions);
+    await updateRef(sharedGitDir(this.dir), ref, commit, await this.#localHead(), log, this.#lockOptions);
   }
 
   /** Moves the local branch to the remote's commit served now, logged as `git pull` or `git reset` would log it. */

@@ -2,14 +2,20 @@
 // re-encoding the other entries: on a repo of 10,000 record files, re-serializing the whole
 // index entry by entry costs more than everything else a REST write does. The file is
 // patched as bytes (format versions 2 and 3), read and written only under .git/index.lock,
-// as git itself does. Optional extensions (the cache tree and friends) are dropped; git rebuilds
-// them when it needs them. An index in a form this code does not patch (version 4, a split
-// or a sparse index; isomorphic-git reads none of them either) is refused with an error
-// saying how to convert it.
+// as git itself does; its extensions are kept or dropped by git's rule for them
+// (./index-extensions.ts).
+//
+// An index a write must not go through is refused, typed (IndexNotWritable), before anything
+// is touched: one whose trailing checksum does not match its content (damaged: rewriting it
+// would make the damage look whole), one with unmerged entries (stages 1-3: a person in the
+// middle of a merge, whose conflicts a stage-0 entry would silently resolve), and one in a
+// form this code does not patch (version 4, a split or a sparse index, an extension that
+// must be kept but is not known), with a message saying how to convert it.
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { describeRequiredExtension, sortExtensions } from './index-extensions.ts';
 import { LockFile } from './lock-file.ts';
 
 export interface IndexEntryData {
@@ -23,27 +29,43 @@ const HEADER = 12;
 const FIXED = 62; // stat fields (40) + object id (20) + flags (2)
 const CHECKSUM = 20;
 
-export class UnsupportedIndexError extends Error {}
+/**
+ * Why a write may not go through the index: `damaged` (its checksum or its structure is
+ * wrong), `unmerged` (it holds conflict stages) — both states a person's git commands end —
+ * or `unsupported` (a form this code does not patch, until the repository is converted).
+ */
+export type IndexRefusal = 'damaged' | 'unmerged' | 'unsupported';
+
+export class IndexNotWritable extends Error {
+  readonly kind: IndexRefusal;
+
+  constructor(kind: IndexRefusal, message: string) {
+    super(message);
+    this.name = 'IndexNotWritable';
+    this.kind = kind;
+  }
+}
 
 const HOW_TO_CONVERT = 'run "git update-index --index-version 2 --no-split-index" in the config repo (and do not set index.version=4, feature.manyFiles or core.splitIndex there)';
+const HOW_TO_UNSPARSE = 'run "git sparse-checkout init --no-sparse-index" in the config repo (a sparse checkout may stay; do not set index.sparse there)';
+const HOW_TO_REBUILD = 'rebuild it from HEAD to allow writes: rm "$(git rev-parse --git-path index)" && git reset (what was staged is then unstaged)';
 
-const damaged = () => new UnsupportedIndexError(`the Git index is damaged or in an unknown form; ${HOW_TO_CONVERT}`);
+const damaged = (why: string) => new IndexNotWritable('damaged', `the Git index is damaged (${why}; "git fsck" reports it too); ${HOW_TO_REBUILD}`);
+const unmerged = (path: Buffer) =>
+  new IndexNotWritable(
+    'unmerged',
+    `the Git index has unmerged entries (a merge in progress? "${path.toString('utf8')}" is in conflict): finish it (resolve and commit) or abort it (git merge --abort) to allow writes`,
+  );
 
-/**
- * Why this code cannot patch the index of `gitdir`, or undefined when it can (or when there
- * is no index file yet).
- */
-export async function unsupportedIndex(gitdir: string): Promise<string | undefined> {
-  const index = await readFile(join(gitdir, 'index')).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+/** Why a write may not go through the index of `gitdir`, or undefined when it may (or when there is no index file yet). */
+export async function indexWriteRefusal(gitdir: string): Promise<IndexNotWritable | undefined> {
+  const index = await readIndexFile(gitdir);
   if (!index) return undefined;
   try {
     indexLayout(index);
     return undefined;
   } catch (error) {
-    if (error instanceof UnsupportedIndexError) return error.message;
+    if (error instanceof IndexNotWritable) return error;
     throw error;
   }
 }
@@ -69,6 +91,8 @@ export interface IndexLayout {
   starts: Uint32Array;
   /** Where the entries end (the extensions, then the checksum, follow). */
   entriesEnd: number;
+  /** The extensions a patched index keeps after its entries (./index-extensions.ts). */
+  extensions: Buffer;
 }
 
 /**
@@ -102,36 +126,49 @@ function stampOf(stats: BigIntStats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
-/** Finds where each entry starts. Throws UnsupportedIndexError for a form this code does not patch. */
+/**
+ * Finds where each entry starts, after checking the index may be patched: throws
+ * IndexNotWritable for a damaged index, one with unmerged entries, or a form this code does
+ * not patch.
+ */
 export function indexLayout(index: Buffer): IndexLayout {
   if (index.length < HEADER + CHECKSUM || index.toString('latin1', 0, 4) !== 'DIRC') {
-    throw damaged();
+    throw damaged('it does not start with an index header');
+  }
+  const end = index.length - CHECKSUM;
+  // The checksum is all zeros when git was told to skip it (index.skipHash); git accepts that.
+  const stored = index.subarray(end);
+  if (stored.some((byte) => byte !== 0) && !createHash('sha1').update(index.subarray(0, end)).digest().equals(stored)) {
+    throw damaged('its checksum does not match its content');
   }
   const version = index.readUInt32BE(4);
   if (version !== 2 && version !== 3) {
-    throw new UnsupportedIndexError(`the Git index is of version ${version}, which crud mode cannot update; ${HOW_TO_CONVERT}`);
+    throw new IndexNotWritable('unsupported', `the Git index is of version ${version}, which crud mode cannot update; ${HOW_TO_CONVERT}`);
   }
   const count = index.readUInt32BE(8);
   const starts = new Uint32Array(count);
   let offset = HEADER;
+  let conflicted: number | undefined;
   for (let i = 0; i < count; i++) {
-    if (offset + FIXED > index.length) throw damaged();
+    if (offset + FIXED > end) throw damaged('an entry runs past its end');
     starts[i] = offset;
-    const extended = (index.readUInt16BE(offset + 60) & 0x4000) !== 0;
-    if (extended && version < 3) throw damaged();
+    const flags = index.readUInt16BE(offset + 60);
+    const extended = (flags & 0x4000) !== 0;
+    if (extended && version < 3) throw damaged('a version-2 entry has extended flags');
+    if (flags & 0x3000) conflicted ??= offset;
     const pathEnd = index.indexOf(0, offset + FIXED + (extended ? 2 : 0));
-    if (pathEnd === -1) throw damaged();
+    if (pathEnd === -1 || pathEnd >= end) throw damaged('an entry runs past its end');
     offset += (pathEnd - offset + 8) & ~7;
   }
-  // Extensions: a split index ("link") or a sparse one ("sdir") cannot be patched this way.
-  for (let at = offset; at + 8 <= index.length - CHECKSUM; ) {
-    const signature = index.toString('latin1', at, at + 4);
-    if (signature === 'link' || signature === 'sdir') {
-      throw new UnsupportedIndexError(`the Git index is ${signature === 'link' ? 'split' : 'sparse'}, which crud mode cannot update; ${HOW_TO_CONVERT}`);
-    }
-    at += 8 + index.readUInt32BE(at + 4);
+  if (offset > end) throw damaged('an entry runs past its end');
+  const extensions = sortExtensions(index, offset, end);
+  if ('damaged' in extensions) throw damaged('its extensions do not fit between the entries and the checksum');
+  if ('required' in extensions) {
+    const how = extensions.required === 'sdir' ? HOW_TO_UNSPARSE : HOW_TO_CONVERT;
+    throw new IndexNotWritable('unsupported', `the Git index is ${describeRequiredExtension(extensions.required)}, which crud mode cannot update; ${how}`);
   }
-  return { bytes: index, starts, entriesEnd: offset };
+  if (conflicted !== undefined) throw unmerged(entryPath(index, conflicted));
+  return { bytes: index, starts, entriesEnd: offset, extensions: extensions.kept };
 }
 
 /** The path of the entry at `start`. */
@@ -162,24 +199,26 @@ function entriesOf(layout: IndexLayout, target: Buffer): [number, number] {
 }
 
 /**
- * The index with `path`'s entry (stage 0) set to `entry`, or with every entry of `path`
- * removed when `entry` is null. Throws UnsupportedIndexError for an index in a form this code
- * does not patch. Extensions (the cache tree and friends) are dropped; git rebuilds them.
+ * The index with `path`'s entry set to `entry`, or removed when `entry` is null. Throws
+ * IndexNotWritable for an index a write must not go through. The extensions the layout keeps
+ * follow the entries; the others are dropped (git rebuilds them).
  */
 export function patchIndex(index: Buffer | IndexLayout, path: string, entry: IndexEntryData | null): IndexLayout {
   const layout = Buffer.isBuffer(index) ? indexLayout(index) : index;
   const target = Buffer.from(path, 'utf8');
   const [first, end] = entriesOf(layout, target);
-  const { bytes, starts, entriesEnd } = layout;
+  const { bytes, starts, entriesEnd, extensions } = layout;
   const from = first < starts.length ? starts[first]! : entriesEnd;
   const to = end < starts.length ? starts[end]! : entriesEnd;
   const replacement = entry ? encodeEntry(target, entry) : Buffer.alloc(0);
   // One buffer for the whole new index, checksum included (a fleet's index is a megabyte).
-  const length = entriesEnd - (to - from) + replacement.length;
+  const newEntriesEnd = entriesEnd - (to - from) + replacement.length;
+  const length = newEntriesEnd + extensions.length;
   const out = Buffer.allocUnsafe(length + CHECKSUM);
   bytes.copy(out, 0, 0, from);
   replacement.copy(out, from);
   bytes.copy(out, from + replacement.length, to, entriesEnd);
+  extensions.copy(out, newEntriesEnd);
   const count = starts.length - (end - first) + (entry ? 1 : 0);
   out.writeUInt32BE(count, 8);
   createHash('sha1').update(out.subarray(0, length)).digest().copy(out, length);
@@ -190,7 +229,7 @@ export function patchIndex(index: Buffer | IndexLayout, path: string, entry: Ind
   const rest = starts.subarray(end);
   const at = first + (entry ? 1 : 0);
   for (let i = 0; i < rest.length; i++) next[at + i] = rest[i]! + shift;
-  return { bytes: out, starts: next, entriesEnd: length };
+  return { bytes: out, starts: next, entriesEnd: newEntriesEnd, extensions: out.subarray(newEntriesEnd, length) };
 }
 
 /** The object id of `path`'s stage-0 entry, or undefined when the index has none. */

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
 import { type CommitObject, decodeCommit } from './commit-object.ts';
+import { sharedGitDir } from '../git-directory.ts';
 import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader, parseIndex } from './pack-file.ts';
 import { decodeTree, type TreeItem } from './tree-object.ts';
 
@@ -44,7 +45,8 @@ const TYPE_NAMES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob', 
 const BASE_CACHE_LIMIT = 4096;
 
 export class ObjectReader {
-  readonly #dir: string;
+  /** The Git directory that holds the objects (a linked worktree's common one). */
+  readonly #gitdir: string;
   readonly #cache: object;
   readonly #objects: string | undefined;
   #packs: PackIndex[] | undefined;
@@ -52,13 +54,13 @@ export class ObjectReader {
   readonly #trees = new Map<string, TreeItem[]>();
 
   constructor(dir: string, cache: object = {}) {
-    this.#dir = dir;
+    this.#gitdir = sharedGitDir(dir);
     this.#cache = cache;
-    let objects: string | undefined = join(dir, '.git', 'objects');
+    let objects: string | undefined = join(this.#gitdir, 'objects');
     try {
       if (!statSync(objects).isDirectory()) objects = undefined;
     } catch {
-      objects = undefined; // a worktree or submodule (.git is a file): isomorphic-git handles those
+      objects = undefined; // not a repository: isomorphic-git says what is missing
     }
     this.#objects = objects;
   }
@@ -68,7 +70,7 @@ export class ObjectReader {
     const size = this.blobSize(oid);
     if (size !== undefined && size > maxBytes) throw new BlobTooLarge(size);
     const fast = this.readNative(oid);
-    const bytes = fast ?? Buffer.from((await git.readBlob({ fs, dir: this.#dir, oid, cache: this.#cache })).blob);
+    const bytes = fast ?? Buffer.from((await git.readBlob({ fs, gitdir: this.#gitdir, oid, cache: this.#cache })).blob);
     if (bytes.length > maxBytes) throw new BlobTooLarge(bytes.length);
     return bytes.toString('utf8');
   }

@@ -24,6 +24,11 @@ export interface ReflogEntry {
   committer: { name: string; email: string };
   /** One line: "commit: <subject>" for a commit, as git words it. */
   message: string;
+  /**
+   * The working tree's own Git directory, where its HEAD and HEAD's log are, when it is not
+   * the directory that holds the ref (a linked worktree: branches live in the common one).
+   */
+  worktreeGitdir?: string;
 }
 
 export const NO_COMMIT = '0'.repeat(40);
@@ -33,10 +38,11 @@ type LogAllRefUpdates = 'always' | 'normal' | 'none';
 /** Appends the move of `ref` from `from` (undefined: created) to `to` to its log, and to HEAD's when HEAD points at it. */
 export async function appendReflog(gitdir: string, ref: string, from: string | undefined, to: string, entry: ReflogEntry): Promise<void> {
   const setting = await logAllRefUpdates(gitdir);
-  const head = await readFile(join(gitdir, 'HEAD'), 'utf8').catch(() => '');
-  const refs = head.trim() === `ref: ${ref}` ? [ref, 'HEAD'] : [ref];
+  const headDir = entry.worktreeGitdir ?? gitdir;
+  const head = await readFile(join(headDir, 'HEAD'), 'utf8').catch(() => '');
   const line = Buffer.from(`${from ?? NO_COMMIT} ${to} ${identName(entry.committer)} ${Math.floor(Date.now() / 1000)} +0000\t${oneLine(entry.message)}\n`);
-  for (const name of refs) await appendLine(join(gitdir, 'logs', name), line, createsLog(setting, name));
+  await appendLine(join(gitdir, 'logs', ref), line, createsLog(setting, ref));
+  if (head.trim() === `ref: ${ref}`) await appendLine(join(headDir, 'logs', 'HEAD'), line, createsLog(setting, 'HEAD'));
 }
 
 /** The reflog message git writes for a commit: "commit: " and the message's first line. */
