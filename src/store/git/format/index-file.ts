@@ -13,7 +13,7 @@
 // must be kept but is not known), with a message saying how to convert it.
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeRequiredExtension, sortExtensions } from './index-extensions.ts';
 import { LockFile } from './lock-file.ts';
@@ -108,7 +108,7 @@ export class IndexFileCache {
   /** The index (undefined when there is none); read only under the index lock. */
   async read(gitdir: string): Promise<IndexLayout | undefined> {
     const stats = await stat(join(gitdir, 'index'), { bigint: true }).catch(() => undefined);
-    if (stats && this.#layout && stampOf(stats) === this.#stamp) return this.#layout;
+    if (stats && this.#layout && stampOf(stats) === this.#stamp && (await sameTrailer(join(gitdir, 'index'), this.#layout.bytes))) return this.#layout;
     this.#layout = undefined;
     const bytes = await readIndexFile(gitdir);
     return bytes && indexLayout(bytes);
@@ -119,6 +119,25 @@ export class IndexFileCache {
     const stats = await stat(join(gitdir, 'index'), { bigint: true }).catch(() => undefined);
     this.#stamp = stats && stampOf(stats);
     this.#layout = stats && layout;
+  }
+}
+
+/**
+ * Whether the file ends with the same checksum as `bytes`. The stamp alone can be fooled: file
+ * times are kept to the kernel's clock tick, and an index a person's `git add` wrote in the
+ * same tick, on a reused inode and of the same size, would look like the one this process
+ * wrote. The checksum (a SHA-1 of everything before it) tells them apart for the price of
+ * reading 20 bytes; an index written without one (index.skipHash: all zeros) relies on the stamp.
+ */
+async function sameTrailer(path: string, bytes: Buffer): Promise<boolean> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const trailer = Buffer.alloc(CHECKSUM);
+    const { bytesRead } = await handle.read(trailer, 0, CHECKSUM, bytes.length - CHECKSUM);
+    return bytesRead === CHECKSUM && trailer.equals(bytes.subarray(bytes.length - CHECKSUM));
+  } finally {
+    await handle.close();
   }
 }
 
