@@ -186,7 +186,7 @@ function logLevelFrom(env: Env): string {
     }
     return env.LOG_LEVEL;
   }
-  // RUST_LOG (from the contract) is honoured when it is a plain level name; a full tracing
+  // RUST_LOG (kept from the reference service: docs/decisions/0017-reference-service-compatibility.md) is honoured when it is a plain level name; a full tracing
   // directive such as "gitops=debug,tower=warn" has no meaning here and is ignored.
   const rust = env.RUST_LOG?.trim().toLowerCase();
   if (rust === 'off') return 'silent';

@@ -4,7 +4,7 @@ import { redactUrls } from './redact-url.ts';
 import { startService } from './server.ts';
 import { StartupError } from './startup-error.ts';
 
-/** How long in-flight requests may take to finish after SIGTERM (product decisions §12). */
+/** How long in-flight requests may take to finish after SIGTERM (docs/decisions/0012-operations.md). */
 const SHUTDOWN_LIMIT_MS = 10_000;
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 // The Kubernetes manifests (deploy/kubernetes) and the Grafana dashboard (deploy/grafana) hold
-// what product decisions §12 asks of a deployment: probes on /health and /ready, a numeric
+// what docs/decisions/0012-operations.md asks of a deployment: probes on /health and /ready, a numeric
 // non-root user equal to the image's USER, a read-only root filesystem with emptyDirs for the
 // clone and /tmp, requests and limits, tokens only from Secrets the user creates, the
 // environment the service really reads; every kustomization lists exactly the files beside it;
@@ -248,7 +248,7 @@ describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (s
 });
 
 describe('Grafana dashboard', () => {
-  // product decisions §12; the histogram is queried through its _bucket, _sum and _count series.
+  // docs/decisions/0012-operations.md; the histogram is queried through its _bucket, _sum and _count series.
   const SERIES = [
     'gitops_config_http_requests_total',
     'gitops_config_revision_info',
@@ -295,7 +295,7 @@ describe('Grafana dashboard', () => {
         used.add(name.replace(/_(bucket|sum|count)$/, ''));
       }
     }
-    // Every series §12 names has a panel.
+    // Every series docs/decisions/0012-operations.md names has a panel.
     expect([...used].sort()).toEqual(SERIES.filter((s) => !/_(bucket|sum|count)$/.test(s)).sort());
     const ids = dashboard.panels.map((panel: Manifest) => panel.id);
     expect(new Set(ids).size).toBe(ids.length);

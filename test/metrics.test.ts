@@ -1,5 +1,5 @@
 // GET /metrics on the real server: a strictly well-formed exposition with exactly the series
-// and labels of product-decisions §12, request counters that rise by exactly the requests
+// and labels of docs/decisions/0012-operations.md, request counters that rise by exactly the requests
 // made, labelled by route template (never a cluster name), and the reload and write counters
 // following what the store did.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,7 +50,7 @@ function delta(before: Map<string, number>, after: Map<string, number>): Record<
 
 const key = (labels: Record<string, string>): string => JSON.stringify(Object.entries(labels).sort());
 
-/** Series and label names of §12 (le aside), with their types. */
+/** Series and label names of docs/decisions/0012-operations.md (le aside), with their types. */
 const OURS: Record<string, [Family['type'], string[]]> = {
   gitops_config_http_requests_total: ['counter', ['code', 'method', 'route']],
   gitops_config_http_request_duration_seconds: ['histogram', ['method', 'route']],
@@ -63,7 +63,7 @@ const OURS: Record<string, [Family['type'], string[]]> = {
 };
 
 describe('GET /metrics', () => {
-  it('is public and strictly well-formed, with exactly the series and labels of §12 and the standard process and Node.js series', async () => {
+  it('is public and strictly well-formed, with exactly the series and labels of the operations decision record and the standard process and Node.js series', async () => {
     service = await startTestService((await prepareBackend('git')).env);
     const poll = await request(service.url, PC, { token: READ_TOKEN });
     await request(service.url, '/health');

@@ -1,6 +1,6 @@
 // The log lines operators rely on: a poll at debug, a publication at info and a refusal at
 // warn with the revision and its counts (clusters, inputs, problems), and one audit line per
-// write with the fields of product-decisions §9.
+// write with the fields of docs/decisions/0011-audit-trail.md.
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareBackend } from './helpers/backends.ts';
 import { asRepoFiles } from './helpers/fixture-data.ts';

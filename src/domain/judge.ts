@@ -7,6 +7,7 @@
 //      (with no baseline, every one is a warning, or every one an error when asked);
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
+// Why: docs/decisions/0001-judge-before-publishing.md and 0002-shrink-guard.md.
 import { isError, type Problem, problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet, checkRevision } from './rules/index.ts';

@@ -1,4 +1,4 @@
-// The four record kinds of the contract, in their canonical (normalized) form:
+// The four record kinds of the read contract (docs/decisions/0016-read-contract-and-consumer.md), in their canonical (normalized) form:
 // every optional field is filled with its default, so code downstream never has to
 // ask "is it there?". Schema versions: cluster v2, the others v1.
 

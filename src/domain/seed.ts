@@ -1,5 +1,5 @@
 // The seed file: {"clusters": [...], "platform_components": [...], "namespaces": [...],
-// "rolebindings": [...]}, the shape of the reference implementation, where a record's key
+// "rolebindings": [...]}, the shape of the reference service (docs/decisions/0017-reference-service-compatibility.md), where a record's key
 // may be spelled `_id` (its document store's name) as well as `id`. Problems are placed by
 // JSON pointer into the seed document ("/clusters/0/environment").
 import { type Problem, problem } from './problem.ts';

@@ -32,7 +32,7 @@ export type SnapshotResult = { ok: true; snapshot: Snapshot } | { ok: false; pro
  * would make a served answer ambiguous or invalid for the consumer: two records with one id,
  * two clusters with one DNS name, and a reference listed twice in one cluster (the consumer
  * rejects a response with duplicate input ids). Dangling references are not refused here:
- * the read endpoints skip them, as the contract says.
+ * the read endpoints skip them, as the read contract says (docs/decisions/0016-read-contract-and-consumer.md).
  */
 export function createSnapshot(records: RecordSets, revision: string): SnapshotResult {
   const problems: Problem[] = [];

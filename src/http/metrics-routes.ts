@@ -1,5 +1,5 @@
 // GET /metrics: every series of the service in the Prometheus text format, public like the
-// probes (product-decisions §8). With METRICS=off the path answers 404, saying why.
+// probes (docs/decisions/0007-authentication-and-transport.md). With METRICS=off the path answers 404, saying why.
 import { Router } from 'express';
 import type { ServiceMetrics } from '../observability/service-metrics.ts';
 import { ApiError } from './errors.ts';

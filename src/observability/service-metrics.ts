@@ -1,4 +1,4 @@
-// The Prometheus series of one service instance (product-decisions §12), in a registry of its
+// The Prometheus series of one service instance (docs/decisions/0012-operations.md), in a registry of its
 // own, so that several instances in one process (the tests) do not share counts. What changes
 // per request is counted in plain numbers (./request-counts.ts) and what describes the state
 // (the served revision, the fleet) is read when /metrics is scraped; only rare events (a

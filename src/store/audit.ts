@@ -1,4 +1,4 @@
-// One structured log line per write, for the audit trail (product-decisions §9): which token
+// One structured log line per write, for the audit trail (docs/decisions/0011-audit-trail.md): which token
 // (never the token itself), what, and the revisions around it. SQLite also keeps the same
 // facts in its audit_log table, written in the write's own transaction.
 import type { Logger } from 'pino';

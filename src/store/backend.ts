@@ -97,7 +97,7 @@ export interface Backend {
   close(): Promise<void>;
 
   // What a restart needs to judge the store's revision against the one published before it
-  // (product-decisions §4). A store with history offers its history; one without keeps facts.
+  // (docs/decisions/0003-baseline-survives-restarts.md). A store with history offers its history; one without keeps facts.
 
   /**
    * The revisions before `revision`, at most `limit` of the newest, yielded OLDEST first

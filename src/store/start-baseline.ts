@@ -8,7 +8,7 @@ import type { Snapshot } from '../domain/snapshot.ts';
 import type { Backend, Candidate } from './backend.ts';
 import type { JudgedCandidate } from './judged-candidate.ts';
 
-/** How far back a restart looks for a revision that passes (product-decisions §4). */
+/** How far back a restart looks for a revision that passes (docs/decisions/0003-baseline-survives-restarts.md). */
 export const HISTORY_LIMIT = 100;
 
 export interface StartBaseline {

@@ -1,4 +1,4 @@
-// A write changes only what it changes (product decisions §11): the new text of an existing
+// A write changes only what it changes (docs/decisions/0005-git-backend-writes.md): the new text of an existing
 // record file is its old text with only the values that differ spliced in, so comments, key
 // order, blank lines, indentation and the quoting a person chose stay byte for byte
 // everywhere else. The `yaml` document model says where each value sits in the text; the

@@ -1,6 +1,6 @@
 // Rules: what a cluster refers to exists (catalog entries, namespace and rolebinding
 // definitions), and its patches are for components it references. The read endpoints skip a
-// reference to a missing definition, as the contract says; whether one is an error is for
+// reference to a missing definition, as the read contract says (docs/decisions/0016-read-contract-and-consumer.md); whether one is an error is for
 // the judge to say (domain/judge.ts), so it is reported as one here.
 import { type Problem, problem } from '../problem.ts';
 import type { Cluster, Collection } from '../records.ts';

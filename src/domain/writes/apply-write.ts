@@ -103,8 +103,9 @@ export function applyWrite(snapshot: Snapshot, request: WriteRequest): WriteOutc
 
   const built = withRecord(snapshot, collection, id, record, snapshot.revision);
   if (!built.ok) return refuse(invalid(collection, id, built.problems));
-  // Writes ratchet: a problem the record already had (a dangling reference the contract
-  // allows, a list already too long) does not block a write that leaves it as it was.
+  // Writes ratchet (docs/decisions/0004-writes-ratchet.md): a problem the record already had
+  // (a dangling reference the read contract allows, a list already too long) does not block
+  // a write that leaves it as it was.
   const had = new Set(previous ? checkRecordChange(snapshot, snapshot, collection, previous).filter(isError).map(problemIdentity) : []);
   const problems = checkRecordChange(snapshot, built.snapshot, collection, record).filter((p) => isError(p) && !had.has(problemIdentity(p)));
   if (problems.length > 0) return refuse(invalid(collection, id, problems));

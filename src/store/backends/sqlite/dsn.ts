@@ -1,4 +1,4 @@
-// DATABASE_URL for STORE_BACKEND=sqlite. The forms, as the reference service took them:
+// DATABASE_URL for STORE_BACKEND=sqlite. The forms, as the reference service took them (docs/decisions/0017-reference-service-compatibility.md):
 //
 //   sqlite://data/config.db?mode=rwc      relative path (to the working directory)
 //   sqlite:///var/lib/gitops/config.db    absolute path (three slashes)

@@ -9,7 +9,7 @@
 // - A cluster's references are rows of cluster_platform_components, cluster_namespaces and
 //   cluster_rolebindings, ordered by `position`: that order is the order of the served inputs.
 //   They belong to their cluster (foreign key, ON DELETE CASCADE). They are deliberately not
-//   foreign keys to the catalog or the definitions: the contract lets a cluster reference an
+//   foreign keys to the catalog or the definitions: the read contract lets a cluster reference an
 //   id that has no definition (the read endpoints skip it), exactly as the other backends do;
 //   REST writes refuse such references, and deleting a referenced record is refused as a conflict.
 // - meta.revision counts committed changes. Triggers bump it for every row changed by
@@ -19,7 +19,7 @@
 // - audit_log: one row per REST mutation, written in the mutation's transaction.
 // - published_baseline (version 2): one row, what the rules need of the revision published
 //   last (input counts per cluster, dangling references), so that a restart judges the
-//   database against what was served before it (product-decisions §4).
+//   database against what was served before it (docs/decisions/0003-baseline-survives-restarts.md).
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
