@@ -117,6 +117,8 @@ export class Peers {
   async announced(revision: string, from: string): Promise<PeerAnswer> {
     if (from === this.instance) return { instance: this.instance, revision: this.#served(), self: true };
     if (await this.#store.servesAtLeast(revision)) return { instance: this.instance, revision: this.#served(), catching_up: false };
+    // Already fetching it (every replica that publishes it announces it): one fetch is enough.
+    if (this.hold.held().some((held) => held.revision === revision)) return { instance: this.instance, revision: this.#served(), catching_up: true };
     const hold = this.hold.begin(revision);
     this.#log.info({ revision, served_revision: this.#served() }, 'a peer announced a newer revision: fetching it; polls wait until it is served here');
     void this.#store.reload('a peer announced a newer revision').finally(() => hold.release());
