@@ -132,7 +132,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   });
   connections.listening(server);
   const address = server.address() as AddressInfo;
-  peers?.listeningOn(address.port);
+  await peers?.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   log.info(

@@ -77,6 +77,8 @@ export class Peers {
   readonly #store: PeerStore;
   readonly #log: Logger;
   readonly #failureListeners = new Set<(reason: PeerFailureReason) => void>();
+  /** Nothing is announced before this replica listens: until then it answers no one (see listeningOn). */
+  #listening = false;
 
   constructor({ settings, store, log, own, tls, lookup }: PeersOptions) {
     this.#directory = new PeerDirectory(settings.source, own, lookup);
@@ -86,8 +88,18 @@ export class Peers {
     store.onPublish(() => this.#releaseCaughtUp());
   }
 
-  listeningOn(port: number): void {
+  /**
+   * This replica listens now, on `port`: from here on what it publishes is announced first.
+   * The revision it published while starting is announced now, before the service reports
+   * itself started (and long before a readiness probe lets traffic in): a replica that
+   * started on a newer commit than the others makes them fetch it. Before it listened, an
+   * announcement would have reached its own closed port among the peers.
+   */
+  async listeningOn(port: number): Promise<void> {
     this.#directory.listeningOn(port);
+    this.#listening = true;
+    const served = this.#served();
+    if (served !== null) await this.announce(served);
   }
 
   /** Called with the reason of every failed exchange with a peer (the metrics count them). */
@@ -103,6 +115,7 @@ export class Peers {
 
   /** The step before a publication: every peer told, in parallel, within ANNOUNCE_WAIT_MS in all. */
   async announce(revision: string): Promise<void> {
+    if (!this.#listening) return;
     const started = performance.now();
     const urls = await this.#others(ANNOUNCE_WAIT_MS);
     if (urls.length === 0) return;
