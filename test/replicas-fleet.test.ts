@@ -157,8 +157,8 @@ describe('a replica that stops answering', () => {
       }),
     );
     console.log(`with one replica stopped, push → served on the others: ${served.map(Math.round).join(', ')} ms`);
-    // The fetch, the announcement's wait for the stopped one (1 s), and room for a loaded machine.
-    for (const ms of served) expect(ms).toBeLessThan(2000);
+    // The fetch (0.1-0.5 s here), the announcement's wait for the stopped one (1 s), and room for a loaded machine.
+    for (const ms of served) expect(ms).toBeLessThan(2500);
     expect(served.some((ms) => ms > 900), 'the announcement waited for the stopped replica').toBe(true);
 
     const view = await fleetOf(a);
