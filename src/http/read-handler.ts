@@ -42,6 +42,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH) return false;
     // Answered once the hold ends, from whatever is served then; a request waits once at most.
+    // Its time (the poll's, for the fleet view) and its duration are taken when it is answered.
     if (hold?.active && !held) {
       void hold.wait().then(() => handleRead(req, res, true));
       return true;
