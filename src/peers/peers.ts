@@ -248,4 +248,3 @@ function peerAnswer(value: unknown): PeerAnswer {
   if (answer.revision !== null && typeof answer.revision !== 'string') throw new PeerFailure('bad_answer', 'the answer names no revision');
   return answer as PeerAnswer;
 }
-
