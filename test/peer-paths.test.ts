@@ -103,6 +103,19 @@ describe('the peer paths', () => {
     expect(fleet.peers).toEqual({ answered: [], missing: [{ url: absent, reason: 'unreachable' }] });
   });
 
+  it('name a peer that takes another PEER_TOKEN as refused, and count it', async () => {
+    const prepared = await prepareBackend('git');
+    const [one, two] = await freePorts(2);
+    const peers = `http://127.0.0.1:${one},http://127.0.0.1:${two}`;
+    const first = await startTestService({ ...prepared.env, LISTEN_ADDR: `127.0.0.1:${one}`, PEERS: peers, PEER_TOKEN });
+    services.push(first);
+    services.push(await startTestService({ ...prepared.env, LISTEN_ADDR: `127.0.0.1:${two}`, PEERS: peers, PEER_TOKEN: `${PEER_TOKEN}-other` }));
+    const fleet = (await request(first.url, '/api/v2/gitops/fleet', { token: READ_TOKEN })).json();
+    expect(fleet.peers).toEqual({ answered: [], missing: [{ url: `http://127.0.0.1:${two}`, reason: 'refused' }] });
+    const metrics = parsePrometheusText((await request(first.url, '/metrics')).text);
+    expect(sampleValue(metrics, 'gitops_config_peer_errors_total', { reason: 'refused' })).toBeGreaterThan(0);
+  });
+
   it('know a SQLite revision as older by its counter', async () => {
     const prepared = await prepareBackend('sqlite');
     const [own] = await freePorts(1);
