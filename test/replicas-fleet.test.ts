@@ -81,6 +81,15 @@ async function fleetOf(replica: Replica): Promise<any> {
 
 const states = (view: { clusters: { id: string; state: string }[] }) => Object.fromEntries(view.clusters.map((c) => [c.id, c.state]));
 
+/** The replica's log lines so far, parsed. */
+function logLines(replica: Replica): Record<string, any>[] {
+  return replica.process
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
 async function metricsOf(replica: Replica) {
   return parsePrometheusText((await request(replica.url, '/metrics')).text);
 }
@@ -119,7 +128,8 @@ describe('the fleet view of three replicas with PEERS', () => {
     const commit = pushFiles(repo.work, bump(1), 'podinfo 6.8.1');
     const sent = performance.now();
     expect(await sendPushWebhook(replicas[1]!, commit, 'delivery-fleet-1')).toBe(202);
-    for (const ms of await everyReplicaServes(commit, sent, 5000)) expect(ms).toBeLessThan(2000);
+    const times = await everyReplicaServes(commit, sent, 10_000);
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(2000);
     // alpha and gamma poll again, through other replicas than before; delta and zeta do not.
     await pollAll(['alpha', 'gamma', 'beta'], 1);
     const views = await Promise.all(replicas.map(fleetOf));
@@ -138,7 +148,8 @@ describe('the fleet view of three replicas with PEERS', () => {
 describe('a replica that stops answering', () => {
   it('holds publication on the others up by at most the announcement\'s second, is named in their fleet view and counted', async () => {
     const repo = newRemoteRepo(remote, `stopped-${++repoCount}`, files);
-    replicas = await startReplicas(repo.url, { count: 3, peers: true });
+    // At debug each announcement is logged with how long it waited.
+    replicas = await startReplicas(repo.url, { count: 3, peers: true, env: { LOG_LEVEL: 'debug' } });
     const [a, b, c] = replicas as [Replica, Replica, Replica];
     await pollAll(['alpha'], 0);
     const timeoutsBefore = sampleValue(await metricsOf(a), 'gitops_config_peer_errors_total', { reason: 'timeout' }) ?? 0;
@@ -149,7 +160,7 @@ describe('a replica that stops answering', () => {
     expect(await sendPushWebhook(a, commit, 'delivery-stopped-1')).toBe(202);
     const served = await Promise.all(
       [a, b].map(async (replica) => {
-        while (performance.now() - sent < 5000) {
+        while (performance.now() - sent < 10_000) {
           if ((await servedRevision(replica, pathOf('alpha', 'namespaces'))) === commit) return performance.now() - sent;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
@@ -157,9 +168,17 @@ describe('a replica that stops answering', () => {
       }),
     );
     console.log(`with one replica stopped, push → served on the others: ${served.map(Math.round).join(', ')} ms`);
-    // The fetch (0.1-0.5 s here), the announcement's wait for the stopped one (1 s), and room for a loaded machine.
-    for (const ms of served) expect(ms).toBeLessThan(2500);
-    expect(served.some((ms) => ms > 900), 'the announcement waited for the stopped replica').toBe(true);
+    // The announcement waited for the stopped one, and no longer than its second, on both.
+    for (const replica of [a, b]) {
+      // The line may still be on its way through the pipe when the revision is served.
+      await replica.process.waitForOutput(new RegExp(`"revision":"${commit}"[^\\n]*"msg":"announced a revision to the peers"`), 5000);
+      const announced = logLines(replica).find((line) => line.msg === 'announced a revision to the peers' && line.revision === commit)!;
+      expect(announced.ms, replica.name).toBeGreaterThanOrEqual(990);
+      expect(announced.ms, replica.name).toBeLessThan(1500);
+    }
+    // From the webhook: the fetch (0.1-0.5 s on a quiet machine, measured 1.07-1.10 s in all)
+    // and the second; the bound leaves room for a loaded machine.
+    for (const ms of served) expect(ms).toBeLessThan(5000);
 
     const view = await fleetOf(a);
     expect(view.peers.missing).toEqual([{ url: c.url, reason: 'timeout' }]);

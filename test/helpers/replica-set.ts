@@ -44,27 +44,29 @@ export interface ReplicaSetOptions {
   envOf?: (index: number) => Record<string, string>;
 }
 
-/** Starts the replicas at once; each clones the repo into a folder of its own. */
+/** Starts the replicas; each clones the repo into a folder of its own. */
 export async function startReplicas(remoteUrl: string, options: ReplicaSetOptions): Promise<Replica[]> {
   const ports = await freePorts(options.count);
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
-  return Promise.all(
-    ports.map(async (port, i) => {
-      const env: Record<string, string> = {
-        CONFIG_REPO: remoteUrl,
-        GIT_USERNAME: GIT_USER,
-        GIT_PASSWORD,
-        CONFIG_CLONE_DIR: join(tempDir('replica-clone-'), 'clone'),
-        WEBHOOK_SECRET,
-        LISTEN_ADDR: `127.0.0.1:${port}`,
-        ...(options.peers ? { PEERS: urls.join(','), PEER_TOKEN } : {}),
-        ...options.env,
-        ...options.envOf?.(i),
-      };
-      const process = await startServiceProcess(env);
-      return { name: `replica-${i}`, url: process.url, process };
-    }),
-  );
+  // One after the other: three Node processes starting at once on a loaded 2-core machine
+  // can take longer than the start line's 15 s.
+  const replicas: Replica[] = [];
+  for (const [i, port] of ports.entries()) {
+    const env: Record<string, string> = {
+      CONFIG_REPO: remoteUrl,
+      GIT_USERNAME: GIT_USER,
+      GIT_PASSWORD,
+      CONFIG_CLONE_DIR: join(tempDir('replica-clone-'), 'clone'),
+      WEBHOOK_SECRET,
+      LISTEN_ADDR: `127.0.0.1:${port}`,
+      ...(options.peers ? { PEERS: urls.join(','), PEER_TOKEN } : {}),
+      ...options.env,
+      ...options.envOf?.(i),
+    };
+    const process = await startServiceProcess(env);
+    replicas.push({ name: `replica-${i}`, url: process.url, process });
+  }
+  return replicas;
 }
 
 /** A repo on the remote and a working clone to push from. */
