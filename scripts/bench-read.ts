@@ -1,9 +1,11 @@
 // Read-path benchmark: the service (git backend, real server process) against a minimal
 // node:http server serving the same bytes from memory, side by side in one run; and the same
 // service with METRICS=off beside it, so that what the metrics and the fleet poll registry
-// cost per poll is measured in the same rounds.
-//   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each)
+// cost per poll is measured in the same rounds. Then the replicas figure
+// (bench/replicas.ts): push → the last of three replicas serving it, with PEERS and without.
+//   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each; 5 pushes each way)
 //   BENCH_CLUSTERS=200 BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench   (a quick look)
+//   BENCH_REPLICA_PUSHES=0 npm run bench   (without the replicas figure)
 // `npm run bench -- --clusters 1000,10000` runs the fleet-size comparison instead
 // (bench-scale.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { HttpClient } from './bench/http-client.ts';
 import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
 import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/read-load.ts';
+import { measureReplicas, type ReplicasFigure } from './bench/replicas.ts';
 import { median } from './bench/stats.ts';
 import { clusterDns, generateConfigRepo } from './generate-repo.ts';
 
@@ -20,6 +23,7 @@ const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? 25);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REPLICA_PUSHES = Number(process.env.BENCH_REPLICA_PUSHES ?? 5);
 const TOKEN = 'bench-token';
 
 async function main(): Promise<void> {
@@ -61,12 +65,23 @@ async function main(): Promise<void> {
       `median ${median(metricsRounds).toFixed(3)}  (target >= 0.95)`,
   );
   console.log(`fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`);
+  const replicas = REPLICA_PUSHES > 0 ? await replicasFigure() : undefined;
   mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
   writeFileSync(
     join(PROJECT_ROOT, 'bench-results', 'read.json'),
-    JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, fleet }, null, 2),
+    JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, fleet, replicas }, null, 2),
   );
   if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
+}
+
+/** Push → the last of three replicas serving it, with PEERS and without, printed side by side. */
+async function replicasFigure(): Promise<ReplicasFigure> {
+  console.log(`\nreplicas: ${REPLICA_PUSHES} pushes each way, the webhook to one of 3 replicas (another each time), on a git http-backend remote`);
+  const figure = await measureReplicas(REPLICA_PUSHES, (line) => console.log(line));
+  const show = (s: ReplicasFigure['withPeers']) => `${s.median.toFixed(0).padStart(6)} ms median (min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)})`;
+  console.log(`push → last replica serving   with PEERS (sync ${figure.syncWithPeers}): ${show(figure.withPeers)}`);
+  console.log(`                              without PEERS (sync ${figure.syncWithoutPeers}): ${show(figure.withoutPeers)}  (sync shortened to keep the run short; the default 30 s makes it up to 30 s)`);
+  return figure;
 }
 
 /** The fleet view once every cluster has polled (all up_to_date), and how long it and a scrape take. */

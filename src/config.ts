@@ -6,6 +6,7 @@ import { StartupError } from './startup-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
+import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import {
   DEFAULT_HEADER_TIMEOUT,
   DEFAULT_KEEPALIVE_TIMEOUT,
@@ -54,6 +55,8 @@ export interface ServiceConfig extends BackendSettings {
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
   http: HttpLimits;
+  /** PEERS and PEER_TOKEN: the other replicas this one coordinates with; undefined: it acts alone. */
+  peers: PeerSettings | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -123,10 +126,11 @@ export function tokenFrom(env: Env, name: string): string | undefined {
  * What is worth a warning, but not a refusal, in the tokens the service starts with: a token
  * short enough to guess, and crud mode without a write token of its own.
  */
-export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'>): string[] {
+export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'> & { peers?: PeerSettings }): string[] {
   const warnings: string[] = [];
   const tokens: [string, string][] = [['AUTH_TOKEN', config.authToken]];
   if (config.apiMode === 'crud' && config.crudAuthToken !== config.authToken) tokens.push(['CRUD_AUTH_TOKEN', config.crudAuthToken]);
+  if (config.peers) tokens.push(['PEER_TOKEN', config.peers.token]);
   for (const [name, token] of tokens) {
     if (token.length < SHORT_TOKEN_LENGTH) {
       warnings.push(
@@ -231,6 +235,25 @@ function tlsSettingsFrom(env: Env): TlsSettings | undefined {
   return { certFile, keyFile, clientCaFile };
 }
 
+/**
+ * PEERS and PEER_TOKEN. The peer token must be a token of its own: it grants the peer paths
+ * and nothing else, so it can be neither the read nor the write token. Without PEERS a
+ * PEER_TOKEN is not used.
+ */
+function peerSettingsFrom(env: Env, otherTokens: string[]): PeerSettings | undefined {
+  if (!env.PEERS) return undefined;
+  let source;
+  try {
+    source = parsePeerSource(env.PEERS);
+  } catch (error) {
+    throw new ConfigError(`PEERS: ${(error as Error).message}`);
+  }
+  const token = tokenFrom(env, 'PEER_TOKEN');
+  if (token === undefined) throw new ConfigError('PEERS needs PEER_TOKEN (or PEER_TOKEN_FILE): the token replicas present to each other');
+  if (otherTokens.includes(token)) throw new ConfigError('PEER_TOKEN must differ from AUTH_TOKEN and CRUD_AUTH_TOKEN: it grants only the peer paths');
+  return { source, token };
+}
+
 export function loadConfig(env: Env = process.env): ServiceConfig {
   const authToken = tokenFrom(env, 'AUTH_TOKEN');
   if (!authToken) {
@@ -277,5 +300,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),
+    peers: peerSettingsFrom(env, [authToken, crudAuthToken]),
   };
 }

@@ -15,6 +15,10 @@ import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
 import { redactUrls } from './redact-url.ts';
 import { createObservability } from './observability/observability.ts';
+import { peerRoutes } from './http/peer-routes.ts';
+import { Peers } from './peers/peers.ts';
+import type { PeerTls } from './peers/peer-client.ts';
+import type { PeerSettings } from './peers/peer-source.ts';
 import { ServedResponses } from './serving/served-responses.ts';
 import { StartupError } from './startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
@@ -49,9 +53,14 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   // Before the store: a certificate problem stops the start at once, not after a clone.
   const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
   const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
+  const peers = config.peers
+    ? new Peers({ settings: config.peers, store, log, own: { scheme: tls ? 'https' : 'http', port: config.listen.port }, tls: tls && peerTls(tls, config.peers) })
+    : undefined;
+  // Every publication is announced to the other replicas before it is served.
+  if (peers) store.setBeforePublish((revision) => peers.announce(revision));
   const responses = new ServedResponses(store);
   // Before the store starts, so that the first publication is counted too.
-  const observability = config.metrics ? createObservability(store, responses) : undefined;
+  const observability = config.metrics ? createObservability(store, responses, peers) : undefined;
   const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
@@ -60,13 +69,21 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   if (config.webhookSecret) {
     const description = store.describe();
     if (description.followsRemote) {
-      const target = { branch: () => store.describe().pushBranch, sync: (reason: string) => store.reload(reason) };
+      const target = {
+        branch: () => store.describe().pushBranch,
+        sync: (reason: string) => {
+          // The Git host calls one URL: the other replicas fetch at once too.
+          peers?.forwardSync();
+          return store.reload(reason);
+        },
+      };
       routers.push(webhookRoutes({ secret: config.webhookSecret, target, log }));
     } else {
       log.warn('WEBHOOK_SECRET is set, but CONFIG_REPO is not a remote repository: POST /hooks/git stays off');
     }
   }
   if (config.apiMode === 'crud') routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
+  if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls }));
   const connections = new ConnectionTracker(log);
   const handler = createRequestHandler({
     apiMode: config.apiMode,
@@ -78,6 +95,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     openapiDocument,
     routers,
     observability,
+    peers,
     shuttingDown: () => connections.closing,
   });
   const limits = config.http;
@@ -102,6 +120,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   await new Promise<void>((resolve, reject) => {
     const cannotListen = (error: NodeJS.ErrnoException) => {
       tls?.close();
+      peers?.close();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
     };
@@ -113,6 +132,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   });
   connections.listening(server);
   const address = server.address() as AddressInfo;
+  await peers?.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   log.info(
@@ -123,6 +143,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
       listen: `${host}:${address.port}`,
       config_repo: config.backend === 'git' ? redactUrls(config.configRepo) : undefined,
       tls: tls ? { ...tls.certificate, client_certificates: tls.requiresClientCertificates } : undefined,
+      peers: config.peers ? { ...config.peers.source, instance: peers!.instance } : undefined,
     },
     'gitops-config-api started',
   );
@@ -141,8 +162,23 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
         tls?.close();
         await connections.close(server);
         await store.stop();
+        peers?.close();
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * HTTPS between replicas: a peer's certificate is checked against the system's CAs and the
+ * client CAs (which usually sign the replicas too), for the PEERS name when that is a DNS name
+ * (the addresses it resolves to are bare IPs); this replica's own certificate is presented
+ * when the replicas require client certificates.
+ */
+function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
+  return {
+    servername: settings.source.kind === 'dns' ? settings.source.name.replace(/\.$/, '') : undefined,
+    extraCa: () => tls.served.clientCa,
+    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.served.cert, key: tls.served.key } : undefined),
   };
 }

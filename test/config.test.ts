@@ -213,3 +213,34 @@ describe('tokens', () => {
     expect(loadConfig({ AUTH_TOKEN: token, CRUD_AUTH_TOKEN: `w${token}` })).toMatchObject({ authToken: token, crudAuthToken: `w${token}` });
   });
 });
+
+describe('PEERS and PEER_TOKEN', () => {
+  it('are off by default, and a PEER_TOKEN alone changes nothing', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't' }).peers).toBeUndefined();
+    expect(loadConfig({ AUTH_TOKEN: 't', PEER_TOKEN: 'a-peer-token-of-20c' }).peers).toBeUndefined();
+  });
+
+  it('take a DNS name or a list of URLs, with a token of their own, from the environment or a file', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't', PEERS: 'gitops-config-api-peers', PEER_TOKEN: 'p' }).peers).toEqual({ source: { kind: 'dns', name: 'gitops-config-api-peers' }, token: 'p' });
+    const file = join(tempDir('peer-token-'), 'token');
+    writeFileSync(file, 'from-a-file\n');
+    expect(loadConfig({ AUTH_TOKEN: 't', PEERS: 'http://10.0.0.1:8080,http://10.0.0.2:8080', PEER_TOKEN_FILE: file }).peers).toEqual({
+      source: { kind: 'urls', urls: ['http://10.0.0.1:8080', 'http://10.0.0.2:8080'] },
+      token: 'from-a-file',
+    });
+  });
+
+  it('refuse PEERS without a token, a token that is the read or write token, a token no Bearer header can carry, and a PEERS that is neither form', () => {
+    expect(() => loadConfig({ AUTH_TOKEN: 't', PEERS: 'peers' })).toThrow('PEERS needs PEER_TOKEN (or PEER_TOKEN_FILE)');
+    expect(() => loadConfig({ AUTH_TOKEN: 't', PEERS: 'peers', PEER_TOKEN: 't' })).toThrow('PEER_TOKEN must differ from AUTH_TOKEN and CRUD_AUTH_TOKEN');
+    expect(() => loadConfig({ AUTH_TOKEN: 't', CRUD_AUTH_TOKEN: 'w', PEERS: 'peers', PEER_TOKEN: 'w' })).toThrow('PEER_TOKEN must differ');
+    expect(() => loadConfig({ AUTH_TOKEN: 't', PEERS: 'peers', PEER_TOKEN: 'has space' })).toThrow(/^PEER_TOKEN: the token has a character a Bearer token cannot carry/);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', PEERS: 'peers one', PEER_TOKEN: 'p' })).toThrow(/^PEERS: "peers one" is neither a DNS name/);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', PEERS: 'http://10.0.0.1:8080/x', PEER_TOKEN: 'p' })).toThrow(ConfigError);
+  });
+
+  it('warn about a short PEER_TOKEN', () => {
+    const long = 'a-token-of-20-chars-';
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, PEERS: 'peers', PEER_TOKEN: 'short' }))).toEqual([expect.stringMatching(/^PEER_TOKEN is shorter than 16 characters/)]);
+  });
+});

@@ -40,9 +40,11 @@ const kustomizationDirs = yamlFiles.filter((file) => file.endsWith('/kustomizati
 
 const baseManifests = load(join(BASE, 'deployment.yaml'))
   .concat(load(join(BASE, 'service.yaml')))
+  .concat(load(join(BASE, 'peers-service.yaml')))
   .concat(load(join(BASE, 'poddisruptionbudget.yaml')));
 const deployment = baseManifests.find((m) => m.kind === 'Deployment')!;
-const service = baseManifests.find((m) => m.kind === 'Service')!;
+const service = baseManifests.find((m) => m.kind === 'Service' && m.metadata.name === 'gitops-config-api')!;
+const peersService = baseManifests.find((m) => m.kind === 'Service' && m.metadata.name === 'gitops-config-api-peers')!;
 const pod = deployment.spec.template.spec;
 const container = pod.containers[0];
 
@@ -123,8 +125,24 @@ describe('kustomizations', () => {
 });
 
 describe('the base', () => {
-  it('is the Deployment, its Service and its PodDisruptionBudget', () => {
-    expect(baseManifests.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'Service']);
+  it('is the Deployment, its Service, the headless Service of the peers and its PodDisruptionBudget', () => {
+    expect(baseManifests.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'Service', 'Service']);
+  });
+
+  it('lets the replicas find each other: PEERS names a headless Service of every ready pod, PEER_TOKEN comes from the user\'s Secret', () => {
+    const env = envOf(container);
+    expect(env.get('PEERS')?.value).toBe(peersService.metadata.name);
+    expect(env.get('PEER_TOKEN')?.valueFrom?.secretKeyRef).toEqual({ name: 'gitops-config-api', key: 'peer-token' });
+    expect(peersService.spec).toMatchObject({ clusterIP: 'None', publishNotReadyAddresses: false });
+    // Every pod of the service, readers and writers alike; none of anything else.
+    expect(peersService.spec.selector).toEqual({ 'app.kubernetes.io/name': 'gitops-config-api' });
+    expect(deployment.spec.template.metadata.labels).toMatchObject(peersService.spec.selector);
+    expect(container.ports.map((p: Manifest) => p.name)).toContain(peersService.spec.ports[0].targetPort);
+    // Not scraped a second time through it by the ServiceMonitor, which selects by app.kubernetes.io/name.
+    const [monitor] = load(join(KUBE, 'components', 'servicemonitor', 'servicemonitor.yaml'));
+    expect(peersService.metadata.labels).not.toMatchObject(monitor!.spec.selector.matchLabels);
+    // A cluster keeps its replica while it can.
+    expect(service.spec.sessionAffinity).toBe('ClientIP');
   });
 
   it('runs as the image user, non-root, read-only, without privileges, with requests and limits, tokens from Secrets, the clone on an emptyDir', () => {
@@ -188,11 +206,11 @@ function build(dir: string): Manifest[] {
 describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (skipped: neither kustomize nor kubectl is installed here)'}`, () => {
   it('builds the base', () => {
     const built = build(BASE);
-    expect(built.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'Service']);
+    expect(built.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'Service', 'Service']);
     expectConventions(built.find((m) => m.kind === 'Deployment')!);
   });
 
-  it('builds the example: read replicas and one crud writer on the same repository, a ServiceMonitor, no Secret', () => {
+  it('builds the example: read replicas and two crud writers on the same repository, all peers of each other, a ServiceMonitor, no Secret', () => {
     const built = build(join(KUBE, 'overlays', 'example'));
     expect(built.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual([
       'Deployment/gitops-config-api',
@@ -200,6 +218,7 @@ describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (s
       'PodDisruptionBudget/gitops-config-api',
       'PodDisruptionBudget/gitops-config-api-writer',
       'Service/gitops-config-api',
+      'Service/gitops-config-api-peers',
       'Service/gitops-config-api-writer',
       'ServiceMonitor/gitops-config-api',
     ]);
@@ -210,9 +229,14 @@ describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (s
     const writerEnv = envOf(writer.spec.template.spec.containers[0]);
     expect(readers.spec.replicas).toBeGreaterThan(1);
     expect(readerEnv.get('API_MODE')?.value).toBe('read-only');
-    expect(writer.spec.replicas).toBe(1);
-    expect(writer.spec.strategy.type).toBe('Recreate');
+    expect(writer.spec.replicas).toBe(2);
     expect(writerEnv.get('API_MODE')?.value).toBe('crud');
+    // One headless Service for all: the writers announce their writes to the readers, and the readers to them.
+    const peers = built.find((m) => m.kind === 'Service' && m.metadata.name === 'gitops-config-api-peers')!;
+    for (const d of [readers, writer]) {
+      expect(envOf(d.spec.template.spec.containers[0]).get('PEERS')?.value).toBe('gitops-config-api-peers');
+      expect(d.spec.template.metadata.labels).toMatchObject(peers.spec.selector);
+    }
     expect(writerEnv.get('CRUD_AUTH_TOKEN')?.valueFrom?.secretKeyRef).toMatchObject({ name: 'gitops-config-api-writer', key: 'crud-auth-token' });
     expect(writerEnv.get('GIT_TOKEN')?.valueFrom?.secretKeyRef).toMatchObject({ name: 'gitops-config-api-writer', key: 'git-token' });
     expect(readerEnv.get('CONFIG_REPO')?.value).toBe('https://github.com/acme/fleet-config.git');
@@ -257,6 +281,9 @@ describe('Grafana dashboard', () => {
     'gitops_config_clusters',
     'gitops_config_fleet_clusters',
     'gitops_config_writes_total',
+    // The replicas' coordination (PEERS).
+    'gitops_config_peer_errors_total',
+    'gitops_config_peers',
     ...['', '_bucket', '_sum', '_count'].map((suffix) => `gitops_config_http_request_duration_seconds${suffix}`),
   ];
   const PROMQL_WORDS = new Set(['sum', 'max', 'min', 'avg', 'count', 'rate', 'increase', 'histogram_quantile', 'time', 'label_values']);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { ApiMode, BackendName } from '../config.ts';
 import { COLLECTIONS } from '../domain/records.ts';
 import type { Observability } from '../observability/observability.ts';
+import type { Peers } from '../peers/peers.ts';
 import { UNMATCHED_ROUTE } from '../observability/request-counts.ts';
 import type { ServedResponses } from '../serving/served-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
@@ -32,10 +33,12 @@ export interface AppDeps {
   routers?: express.Router[];
   /** Metrics and the fleet poll registry; absent with METRICS=off. */
   observability?: Observability;
+  /** The other replicas (PEERS): their polls merged into the fleet view, and the hold on polls; absent without PEERS. */
+  peers?: Peers;
 }
 
 export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const handleRead = createReadHandler(deps);
+  const handleRead = createReadHandler({ ...deps, hold: deps.peers?.hold });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -59,7 +62,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
 
   app.use(serviceRoutes(deps));
   app.use(metricsRoutes(deps.observability?.metrics));
-  app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet }));
+  app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet, peers: deps.peers }));
   for (const router of deps.routers ?? []) app.use(router);
 
   if (deps.apiMode === 'read-only') {

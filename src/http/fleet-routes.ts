@@ -1,8 +1,12 @@
 // GET /api/v2/gitops/fleet: which cluster polled what and when, and whether it has the
 // current bodies (serving/fleet-view.ts). Read token, like the other read endpoints; an
-// operator's request, not a poll, so Express serves it rather than the read path.
+// operator's request, not a poll, so Express serves it rather than the read path. Among
+// replicas (PEERS) every peer's polls are merged in, and the answer names the peers that did
+// not answer.
 import { Router } from 'express';
+import type { Peers } from '../peers/peers.ts';
 import { FLEET_STATES, type FleetState, type FleetStates } from '../serving/fleet-view.ts';
+import { MergedPolls } from '../serving/merged-polls.ts';
 import type { Authenticator } from './auth.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { FLEET_PATH } from './read-handler.ts';
@@ -11,23 +15,37 @@ export interface FleetRouteDeps {
   auth: Authenticator;
   /** Absent with METRICS=off: the path then answers 404, saying why. */
   fleet: FleetStates | undefined;
+  /** The other replicas; absent without PEERS (the view is then this replica's alone). */
+  peers?: Peers;
 }
 
-export function fleetRoutes({ auth, fleet }: FleetRouteDeps): Router {
+export function fleetRoutes({ auth, fleet, peers }: FleetRouteDeps): Router {
   const router = Router();
   router.get(FLEET_PATH, async (req, res) => {
     auth.require(req, 'read');
     if (!fleet) throw new ApiError('not_found', 'the fleet view is off in this service (METRICS=off)');
     const queryAt = req.originalUrl.indexOf('?');
     const state = parseFleetViewQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
-    const view = await fleet.view(state);
-    if (!view) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
-    res.set('cache-control', 'no-store').json(view);
+    if (!peers) {
+      const view = await fleet.view(state);
+      if (!view) throw notLoaded();
+      res.set('cache-control', 'no-store').json(view);
+      return;
+    }
+    const gathered = await peers.gatherPolls();
+    const view = await fleet.view(state, new MergedPolls(fleet.polls, gathered.polls));
+    if (!view) throw notLoaded();
+    const { answered, missing } = gathered;
+    res.set('cache-control', 'no-store').json({ revision: view.revision, summary: view.summary, peers: { answered, missing }, clusters: view.clusters });
   });
   router.all(FLEET_PATH, (req) => {
     throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the fleet view answers GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
   });
   return router;
+}
+
+function notLoaded(): ApiError {
+  return new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
 }
 
 /** ?state=up_to_date|behind|never_seen, at most once; anything else is refused by name (a typo never shows the whole fleet). */

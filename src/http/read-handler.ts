@@ -26,16 +26,27 @@ export interface ReadHandlerDeps {
   log: Logger;
   /** Where answered requests are counted and polls recorded; absent with METRICS=off. */
   observability?: { metrics: { requests: RequestCounts }; polls: FleetPolls };
+  /**
+   * Polls wait while `active` (PEERS: another replica announced a revision this one is
+   * fetching; src/peers/revision-hold.ts); absent without PEERS.
+   */
+  hold?: { readonly active: boolean; wait(): Promise<void> };
 }
 
 /** Handles the request when its path is under the read prefix; returns false otherwise. */
-export function createReadHandler({ responses, auth, log, observability }: ReadHandlerDeps) {
+export function createReadHandler({ responses, auth, log, observability, hold }: ReadHandlerDeps) {
   const observe = observability && createReadObserver(READ_PREFIX, observability.metrics.requests, observability.polls);
-  return function handleRead(req: IncomingMessage, res: ServerResponse): boolean {
+  return function handleRead(req: IncomingMessage, res: ServerResponse, held = false): boolean {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH) return false;
+    // Answered once the hold ends, from whatever is served then; a request waits once at most.
+    // Its time (the poll's, for the fleet view) and its duration are taken when it is answered.
+    if (hold?.active && !held) {
+      void hold.wait().then(() => handleRead(req, res, true));
+      return true;
+    }
 
     const started = performance.now();
     const head = req.method === 'HEAD';

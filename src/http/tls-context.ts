@@ -74,6 +74,11 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
     return this.#settings.clientCaFile !== undefined;
   }
 
+  /** The certificate and key served now, and the client CAs: what this replica presents to and trusts in its peers. */
+  get served(): Readonly<Pick<TlsMaterial, 'cert' | 'key' | 'clientCa'>> {
+    return this.#served;
+  }
+
   /**
    * The HTTPS server, its files watched from now on. With a client CA, a client without a
    * certificate signed by it is refused in the handshake, before any HTTP is read.

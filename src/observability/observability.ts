@@ -4,7 +4,7 @@ import { FleetPolls } from '../serving/fleet-polls.ts';
 import { FleetStates } from '../serving/fleet-view.ts';
 import type { ServedResponses } from '../serving/served-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
-import { ServiceMetrics } from './service-metrics.ts';
+import { type MetricSources, ServiceMetrics } from './service-metrics.ts';
 
 export interface Observability {
   metrics: ServiceMetrics;
@@ -14,8 +14,8 @@ export interface Observability {
   fleet: FleetStates;
 }
 
-export function createObservability(store: StoreRunner, responses: ServedResponses): Observability {
+export function createObservability(store: StoreRunner, responses: ServedResponses, peers?: MetricSources['peers']): Observability {
   const polls = new FleetPolls(store);
   const fleet = new FleetStates(responses, polls);
-  return { metrics: new ServiceMetrics({ store, fleet }), polls, fleet };
+  return { metrics: new ServiceMetrics({ store, fleet, peers }), polls, fleet };
 }

@@ -8,6 +8,7 @@
 // nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
 // prefix: dashboards and alerts made for any Node.js process then work unchanged.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { PEER_FAILURE_REASONS, type PeerFailureReason } from '../peers/peer-client.ts';
 import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import { DurationHistogram } from './duration-histogram.ts';
@@ -18,6 +19,8 @@ export const METRIC_PREFIX = 'gitops_config_';
 export interface MetricSources {
   store: Pick<StoreRunner, 'published' | 'onLoad' | 'onWrite'>;
   fleet: FleetStates;
+  /** The other replicas (PEERS); without them their series are not there. */
+  peers?: { onFailure(listener: (reason: PeerFailureReason) => void): unknown; readonly count: number };
 }
 
 export class ServiceMetrics {
@@ -25,7 +28,7 @@ export class ServiceMetrics {
   /** Answered requests: the HTTP layer records into it. */
   readonly requests = new RequestCounts();
 
-  constructor({ store, fleet }: MetricSources) {
+  constructor({ store, fleet, peers }: MetricSources) {
     const registers = [this.registry];
     const requests = this.requests;
 
@@ -81,8 +84,9 @@ export class ServiceMetrics {
     new Gauge({
       name: `${METRIC_PREFIX}fleet_clusters`,
       help:
-        'Clusters of the served revision by what this replica answered them: up_to_date (every endpoint it polls got the current body), ' +
-        'behind (some did not), never_seen (no poll answered). The same counts as the summary of GET /api/v2/gitops/fleet.',
+        'Clusters of the served revision by what this replica answered them (its own polls only, also among replicas): ' +
+        'up_to_date (every endpoint it polls got the current body), behind (some did not), never_seen (no poll answered here). ' +
+        'Without PEERS the same counts as the summary of GET /api/v2/gitops/fleet; with PEERS that summary merges every replica\'s polls.',
       labelNames: ['state'] as const,
       registers,
       async collect() {
@@ -108,6 +112,27 @@ export class ServiceMetrics {
       registers,
     });
     store.onWrite(({ collection, action, result }) => writes.inc({ collection, action, result }));
+
+    if (peers) {
+      const errors = new Counter({
+        name: `${METRIC_PREFIX}peer_errors_total`,
+        help:
+          'Exchanges with another replica (PEERS) that failed, by reason: unreachable, timeout, refused (401/403: another PEER_TOKEN), ' +
+          'bad_answer, tls, dns. An announcement a peer missed means its answers may go back in time until it catches up.',
+        labelNames: ['reason'] as const,
+        registers,
+      });
+      for (const reason of PEER_FAILURE_REASONS) errors.inc({ reason }, 0);
+      peers.onFailure((reason) => errors.inc({ reason }));
+      new Gauge({
+        name: `${METRIC_PREFIX}peers`,
+        help: 'Other replicas this one found at its last look at PEERS (itself not counted).',
+        registers,
+        collect() {
+          this.set(peers.count);
+        },
+      });
+    }
 
     collectDefaultMetrics({ register: this.registry });
   }

@@ -15,7 +15,12 @@ export class ClusterPolls {
   readonly etag: Record<PerClusterEndpoint, string | undefined> = { 'platform-components': undefined, namespaces: undefined, rolebindings: undefined };
 }
 
-export class FleetPolls {
+/** Where the fleet view finds a cluster's last polls: this replica's registry, or it merged with the other replicas' (./merged-polls.ts). */
+export interface PollLookup {
+  of(clusterId: string): ClusterPolls | undefined;
+}
+
+export class FleetPolls implements PollLookup {
   /** Cluster id -> its last polls. Only clusters of a served revision get an entry (a poll must have found them). */
   readonly #byCluster = new Map<string, ClusterPolls>();
 
@@ -44,6 +49,11 @@ export class FleetPolls {
   /** The cluster's last polls, or undefined when it has never been answered one. */
   of(clusterId: string): ClusterPolls | undefined {
     return this.#byCluster.get(clusterId);
+  }
+
+  /** Every cluster's last polls, for the other replicas' fleet views. */
+  entries(): IterableIterator<[string, ClusterPolls]> {
+    return this.#byCluster.entries();
   }
 
   /** Clusters with at least one poll recorded (some may have been removed since). */

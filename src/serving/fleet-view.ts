@@ -6,11 +6,13 @@
 // An endpoint a cluster never polled does not make it behind: a cluster may use only some of
 // the three. Bodies are compared by ETag (a hash of the bytes), so a publication that leaves a
 // cluster's bytes alone leaves it up_to_date. The same walk gives GET /api/v2/gitops/fleet and
-// the gitops_config_fleet_clusters gauge, so the two always agree.
+// the gitops_config_fleet_clusters gauge, so the two always agree — on one replica. Among
+// replicas (PEERS) the view is asked with every replica's polls merged (./merged-polls.ts),
+// while the gauge stays this replica's own.
 import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import { yieldToEventLoop } from '../store/event-loop.ts';
-import type { ClusterPolls, FleetPolls } from './fleet-polls.ts';
+import type { ClusterPolls, FleetPolls, PollLookup } from './fleet-polls.ts';
 import type { RevisionResponses } from './revision-responses.ts';
 import type { ServedResponses } from './served-responses.ts';
 
@@ -72,13 +74,22 @@ export class FleetStates {
 
   /** How many clusters are in each state; undefined before the first revision is served. */
   async summary(): Promise<FleetSummary | undefined> {
-    return (await this.#walk())?.summary;
+    return (await this.#walk(this.#polls))?.summary;
   }
 
-  /** Every cluster (those in `state` only, when given) with its polls, and the summary of the whole fleet. */
-  async view(state?: FleetState): Promise<FleetView | undefined> {
+  /** This replica's own poll registry. */
+  get polls(): FleetPolls {
+    return this.#polls;
+  }
+
+  /**
+   * Every cluster (those in `state` only, when given) with its polls, and the summary of the
+   * whole fleet; `polls` when the polls of other replicas are merged in.
+   */
+  async view(state?: FleetState, polls: PollLookup = this.#polls): Promise<FleetView | undefined> {
     let clusters: ClusterPollView[] = [];
     const walked = await this.#walk(
+      polls,
       () => (clusters = []),
       (cluster, judged, polls, current) => {
         if (state === undefined || judged === state) clusters.push(clusterView(cluster, judged, polls, current));
@@ -88,7 +99,7 @@ export class FleetStates {
   }
 
   /** One pass over the served clusters, in id order; `restart` is called before each (re)start. */
-  async #walk(restart?: () => void, visit?: Visit): Promise<{ served: RevisionResponses; summary: FleetSummary } | undefined> {
+  async #walk(lookup: PollLookup, restart?: () => void, visit?: Visit): Promise<{ served: RevisionResponses; summary: FleetSummary } | undefined> {
     for (let attempt = 0; ; attempt++) {
       const served = this.#responses.current();
       if (!served) return undefined;
@@ -104,14 +115,14 @@ export class FleetStates {
           superseded = this.#responses.current() !== served && attempt < RESTARTS;
           if (superseded) break;
         }
-        const polls = this.#polls.of(cluster.id);
+        const polls = lookup.of(cluster.id);
         if (polls) polled++;
         const state = judge(served, cluster, polls, current);
         summary[state]++;
         visit?.(cluster, state, polls, current);
       }
       if (superseded) continue;
-      if (this.#polls.size > polled) this.#polls.prune(served.snapshot);
+      if (lookup === this.#polls && this.#polls.size > polled) this.#polls.prune(served.snapshot);
       return { served, summary };
     }
   }

@@ -95,6 +95,13 @@ export interface Backend {
   holdForWrite?(): Promise<WriteHold>;
   describe(): BackendDescription;
   close(): Promise<void>;
+  /**
+   * Whether this store knows `revision` as `than` itself or a revision before it (Git: an
+   * ancestor commit; SQLite: a lower counter). False when it is newer, on another line, or
+   * unknown (not fetched yet): replicas told of a revision use this to tell whether it is
+   * news to them. A store without it takes every other revision as news.
+   */
+  isOlder?(revision: string, than: string): Promise<boolean>;
 
   // What a restart needs to judge the store's revision against the one published before it
   // (docs/decisions/0003-baseline-survives-restarts.md). A store with history offers its history; one without keeps facts.

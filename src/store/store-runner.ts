@@ -10,6 +10,7 @@ import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
 import type { Backend, BackendDescription, Candidate, WriteHold } from './backend.ts';
+import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
 import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
@@ -21,6 +22,7 @@ import { attemptWrite, type WriteSide } from './write-attempts.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
 
+export type { BeforePublish };
 export type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult };
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -50,6 +52,7 @@ export class StoreRunner {
   /** A load queued and not started yet: further requests share it. */
   #queuedLoad: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  #beforePublish: BeforePublish | undefined;
   readonly #retry = new RetryBackoff(FIRST_RETRY_MS, MAX_RETRY_MS);
   #stopped = false;
 
@@ -65,6 +68,27 @@ export class StoreRunner {
 
   onPublish(listener: PublishListener): () => void {
     return this.#events.onPublish(listener);
+  }
+
+  /**
+   * The one step a publication (by a load or a write) waits for before the new revision is
+   * served, bounded (./before-publish.ts).
+   */
+  setBeforePublish(callback: BeforePublish | undefined): void {
+    this.#beforePublish = callback;
+  }
+
+  /** Whether the revision served is `revision` or, as far as the store can tell, newer than it. */
+  async servesAtLeast(revision: string): Promise<boolean> {
+    const served = this.#published?.snapshot.revision;
+    if (served === undefined) return false;
+    if (served === revision) return true;
+    try {
+      return (await this.#backend.isOlder?.(revision, served)) ?? false;
+    } catch (error) {
+      this.#log.debug({ err: error, revision, served }, 'cannot tell whether a revision is older than the one served');
+      return false;
+    }
   }
 
   /** Called after every load of a new revision: published, refused or failed (the metrics count them). */
@@ -190,7 +214,7 @@ export class StoreRunner {
     const previous = this.#published?.snapshot.revision ?? null;
     const { snapshot } = judged;
     const warnings = judged.judgement.problems.filter((p) => !isError(p));
-    this.#publish({ snapshot, sources: judged.candidate.sources, publishedAt: new Date(), problems: warnings });
+    await this.#publish({ snapshot, sources: judged.candidate.sources, problems: warnings });
     this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
     this.#events.loaded({ result: 'published', revision: snapshot.revision });
     await this.#keepBaseline(snapshot);
@@ -229,8 +253,10 @@ export class StoreRunner {
     this.#retryTimer.unref();
   }
 
-  #publish(next: Published): void {
+  async #publish(revision: Omit<Published, 'publishedAt'>): Promise<void> {
+    await waitBeforePublish(this.#beforePublish, revision.snapshot.revision, this.#log);
     const previous = this.#published;
+    const next = { ...revision, publishedAt: new Date() };
     this.#published = next;
     this.#events.published(next, previous);
   }
@@ -261,7 +287,7 @@ export class StoreRunner {
       load: (reason) => this.#load(reason),
       publishWrite: async (snapshot, sources, base) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
-        this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });
+        await this.#publish({ snapshot, sources, problems: base.problems });
         await this.#keepBaseline(snapshot);
       },
     };

@@ -50,3 +50,42 @@ export async function commitAllowsShrink(dir: string, commit: string, cache: obj
     return false;
   }
 }
+
+/**
+ * How many commits back from the served one a revision announced as older is looked for.
+ * An older revision a replica is told of is nearly always a few commits back (the replicas
+ * fetched a moment apart); past this it is taken as not older, which costs a fetch, not a
+ * wrong answer.
+ */
+const ANCESTOR_SEARCH_LIMIT = 256;
+
+/**
+ * Whether `commit` is in this repository and an ancestor of `than` (or `than` itself). A
+ * commit not in the object store is not known to be older: it may be one not fetched yet.
+ */
+export async function isOlderCommit(dir: string, commit: string, than: string, cache: object, reader?: ObjectReader): Promise<boolean> {
+  if (commit === than) return true;
+  try {
+    await readCommitFacts(dir, commit, cache, reader);
+  } catch {
+    return false;
+  }
+  const seen = new Set<string>([than]);
+  const queue = [than];
+  while (queue.length > 0 && seen.size <= ANCESTOR_SEARCH_LIMIT) {
+    let parents: string[];
+    try {
+      parents = (await readCommitFacts(dir, queue.shift()!, cache, reader)).parents;
+    } catch {
+      continue; // a shallow clone ends here
+    }
+    for (const parent of parents) {
+      if (parent === commit) return true;
+      if (!seen.has(parent)) {
+        seen.add(parent);
+        queue.push(parent);
+      }
+    }
+  }
+  return false;
+}

@@ -16,7 +16,7 @@ import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
 import { commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
-import { commitAllowsShrink, firstParents } from '../../git/history.ts';
+import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
 import { IndexFileCache, IndexNotWritable, indexWriteRefusal } from '../../git/format/index-file.ts';
 import { type GitDirectory, GitDirectoryError, requireGitDirectory } from '../../git/git-directory.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
@@ -172,6 +172,14 @@ export class LocalGitBackend implements Backend {
       const entries = await commitFileEntries(this.dir, commit, this.#gitCache, reader, undefined, this.#options.maxRecordBytes);
       yield { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, this.#gitCache, reader) };
     }
+  }
+
+  /** Uncommitted edits have no order: only a clean commit is known as older. */
+  async isOlder(revision: string, than: string): Promise<boolean> {
+    if (revision === than) return true;
+    const served = commitOfRevision(than);
+    if (served === undefined || commitOfRevision(revision) !== revision) return false;
+    return isOlderCommit(this.dir, revision, served, this.#gitCache);
   }
 
   watch(onChange: (reason: string) => void): void {

@@ -27,7 +27,7 @@ import { clearStaleLocks, type LockOptions } from '../../git/format/lock-file.ts
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
 import { commitReflogMessage, type ReflogEntry } from '../../git/format/reflog.ts';
 import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/git-directory.ts';
-import { commitAllowsShrink, firstParents } from '../../git/history.ts';
+import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { redactUrls } from '../../../redact-url.ts';
@@ -142,6 +142,10 @@ export class RemoteGitBackend implements Backend {
     const { cache } = this.#target;
     const entries = await commitFileEntries(this.dir, commit, cache, reader, undefined, this.#options.maxRecordBytes);
     return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache, reader) };
+  }
+
+  isOlder(revision: string, than: string): Promise<boolean> {
+    return isOlderCommit(this.dir, revision, than, this.#target.cache);
   }
 
   watch(onChange: (reason: string) => void): void {

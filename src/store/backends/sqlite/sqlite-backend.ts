@@ -104,6 +104,11 @@ export class SqliteBackend implements Backend {
     return { candidate: { revision, records: loaded.records, problems: loaded.problems, sources: new Map() } };
   }
 
+  /** Revisions are the database's write counter: a lower number is an older revision. */
+  async isOlder(revision: string, than: string): Promise<boolean> {
+    return /^\d{1,15}$/.test(revision) && /^\d{1,15}$/.test(than) && Number(revision) <= Number(than);
+  }
+
   watch(onChange: (reason: string) => void): void {
     if (this.dsn.kind !== 'file') return; // nobody else can reach an in-memory database
     this.#timer = setInterval(() => {

@@ -1,0 +1,250 @@
+// How replicas act as one (PEERS). A replica that is about to publish a new revision announces
+// it to the others first and waits for their acknowledgement (at most a second); a replica
+// told of a revision newer than its own acknowledges at once, fetches at once and holds its
+// polls until it serves that revision (./revision-hold.ts). So once any replica has answered
+// a cluster with a revision, no replica that was reachable answers it with an older one. A
+// push webhook accepted by one replica is passed on to the others, and the fleet view of any
+// replica merges the polls of all.
+//
+// A peer that cannot be reached never holds anything up for longer than those bounds: it is
+// logged and counted (gitops_config_peer_errors_total), and its answers may go back in time
+// until it can be reached again.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { decodePollRecords, encodePollRecords, type PollRecords } from '../serving/poll-records.ts';
+import type { FleetPolls, PollLookup } from '../serving/fleet-polls.ts';
+import type { Published } from '../store/published.ts';
+import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
+import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';
+import type { PeerSettings } from './peer-source.ts';
+import { RevisionHold } from './revision-hold.ts';
+
+/** How long a publication waits for the peers' acknowledgements, in all. */
+export const ANNOUNCE_WAIT_MS = 1000;
+/** How long a forwarded push webhook waits for each peer. */
+const SYNC_WAIT_MS = 1000;
+/** How long the fleet view waits for the peers' polls. */
+const POLLS_WAIT_MS = 3000;
+
+export const PEER_PATHS = { announce: '/peers/v1/announce', sync: '/peers/v1/sync', polls: '/peers/v1/polls' } as const;
+
+/** What of the store runner the replicas' coordination uses. */
+export interface PeerStore {
+  published(): Published | undefined;
+  onPublish(listener: (next: Published) => void): () => void;
+  reload(reason: string): Promise<void>;
+  servesAtLeast(revision: string): Promise<boolean>;
+}
+
+/** A peer's answer to an announcement or a forwarded webhook. */
+export interface PeerAnswer {
+  instance: string;
+  /** The revision the answering replica serves (null before its first). */
+  revision: string | null;
+  /** The announced revision is news to it: it fetches and holds its polls. */
+  catching_up?: boolean;
+  /** The request came from the answering process itself. */
+  self?: true;
+}
+
+export interface PeerPolls extends PollRecords {
+  instance: string;
+  revision: string | null;
+}
+
+/** The other replicas' polls, for the fleet view, and who answered. */
+export interface GatheredPolls {
+  answered: { url: string; instance: string; revision: string | null }[];
+  missing: { url: string; reason: PeerFailureReason }[];
+  polls: PollLookup[];
+}
+
+export interface PeersOptions {
+  settings: PeerSettings;
+  store: PeerStore;
+  log: Logger;
+  own: OwnEndpoint;
+  tls?: PeerTls;
+  lookup?: AddressLookup;
+}
+
+export class Peers {
+  /** This process among the replicas; peers echo it, which is how a replica finds its own address among them. */
+  readonly instance = randomUUID();
+  readonly hold = new RevisionHold();
+  readonly #directory: PeerDirectory;
+  readonly #client: PeerClient;
+  readonly #store: PeerStore;
+  readonly #log: Logger;
+  readonly #failureListeners = new Set<(reason: PeerFailureReason) => void>();
+  /** Nothing is announced before this replica listens: until then it answers no one (see listeningOn). */
+  #listening = false;
+
+  constructor({ settings, store, log, own, tls, lookup }: PeersOptions) {
+    this.#directory = new PeerDirectory(settings.source, own, lookup);
+    this.#client = new PeerClient(settings.token, tls);
+    this.#store = store;
+    this.#log = log;
+    store.onPublish(() => this.#releaseCaughtUp());
+  }
+
+  /**
+   * This replica listens now, on `port`: from here on what it publishes is announced first.
+   * The revision it published while starting is announced now, before the service reports
+   * itself started (and long before a readiness probe lets traffic in): a replica that
+   * started on a newer commit than the others makes them fetch it. Before it listened, an
+   * announcement would have reached its own closed port among the peers.
+   */
+  async listeningOn(port: number): Promise<void> {
+    this.#directory.listeningOn(port);
+    this.#listening = true;
+    const served = this.#served();
+    if (served !== null) await this.announce(served);
+  }
+
+  /** Called with the reason of every failed exchange with a peer (the metrics count them). */
+  onFailure(listener: (reason: PeerFailureReason) => void): () => void {
+    this.#failureListeners.add(listener);
+    return () => this.#failureListeners.delete(listener);
+  }
+
+  /** How many other replicas the last look found. */
+  get count(): number {
+    return this.#directory.count;
+  }
+
+  /** The step before a publication: every peer told, in parallel, within ANNOUNCE_WAIT_MS in all. */
+  async announce(revision: string): Promise<void> {
+    if (!this.#listening) return;
+    const started = performance.now();
+    const urls = await this.#others(ANNOUNCE_WAIT_MS);
+    if (urls.length === 0) return;
+    const left = () => Math.max(1, ANNOUNCE_WAIT_MS - (performance.now() - started));
+    const path = `${PEER_PATHS.announce}?revision=${encodeURIComponent(revision)}&from=${this.instance}`;
+    const answers = await Promise.all(urls.map((url) => this.#exchange(url, 'POST', path, left(), 'announce', peerAnswer)));
+    const told = answers.filter((answer) => answer !== undefined && !answer.self);
+    this.#log.debug({ revision, peers: told.length, catching_up: told.filter((a) => a!.catching_up).length, ms: Math.round(performance.now() - started) }, 'announced a revision to the peers');
+  }
+
+  /** Another replica is about to publish `revision`: fetch it at once, and hold polls until it is served here too. */
+  async announced(revision: string, from: string): Promise<PeerAnswer> {
+    if (from === this.instance) return { instance: this.instance, revision: this.#served(), self: true };
+    if (await this.#store.servesAtLeast(revision)) return { instance: this.instance, revision: this.#served(), catching_up: false };
+    // Already fetching it (every replica that publishes it announces it): one fetch is enough.
+    if (this.hold.held().some((held) => held.revision === revision)) return { instance: this.instance, revision: this.#served(), catching_up: true };
+    const hold = this.hold.begin(revision);
+    this.#log.info({ revision, served_revision: this.#served() }, 'a peer announced a newer revision: fetching it; polls wait until it is served here');
+    void this.#store.reload('a peer announced a newer revision').finally(() => hold.release());
+    return { instance: this.instance, revision: this.#served(), catching_up: true };
+  }
+
+  /** A push webhook reached this replica: the others fetch now too. */
+  forwardSync(): void {
+    void (async () => {
+      const urls = await this.#others(SYNC_WAIT_MS);
+      const path = `${PEER_PATHS.sync}?from=${this.instance}`;
+      await Promise.all(urls.map((url) => this.#exchange(url, 'POST', path, SYNC_WAIT_MS, 'sync', peerAnswer)));
+    })();
+  }
+
+  /** Another replica was sent a push webhook. */
+  synced(from: string): PeerAnswer {
+    if (from === this.instance) return { instance: this.instance, revision: this.#served(), self: true };
+    void this.#store.reload('a peer was sent a push webhook');
+    return { instance: this.instance, revision: this.#served() };
+  }
+
+  /** This replica's poll registry, for another replica's fleet view. */
+  pollsOf(polls: FleetPolls): PeerPolls {
+    return { instance: this.instance, revision: this.#served(), ...encodePollRecords(polls) };
+  }
+
+  /** Every other replica's polls; those that did not answer in time are named. */
+  async gatherPolls(): Promise<GatheredPolls> {
+    const gathered: GatheredPolls = { answered: [], missing: [], polls: [] };
+    const urls = await this.#others(POLLS_WAIT_MS);
+    const path = `${PEER_PATHS.polls}?from=${this.instance}`;
+    await Promise.all(
+      urls.map(async (url) => {
+        const answer = await this.#exchange(url, 'GET', path, POLLS_WAIT_MS, 'polls', (value) => {
+          const { instance, revision } = peerAnswer(value);
+          return { instance, revision, polls: decodePollRecords(value) };
+        }, (reason) => gathered.missing.push({ url, reason }));
+        if (answer === undefined || answer.instance === this.instance) return;
+        gathered.answered.push({ url, instance: answer.instance, revision: answer.revision });
+        gathered.polls.push({ of: (id) => answer.polls.get(id) });
+      }),
+    );
+    gathered.answered.sort((a, b) => a.url.localeCompare(b.url));
+    gathered.missing.sort((a, b) => a.url.localeCompare(b.url));
+    return gathered;
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+
+  #served(): string | null {
+    return this.#store.published()?.snapshot.revision ?? null;
+  }
+
+  #releaseCaughtUp(): void {
+    for (const hold of this.hold.held()) {
+      void this.#store.servesAtLeast(hold.revision).then((caughtUp) => caughtUp && hold.release());
+    }
+  }
+
+  /** The other replicas, the DNS look bounded by `withinMs`; a failed look is counted. */
+  async #others(withinMs: number): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
+    const list = await Promise.race([this.#directory.others(), late]);
+    clearTimeout(timer);
+    if (list === undefined) {
+      this.#failed('(dns)', new PeerFailure('dns', `no DNS answer within ${withinMs} ms`), 'resolve');
+      return [];
+    }
+    if (list.failure) this.#failed('(dns)', list.failure, 'resolve');
+    return list.urls;
+  }
+
+  /** One request to one peer; undefined when it failed (logged and counted) or came back to this process. */
+  async #exchange<T extends { instance: string }>(
+    url: string,
+    method: 'GET' | 'POST',
+    path: string,
+    timeoutMs: number,
+    what: string,
+    read: (value: unknown) => T,
+    onFailure?: (reason: PeerFailureReason) => void,
+  ): Promise<T | undefined> {
+    try {
+      const answer = read(await this.#client.request(url, method, path, timeoutMs));
+      if (answer.instance === this.instance) {
+        this.#directory.markSelf(url);
+        return undefined;
+      }
+      return answer;
+    } catch (error) {
+      const failure = error instanceof PeerFailure ? error : new PeerFailure('bad_answer', (error as Error).message);
+      this.#failed(url, failure, what);
+      onFailure?.(failure.reason);
+      return undefined;
+    }
+  }
+
+  #failed(peer: string, failure: PeerFailure, what: string): void {
+    this.#log.warn({ peer, reason: failure.reason, error: failure.message, what }, `a peer could not be reached (${failure.reason}); going on without it`);
+    for (const listener of this.#failureListeners) listener(failure.reason);
+  }
+}
+
+/** A peer's answer: an object naming its instance, or a bad answer. */
+function peerAnswer(value: unknown): PeerAnswer {
+  const answer = value as Partial<PeerAnswer> | null;
+  if (typeof answer !== 'object' || answer === null || typeof answer.instance !== 'string') {
+    throw new PeerFailure('bad_answer', 'the answer names no instance');
+  }
+  if (answer.revision !== null && typeof answer.revision !== 'string') throw new PeerFailure('bad_answer', 'the answer names no revision');
+  return answer as PeerAnswer;
+}
