@@ -83,7 +83,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -128,7 +128,7 @@ describe('schema and seed', () => {
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 2 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 3 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
