@@ -54,6 +54,8 @@ export interface ServiceConfig extends BackendSettings {
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
   http: HttpLimits;
+  /** CLUSTER_TOKEN_KEYS: every key verifies a cluster token, the first signs; none: cluster tokens are off. */
+  clusterTokenKeys: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -123,7 +125,7 @@ export function tokenFrom(env: Env, name: string): string | undefined {
  * What is worth a warning, but not a refusal, in the tokens the service starts with: a token
  * short enough to guess, and crud mode without a write token of its own.
  */
-export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'>): string[] {
+export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'> & Partial<Pick<ServiceConfig, 'clusterTokenKeys'>>): string[] {
   const warnings: string[] = [];
   const tokens: [string, string][] = [['AUTH_TOKEN', config.authToken]];
   if (config.apiMode === 'crud' && config.crudAuthToken !== config.authToken) tokens.push(['CRUD_AUTH_TOKEN', config.crudAuthToken]);
@@ -134,6 +136,11 @@ export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken
       );
     }
   }
+  config.clusterTokenKeys?.forEach((key, i) => {
+    if (key.length < SHORT_KEY_LENGTH) {
+      warnings.push(`CLUSTER_TOKEN_KEYS: key ${i + 1} is shorter than ${SHORT_KEY_LENGTH} characters; use a long random one (e.g. openssl rand -hex 32)`);
+    }
+  });
   if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
     warnings.push(
       'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
@@ -142,6 +149,25 @@ export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken
   }
   return warnings;
 }
+
+/**
+ * CLUSTER_TOKEN_KEYS (or _FILE): comma-separated keys that sign cluster tokens. An empty key,
+ * or one with whitespace at its ends or a control character, stops the start: a key copied
+ * with a stray space would sign tokens no one else computes. Never echoed.
+ */
+export function clusterTokenKeysFrom(env: Env): string[] {
+  const value = secretFrom(env, 'CLUSTER_TOKEN_KEYS');
+  if (value === undefined) return [];
+  return value.split(',').map((key, i) => {
+    const which = `CLUSTER_TOKEN_KEYS: key ${i + 1}`;
+    if (key === '') throw new ConfigError(`${which} is empty; separate keys with single commas`);
+    if (/\p{Cc}/u.test(key) || /^\s|\s$/u.test(key)) throw new ConfigError(`${which} has whitespace at its ends or a control character; remove it`);
+    return key;
+  });
+}
+
+/** Keys shorter than this are logged as a warning at start: HMAC keys should be long and random. */
+export const SHORT_KEY_LENGTH = 32;
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const value = env[name];
@@ -277,5 +303,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),
+    clusterTokenKeys: clusterTokenKeysFrom(env),
   };
 }
