@@ -52,7 +52,13 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const responses = new ServedResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses) : undefined;
-  const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
+  const auth = new Authenticator({
+    readToken: config.authToken,
+    writeToken: config.apiMode === 'crud' ? config.crudAuthToken : undefined,
+    clusterTokenKeys: config.clusterTokenKeys,
+    clientCertificates: config.tls?.clientCaFile !== undefined,
+    served: () => responses.current()?.snapshot,
+  });
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
 

@@ -1,9 +1,11 @@
 // GET /api/v2/gitops/fleet: which cluster polled what and when, and whether it has the
-// current bodies (serving/fleet-view.ts). Read token, like the other read endpoints; an
-// operator's request, not a poll, so Express serves it rather than the read path.
+// current bodies (serving/fleet-view.ts). Fleet-wide: a caller that reads everything (a
+// cluster credential gets 403); an operator's request, not a poll, so Express serves it
+// rather than the read path.
 import { Router } from 'express';
 import { FLEET_STATES, type FleetState, type FleetStates } from '../serving/fleet-view.ts';
 import type { Authenticator } from './auth.ts';
+import { fleetWideCaller } from './authorize.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { FLEET_PATH } from './read-handler.ts';
 
@@ -16,7 +18,7 @@ export interface FleetRouteDeps {
 export function fleetRoutes({ auth, fleet }: FleetRouteDeps): Router {
   const router = Router();
   router.get(FLEET_PATH, async (req, res) => {
-    auth.require(req, 'read');
+    await fleetWideCaller(auth, req, res, 'read');
     if (!fleet) throw new ApiError('not_found', 'the fleet view is off in this service (METRICS=off)');
     const queryAt = req.originalUrl.indexOf('?');
     const state = parseFleetViewQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
