@@ -1,8 +1,7 @@
 // Configuration from the environment. Everything is checked here, at start, so that a
 // mistake stops the process with one clear line instead of surfacing on the first request.
-import { readFileSync } from 'node:fs';
 import { byteSize } from './byte-size.ts';
-import { StartupError } from './startup-error.ts';
+import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
@@ -16,7 +15,7 @@ import {
   openFileLimit,
 } from './http-limits.ts';
 
-export class ConfigError extends StartupError {}
+export { ConfigError, secretFrom };
 
 export type ApiMode = BackendSettings['apiMode'];
 export type { BackendName };
@@ -58,31 +57,7 @@ export interface ServiceConfig extends BackendSettings {
   clusterTokenKeys: string[];
 }
 
-type Env = Record<string, string | undefined>;
-
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-
-/**
- * A secret from NAME, or from the file named by NAME_FILE (as Kubernetes mounts secrets). An
- * empty value, or an empty file, counts as unset.
- */
-export function secretFrom(env: Env, name: string): string | undefined {
-  const direct = env[name];
-  const file = env[`${name}_FILE`];
-  if (direct !== undefined && direct !== '' && file) {
-    throw new ConfigError(`${name} and ${name}_FILE are both set; set only one`);
-  }
-  if (file) {
-    try {
-      // Trailing newlines come with most secret files and are never part of a token.
-      const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
-      return text === '' ? undefined : text;
-    } catch (error) {
-      throw new ConfigError(`${name}_FILE: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
-  return direct === '' ? undefined : direct;
-}
 
 /**
  * What a Bearer token may be made of (RFC 6750's b64token): letters, digits, `-._~+/`, then
@@ -149,25 +124,6 @@ export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken
   }
   return warnings;
 }
-
-/**
- * CLUSTER_TOKEN_KEYS (or _FILE): comma-separated keys that sign cluster tokens. An empty key,
- * or one with whitespace at its ends or a control character, stops the start: a key copied
- * with a stray space would sign tokens no one else computes. Never echoed.
- */
-export function clusterTokenKeysFrom(env: Env): string[] {
-  const value = secretFrom(env, 'CLUSTER_TOKEN_KEYS');
-  if (value === undefined) return [];
-  return value.split(',').map((key, i) => {
-    const which = `CLUSTER_TOKEN_KEYS: key ${i + 1}`;
-    if (key === '') throw new ConfigError(`${which} is empty; separate keys with single commas`);
-    if (/\p{Cc}/u.test(key) || /^\s|\s$/u.test(key)) throw new ConfigError(`${which} has whitespace at its ends or a control character; remove it`);
-    return key;
-  });
-}
-
-/** Keys shorter than this are logged as a warning at start: HMAC keys should be long and random. */
-export const SHORT_KEY_LENGTH = 32;
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const value = env[name];
