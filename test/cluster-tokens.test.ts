@@ -109,6 +109,9 @@ describe.each(CRUD_BACKENDS)('cluster tokens on the %s backend', (backend) => {
     }
     // Nothing was written.
     expect((await send(service, 'GET', `/clusters/${A.id}`)).text).toBe(before.text);
+    // /ready's full view names problems of the whole fleet: a cluster's token gets the public one.
+    expect((await request(service.url, '/ready', { token })).json().view).toBe('public');
+    expect((await request(service.url, '/ready', { token: READ_TOKEN })).json().view).toBe('full');
   });
 
   it('verifies a token signed by either key; a forged MAC, another cluster\'s id, a malformed token: 401', async () => {
