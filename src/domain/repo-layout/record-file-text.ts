@@ -8,11 +8,12 @@ import type { AnyRecord, Cluster, Collection } from '../records.ts';
 /** A record in the form it is written to its file. Reading the file back gives the same record. */
 export function fileForm(collection: Collection, record: AnyRecord): object {
   if (collection !== 'clusters') return record;
-  const { credential_generation, ...cluster } = record as Cluster;
+  const cluster = record as Cluster;
+  const form: Record<string, unknown> = { ...cluster };
+  // Left out at its default, as a person writes a new cluster's file; in its canonical place otherwise.
+  if (cluster.credential_generation === 0) delete form.credential_generation;
   return {
-    ...cluster,
-    // Left out at its default, as a person writes a new cluster's file; kept in its place otherwise.
-    ...(credential_generation === 0 ? {} : { credential_generation }),
+    ...form,
     platform_components: cluster.platform_components.map((ref) => {
       const out: Record<string, unknown> = { id: ref.id, enabled: ref.enabled };
       if (ref.oci_tag != null) out.oci_tag = ref.oci_tag;
