@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { HttpClient } from './bench/http-client.ts';
 import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
 import { signClusterToken } from '../src/domain/cluster-token.ts';
+import { measureAuthCost } from './bench/auth-cost.ts';
 import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/read-load.ts';
 import { median } from './bench/stats.ts';
 import { clusterDns, clusterId, generateConfigRepo } from './generate-repo.ts';
@@ -101,12 +102,18 @@ async function main(): Promise<void> {
         `median ${median(cpuRounds).toFixed(3)}  (>= 0.95: a poll with a cluster token costs at most 5 % more)`,
     );
   }
+  const authCost = measureAuthCost(CLUSTERS, CLUSTER_TOKEN_KEY);
+  const perPollNs = (tokens.summary['fleet-token'].cpuMicros ?? NaN) * 1000;
+  console.log(
+    `authenticating a poll, in process: fleet token ${authCost.fleetTokenNs.toFixed(0)} ns, cluster token ${authCost.clusterTokenNs.toFixed(0)} ns ` +
+      `(the difference is ${(((authCost.clusterTokenNs - authCost.fleetTokenNs) / perPollNs) * 100).toFixed(2)} % of the ${(perPollNs / 1000).toFixed(1)} us of CPU a poll costs the service)`,
+  );
   console.log(`fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`);
   mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
   writeFileSync(
     join(PROJECT_ROOT, 'bench-results', 'read.json'),
     JSON.stringify(
-      { clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, tokens, tokensRatio, tokensRoundRatios: tokensRounds, fleet },
+      { clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, tokens, tokensRatio, tokensRoundRatios: tokensRounds, tokensCpuRoundRatios: cpuRounds, authCost, fleet },
       null,
       2,
     ),
