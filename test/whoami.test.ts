@@ -28,8 +28,8 @@ const ISSUER_DOWN_JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJkb3duIn0.c2lnbmF0dXJl';
 const persons: PersonVerifier = {
   async verify(token) {
     if (token === ALICE_JWT) return { kind: 'person', name: 'Alice Example', email: 'alice@example.com', roles: new Set(['read', 'write']) };
-    if (token === ISSUER_DOWN_JWT) throw new IssuerUnavailable('https://issuer.example.com', 'connection refused');
-    throw new PersonTokenInvalid('the token has expired');
+    if (token === ISSUER_DOWN_JWT) throw new IssuerUnavailable('the OIDC issuer https://issuer.example.com is unavailable: connection refused');
+    throw new PersonTokenInvalid('the person token is not valid: it has expired');
   },
 };
 
@@ -63,7 +63,7 @@ describe('GET /api/v2/gitops/whoami', () => {
       expect(res.headers['www-authenticate']).toContain('Bearer');
       await expectMatchesOpenApi('get', WHOAMI, 401, res.json());
     }
-    expect((await request(service.url, WHOAMI, { token: EXPIRED_JWT })).json().message).toContain('the token has expired');
+    expect((await request(service.url, WHOAMI, { token: EXPIRED_JWT })).json().message).toBe('the person token is not valid: it has expired');
     const down = await request(service.url, WHOAMI, { token: ISSUER_DOWN_JWT });
     expect(down.status).toBe(503);
     expect(down.json()).toMatchObject({ error: 'unavailable', message: expect.stringContaining('https://issuer.example.com') });
@@ -108,9 +108,9 @@ describe('the Authenticator', () => {
   });
 
   it("maps the verifier's errors: an invalid token 401 with the challenge, an unreachable issuer 503", () => {
-    const invalid = toApiError(new PersonTokenInvalid('bad signature'));
+    const invalid = toApiError(new PersonTokenInvalid('the person token is not valid: bad signature'));
     expect([invalid.status, invalid.code, invalid.headers['www-authenticate']]).toEqual([401, 'unauthorized', expect.stringContaining('Bearer')]);
-    const down = toApiError(new IssuerUnavailable('https://issuer.example.com', 'timeout'));
+    const down = toApiError(new IssuerUnavailable('the OIDC issuer https://issuer.example.com is unavailable: timeout'));
     expect([down.status, down.code, down.message]).toEqual([503, 'unavailable', expect.stringContaining('https://issuer.example.com')]);
   });
 });

@@ -21,11 +21,10 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof WriteRefused) return fromRefusal(error.refusal);
   if (error instanceof StoreUnavailable) return fromStoreFault(error);
-  if (error instanceof PersonTokenInvalid) return unauthorized(`the token is not valid: ${error.message}`);
+  // The verifier's messages say what is wrong with the token, and name the issuer when it is away.
+  if (error instanceof PersonTokenInvalid) return unauthorized(error.message);
   // No person's token can be checked while the issuer is away; the other credentials still work.
-  if (error instanceof IssuerUnavailable) {
-    return new ApiError('unavailable', `the OIDC issuer ${error.issuer} cannot be reached to check the token: ${error.message}`, { headers: { 'retry-after': '5' } });
-  }
+  if (error instanceof IssuerUnavailable) return new ApiError('unavailable', error.message, { headers: { 'retry-after': '5' } });
   return fromBodyParser(error) ?? new ApiError('internal_error', 'the request failed on the server; see the service logs');
 }
 
