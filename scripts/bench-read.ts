@@ -1,8 +1,11 @@
 // Read-path benchmark: the service (git backend, real server process) against a minimal
-// node:http server serving the same bytes from memory, side by side in one run; and the same
+// node:http server serving the same bytes from memory, side by side in one run; the same
 // service with METRICS=off beside it, so that what the metrics and the fleet poll registry
-// cost per poll is measured in the same rounds. Then the replicas figure
-// (bench/replicas.ts): push → the last of three replicas serving it, with PEERS and without.
+// cost per poll is measured in the same rounds; then the same service process polled with
+// each cluster's own token and with the fleet token in back-to-back pairs, so that what
+// checking a cluster token costs per poll is measured on a machine whose load drifts. Then
+// the replicas figure (bench/replicas.ts): push → the last of three replicas serving it, with
+// PEERS and without.
 //   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each; 5 pushes each way)
 //   BENCH_CLUSTERS=200 BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench   (a quick look)
 //   BENCH_REPLICA_PUSHES=0 npm run bench   (without the replicas figure)
@@ -13,10 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpClient } from './bench/http-client.ts';
 import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
+import { signClusterToken } from '../src/domain/cluster-token.ts';
+import { measureAuthCost } from './bench/auth-cost.ts';
 import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/read-load.ts';
 import { measureReplicas, type ReplicasFigure } from './bench/replicas.ts';
 import { median } from './bench/stats.ts';
-import { clusterDns, generateConfigRepo } from './generate-repo.ts';
+import { clusterDns, clusterId, generateConfigRepo } from './generate-repo.ts';
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 1000);
 const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? 25);
@@ -24,7 +29,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const REPLICA_PUSHES = Number(process.env.BENCH_REPLICA_PUSHES ?? 5);
+/** Pairs of runs (fleet token, cluster tokens; the order alternating) and the seconds of each run. */
+const TOKEN_PAIRS = Number(process.env.BENCH_TOKEN_PAIRS ?? 6);
+const TOKEN_SECONDS = Number(process.env.BENCH_TOKEN_SECONDS ?? 5);
 const TOKEN = 'bench-token';
+const CLUSTER_TOKEN_KEY = 'bench-cluster-token-key-0123456789abcdef';
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-repo-'));
@@ -32,7 +41,12 @@ async function main(): Promise<void> {
   const paths = Array.from({ length: CLUSTERS }, (_, i) => `/api/v2/gitops/clusters/${clusterDns(i)}/platform-components`);
   const auth = { authorization: `Bearer ${TOKEN}` };
 
-  const env = { AUTH_TOKEN: TOKEN, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
+  // Each cluster polls its own endpoint with its own token, as a fleet of clusters with tokens of their own would.
+  const clusterRequests = paths.map((path, i) => ({
+    path,
+    headers: { authorization: `Bearer ${signClusterToken(Buffer.from(CLUSTER_TOKEN_KEY), clusterId(i), 0)}` },
+  }));
+  const env = { AUTH_TOKEN: TOKEN, CLUSTER_TOKEN_KEYS: CLUSTER_TOKEN_KEY, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
   const service = await startNodeProcess(SERVICE_MAIN, { env });
   const withoutMetrics = await startNodeProcess(SERVICE_MAIN, { env: { ...env, METRICS: 'off' } });
   const client = new HttpClient(service.port, 1, auth);
@@ -44,13 +58,22 @@ async function main(): Promise<void> {
 
   const ports = { service: service.port, 'metrics-off': withoutMetrics.port, baseline: baseline.port };
   const { runs, summary } = await compareServers(ports, paths, auth, { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, log: (line) => console.log(line) });
+  console.log(`\nthe service polled with the fleet token and with each cluster's own token, ${TOKEN_PAIRS} pairs of ${TOKEN_SECONDS}s runs`);
+  const tokens = await compareServers({ 'fleet-token': service.port, 'cluster-tokens': service.port }, paths, auth, {
+    connections: CONNECTIONS,
+    seconds: TOKEN_SECONDS,
+    rounds: TOKEN_PAIRS,
+    log: (line) => console.log(line),
+    requests: { 'cluster-tokens': clusterRequests },
+    pids: { 'fleet-token': service.pid, 'cluster-tokens': service.pid },
+  });
   const fleet = await fleetAfterLoad(service.port, auth);
   await Promise.all([service.stop(), withoutMetrics.stop(), baseline.stop()]);
   rmSync(dir, { recursive: true, force: true });
 
-  console.log('\nmedians            req/s    p50 ms   p99 ms');
+  console.log('\nmedians              req/s    p50 ms   p99 ms');
   for (const k of Object.keys(ports) as (keyof typeof ports)[]) {
-    console.log(`${k.padEnd(12)} ${summary[k].reqPerSec.toFixed(0).padStart(9)} ${String(summary[k].p50).padStart(9)} ${String(summary[k].p99).padStart(8)}`);
+    console.log(`${k.padEnd(14)} ${summary[k].reqPerSec.toFixed(0).padStart(9)} ${String(summary[k].p50).padStart(9)} ${String(summary[k].p99).padStart(8)}`);
   }
   const ratio = summary.service.reqPerSec / summary.baseline.reqPerSec;
   const ratios = roundRatios(runs.service, runs.baseline);
@@ -64,14 +87,44 @@ async function main(): Promise<void> {
     `ratio metrics on/off (req/s): ${metricsRatio.toFixed(3)} of the medians; per round ${metricsRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
       `median ${median(metricsRounds).toFixed(3)}  (target >= 0.95)`,
   );
+  for (const k of ['fleet-token', 'cluster-tokens'] as const) {
+    const s = tokens.summary[k];
+    console.log(`${k.padEnd(14)} ${s.reqPerSec.toFixed(0).padStart(9)} ${String(s.p50).padStart(9)} ${String(s.p99).padStart(8)}   ${s.cpuMicros?.toFixed(1) ?? '-'} us of the service's CPU per request`);
+  }
+  const tokensRatio = tokens.summary['cluster-tokens'].reqPerSec / tokens.summary['fleet-token'].reqPerSec;
+  const tokensRounds = roundRatios(tokens.runs['cluster-tokens'], tokens.runs['fleet-token']);
+  console.log(
+    `ratio cluster tokens/fleet token (req/s): ${tokensRatio.toFixed(3)} of the medians; per round ${tokensRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
+      `median ${median(tokensRounds).toFixed(3)}  (target >= 0.95)`,
+  );
+  const cpuRounds = tokens.runs['cluster-tokens'].flatMap((r, i) => {
+    const fleetCpu = tokens.runs['fleet-token'][i]!.cpuMicros;
+    return r.cpuMicros === undefined || fleetCpu === undefined ? [] : [fleetCpu / r.cpuMicros];
+  });
+  if (cpuRounds.length > 0) {
+    console.log(
+      `ratio of the service's CPU per request, fleet token/cluster tokens: per round ${cpuRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
+        `median ${median(cpuRounds).toFixed(3)}  (>= 0.95: a poll with a cluster token costs at most 5 % more)`,
+    );
+  }
+  const authCost = measureAuthCost(CLUSTERS, CLUSTER_TOKEN_KEY);
+  const perPollNs = (tokens.summary['fleet-token'].cpuMicros ?? NaN) * 1000;
+  console.log(
+    `authenticating a poll, in process: fleet token ${authCost.fleetTokenNs.toFixed(0)} ns, cluster token ${authCost.clusterTokenNs.toFixed(0)} ns ` +
+      `(the difference is ${(((authCost.clusterTokenNs - authCost.fleetTokenNs) / perPollNs) * 100).toFixed(2)} % of the ${(perPollNs / 1000).toFixed(1)} us of CPU a poll costs the service)`,
+  );
   console.log(`fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`);
   const replicas = REPLICA_PUSHES > 0 ? await replicasFigure() : undefined;
   mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
   writeFileSync(
     join(PROJECT_ROOT, 'bench-results', 'read.json'),
-    JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, fleet, replicas }, null, 2),
+    JSON.stringify(
+      { clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, tokens, tokensRatio, tokensRoundRatios: tokensRounds, tokensCpuRoundRatios: cpuRounds, authCost, fleet, replicas },
+      null,
+      2,
+    ),
   );
-  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
+  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || tokens.summary['cluster-tokens'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
 }
 
 /** Push → the last of three replicas serving it, with PEERS and without, printed side by side. */

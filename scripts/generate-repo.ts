@@ -19,6 +19,11 @@ export interface GenerateOptions {
 
 const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'] as const;
 
+/** The id of the i-th generated cluster. */
+export function clusterId(i: number): string {
+  return `cluster-${String(i).padStart(5, '0')}`;
+}
+
 export function clusterDns(i: number): string {
   return `cluster-${String(i).padStart(5, '0')}.fleet.example.com`;
 }
@@ -57,8 +62,8 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
   for (let i = 0; i < options.clusters; i++) {
     const components = Array.from({ length: options.componentsPerCluster }, (_, k) => `component-${(i + k) % (catalogSize - 5 || catalogSize)}`);
     const unique = [...new Set(components)];
-    write(`clusters/cluster-${String(i).padStart(5, '0')}.yaml`, {
-      id: `cluster-${String(i).padStart(5, '0')}`,
+    write(`clusters/${clusterId(i)}.yaml`, {
+      id: clusterId(i),
       cluster_name: `k8s-${i}`,
       cluster_dns: clusterDns(i),
       environment: ENVIRONMENTS[i % 4],

@@ -1,8 +1,7 @@
 // Configuration from the environment. Everything is checked here, at start, so that a
 // mistake stops the process with one clear line instead of surfacing on the first request.
-import { readFileSync } from 'node:fs';
 import { byteSize } from './byte-size.ts';
-import { StartupError } from './startup-error.ts';
+import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
@@ -17,7 +16,7 @@ import {
   openFileLimit,
 } from './http-limits.ts';
 
-export class ConfigError extends StartupError {}
+export { ConfigError, secretFrom };
 
 export type ApiMode = BackendSettings['apiMode'];
 export type { BackendName };
@@ -57,33 +56,11 @@ export interface ServiceConfig extends BackendSettings {
   http: HttpLimits;
   /** PEERS and PEER_TOKEN: the other replicas this one coordinates with; undefined: it acts alone. */
   peers: PeerSettings | undefined;
+  /** CLUSTER_TOKEN_KEYS: every key verifies a cluster token, the first signs; none: cluster tokens are off. */
+  clusterTokenKeys: string[];
 }
-
-type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-
-/**
- * A secret from NAME, or from the file named by NAME_FILE (as Kubernetes mounts secrets). An
- * empty value, or an empty file, counts as unset.
- */
-export function secretFrom(env: Env, name: string): string | undefined {
-  const direct = env[name];
-  const file = env[`${name}_FILE`];
-  if (direct !== undefined && direct !== '' && file) {
-    throw new ConfigError(`${name} and ${name}_FILE are both set; set only one`);
-  }
-  if (file) {
-    try {
-      // Trailing newlines come with most secret files and are never part of a token.
-      const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
-      return text === '' ? undefined : text;
-    } catch (error) {
-      throw new ConfigError(`${name}_FILE: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
-  return direct === '' ? undefined : direct;
-}
 
 /**
  * What a Bearer token may be made of (RFC 6750's b64token): letters, digits, `-._~+/`, then
@@ -126,7 +103,7 @@ export function tokenFrom(env: Env, name: string): string | undefined {
  * What is worth a warning, but not a refusal, in the tokens the service starts with: a token
  * short enough to guess, and crud mode without a write token of its own.
  */
-export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'> & { peers?: PeerSettings }): string[] {
+export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'> & { peers?: PeerSettings } & Partial<Pick<ServiceConfig, 'clusterTokenKeys'>>): string[] {
   const warnings: string[] = [];
   const tokens: [string, string][] = [['AUTH_TOKEN', config.authToken]];
   if (config.apiMode === 'crud' && config.crudAuthToken !== config.authToken) tokens.push(['CRUD_AUTH_TOKEN', config.crudAuthToken]);
@@ -138,6 +115,11 @@ export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken
       );
     }
   }
+  config.clusterTokenKeys?.forEach((key, i) => {
+    if (key.length < SHORT_KEY_LENGTH) {
+      warnings.push(`CLUSTER_TOKEN_KEYS: key ${i + 1} is shorter than ${SHORT_KEY_LENGTH} characters; use a long random one (e.g. openssl rand -hex 32)`);
+    }
+  });
   if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
     warnings.push(
       'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
@@ -301,5 +283,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),
     peers: peerSettingsFrom(env, [authToken, crudAuthToken]),
+    clusterTokenKeys: clusterTokenKeysFrom(env),
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { type ServiceConfig, tokenWarnings } from './config.ts';
 import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
+import type { PersonVerifier } from './http/caller.ts';
 import { ConnectionTracker } from './http/connections.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
@@ -42,7 +43,13 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(config: ServiceConfig, options: { log?: Logger } = {}): Promise<RunningService> {
+export interface StartOptions {
+  log?: Logger;
+  /** Checks people's OIDC tokens; without one a JWT is refused like any unknown token. */
+  persons?: PersonVerifier;
+}
+
+export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
   const log = options.log ?? createLogger(config.logLevel);
   let openapiDocument: Buffer;
   try {
@@ -61,7 +68,14 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const responses = new ServedResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses, peers) : undefined;
-  const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
+  const auth = new Authenticator({
+    readToken: config.authToken,
+    writeToken: config.apiMode === 'crud' ? config.crudAuthToken : undefined,
+    clusterTokenKeys: config.clusterTokenKeys,
+    clientCertificates: config.tls?.clientCaFile !== undefined,
+    persons: options.persons,
+    served: () => responses.current()?.snapshot,
+  });
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
 

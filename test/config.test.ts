@@ -208,6 +208,21 @@ describe('tokens', () => {
     expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, API_MODE: 'crud' }))).toEqual([expect.stringMatching(/without a distinct CRUD_AUTH_TOKEN/)]);
   });
 
+  it('reads CLUSTER_TOKEN_KEYS as a comma-separated list, refuses a broken one at start, and warns about short keys', () => {
+    const long = 'a-token-of-20-chars-';
+    const key = 'k'.repeat(32);
+    expect(loadConfig({ AUTH_TOKEN: long }).clusterTokenKeys).toEqual([]);
+    expect(loadConfig({ AUTH_TOKEN: long, CLUSTER_TOKEN_KEYS: `${key},old key with spaces inside` }).clusterTokenKeys).toEqual([key, 'old key with spaces inside']);
+    for (const [value, message] of [[`${key},,x`, /key 2 is empty/], [` ${key}`, /key 1 has whitespace/], [`${key}\n,x`, /key 1 has whitespace at its ends or a control character/]] as const) {
+      expect(() => loadConfig({ AUTH_TOKEN: long, CLUSTER_TOKEN_KEYS: value }), value).toThrow(ConfigError);
+      expect(() => loadConfig({ AUTH_TOKEN: long, CLUSTER_TOKEN_KEYS: value }), value).toThrow(message);
+    }
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, CLUSTER_TOKEN_KEYS: key }))).toEqual([]);
+    expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, CLUSTER_TOKEN_KEYS: `${key},short` }))).toEqual([
+      expect.stringMatching(/^CLUSTER_TOKEN_KEYS: key 2 is shorter than 32 characters/),
+    ]);
+  });
+
   it('keeps tokens with inner characters a bearer token may hold', () => {
     const token = 'aZ09-._~+/=';
     expect(loadConfig({ AUTH_TOKEN: token, CRUD_AUTH_TOKEN: `w${token}` })).toMatchObject({ authToken: token, crudAuthToken: `w${token}` });

@@ -133,6 +133,15 @@ describe('record files written by the service', () => {
     expect(text).toContain('    ui.color: "blue"\n');
   });
 
+  it('leaves credential_generation out at 0, as a person writes a file, and writes it after environment otherwise', () => {
+    const raised = { ...snapshot.clusters.get('c1')!, credential_generation: 4 };
+    const text = recordFileText('clusters', raised);
+    const keys = text.split('\n').filter((l) => /^[a-z_]+:/.test(l)).map((l) => l.split(':')[0]);
+    expect(keys.slice(0, 6)).toEqual(['id', 'cluster_name', 'cluster_dns', 'environment', 'credential_generation', 'platform_components']);
+    expect(parseRecordFile('clusters/c1.yaml', text)?.record).toEqual(raised);
+    expect(recordFileText('clusters', snapshot.clusters.get('c1')!)).not.toContain('credential_generation');
+  });
+
   it('finds the header comment block and the schema hint line', () => {
     expect(leadingComments('# a\n# b\nid: x\n# not this\n')).toBe('# a\n# b\n');
     expect(leadingComments('id: x\n')).toBe('');

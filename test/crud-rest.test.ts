@@ -199,7 +199,7 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       expect(array.status).toBe(400);
     });
 
-    it('takes the read or the write token on GET, only the write token on writes (401 otherwise)', async () => {
+    it('takes the read or the write token on GET, only the write token on writes (401 without a valid token, 403 for the read token)', async () => {
       const existing = (await send(service, 'GET', `/${collection}`)).json()[0];
       for (const token of [READ_TOKEN, WRITE_TOKEN]) {
         expect((await send(service, 'GET', `/${collection}`, undefined, { token })).status).toBe(200);
@@ -215,10 +215,17 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       ];
       for (const [method, path, body] of writes) {
         const res = await send(service, method, path, body, { token: READ_TOKEN });
-        expect(res.status, method).toBe(401);
-        expect(res.headers['www-authenticate']).toContain('Bearer');
-        expect(res.json().message).toContain('write token');
-        await expectMatchesOpenApi(method, method === 'POST' ? collectionPath(collection) : itemPath(collection), 401, res.json());
+        // A valid credential outside its scope: 403, saying what it may do.
+        expect(res.status, method).toBe(403);
+        expect(res.json()).toEqual({
+          error: 'forbidden',
+          message: 'the read token (AUTH_TOKEN) may read but not write; writes need the write token (CRUD_AUTH_TOKEN)',
+        });
+        await expectMatchesOpenApi(method, method === 'POST' ? collectionPath(collection) : itemPath(collection), 403, res.json());
+        const anonymous = await send(service, method, path, body, { token: 'wrong' });
+        expect(anonymous.status, method).toBe(401);
+        expect(anonymous.headers['www-authenticate']).toContain('Bearer');
+        await expectMatchesOpenApi(method, method === 'POST' ? collectionPath(collection) : itemPath(collection), 401, anonymous.json());
       }
       expect((await send(service, 'GET', `/${collection}/${existing.id}`)).text).toBe(JSON.stringify(existing));
     });
@@ -230,7 +237,7 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       expect((await request(item, '', { headers: basic(READ_TOKEN) })).status).toBe(200);
       const patch = { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{}' };
       const asReader = await request(item, '', { ...patch, headers: { ...patch.headers, ...basic(READ_TOKEN) } });
-      expect(asReader.status).toBe(401);
+      expect(asReader.status).toBe(403);
       const asWriter = await request(item, '', { ...patch, headers: { ...patch.headers, ...basic(WRITE_TOKEN) } });
       expect(asWriter.status).toBe(200);
     });
@@ -344,7 +351,7 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
     const write = await send(service, 'PATCH', '/namespaces/team-b', { labels: { audited: 'yes' } });
     expect(write.status).toBe(200);
     expect((await send(service, 'PATCH', '/namespaces/team-b', { colour: 'x' })).status).toBe(400);
-    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { x: 'y' } }, { token: READ_TOKEN })).status).toBe(401);
+    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { x: 'y' } }, { token: READ_TOKEN })).status).toBe(403);
     const lines = auditLines(service).slice(before);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({

@@ -162,7 +162,7 @@ describe('the base', () => {
     expect(env.get('CONFIG_REPO')?.value).toMatch(/^https:\/\//);
     const config = readFileSync(join(ROOT, 'src', 'config.ts'), 'utf8');
     for (const name of env.keys()) expect(config, `src/config.ts reads ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
-    for (const name of ['GIT_TOKEN', 'WEBHOOK_SECRET']) expect(env.get(name)?.valueFrom?.secretKeyRef?.optional).toBe(true);
+    for (const name of ['GIT_TOKEN', 'WEBHOOK_SECRET', 'CLUSTER_TOKEN_KEYS']) expect(env.get(name)?.valueFrom?.secretKeyRef?.optional).toBe(true);
   });
 
   it('has a Service that selects the pods on the container port', () => {

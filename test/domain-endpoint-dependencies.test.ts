@@ -11,6 +11,7 @@ const CLUSTER: Cluster = {
   cluster_name: 'one',
   cluster_dns: 'c1.example.com',
   environment: 'prod',
+  credential_generation: 0,
   platform_components: [
     { id: 'b', enabled: true },
     { id: 'missing', enabled: true },

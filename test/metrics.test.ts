@@ -1,6 +1,6 @@
 // GET /metrics on the real server: a strictly well-formed exposition with exactly the series
-// and labels of docs/decisions/0012-operations.md, request counters that rise by exactly the requests
-// made, labelled by route template (never a cluster name), and the reload and write counters
+// and labels of the service, request counters that rise by exactly the requests made,
+// labelled by route template (never a cluster name) and kind of caller (never its name), and the reload and write counters
 // following what the store did.
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareBackend } from './helpers/backends.ts';
@@ -9,6 +9,7 @@ import { commitAll, writeFiles } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
 import { type Family, parsePrometheusText, sampleValue } from './helpers/prometheus-text.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
+import { signClusterToken } from '../src/domain/cluster-token.ts';
 import { watchLoads } from './helpers/store-events.ts';
 
 const PREFIX = '/api/v2/gitops';
@@ -50,9 +51,9 @@ function delta(before: Map<string, number>, after: Map<string, number>): Record<
 
 const key = (labels: Record<string, string>): string => JSON.stringify(Object.entries(labels).sort());
 
-/** Series and label names of docs/decisions/0012-operations.md (le aside), with their types. */
+/** Series and label names (le aside), with their types. */
 const OURS: Record<string, [Family['type'], string[]]> = {
-  gitops_config_http_requests_total: ['counter', ['code', 'method', 'route']],
+  gitops_config_http_requests_total: ['counter', ['caller', 'code', 'method', 'route']],
   gitops_config_http_request_duration_seconds: ['histogram', ['method', 'route']],
   gitops_config_revision_info: ['gauge', ['revision']],
   gitops_config_reloads_total: ['counter', ['result']],
@@ -63,7 +64,7 @@ const OURS: Record<string, [Family['type'], string[]]> = {
 };
 
 describe('GET /metrics', () => {
-  it('is public and strictly well-formed, with exactly the series and labels of the operations decision record and the standard process and Node.js series', async () => {
+  it('is public and strictly well-formed, with exactly the series and labels of the service and the standard process and Node.js series', async () => {
     service = await startTestService((await prepareBackend('git')).env);
     const poll = await request(service.url, PC, { token: READ_TOKEN });
     await request(service.url, '/health');
@@ -95,8 +96,10 @@ describe('GET /metrics', () => {
     expect(Math.abs(Date.now() / 1000 - publishedAt)).toBeLessThan(60);
   });
 
-  it('counts every request exactly once by route template, method and code, and never puts a cluster name in a label', async () => {
-    service = await startTestService((await prepareBackend('git')).env);
+  it('counts every request exactly once by route template, method, code and kind of caller, and never puts a cluster name in a label', async () => {
+    const key0 = 'metrics-test-cluster-token-key-0123456789';
+    service = await startTestService({ ...(await prepareBackend('git')).env, CLUSTER_TOKEN_KEYS: key0 });
+    const clusterToken = signClusterToken(Buffer.from(key0), 'c1', 0);
     const before = await scrape(service.url);
 
     const first = await request(service.url, PC, { token: READ_TOKEN });
@@ -113,33 +116,44 @@ describe('GET /metrics', () => {
     await request(service.url, '/secret-cluster.example.com', {});
     await request(service.url, '/health');
     await request(service.url, `${PREFIX}/fleet`, { token: READ_TOKEN });
+    // A cluster's own token: its poll, then the listing and the fleet view outside its scope.
+    expect((await request(service.url, PC, { token: clusterToken })).status).toBe(200);
+    expect((await request(service.url, `${PREFIX}/clusters`, { token: clusterToken })).status).toBe(403);
+    expect((await request(service.url, `${PREFIX}/fleet`, { token: clusterToken })).status).toBe(403);
+    expect((await request(service.url, `${PREFIX}/fleet`, { token: 'gcc1.c1.forged' })).status).toBe(401);
     const after = await scrape(service.url);
 
     expect(delta(series(before, 'gitops_config_http_requests_total'), series(after, 'gitops_config_http_requests_total'))).toEqual({
-      [key({ route: PC_ROUTE, method: 'GET', code: '200' })]: 2,
-      [key({ route: PC_ROUTE, method: 'GET', code: '304' })]: 1,
-      [key({ route: PC_ROUTE, method: 'GET', code: '401' })]: 1,
-      [key({ route: NS_ROUTE, method: 'HEAD', code: '200' })]: 1,
-      [key({ route: RB_ROUTE, method: 'GET', code: '404' })]: 2,
-      [key({ route: RB_ROUTE, method: 'POST', code: '405' })]: 1,
-      [key({ route: `${PREFIX}/clusters`, method: 'GET', code: '200' })]: 1,
-      [key({ route: `${PREFIX}/clusters`, method: 'GET', code: '400' })]: 1,
-      [key({ route: 'unmatched', method: 'GET', code: '404' })]: 2,
-      [key({ route: '/health', method: 'GET', code: '200' })]: 1,
-      [key({ route: `${PREFIX}/fleet`, method: 'GET', code: '200' })]: 1,
+      [key({ route: PC_ROUTE, method: 'GET', code: '200', caller: 'service' })]: 2,
+      [key({ route: PC_ROUTE, method: 'GET', code: '200', caller: 'cluster' })]: 1,
+      [key({ route: PC_ROUTE, method: 'GET', code: '304', caller: 'service' })]: 1,
+      [key({ route: PC_ROUTE, method: 'GET', code: '401', caller: 'anonymous' })]: 1,
+      [key({ route: NS_ROUTE, method: 'HEAD', code: '200', caller: 'service' })]: 1,
+      [key({ route: RB_ROUTE, method: 'GET', code: '404', caller: 'service' })]: 2,
+      // Refused before the credential is looked at.
+      [key({ route: RB_ROUTE, method: 'POST', code: '405', caller: 'anonymous' })]: 1,
+      [key({ route: `${PREFIX}/clusters`, method: 'GET', code: '200', caller: 'service' })]: 1,
+      [key({ route: `${PREFIX}/clusters`, method: 'GET', code: '400', caller: 'service' })]: 1,
+      [key({ route: `${PREFIX}/clusters`, method: 'GET', code: '403', caller: 'cluster' })]: 1,
+      [key({ route: 'unmatched', method: 'GET', code: '404', caller: 'service' })]: 1,
+      [key({ route: 'unmatched', method: 'GET', code: '404', caller: 'anonymous' })]: 1,
+      [key({ route: '/health', method: 'GET', code: '200', caller: 'anonymous' })]: 1,
+      [key({ route: `${PREFIX}/fleet`, method: 'GET', code: '200', caller: 'service' })]: 1,
+      [key({ route: `${PREFIX}/fleet`, method: 'GET', code: '403', caller: 'cluster' })]: 1,
+      [key({ route: `${PREFIX}/fleet`, method: 'GET', code: '401', caller: 'anonymous' })]: 1,
       // The scrape before.
-      [key({ route: '/metrics', method: 'GET', code: '200' })]: 1,
+      [key({ route: '/metrics', method: 'GET', code: '200', caller: 'anonymous' })]: 1,
     });
     const count = 'gitops_config_http_request_duration_seconds';
     expect(delta(series(before, count, `${count}_count`), series(after, count, `${count}_count`))).toEqual({
-      [key({ route: PC_ROUTE, method: 'GET' })]: 4,
+      [key({ route: PC_ROUTE, method: 'GET' })]: 5,
       [key({ route: NS_ROUTE, method: 'HEAD' })]: 1,
       [key({ route: RB_ROUTE, method: 'GET' })]: 2,
       [key({ route: RB_ROUTE, method: 'POST' })]: 1,
-      [key({ route: `${PREFIX}/clusters`, method: 'GET' })]: 2,
+      [key({ route: `${PREFIX}/clusters`, method: 'GET' })]: 3,
       [key({ route: 'unmatched', method: 'GET' })]: 2,
       [key({ route: '/health', method: 'GET' })]: 1,
-      [key({ route: `${PREFIX}/fleet`, method: 'GET' })]: 1,
+      [key({ route: `${PREFIX}/fleet`, method: 'GET' })]: 3,
       [key({ route: '/metrics', method: 'GET' })]: 1,
     });
 
@@ -207,7 +221,7 @@ describe('GET /metrics', () => {
       [key({ collection: 'rolebindings', action: 'create', result: 'ok' })]: 1,
       [key({ collection: 'rolebindings', action: 'delete', result: 'ok' })]: 1,
     });
-    expect(sampleValue(after, 'gitops_config_http_requests_total', { route: '/namespaces/:id', method: 'PATCH', code: '415' })).toBe(1);
+    expect(sampleValue(after, 'gitops_config_http_requests_total', { route: '/namespaces/:id', method: 'PATCH', code: '415', caller: 'service' })).toBe(1);
   });
 
   it('is off with METRICS=off: /metrics and the fleet view answer 404 saying why, and polls are served as before', async () => {

@@ -51,6 +51,8 @@ const NOT_RUN: Record<string, string> = {
     'an operator\'s procedure with the sqlite3 shell and dated file names; that a database changed by another process is published is tested in test/sqlite-store.test.ts',
   'AUTH_TOKEN=... \\': 'needs a repository on a Git host',
   'kubectl -n flux-system create secret generic gitops-config-token --from-literal=token="$AUTH_TOKEN"': 'needs a Kubernetes cluster',
+  "# on cluster dev-eu-1: the provider's Secret holds its own token, as `token` (sent as Bearer) …":
+    'needs a Kubernetes cluster; the cluster-token command is run as a console example, and the token as Bearer and as Basic in test/cluster-tokens.test.ts',
   'kubectl create namespace gitops-config': 'needs a Kubernetes cluster; test/deploy-manifests.test.ts checks the manifests that read these Secrets',
 };
 
@@ -186,6 +188,14 @@ describe('README examples', () => {
     const block = codeBlocks(README).find((b) => b.section === 'The fleet view' && b.lang === 'json')!;
     await expectMatchesOpenApi('get', '/api/v2/gitops/fleet', 200, JSON.parse(block.text));
     expect((await request(reader.url, '/api/v2/gitops/fleet?state=behind', { token: README_READ_TOKEN })).status).toBe(200);
+  });
+
+  it('shows a whoami answer of the shape the service answers', async () => {
+    const block = codeBlocks(README).find((b) => b.section === 'Authentication' && b.lang === 'json')!;
+    const shown = JSON.parse(block.text);
+    await expectMatchesOpenApi('get', '/api/v2/gitops/whoami', 200, shown);
+    const served = (await request(reader.url, '/api/v2/gitops/whoami', { token: README_READ_TOKEN })).json();
+    expect(Object.keys(shown)).toEqual(Object.keys(served));
   });
 
   it('documents /health as it answers', async () => {

@@ -10,6 +10,7 @@ import type { WriteRequest } from '../src/domain/writes/write-request.ts';
 import { toApiError } from '../src/http/error-mapping.ts';
 import type { ApiError } from '../src/http/errors.ts';
 import { parseSqliteDsn } from '../src/store/backends/sqlite/dsn.ts';
+import { MIGRATIONS } from '../src/store/backends/sqlite/migrations.ts';
 import { SqliteBackend } from '../src/store/backends/sqlite/sqlite-backend.ts';
 import { StoreRunner } from '../src/store/store-runner.ts';
 import { referenceSeedData } from './helpers/backends.ts';
@@ -83,7 +84,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -128,11 +129,34 @@ describe('schema and seed', () => {
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 2 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 3 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
     expect(revisionIn(path)).toBe(1);
+  });
+
+  it('migrates a database of schema version 2: every cluster keeps its data, at credential_generation 0, which a write can raise', async () => {
+    const { url, path } = tempDatabase('rwc');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) old.exec(migration.sql);
+    old.pragma('user_version = 2');
+    old.exec(`INSERT INTO clusters (id, cluster_name, cluster_dns, environment) VALUES ('old', 'old one', 'old.example.com', 'qa')`);
+    old.close();
+    const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3], schema_version: 3 });
+    const got = await request(service.url, '/clusters/old', { token: WRITE_TOKEN });
+    expect(got.json()).toMatchObject({ id: 'old', cluster_name: 'old one', credential_generation: 0 });
+    const raised = await request(service.url, '/clusters/old', {
+      method: 'PATCH',
+      token: WRITE_TOKEN,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credential_generation: 2 }),
+    });
+    expect(raised.status).toBe(200);
+    expect(rowsOf(path, "SELECT credential_generation FROM clusters WHERE id = 'old'")).toEqual([{ credential_generation: 2 }]);
+    // The column refuses what the schema refuses, whoever writes the row.
+    expect(() => sqlInOtherProcess(path, "UPDATE clusters SET credential_generation = -1 WHERE id = 'old'")).toThrow(/CHECK constraint/);
   });
 
   it('loads data/seed.json (the reference shape, with _id) like the memory backend does', async () => {

@@ -4,6 +4,7 @@
 import autocannon from 'autocannon';
 import { HttpClient } from './http-client.ts';
 import { type NodeProcess, PROJECT_ROOT, startNodeProcess } from './node-process.ts';
+import { procCpuSeconds } from './proc-cpu.ts';
 import { median } from './stats.ts';
 
 export interface LoadResult {
@@ -11,21 +12,36 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Microseconds of the server process's CPU per answered request, when its pid was given. */
+  cpuMicros?: number;
 }
 
 export interface LoadOptions {
   connections: number;
   seconds: number;
+  /** The server's process: its CPU time per request is measured too. */
+  pid?: number;
 }
 
-export async function load(port: number, paths: string[], headers: Record<string, string>, options: LoadOptions): Promise<LoadResult> {
+/** One request of a load: a path and its own headers (a cluster's own token, say). */
+export interface LoadRequest {
+  path: string;
+  headers: Record<string, string>;
+}
+
+export async function load(port: number, paths: string[] | LoadRequest[], headers: Record<string, string>, options: LoadOptions): Promise<LoadResult> {
+  const requests = paths.map((request) => (typeof request === 'string' ? { method: 'GET' as const, path: request, headers } : { method: 'GET' as const, ...request }));
+  const cpuBefore = options.pid === undefined ? undefined : procCpuSeconds(options.pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: options.connections,
     duration: options.seconds,
-    requests: paths.map((path) => ({ method: 'GET', path, headers })),
+    requests,
   });
-  return { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const cpuAfter = options.pid === undefined ? undefined : procCpuSeconds(options.pid);
+  const answered = { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  if (cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0) return answered;
+  return { ...answered, cpuMicros: ((cpuAfter - cpuBefore) * 1e6) / result.requests.total };
 }
 
 /** What the yardstick serves: each path's body, and optionally its gzip bytes as the service sends them. */
@@ -64,7 +80,14 @@ export interface Comparison {
   roundRatios: number[];
 }
 
-export type CompareOptions = LoadOptions & { rounds: number; log?: (line: string) => void };
+export type CompareOptions = LoadOptions & {
+  rounds: number;
+  log?: (line: string) => void;
+  /** Servers loaded with requests of their own (each with its headers) rather than `paths` with `headers`. */
+  requests?: Record<string, LoadRequest[]>;
+  /** The servers' processes, by name: their CPU time per request is measured too. */
+  pids?: Record<string, number>;
+};
 
 /** `rounds` rounds, each loading both servers for `seconds`, alternating which goes first. */
 export async function compareWithBaseline(
@@ -93,9 +116,10 @@ export async function compareServers<K extends string>(
   for (let round = 0; round < options.rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]!);
     for (const which of order) {
-      const r = await load(ports[which], paths, headers, options);
+      const r = await load(ports[which], options.requests?.[which] ?? paths, headers, { ...options, pid: options.pids?.[which] });
       runs[which].push(r);
-      options.log?.(`round ${round + 1} ${which.padEnd(width)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`);
+      const cpu = r.cpuMicros === undefined ? '' : `  cpu ${r.cpuMicros.toFixed(1)} us/req`;
+      options.log?.(`round ${round + 1} ${which.padEnd(width)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}${cpu}`);
     }
   }
   const summary = Object.fromEntries(names.map((name) => [name, summarize(runs[name])])) as Record<K, LoadResult>;
@@ -104,11 +128,13 @@ export async function compareServers<K extends string>(
 
 /** The medians of a server's rounds. */
 export function summarize(rs: LoadResult[]): LoadResult {
+  const cpu = rs.flatMap((r) => (r.cpuMicros === undefined ? [] : [r.cpuMicros]));
   return {
     reqPerSec: median(rs.map((r) => r.reqPerSec)),
     p50: median(rs.map((r) => r.p50)),
     p99: median(rs.map((r) => r.p99)),
     errors: rs.reduce((a, r) => a + r.errors, 0),
+    ...(cpu.length > 0 ? { cpuMicros: median(cpu) } : {}),
   };
 }
 

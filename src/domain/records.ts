@@ -33,6 +33,11 @@ export interface Cluster {
   cluster_name: string;
   cluster_dns: string;
   environment: Environment;
+  /**
+   * What the cluster's token is signed over, with its id: raising it revokes the token issued
+   * before (domain/cluster-token.ts). Never part of what the cluster is served.
+   */
+  credential_generation: number;
   platform_components: ComponentRef[];
   namespaces: IdRef[];
   rolebindings: IdRef[];

@@ -18,6 +18,8 @@ import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
 import { createReadHandler } from './read-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
+import { callerOf } from './authorize.ts';
+import { whoamiRoutes } from './whoami-routes.ts';
 
 export interface AppDeps {
   apiMode: ApiMode;
@@ -55,7 +57,9 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
       deps.log[probe && res.statusCode < 500 ? 'debug' : level]({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
       // The matched route's pattern (/clusters/:id), never the path: ids and unknown paths would make a series each.
       const route = typeof req.route?.path === 'string' ? req.baseUrl + req.route.path : UNMATCHED_ROUTE;
-      requests?.route(route).method(req.method).record(res.statusCode, ms / 1000);
+      // A request refused 401 had no valid credential; one refused 403 keeps its caller's kind.
+      const caller = res.statusCode === 401 ? 'anonymous' : (callerOf(res)?.kind ?? 'anonymous');
+      requests?.route(route).method(req.method).record(res.statusCode, ms / 1000, caller);
     });
     next();
   });
@@ -63,6 +67,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(serviceRoutes(deps));
   app.use(metricsRoutes(deps.observability?.metrics));
   app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet, peers: deps.peers }));
+  app.use(whoamiRoutes(deps.auth));
   for (const router of deps.routers ?? []) app.use(router);
 
   if (deps.apiMode === 'read-only') {

@@ -5,7 +5,8 @@ import { maxHeaderSize } from 'node:http';
 import { formatLocation, type Problem, type RecordKey, recordName } from '../domain/problem.ts';
 import type { WriteRefusal } from '../domain/writes/write-request.ts';
 import { type StoreFaultReason, StoreUnavailable, WriteRefused } from '../store/errors.ts';
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { IssuerUnavailable, PersonTokenInvalid } from './caller.ts';
+import { ApiError, type ErrorDetail, unauthorized } from './errors.ts';
 
 /** Seconds a client should wait before trying again, per store fault. */
 const RETRY_AFTER: Partial<Record<StoreFaultReason, number>> = {
@@ -20,6 +21,10 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof WriteRefused) return fromRefusal(error.refusal);
   if (error instanceof StoreUnavailable) return fromStoreFault(error);
+  // The verifier's messages say what is wrong with the token, and name the issuer when it is away.
+  if (error instanceof PersonTokenInvalid) return unauthorized(error.message);
+  // No person's token can be checked while the issuer is away; the other credentials still work.
+  if (error instanceof IssuerUnavailable) return new ApiError('unavailable', error.message, { headers: { 'retry-after': '5' } });
   return fromBodyParser(error) ?? new ApiError('internal_error', 'the request failed on the server; see the service logs');
 }
 

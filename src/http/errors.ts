@@ -51,6 +51,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The challenge of every 401: the schemes a client may answer it with. */
+export const WWW_AUTHENTICATE = 'Bearer realm="gitops-config-api", Basic realm="gitops-config-api", charset="UTF-8"';
+
+/** No credential, or one that is not valid: 401 with the challenge. */
+export function unauthorized(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': WWW_AUTHENTICATE } });
+}
+
 /** Writes an error answer on a plain Node response (the read path does not go through Express). */
 export function writeError(res: ServerResponse, error: ApiError, head = false): void {
   const body = Buffer.from(JSON.stringify(error.body()));

@@ -1,13 +1,14 @@
 // GET /api/v2/gitops/fleet: which cluster polled what and when, and whether it has the
-// current bodies (serving/fleet-view.ts). Read token, like the other read endpoints; an
-// operator's request, not a poll, so Express serves it rather than the read path. Among
-// replicas (PEERS) every peer's polls are merged in, and the answer names the peers that did
-// not answer.
+// current bodies (serving/fleet-view.ts). Fleet-wide: a caller that reads everything (a
+// cluster credential gets 403); an operator's request, not a poll, so Express serves it
+// rather than the read path. Among replicas (PEERS) every peer's polls are merged in, and the
+// answer names the peers that did not answer.
 import { Router } from 'express';
 import type { Peers } from '../peers/peers.ts';
 import { FLEET_STATES, type FleetState, type FleetStates } from '../serving/fleet-view.ts';
 import { MergedPolls } from '../serving/merged-polls.ts';
 import type { Authenticator } from './auth.ts';
+import { fleetWideCaller } from './authorize.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { FLEET_PATH } from './read-handler.ts';
 
@@ -22,7 +23,7 @@ export interface FleetRouteDeps {
 export function fleetRoutes({ auth, fleet, peers }: FleetRouteDeps): Router {
   const router = Router();
   router.get(FLEET_PATH, async (req, res) => {
-    auth.require(req, 'read');
+    await fleetWideCaller(auth, req, res, 'read');
     if (!fleet) throw new ApiError('not_found', 'the fleet view is off in this service (METRICS=off)');
     const queryAt = req.originalUrl.indexOf('?');
     const state = parseFleetViewQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));

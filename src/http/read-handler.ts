@@ -1,12 +1,16 @@
 // The flux-read endpoints under /api/v2/gitops/. Thousands of clusters poll these, so they
-// bypass Express: authenticate, look the prepared response up, write its bytes.
+// bypass Express: authenticate, check the caller's scope, look the prepared response up,
+// write its bytes. Service and cluster credentials are checked without a promise; only a
+// person's token (checked against the OIDC issuer's keys) makes the answer wait.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { dnsKey } from '../domain/cluster-dns.ts';
 import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
 import type { PreparedResponse } from '../serving/prepared-response.ts';
 import type { RevisionResponses } from '../serving/revision-responses.ts';
 import type { ServedResponses } from '../serving/served-responses.ts';
 import type { Authenticator } from './auth.ts';
+import type { Caller, CallerKind } from './caller.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
@@ -15,10 +19,13 @@ import type { FleetPolls } from '../serving/fleet-polls.ts';
 import { createReadObserver } from './read-observer.ts';
 import { acceptsGzip } from './content-coding.ts';
 import { securityHeaders } from './security-headers.ts';
+import { mayReadCluster, outsideScope } from './scopes.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 /** The fleet view is under the read prefix but not a prepared response: Express serves it (fleet-routes.ts). */
 export const FLEET_PATH = `${READ_PREFIX}fleet`;
+/** Who the caller is: Express serves it too (whoami-routes.ts). */
+export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
 
 export interface ReadHandlerDeps {
   responses: ServedResponses;
@@ -40,7 +47,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH) return false;
+    if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH || path === WHOAMI_PATH) return false;
     // Answered once the hold ends, from whatever is served then; a request waits once at most.
     // Its time (the poll's, for the fleet view) and its duration are taken when it is answered.
     if (hold?.active && !held) {
@@ -50,31 +57,77 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
 
     const started = performance.now();
     const head = req.method === 'HEAD';
-    let status: number;
+    let kind: CallerKind = 'anonymous';
     let revision: string | undefined;
     let prepared: PreparedResponse | undefined;
+    const finish = (status: number): void => {
+      observe?.(req, path, prepared, status, started, kind);
+      logRead(log, req, path, status, revision, started, kind);
+    };
+    const fail = (error: unknown): void => {
+      const apiError = toApiError(error);
+      if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
+      writeError(res, apiError, head);
+      finish(apiError.status);
+    };
+    const answer = (caller: Caller): void => {
+      kind = caller.kind;
+      try {
+        const served = responses.current();
+        if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+        revision = served.revision;
+        prepared = lookupFor(caller, served, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
+        finish(writePrepared(req, res, prepared, head));
+      } catch (error) {
+        fail(error);
+      }
+    };
+
+    let caller: Caller | Promise<Caller>;
     try {
       if (req.method !== 'GET' && !head) {
         throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the read endpoints answer GET and HEAD`, {
           headers: { allow: 'GET, HEAD' },
         });
       }
-      auth.require(req, 'read');
-      const served = responses.current();
-      if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
-      revision = served.revision;
-      prepared = lookup(served, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
-      status = writePrepared(req, res, prepared, head);
+      caller = auth.authenticate(req);
     } catch (error) {
-      const apiError = toApiError(error);
-      if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
-      status = apiError.status;
-      writeError(res, apiError, head);
+      fail(error);
+      return true;
     }
-    observe?.(req, path, prepared, status, started);
-    logRead(log, req, path, status, revision, started);
+    if (caller instanceof Promise) caller.then(answer, fail);
+    else answer(caller);
     return true;
   };
+}
+
+/**
+ * The response for the path, if the caller may read it. A caller limited to some clusters
+ * reads their per-cluster endpoints only: anything else, the listing included, is 403, and so
+ * is a cluster name that is not its own, known or not (a 404 would tell it which names exist).
+ */
+function lookupFor(caller: Caller, cache: RevisionResponses, path: string, query: string): PreparedResponse {
+  if (caller.clusters === undefined && caller.roles.has('read')) return lookup(cache, path, query);
+  const known = cache.byPath(path);
+  const subject = known?.kind === 'body' ? known.subject : undefined;
+  if (subject !== undefined) {
+    if (mayReadCluster(caller, subject.clusterId)) return known!;
+    throw outsideScope(caller, cache.snapshot);
+  }
+  const cluster = clusterOfPath(cache, path);
+  if (cluster === undefined || !mayReadCluster(caller, cluster)) throw outsideScope(caller, cache.snapshot);
+  return lookup(cache, path, query);
+}
+
+/** The id of the cluster a per-cluster path names, in this revision; undefined for any other path. */
+function clusterOfPath(cache: RevisionResponses, path: string): string | undefined {
+  const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(path.slice(READ_PREFIX.length));
+  if (!match || !isPerClusterEndpoint(match[2]!)) return undefined;
+  try {
+    return cache.snapshot.clustersByDns.get(dnsKey(decodeURIComponent(match[1]!)))?.id;
+  } catch {
+    return undefined;
+  }
 }
 
 function lookup(cache: RevisionResponses, path: string, query: string): PreparedResponse {
@@ -145,7 +198,7 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: number): void {
+function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: number, caller: CallerKind): void {
   // A fleet polls these endpoints all day: successful polls are logged at debug, failures
   // that point at a misconfigured client at warn, server faults at error.
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'debug';
@@ -157,6 +210,7 @@ function logRead(log: Logger, req: IncomingMessage, path: string, status: number
       status,
       ms: performance.now() - started,
       revision,
+      caller,
       remote: req.socket.remoteAddress,
       user_agent: req.headers['user-agent'],
     },

@@ -4,15 +4,23 @@
 // fleet registry's map lookup.
 import type { IncomingMessage } from 'node:http';
 import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
-import { type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../observability/request-counts.ts';
+import { type CallerLabel, type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../observability/request-counts.ts';
 import type { FleetPolls } from '../serving/fleet-polls.ts';
 import type { PreparedResponse } from '../serving/prepared-response.ts';
 
 /**
  * Records one answered read request. `started` is performance.now() when the handler took it;
- * `prepared` is the response looked up, if the lookup got that far.
+ * `prepared` is the response looked up, if the lookup got that far; `caller` the kind of caller
+ * (anonymous when it had no valid credential).
  */
-export type ReadObserver = (req: IncomingMessage, path: string, prepared: PreparedResponse | undefined, status: number, started: number) => void;
+export type ReadObserver = (
+  req: IncomingMessage,
+  path: string,
+  prepared: PreparedResponse | undefined,
+  status: number,
+  started: number,
+  caller: CallerLabel,
+) => void;
 
 export function createReadObserver(prefix: string, requests: RequestCounts, polls: FleetPolls): ReadObserver {
   // Constant for the process; read once (it is a getter).
@@ -32,10 +40,10 @@ export function createReadObserver(prefix: string, requests: RequestCounts, poll
     return match && isPerClusterEndpoint(match[1]!) ? perCluster[match[1]] : unmatched;
   };
 
-  return (req, path, prepared, status, started) => {
+  return (req, path, prepared, status, started, caller) => {
     const body = prepared?.kind === 'body' ? prepared : undefined;
     const subject = body?.subject;
-    (subject ? perCluster[subject.endpoint] : routeOf(path)).method(req.method).record(status, (performance.now() - started) / 1000);
+    (subject ? perCluster[subject.endpoint] : routeOf(path)).method(req.method).record(status, (performance.now() - started) / 1000, caller);
     // A poll is a GET that got the body (200) or was told the copy it holds is current (304);
     // a HEAD gets no body, so it does not count as having the configuration.
     if (subject !== undefined && req.method === 'GET' && (status === 200 || status === 304)) {

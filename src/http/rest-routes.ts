@@ -3,8 +3,8 @@
 //
 // This layer turns a request into a WriteRequest (domain/writes/write-request.ts: what the
 // client asked for); the store runner applies it to the served revision inside its write
-// lock, stores it and writes the audit line. GETs take the read or the write token, writes
-// only the write token.
+// lock, stores it and writes the audit line. Every path is fleet-wide: GETs take a caller
+// that reads everything, writes one that may write; a cluster credential gets 403.
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
@@ -15,6 +15,7 @@ import type { Snapshot } from '../domain/snapshot.ts';
 import type { TokenRole } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
+import { fleetWideCaller } from './authorize.ts';
 import { ApiError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 
@@ -40,12 +41,14 @@ const FILTERS: Record<Collection, string[]> = {
 export function restRoutes(deps: RestDeps): Router {
   const router = Router();
   const jsonBody = parseJsonBody(deps.maxBodyBytes);
-  const writer = (req: Request, res: Response, next: NextFunction): void => {
-    res.locals.role = deps.auth.require(req, 'write');
+  const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    await fleetWideCaller(deps.auth, req, res, 'write');
+    res.locals.role = 'write';
     next();
   };
-  const reader = (req: Request, res: Response, next: NextFunction): void => {
-    res.locals.role = deps.auth.require(req, 'read');
+  const reader = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const caller = await fleetWideCaller(deps.auth, req, res, 'read');
+    res.locals.role = caller.roles.has('write') ? 'write' : 'read';
     next();
   };
 

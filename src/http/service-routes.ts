@@ -23,7 +23,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
     res.json({ status: 'ok', version: VERSION });
   });
 
-  router.get('/ready', (req, res) => {
+  router.get('/ready', async (req, res) => {
     res.set('cache-control', 'no-store');
     if (deps.shuttingDown?.()) {
       res.status(503).json({
@@ -34,8 +34,10 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
       });
       return;
     }
-    // A missing or wrong token is no error here: the probe's answer must not depend on it.
-    const view = deps.auth.roleOf(req) === undefined ? 'public' : 'full';
+    // A missing or wrong token is no error here: the probe's answer must not depend on it. The
+    // full view names problems of the whole fleet: a cluster credential gets the public one.
+    const caller = req.headers.authorization ? await deps.auth.identify(req) : undefined;
+    const view = caller !== undefined && caller.clusters === undefined ? 'full' : 'public';
     const answer = readyAnswer(deps.store.status(), deps.backend, view);
     res.status(answer.status).json(answer.body);
   });

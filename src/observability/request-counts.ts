@@ -1,4 +1,4 @@
-// Answered HTTP requests by route template, method and status, with their durations, kept in
+// Answered HTTP requests by route template, method, status and kind of caller, with their durations, kept in
 // plain numbers. The read path adds to them on every poll, so recording is a few increments
 // on objects resolved ahead of time: no label object, no hashing, no allocation once a route
 // has answered a status. prom-client reads them only when /metrics is scraped
@@ -18,12 +18,23 @@ const OTHER_METHOD = METHODS.length;
 /** The route label of a request whose path matches no route: never the path itself, which could be anything. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The requests of one route and method: answers by status, and a histogram of durations. */
+/**
+ * Who asked, by kind only (never a name: a cluster id or a person would make a series each).
+ * `anonymous`: no valid credential, or a public path.
+ */
+export const CALLER_LABELS = ['service', 'cluster', 'person', 'anonymous'] as const;
+export type CallerLabel = (typeof CALLER_LABELS)[number];
+
+/** The requests of one route and method: answers by status and caller, and a histogram of durations. */
 export class RouteMethodCounts {
   readonly route: string;
   readonly method: string;
-  /** Each status answered, and how many times, at the same index. A route answers a handful of statuses: a scan beats a map. */
+  /**
+   * Each status answered to each kind of caller, and how many times, at the same index. A
+   * route answers a handful of these pairs: a scan beats a map.
+   */
   readonly statuses: number[] = [];
+  readonly callers: CallerLabel[] = [];
   readonly answers: number[] = [];
   /** Answers per duration bucket, not cumulative; the last one counts those above the largest bound. */
   readonly buckets = new Float64Array(DURATION_BUCKETS.length + 1);
@@ -35,12 +46,14 @@ export class RouteMethodCounts {
     this.method = method;
   }
 
-  record(status: number, seconds: number): void {
+  record(status: number, seconds: number, caller: CallerLabel = 'anonymous'): void {
     const statuses = this.statuses;
+    const callers = this.callers;
     let i = 0;
-    while (i < statuses.length && statuses[i] !== status) i++;
+    while (i < statuses.length && (statuses[i] !== status || callers[i] !== caller)) i++;
     if (i === statuses.length) {
       statuses.push(status);
+      callers.push(caller);
       this.answers.push(0);
     }
     this.answers[i]!++;

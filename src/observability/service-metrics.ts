@@ -34,14 +34,16 @@ export class ServiceMetrics {
 
     new Counter({
       name: `${METRIC_PREFIX}http_requests_total`,
-      help: 'HTTP requests answered, by route template (never a cluster name; "unmatched" for a path no route matches), method and status code.',
-      labelNames: ['route', 'method', 'code'] as const,
+      help:
+        'HTTP requests answered, by route template (never a cluster name; "unmatched" for a path no route matches), method, status code ' +
+        'and kind of caller (service, cluster, person; anonymous without a valid credential), never its name.',
+      labelNames: ['route', 'method', 'code', 'caller'] as const,
       registers,
       collect() {
         this.reset();
         for (const counts of requests.all()) {
           for (let i = 0; i < counts.statuses.length; i++) {
-            this.inc({ route: counts.route, method: counts.method, code: String(counts.statuses[i]) }, counts.answers[i]!);
+            this.inc({ route: counts.route, method: counts.method, code: String(counts.statuses[i]), caller: counts.callers[i]! }, counts.answers[i]!);
           }
         }
       },

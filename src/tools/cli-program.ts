@@ -1,13 +1,15 @@
-// The command line of gitops-config as commander parses it: the three commands, their
+// The command line of gitops-config as commander parses it: the commands, their
 // arguments and options, their --help, and what each runs. Output goes through `io`; commander
 // is told not to exit (run() in ./cli.ts turns what it throws into an exit status).
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Argument, Command, Option } from 'commander';
 import { byteSize } from '../byte-size.ts';
+import { clusterTokenKeysFrom, ConfigError } from '../secret-settings.ts';
 import { locateInGitRepository } from '../store/git/repository-root.ts';
 import { VERSION } from '../version.ts';
 import type { CliIo } from './cli-io.ts';
+import { clusterToken, ClusterTokenUsage } from './cluster-token.ts';
 import { defaultConfigDir } from './config-folder.ts';
 import { diffRevisions, readRevisions } from './diff.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';
@@ -135,6 +137,38 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
         }
         io.stdout(renderDiff(report, options.format, palette));
         return report.verdict.publish ? EXIT_OK : EXIT_PROBLEMS;
+      }),
+    );
+
+  program
+    .command('cluster-token')
+    .summary("print a cluster's own token")
+    .description(
+      'Prints the token a cluster reads its own three endpoints with (put it in the Flux Secret as token, or as password with the ' +
+        'cluster id as username): signed with the first key of CLUSTER_TOKEN_KEYS (or the file CLUSTER_TOKEN_KEYS_FILE names) ' +
+        "over the cluster id and the credential_generation of its record in the working tree. Raising credential_generation revokes it.",
+    )
+    .argument('<cluster-id>', "the cluster's id (its file name in clusters/, without .yaml)")
+    .option('--repo <dir>', `${REPO_DIR} (default: the current folder, or the nearest one above it that holds them)`)
+    .showHelpAfterError('Run gitops-config cluster-token --help for its usage.')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP['cluster-token']}`)
+    .action(
+      guarded(outcome, async (clusterId: string, options: { repo?: string }) => {
+        const dir = options.repo === undefined ? defaultConfigDir(io.cwd) : existingDir(options.repo, io);
+        let result;
+        try {
+          result = await clusterToken(dir, clusterId, clusterTokenKeysFrom(io.env));
+        } catch (error) {
+          if (error instanceof ClusterTokenUsage || error instanceof ConfigError) throw new UsageError(error.message);
+          throw error;
+        }
+        if (!result.ok) {
+          io.stderr(`gitops-config: ${result.message}\n`);
+          for (const p of result.problems) io.stderr(`  ${problemLine(p)}\n`);
+          return EXIT_PROBLEMS;
+        }
+        io.stdout(`${result.token}\n`);
+        return EXIT_OK;
       }),
     );
 

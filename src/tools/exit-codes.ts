@@ -26,6 +26,11 @@ ${USAGE_LINE}`,
      would be over 900 KiB (500), or the server would refuse the revision (its
      problems go to stderr)
 ${USAGE_LINE}`,
+  'cluster-token': `Exit status:
+  0  the token is printed
+  1  the working tree has no valid record of that cluster
+  2  usage: CLUSTER_TOKEN_KEYS is not set or not valid, a malformed cluster id,
+     an unknown option, a missing argument`,
   diff: `Exit status:
   0  the server, serving the base, would publish the head
   1  REFUSED: it would refuse the head and keep serving the base (the problems

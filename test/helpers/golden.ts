@@ -82,6 +82,16 @@ function seedClusterNames(seedFile: string): string[] {
 
 const ENDPOINTS = ['platform-components', 'namespaces', 'rolebindings'];
 
+/** The key the golden cases' cluster tokens are signed with. */
+export const GOLDEN_CLUSTER_TOKEN_KEY = 'golden-cluster-token-key-0123456789abcdef';
+
+/** The ids of the cluster files of a case, in file-name order. */
+function clusterIds(repoDir: string): string[] {
+  const folder = join(repoDir, 'clusters');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder).sort().flatMap((file) => /^(.+)\.ya?ml$/.exec(file)?.[1] ?? []);
+}
+
 /** Everything the case produces: path inside expected/ -> bytes. */
 export async function produceCase(caseDir: string): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
@@ -109,10 +119,10 @@ export async function produceCase(caseDir: string): Promise<Map<string, Buffer>>
   if (repo === undefined) return out;
 
   const exitCodes: Record<string, number> = {};
-  const cli = async (name: string, argv: string[]) => {
+  const cli = async (name: string, argv: string[], env: Record<string, string> = {}) => {
     const chunks: Buffer[] = [];
     const errors: string[] = [];
-    const io = { stdout: (t: string | Buffer) => void chunks.push(Buffer.from(t)), stderr: (t: string) => void errors.push(t), cwd: repo, env: {} };
+    const io = { stdout: (t: string | Buffer) => void chunks.push(Buffer.from(t)), stderr: (t: string) => void errors.push(t), cwd: repo, env };
     exitCodes[name] = await run(argv, io);
     out.set(`cli/${name}`, Buffer.concat(chunks));
     if (errors.length > 0) out.set(`cli/${name}.stderr`, Buffer.from(errors.join('')));
@@ -128,6 +138,9 @@ export async function produceCase(caseDir: string): Promise<Map<string, Buffer>>
     await cli('diff.md', ['diff', '.', 'HEAD~1', 'HEAD', '--format', 'markdown']);
     await cli('diff.json', ['diff', '.', 'HEAD~1', 'HEAD', '--format', 'json']);
   }
+  // The first cluster's token under a fixed key: the bytes a cluster's Secret gets.
+  const firstCluster = clusterIds(join(caseDir, 'repo'))[0];
+  if (firstCluster !== undefined) await cli('cluster-token.txt', ['cluster-token', firstCluster], { CLUSTER_TOKEN_KEYS: GOLDEN_CLUSTER_TOKEN_KEY });
   out.set('cli/exit-codes.json', Buffer.from(`${JSON.stringify(exitCodes, null, 2)}\n`));
   return out;
 }

@@ -37,7 +37,8 @@ export function makeCa(dir: string, name: string): CertificateFiles {
 
 /**
  * A certificate signed by `ca`: for a server (127.0.0.1 and localhost in its SAN), for a
- * client (clientAuth), or for both. `<name>.crt`, `<name>.key` in dir.
+ * client (clientAuth; no SAN unless `names.dnsNames` gives its DNS names), or for both.
+ * Its subject's CN is `names.commonName`, else `name`. `<name>.crt`, `<name>.key` in dir.
  */
 export function makeSignedCertificate(
   dir: string,
@@ -45,17 +46,18 @@ export function makeSignedCertificate(
   name: string,
   use: 'server' | 'client' | 'server and client',
   keyType: 'ec' | 'rsa' = 'ec',
+  names: { dnsNames?: string[]; commonName?: string } = {},
 ): CertificateFiles {
   const cert = join(dir, `${name}.crt`);
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
   const extensions = join(dir, `${name}.ext`);
   const usage = { server: 'serverAuth', client: 'clientAuth', 'server and client': 'serverAuth,clientAuth' }[use];
-  const names = use === 'client' ? '' : 'subjectAltName=IP:127.0.0.1,DNS:localhost\n';
+  const san = use === 'client' ? (names.dnsNames ?? []).map((dns) => `DNS:${dns}`).join(',') : 'IP:127.0.0.1,DNS:localhost';
   // An RSA key may also encipher: the suites without forward secrecy (that the service must refuse) need it.
   const keyUsage = keyType === 'rsa' ? 'digitalSignature,keyEncipherment' : 'digitalSignature';
-  writeFileSync(extensions, `${names}extendedKeyUsage=${usage}\nkeyUsage=critical,${keyUsage}\n`);
-  openssl(dir, 'req', '-new', ...(keyType === 'rsa' ? RSA_KEY : EC_KEY), '-keyout', key, '-out', csr, '-subj', `/CN=${name}`);
+  writeFileSync(extensions, `${san === '' ? '' : `subjectAltName=${san}\n`}extendedKeyUsage=${usage}\nkeyUsage=critical,${keyUsage}\n`);
+  openssl(dir, 'req', '-new', ...(keyType === 'rsa' ? RSA_KEY : EC_KEY), '-keyout', key, '-out', csr, '-subj', `/CN=${names.commonName ?? name}`);
   openssl(dir, 'x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '1', '-extfile', extensions, '-out', cert);
   return { cert, key, fingerprint256: fingerprintOf(cert) };
 }

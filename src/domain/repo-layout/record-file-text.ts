@@ -9,8 +9,11 @@ import type { AnyRecord, Cluster, Collection } from '../records.ts';
 export function fileForm(collection: Collection, record: AnyRecord): object {
   if (collection !== 'clusters') return record;
   const cluster = record as Cluster;
+  const form: Record<string, unknown> = { ...cluster };
+  // Left out at its default, as a person writes a new cluster's file; in its canonical place otherwise.
+  if (cluster.credential_generation === 0) delete form.credential_generation;
   return {
-    ...cluster,
+    ...form,
     platform_components: cluster.platform_components.map((ref) => {
       const out: Record<string, unknown> = { id: ref.id, enabled: ref.enabled };
       if (ref.oci_tag != null) out.oci_tag = ref.oci_tag;

@@ -158,6 +158,7 @@ function canonicalCluster(c: Cluster): Cluster {
     cluster_name: c.cluster_name,
     cluster_dns: c.cluster_dns,
     environment: c.environment,
+    credential_generation: c.credential_generation,
     platform_components: c.platform_components.map(
       (ref): ComponentRef => ({
         id: ref.id,

@@ -20,6 +20,8 @@
 // - published_baseline (version 2): one row, what the rules need of the revision published
 //   last (input counts per cluster, dangling references), so that a restart judges the
 //   database against what was served before it (docs/decisions/0003-baseline-survives-restarts.md).
+// - clusters.credential_generation (version 3): what a cluster's token is signed over; 0
+//   for every cluster that had none, which is the schema's default.
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -153,6 +155,13 @@ CREATE TABLE published_baseline (
   facts    TEXT NOT NULL ${jsonObject('facts')},
   at       TEXT NOT NULL
 ) STRICT;
+`,
+  },
+  {
+    version: 3,
+    description: "a cluster's credential generation, raised to revoke its token",
+    sql: `
+ALTER TABLE clusters ADD COLUMN credential_generation INTEGER NOT NULL DEFAULT 0 CHECK (credential_generation >= 0);
 `,
   },
 ];

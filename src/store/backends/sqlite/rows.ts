@@ -45,6 +45,7 @@ interface ClusterRow {
   cluster_name: unknown;
   cluster_dns: unknown;
   environment: unknown;
+  credential_generation: unknown;
   patches: unknown;
 }
 interface RefRow {
@@ -150,6 +151,7 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
       cluster_name: row.cluster_name,
       cluster_dns: row.cluster_dns,
       environment: row.environment,
+      credential_generation: row.credential_generation,
       ...byCluster.get(row.id)!,
       patches: row.patches,
     }, ['patches']);
@@ -219,10 +221,10 @@ export class RowWriter {
       case 'clusters': {
         const r = record as Cluster;
         this.#stmt(
-          `INSERT INTO clusters (id, cluster_name, cluster_dns, environment, patches) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO clusters (id, cluster_name, cluster_dns, environment, credential_generation, patches) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET cluster_name = excluded.cluster_name, cluster_dns = excluded.cluster_dns,
-             environment = excluded.environment, patches = excluded.patches`,
-        ).run(r.id, r.cluster_name, r.cluster_dns, r.environment, JSON.stringify(r.patches));
+             environment = excluded.environment, credential_generation = excluded.credential_generation, patches = excluded.patches`,
+        ).run(r.id, r.cluster_name, r.cluster_dns, r.environment, r.credential_generation, JSON.stringify(r.patches));
         this.#deleteReferences(r.id);
         const component = this.#stmt(
           `INSERT INTO cluster_platform_components (cluster_id, position, component_id, enabled, oci_tag, component_path)
