@@ -2,10 +2,11 @@
 // mistake stops the process with one clear line instead of surfacing on the first request.
 import { readFileSync } from 'node:fs';
 import { byteSize } from './byte-size.ts';
-import { StartupError } from './startup-error.ts';
+import { ConfigError } from './config-error.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
+import { type OidcSettings, oidcSettingsFrom } from './http/oidc/oidc-settings.ts';
 import {
   DEFAULT_HEADER_TIMEOUT,
   DEFAULT_KEEPALIVE_TIMEOUT,
@@ -16,7 +17,7 @@ import {
   openFileLimit,
 } from './http-limits.ts';
 
-export class ConfigError extends StartupError {}
+export { ConfigError };
 
 export type ApiMode = BackendSettings['apiMode'];
 export type { BackendName };
@@ -54,6 +55,8 @@ export interface ServiceConfig extends BackendSettings {
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
   http: HttpLimits;
+  /** OIDC_*: people sign in with their issuer's tokens (http/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
+  oidc: OidcSettings | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -277,5 +280,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),
+    oidc: oidcSettingsFrom(env),
   };
 }
