@@ -98,7 +98,7 @@ describe('opening the database', () => {
       const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
       expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: path, database_mode: 'rwc', clusters: 2 });
       const db = new Database(path, { readonly: true });
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       db.close();
     } finally {

@@ -18,6 +18,9 @@ import { eventually, request } from './helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
 import { holdExclusiveLock, type LockHolder, sqlInOtherProcess, tempDatabase } from './helpers/sqlite.ts';
 
+/** The shared write token, as the audit trail names it. */
+const WRITE_TOKEN_CALLER = { kind: 'service', name: 'write-token' } as const;
+
 const silent: Logger = createLogger('silent');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -49,11 +52,11 @@ async function startService(url: string, env: Record<string, string> = {}): Prom
   return service;
 }
 
-const create = (collection: Collection, body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', body });
-const patch = (collection: Collection, id: string, p: Record<string, unknown>): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', id, patch: p });
-const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', id });
+const create = (collection: Collection, body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', who: WRITE_TOKEN_CALLER, body });
+const patch = (collection: Collection, id: string, p: Record<string, unknown>): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', who: WRITE_TOKEN_CALLER, id, patch: p });
+const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', who: WRITE_TOKEN_CALLER, id });
 /** Sets a namespace's labels to exactly these. */
-const relabel = (id: string, labels: Record<string, string>): WriteRequest => ({ kind: 'replace', collection: 'namespaces', role: 'write', id, body: { labels } });
+const relabel = (id: string, labels: Record<string, string>): WriteRequest => ({ kind: 'replace', collection: 'namespaces', role: 'write', who: WRITE_TOKEN_CALLER, id, body: { labels } });
 
 /** A read-only look at the database file, as a person with the sqlite3 shell would take. */
 function inspect<T>(path: string, query: (db: Database.Database) => T): T {
@@ -83,7 +86,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -184,9 +187,9 @@ describe('revision and audit_log', () => {
 
     const audit = rowsOf(path, 'SELECT * FROM audit_log ORDER BY seq') as Record<string, unknown>[];
     expect(audit.map(({ seq: _seq, at: _at, ...row }) => row)).toEqual([
-      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2 },
-      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["labels"]', revision_before: 2, revision_after: 3 },
-      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4 },
+      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', who: WRITE_TOKEN_CALLER, changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2 , caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', who: WRITE_TOKEN_CALLER, changed_fields: '["labels"]', revision_before: 2, revision_after: 3 , caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', who: WRITE_TOKEN_CALLER, changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4 , caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
     for (const row of audit) expect(Date.parse(row.at as string)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -214,7 +217,7 @@ describe('revision and audit_log', () => {
 
   it('a write that changes nothing stores nothing', async () => {
     const { write, path, snapshot } = await openStore();
-    const result = await write({ kind: 'replace', collection: 'namespaces', role: 'write', id: 'team-b', body: { ...snapshot().namespaces.get('team-b')! } });
+    const result = await write({ kind: 'replace', collection: 'namespaces', role: 'write', who: WRITE_TOKEN_CALLER, id: 'team-b', body: { ...snapshot().namespaces.get('team-b')! } });
     expect(result).toMatchObject({ unchanged: true, revisionBefore: '1', revisionAfter: '1', changedFields: [] });
     expect(revisionIn(path)).toBe(1);
     expect(auditCount(path)).toBe(0);

@@ -4,7 +4,9 @@
 // rather than token; the user name is not checked). Tokens are compared in constant time and
 // never logged.
 import type { IncomingMessage } from 'node:http';
+import type { Caller, PersonVerifier } from './caller.ts';
 import { ApiError } from './errors.ts';
+import { looksLikeJwt, requirePersonRole, verifiedPerson } from './person-auth.ts';
 
 export type TokenRole = 'read' | 'write';
 
@@ -25,10 +27,27 @@ export function tokenEquals(presented: string, expected: string): boolean {
 export class Authenticator {
   readonly #read: string;
   readonly #write: string | undefined;
+  /** Verifies people's JWTs when an OIDC issuer is configured. */
+  readonly #people: PersonVerifier | undefined;
 
-  constructor(readToken: string, writeToken: string | undefined) {
+  constructor(readToken: string, writeToken: string | undefined, people?: PersonVerifier) {
     this.#read = readToken;
     this.#write = writeToken;
+    this.#people = people;
+  }
+
+  /**
+   * Who the request comes from, if it may do what `needed` says; throws 401 (no valid
+   * credential), 403 (a person outside their groups) or 503 (the issuer cannot be reached).
+   * A shared token is answered at once, without a promise, so that the read path stays
+   * synchronous for the clusters' polls; only a person's token waits for its verification.
+   */
+  requireCaller(req: IncomingMessage, needed: TokenRole): Caller | Promise<Caller> {
+    const token = bearerToken(req.headers.authorization);
+    if (this.#people && token !== undefined && looksLikeJwt(token) && this.roleOf(req) === undefined) {
+      return verifiedPerson(this.#people, token, CHALLENGE).then((person) => requirePersonRole(person, needed));
+    }
+    return serviceCaller(this.require(req, needed));
   }
 
   /** The role the request's token grants, or undefined when it carries no valid token. */
@@ -54,8 +73,15 @@ export class Authenticator {
   }
 }
 
+const CHALLENGE = { 'www-authenticate': 'Bearer realm="gitops-config-api", Basic realm="gitops-config-api", charset="UTF-8"' };
+
 function unauthorized(message: string): ApiError {
-  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="gitops-config-api", Basic realm="gitops-config-api", charset="UTF-8"' } });
+  return new ApiError('unauthorized', message, { headers: CHALLENGE });
+}
+
+/** A shared token's caller: the audit trail and the commit name it by its role, never by its value. */
+function serviceCaller(role: TokenRole): Caller {
+  return { kind: 'service', name: `${role}-token`, roles: new Set(role === 'write' ? ['read', 'write'] : ['read']) };
 }
 
 /** The token a request presents: a Bearer token, or the password of Basic credentials. */

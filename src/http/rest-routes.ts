@@ -12,9 +12,10 @@ import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { TokenRole } from '../domain/writes/write-request.ts';
+import type { TokenRole, WriteCaller } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
+import type { Caller } from './caller.ts';
 import { ApiError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 
@@ -40,12 +41,13 @@ const FILTERS: Record<Collection, string[]> = {
 export function restRoutes(deps: RestDeps): Router {
   const router = Router();
   const jsonBody = parseJsonBody(deps.maxBodyBytes);
-  const writer = (req: Request, res: Response, next: NextFunction): void => {
-    res.locals.role = deps.auth.require(req, 'write');
+  // Express 5 passes a rejected promise on as the request's error.
+  const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    res.locals.caller = await deps.auth.requireCaller(req, 'write');
     next();
   };
-  const reader = (req: Request, res: Response, next: NextFunction): void => {
-    res.locals.role = deps.auth.require(req, 'read');
+  const reader = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    res.locals.caller = await deps.auth.requireCaller(req, 'read');
     next();
   };
 
@@ -55,7 +57,8 @@ export function restRoutes(deps: RestDeps): Router {
     return published.snapshot;
   };
 
-  const role = (res: Response): TokenRole => res.locals.role as TokenRole;
+  /** Who writes, for the store: the role the request carried and the caller as plain data. */
+  const by = (res: Response): { role: TokenRole; who: WriteCaller } => writeCaller(res.locals.caller as Caller);
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;
@@ -80,7 +83,7 @@ export function restRoutes(deps: RestDeps): Router {
 
     router.post(base, writer, jsonBody, async (req, res) => {
       const body = bodyObject(req.body, 'the record');
-      const { applied, revisionAfter } = await deps.store.write({ kind: 'create', collection, role: role(res), body });
+      const { applied, revisionAfter } = await deps.store.write({ kind: 'create', collection, ...by(res), body });
       sendRecord(res, 201, applied.record!, revisionAfter, { location: `/${collection}/${encodeURIComponent(applied.id)}` });
     });
 
@@ -101,23 +104,31 @@ export function restRoutes(deps: RestDeps): Router {
     });
 
     router.put(item, writer, jsonBody, async (req, res) => {
-      const request = { kind: 'replace' as const, collection, role: role(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
+      const request = { kind: 'replace' as const, collection, ...by(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
       const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
       sendRecord(res, 200, applied.record!, revisionAfter);
     });
     router.patch(item, writer, jsonBody, async (req, res) => {
-      const request = { kind: 'merge-patch' as const, collection, role: role(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
+      const request = { kind: 'merge-patch' as const, collection, ...by(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
       const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
       sendRecord(res, 200, applied.record!, revisionAfter);
     });
     router.delete(item, writer, async (req, res) => {
-      const { revisionAfter } = await deps.store.write({ kind: 'delete', collection, role: role(res), id: pathId(req), ...ifMatch(req) });
+      const { revisionAfter } = await deps.store.write({ kind: 'delete', collection, ...by(res), id: pathId(req), ...ifMatch(req) });
       res.status(204).set({ 'x-config-revision': revisionAfter, 'cache-control': 'no-store' }).end();
     });
 
     router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
   }
   return router;
+}
+
+/** A write's caller as the domain takes it: plain data, no credential. */
+function writeCaller(caller: Caller): { role: TokenRole; who: WriteCaller } {
+  const { kind, name, email } = caller;
+  // requireCaller lets no request without a credential through to a write.
+  if (kind === 'anonymous') throw new ApiError('unauthorized', 'a write needs a credential');
+  return { role: caller.roles.has('write') ? 'write' : 'read', who: { kind, name, ...(email === undefined ? {} : { email }) } };
 }
 
 function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {

@@ -19,7 +19,10 @@
 // - audit_log: one row per REST mutation, written in the mutation's transaction.
 // - published_baseline (version 2): one row, what the rules need of the revision published
 //   last (input counts per cluster, dangling references), so that a restart judges the
-//   database against what was served before it (product-decisions §4).
+//   database against what was served before it.
+// - audit_log.caller_kind, caller_name, caller_email (version 3): who wrote — a shared token by
+//   its role ('write-token'), a person by the name and e-mail their issuer's token gave.
+//   Rows written before are a shared token's, named after their token_role.
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -153,6 +156,17 @@ CREATE TABLE published_baseline (
   facts    TEXT NOT NULL ${jsonObject('facts')},
   at       TEXT NOT NULL
 ) STRICT;
+`,
+  },
+  {
+    version: 3,
+    description: 'who made each write: the caller kind, name and e-mail in audit_log',
+    sql: `
+ALTER TABLE audit_log ADD COLUMN caller_kind TEXT NOT NULL DEFAULT 'service' CHECK (caller_kind IN ('service', 'cluster', 'person'));
+ALTER TABLE audit_log ADD COLUMN caller_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE audit_log ADD COLUMN caller_email TEXT;
+UPDATE audit_log SET caller_name = token_role || '-token';
+CREATE INDEX audit_log_caller ON audit_log (caller_kind, caller_name);
 `,
   },
 ];
