@@ -9,6 +9,7 @@ import { type ServiceConfig, tokenWarnings } from './config.ts';
 import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
 import { ConnectionTracker } from './http/connections.ts';
+import { OidcPersonVerifier } from './http/oidc/oidc-person-verifier.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
@@ -52,9 +53,13 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   const responses = new ServedResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses) : undefined;
-  const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined);
+  // People's tokens: the issuer is looked up in the background, so an issuer that is down
+  // does not hold up the start (person tokens are answered 503 until it is back).
+  const people = config.oidc ? new OidcPersonVerifier(config.oidc, log) : undefined;
+  const auth = new Authenticator(config.authToken, config.apiMode === 'crud' ? config.crudAuthToken : undefined, people);
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
+  people?.start();
 
   const routers = [];
   if (config.webhookSecret) {
@@ -102,6 +107,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   await new Promise<void>((resolve, reject) => {
     const cannotListen = (error: NodeJS.ErrnoException) => {
       tls?.close();
+      people?.close();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
     };
@@ -139,6 +145,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     close() {
       closing ??= (async () => {
         tls?.close();
+        people?.close();
         await connections.close(server);
         await store.stop();
       })();

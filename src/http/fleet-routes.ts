@@ -16,7 +16,7 @@ export interface FleetRouteDeps {
 export function fleetRoutes({ auth, fleet }: FleetRouteDeps): Router {
   const router = Router();
   router.get(FLEET_PATH, async (req, res) => {
-    auth.require(req, 'read');
+    await auth.requireCaller(req, 'read');
     if (!fleet) throw new ApiError('not_found', 'the fleet view is off in this service (METRICS=off)');
     const queryAt = req.originalUrl.indexOf('?');
     const state = parseFleetViewQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));

@@ -7,6 +7,7 @@ import type { PreparedResponse } from '../serving/prepared-response.ts';
 import type { RevisionResponses } from '../serving/revision-responses.ts';
 import type { ServedResponses } from '../serving/served-responses.ts';
 import type { Authenticator } from './auth.ts';
+import type { Caller } from './caller.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
@@ -38,6 +39,27 @@ export function createReadHandler({ responses, auth, log, observability }: ReadH
     if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH) return false;
 
     const started = performance.now();
+    let caller: Caller | Promise<Caller>;
+    try {
+      caller = auth.requireCaller(req, 'read');
+    } catch (error) {
+      answer(req, res, url, queryAt, path, started, error);
+      return true;
+    }
+    // A shared token is checked at once; only a person's token waits for the issuer's keys.
+    if (caller instanceof Promise) {
+      caller.then(
+        () => answer(req, res, url, queryAt, path, started, undefined),
+        (error: unknown) => answer(req, res, url, queryAt, path, started, error ?? new Error('authentication failed')),
+      );
+    } else {
+      answer(req, res, url, queryAt, path, started, undefined);
+    }
+    return true;
+  };
+
+  /** Answers a read whose authentication is done: `refused` is why it failed, undefined when it passed. */
+  function answer(req: IncomingMessage, res: ServerResponse, url: string, queryAt: number, path: string, started: number, refused: unknown): void {
     const head = req.method === 'HEAD';
     let status: number;
     let revision: string | undefined;
@@ -48,7 +70,7 @@ export function createReadHandler({ responses, auth, log, observability }: ReadH
           headers: { allow: 'GET, HEAD' },
         });
       }
-      auth.require(req, 'read');
+      if (refused !== undefined) throw refused;
       const served = responses.current();
       if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
       revision = served.revision;
@@ -62,8 +84,7 @@ export function createReadHandler({ responses, auth, log, observability }: ReadH
     }
     observe?.(req, path, prepared, status, started);
     logRead(log, req, path, status, revision, started);
-    return true;
-  };
+  }
 }
 
 function lookup(cache: RevisionResponses, path: string, query: string): PreparedResponse {
