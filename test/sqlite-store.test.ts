@@ -10,6 +10,7 @@ import type { WriteRequest } from '../src/domain/writes/write-request.ts';
 import { toApiError } from '../src/http/error-mapping.ts';
 import type { ApiError } from '../src/http/errors.ts';
 import { parseSqliteDsn } from '../src/store/backends/sqlite/dsn.ts';
+import { MIGRATIONS } from '../src/store/backends/sqlite/migrations.ts';
 import { SqliteBackend } from '../src/store/backends/sqlite/sqlite-backend.ts';
 import { StoreRunner } from '../src/store/store-runner.ts';
 import { referenceSeedData } from './helpers/backends.ts';
@@ -126,12 +127,29 @@ describe('schema and seed', () => {
     ]);
   });
 
+  it('migrates a version-2 database: the audit rows written before name their shared token as the caller', async () => {
+    const { url, path } = tempDatabase('rwc');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) old.exec(migration.sql);
+    old.pragma('user_version = 2');
+    old.prepare(
+      `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
+       VALUES ('2026-01-01T00:00:00.000Z', 'create', 'namespaces', 'team-old', 'write', '["id"]', 0, 1)`,
+    ).run();
+    old.close();
+    const service = await startService(url);
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3], schema_version: 3 });
+    expect(rowsOf(path, 'SELECT record_id, token_role, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
+      { record_id: 'team-old', token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+    ]);
+  });
+
   it('a second start migrates nothing and seeds nothing, even with another seed file', async () => {
     const { url, path } = tempDatabase('rwc');
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 2 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 3 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
@@ -187,9 +205,9 @@ describe('revision and audit_log', () => {
 
     const audit = rowsOf(path, 'SELECT * FROM audit_log ORDER BY seq') as Record<string, unknown>[];
     expect(audit.map(({ seq: _seq, at: _at, ...row }) => row)).toEqual([
-      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', who: WRITE_TOKEN_CALLER, changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2 , caller_kind: 'service', caller_name: 'write-token', caller_email: null },
-      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', who: WRITE_TOKEN_CALLER, changed_fields: '["labels"]', revision_before: 2, revision_after: 3 , caller_kind: 'service', caller_name: 'write-token', caller_email: null },
-      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', who: WRITE_TOKEN_CALLER, changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4 , caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["labels"]', revision_before: 2, revision_after: 3, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
     for (const row of audit) expect(Date.parse(row.at as string)).toBeGreaterThan(Date.now() - 60_000);
   });
