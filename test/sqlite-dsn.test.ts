@@ -199,7 +199,7 @@ describe('opening the database', () => {
     db.pragma('user_version = 99');
     db.close();
     const error = await startError(sqliteEnv(`sqlite://${path}?mode=rw`));
-    expect(error.message).toMatch(/has schema version 99, newer than this service understands \(2\)/);
+    expect(error.message).toMatch(/has schema version 99, newer than this service understands \(3\)/);
   });
 
   it('a new database without a readable seed file is a clear error, and stays unseeded', async () => {
