@@ -150,6 +150,9 @@ describe('what a person may do', () => {
 
   it('fetches the keys again for an unknown kid at most once per cooldown (30 s by default)', async () => {
     expect((await request(service.url, PC, { token: await writer() })).status).toBe(200);
+    // This one may fetch them (when the last fetch was more than 30 s ago on a slow
+    // machine); those right after it may not.
+    expect((await request(service.url, PC, { token: await issuer.sign({}, { key: await issuer.strayKey() }) })).status).toBe(401);
     const fetched = issuer.served(JWKS_PATH);
     for (let i = 0; i < 5; i++) {
       const stray = await issuer.strayKey();

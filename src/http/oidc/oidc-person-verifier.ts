@@ -56,7 +56,8 @@ export class OidcPersonVerifier implements PersonVerifier {
         throw new IssuerUnavailable(`the OIDC issuer ${this.#settings.issuerUrl} is unavailable: ${error.message}; person tokens are refused until it is back`);
       }
       const why = invalidReason(error);
-      this.#log.info({ why }, 'a person token was refused');
+      // The request log has the 401 already; why, for whoever looks into it.
+      this.#log.debug({ why }, 'a person token was refused');
       throw new PersonTokenInvalid(`the person token is not valid: ${why}`);
     }
   }
