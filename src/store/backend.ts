@@ -99,8 +99,9 @@ export interface Backend {
   describe(): BackendDescription;
   close(): Promise<void>;
 
-  // What a restart needs to judge the store's revision against the one published before it
-  // (product-decisions §4). A store with history offers its history; one without keeps facts.
+  // What a restart needs to judge the store's revision against the one published before it,
+  // so that a restart never falls behind what was served. A store with history offers its
+  // history; one without keeps facts.
 
   /**
    * The revisions before `revision`, at most `limit` of the newest, yielded OLDEST first
