@@ -6,6 +6,7 @@ import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { BackendSettings } from './store/backends/settings.ts';
 import { durationMs } from './duration.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
+import { type OidcSettings, oidcSettingsFrom } from './http/oidc/oidc-settings.ts';
 import {
   DEFAULT_HEADER_TIMEOUT,
   DEFAULT_KEEPALIVE_TIMEOUT,
@@ -58,6 +59,8 @@ export interface ServiceConfig extends BackendSettings {
   peers: PeerSettings | undefined;
   /** CLUSTER_TOKEN_KEYS: every key verifies a cluster token, the first signs; none: cluster tokens are off. */
   clusterTokenKeys: string[];
+  /** OIDC_*: people sign in with their issuer's tokens (http/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
+  oidc: OidcSettings | undefined;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -284,5 +287,6 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     http: httpLimitsFrom(env),
     peers: peerSettingsFrom(env, [authToken, crudAuthToken]),
     clusterTokenKeys: clusterTokenKeysFrom(env),
+    oidc: oidcSettingsFrom(env),
   };
 }

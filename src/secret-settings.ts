@@ -3,10 +3,9 @@
 // tokens. Kept apart from config.ts, which loads every backend: the command line needs these
 // and none of the server's packages.
 import { readFileSync } from 'node:fs';
-import { StartupError } from './startup-error.ts';
+import { ConfigError } from './config-error.ts';
 
-/** A setting that keeps the service from starting; main.ts prints it as one line. */
-export class ConfigError extends StartupError {}
+export { ConfigError };
 
 export type Env = Record<string, string | undefined>;
 

@@ -10,6 +10,7 @@ import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth.ts';
 import type { PersonVerifier } from './http/caller.ts';
 import { ConnectionTracker } from './http/connections.ts';
+import { OidcPersonVerifier } from './http/oidc/oidc-person-verifier.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
@@ -68,16 +69,22 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const responses = new ServedResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses, peers) : undefined;
+  // People's tokens: the issuer is looked up in the background, so an issuer that is down
+  // does not hold up the start (person tokens are answered 503 until it is back).
+  // A verifier handed in (tests, embedding) takes the place of the configured issuer.
+  const oidc = options.persons === undefined && config.oidc ? new OidcPersonVerifier(config.oidc, log) : undefined;
+  const persons = options.persons ?? oidc;
   const auth = new Authenticator({
     readToken: config.authToken,
     writeToken: config.apiMode === 'crud' ? config.crudAuthToken : undefined,
     clusterTokenKeys: config.clusterTokenKeys,
     clientCertificates: config.tls?.clientCaFile !== undefined,
-    persons: options.persons,
+    persons,
     served: () => responses.current()?.snapshot,
   });
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
+  oidc?.start();
 
   const routers = [];
   if (config.webhookSecret) {
@@ -135,6 +142,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const cannotListen = (error: NodeJS.ErrnoException) => {
       tls?.close();
       peers?.close();
+      oidc?.close();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
     };
@@ -174,6 +182,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     close() {
       closing ??= (async () => {
         tls?.close();
+        oidc?.close();
         await connections.close(server);
         await store.stop();
         peers?.close();

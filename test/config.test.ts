@@ -259,3 +259,66 @@ describe('PEERS and PEER_TOKEN', () => {
     expect(tokenWarnings(loadConfig({ AUTH_TOKEN: long, PEERS: 'peers', PEER_TOKEN: 'short' }))).toEqual([expect.stringMatching(/^PEER_TOKEN is shorter than 16 characters/)]);
   });
 });
+
+describe('people signing in with OIDC', () => {
+  const base = { AUTH_TOKEN: 't', OIDC_AUDIENCE: 'gitops-config-api' };
+
+  it('is off without OIDC_ISSUER_URL', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't' }).oidc).toBeUndefined();
+  });
+
+  it('has the documented defaults, and lists read comma-separated', () => {
+    expect(loadConfig({ ...base, OIDC_ISSUER_URL: 'https://dex.example.com' }).oidc).toEqual({
+      issuerUrl: 'https://dex.example.com',
+      audiences: ['gitops-config-api'],
+      groupsClaim: 'groups',
+      readGroups: [],
+      writeGroups: [],
+      jwksCooldownMs: 30_000,
+    });
+    const env = {
+      ...base,
+      OIDC_ISSUER_URL: 'https://keycloak.example.com/realms/platform',
+      OIDC_AUDIENCE: 'app-a, app-b',
+      OIDC_GROUPS_CLAIM: 'https://example.com/groups',
+      OIDC_READ_GROUPS: 'developers, ,platform-admins',
+      OIDC_WRITE_GROUPS: 'platform-admins',
+      OIDC_JWKS_COOLDOWN: '1m',
+    };
+    expect(loadConfig(env).oidc).toEqual({
+      issuerUrl: 'https://keycloak.example.com/realms/platform',
+      audiences: ['app-a', 'app-b'],
+      groupsClaim: 'https://example.com/groups',
+      readGroups: ['developers', 'platform-admins'],
+      writeGroups: ['platform-admins'],
+      jwksCooldownMs: 60_000,
+    });
+  });
+
+  it('takes https issuers anywhere and http ones only on loopback', () => {
+    for (const url of ['http://127.0.0.1:5556/dex', 'http://localhost:8080/realms/dev', 'http://[::1]:5556', 'https://dex.example.com']) {
+      expect(loadConfig({ ...base, OIDC_ISSUER_URL: url }).oidc?.issuerUrl, url).toBe(url);
+    }
+    for (const url of ['http://dex.example.com', 'http://10.0.0.5:5556', 'http://127.0.0.1.example.com', 'ftp://dex.example.com']) {
+      expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: url }), url).toThrow(`OIDC_ISSUER_URL=${url} is not an https:// URL`);
+    }
+    expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'dex.example.com' })).toThrow(/OIDC_ISSUER_URL=dex.example.com is not a URL/);
+    expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'https://u:p@dex.example.com' })).toThrow(/must not carry a user name or password/);
+    expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'https://dex.example.com/?x=1' })).toThrow(/has a query or a fragment/);
+  });
+
+  it('requires OIDC_AUDIENCE with the issuer', () => {
+    expect(() => loadConfig({ AUTH_TOKEN: 't', OIDC_ISSUER_URL: 'https://dex.example.com' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', OIDC_ISSUER_URL: 'https://dex.example.com', OIDC_AUDIENCE: ' , ' })).toThrow(/^OIDC_AUDIENCE is required with OIDC_ISSUER_URL/);
+  });
+
+  it('refuses other OIDC settings without the issuer, naming them', () => {
+    expect(() => loadConfig({ AUTH_TOKEN: 't', OIDC_WRITE_GROUPS: 'admins', OIDC_AUDIENCE: 'x' })).toThrow(
+      'OIDC_AUDIENCE, OIDC_WRITE_GROUPS are set without OIDC_ISSUER_URL; set the issuer too, or unset them',
+    );
+  });
+
+  it('refuses a cooldown that is not a duration', () => {
+    expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'https://dex.example.com', OIDC_JWKS_COOLDOWN: 'soon' })).toThrow('OIDC_JWKS_COOLDOWN=soon is not a duration');
+  });
+});

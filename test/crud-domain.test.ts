@@ -17,6 +17,9 @@ import { exampleRepoData } from './helpers/backends.ts';
 import { canonicalSets } from './fixtures/records.ts';
 import { CRUD_DATA } from './helpers/crud.ts';
 
+/** The shared write token, as the audit trail names it. */
+const WRITE_TOKEN_CALLER = { kind: 'service', name: 'write-token' } as const;
+
 function snapshotOf(raw = CRUD_DATA, revision = 'r0'): Snapshot {
   const built = createSnapshot(canonicalSets(raw), revision);
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
@@ -24,10 +27,10 @@ function snapshotOf(raw = CRUD_DATA, revision = 'r0'): Snapshot {
 }
 
 type Body = Record<string, unknown>;
-const create = (collection: Collection, body: Body): WriteRequest => ({ kind: 'create', collection, role: 'write', body });
-const replace = (collection: Collection, id: string, body: Body): WriteRequest => ({ kind: 'replace', collection, role: 'write', id, body });
-const patch = (collection: Collection, id: string, p: Body): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', id, patch: p });
-const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', id });
+const create = (collection: Collection, body: Body): WriteRequest => ({ kind: 'create', collection, role: 'write', who: WRITE_TOKEN_CALLER, body });
+const replace = (collection: Collection, id: string, body: Body): WriteRequest => ({ kind: 'replace', collection, role: 'write', who: WRITE_TOKEN_CALLER, id, body });
+const patch = (collection: Collection, id: string, p: Body): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', who: WRITE_TOKEN_CALLER, id, patch: p });
+const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', who: WRITE_TOKEN_CALLER, id });
 
 function applied(outcome: WriteOutcome): AppliedWrite {
   if (!outcome.ok) throw new Error(`refused: ${outcome.refusal.message}`);

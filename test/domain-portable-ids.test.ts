@@ -14,6 +14,9 @@ import { problemDetails } from '../src/http/error-mapping.ts';
 import { canonicalSets } from './fixtures/records.ts';
 import { CRUD_DATA } from './helpers/crud.ts';
 
+/** The shared write token, as the audit trail names it. */
+const WRITE_TOKEN_CALLER = { kind: 'service', name: 'write-token' } as const;
+
 function snapshotOf(raw: Parameters<typeof canonicalSets>[0]): Snapshot {
   const built = createSnapshot(canonicalSets(raw), 'r0');
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
@@ -21,7 +24,7 @@ function snapshotOf(raw: Parameters<typeof canonicalSets>[0]): Snapshot {
 }
 
 const rolebinding = (id: string) => ({ id, role: 'view', subjects: [] });
-const create = (collection: WriteRequest['collection'], body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', body });
+const create = (collection: WriteRequest['collection'], body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', who: WRITE_TOKEN_CALLER, body });
 
 function refusal(outcome: WriteOutcome) {
   if (outcome.ok) throw new Error('the write was not refused');
@@ -82,9 +85,9 @@ describe('a revision that already holds such ids', () => {
   });
 
   it('takes writes to those records (writes refuse only what they introduce)', () => {
-    expect(applyWrite(snapshot, { kind: 'merge-patch', collection: 'rolebindings', role: 'write', id: 'Admins', patch: { role: 'edit' } }).ok).toBe(true);
-    expect(applyWrite(snapshot, { kind: 'merge-patch', collection: 'namespaces', role: 'write', id: 'nul', patch: { labels: { a: 'b' } } }).ok).toBe(true);
-    expect(applyWrite(snapshot, { kind: 'delete', collection: 'rolebindings', role: 'write', id: 'lpt1.ops' }).ok).toBe(true);
+    expect(applyWrite(snapshot, { kind: 'merge-patch', collection: 'rolebindings', role: 'write', who: WRITE_TOKEN_CALLER, id: 'Admins', patch: { role: 'edit' } }).ok).toBe(true);
+    expect(applyWrite(snapshot, { kind: 'merge-patch', collection: 'namespaces', role: 'write', who: WRITE_TOKEN_CALLER, id: 'nul', patch: { labels: { a: 'b' } } }).ok).toBe(true);
+    expect(applyWrite(snapshot, { kind: 'delete', collection: 'rolebindings', role: 'write', who: WRITE_TOKEN_CALLER, id: 'lpt1.ops' }).ok).toBe(true);
   });
 
   it('refuses a create of one more id of the same file name: a conflict naming the existing id', () => {

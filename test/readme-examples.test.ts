@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { commitAll, git, removeDir, tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
@@ -184,6 +185,32 @@ describe('README examples', () => {
     expect(Object.keys(shown).sort()).toEqual(Object.keys(audit).sort());
   });
 
+  it('People: every OIDC example is a set of settings the service starts with, as its comment says', () => {
+    const block = shellBlocks.find((b) => b.text.startsWith('# Dex (https://dexidp.io)'))!;
+    expect(block).toBeDefined();
+    // An example is a run of comment lines and the settings under them.
+    const examples: Record<string, string>[] = [];
+    let previousWasSetting = true;
+    for (const line of block.text.split('\n')) {
+      if (line.startsWith('#')) {
+        if (previousWasSetting) examples.push({});
+        previousWasSetting = false;
+      } else if (line.trim() !== '') {
+        const [name, ...value] = line.split('=');
+        examples[examples.length - 1]![name!] = value.join('=');
+        previousWasSetting = true;
+      }
+    }
+    expect(examples).toHaveLength(3);
+    for (const env of examples) {
+      const oidc = loadConfig({ AUTH_TOKEN: README_READ_TOKEN, ...env }).oidc;
+      expect(oidc?.issuerUrl).toBe(env.OIDC_ISSUER_URL);
+      expect(oidc?.audiences).toEqual(['gitops-config-api']);
+      expect(oidc?.writeGroups.length).toBeGreaterThan(0);
+    }
+    expect(examples[2]!.OIDC_WRITE_GROUPS).toBe('acme:platform');
+  });
+
   it('shows a fleet view of the shape the service answers', async () => {
     const block = codeBlocks(README).find((b) => b.section === 'The fleet view' && b.lang === 'json')!;
     await expectMatchesOpenApi('get', '/api/v2/gitops/fleet', 200, JSON.parse(block.text));
@@ -239,5 +266,6 @@ const RUN = [
   { first: "curl -s -H 'Authorization: Bearer change-me' \\" },
   { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },
   { first: '# list: all clusters of one environment, 50 at a time; the total is in X-Total-Count' },
+  { first: '# Dex (https://dexidp.io): a static client "gitops-config-api"; the person asks for the' },
 ];
 

@@ -98,7 +98,7 @@ describe('opening the database', () => {
       const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
       expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: path, database_mode: 'rwc', clusters: 2 });
       const db = new Database(path, { readonly: true });
-      expect(db.pragma('user_version', { simple: true })).toBe(3);
+      expect(db.pragma('user_version', { simple: true })).toBe(4);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       db.close();
     } finally {
@@ -199,7 +199,7 @@ describe('opening the database', () => {
     db.pragma('user_version = 99');
     db.close();
     const error = await startError(sqliteEnv(`sqlite://${path}?mode=rw`));
-    expect(error.message).toMatch(/has schema version 99, newer than this service understands \(3\)/);
+    expect(error.message).toMatch(/has schema version 99, newer than this service understands \(4\)/);
   });
 
   it('a new database without a readable seed file is a clear error, and stays unseeded', async () => {

@@ -19,6 +19,9 @@ import { eventually, request } from './helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
 import { holdExclusiveLock, type LockHolder, sqlInOtherProcess, tempDatabase } from './helpers/sqlite.ts';
 
+/** The shared write token, as the audit trail names it. */
+const WRITE_TOKEN_CALLER = { kind: 'service', name: 'write-token' } as const;
+
 const silent: Logger = createLogger('silent');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -50,11 +53,11 @@ async function startService(url: string, env: Record<string, string> = {}): Prom
   return service;
 }
 
-const create = (collection: Collection, body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', body });
-const patch = (collection: Collection, id: string, p: Record<string, unknown>): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', id, patch: p });
-const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', id });
+const create = (collection: Collection, body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', who: WRITE_TOKEN_CALLER, body });
+const patch = (collection: Collection, id: string, p: Record<string, unknown>): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', who: WRITE_TOKEN_CALLER, id, patch: p });
+const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', who: WRITE_TOKEN_CALLER, id });
 /** Sets a namespace's labels to exactly these. */
-const relabel = (id: string, labels: Record<string, string>): WriteRequest => ({ kind: 'replace', collection: 'namespaces', role: 'write', id, body: { labels } });
+const relabel = (id: string, labels: Record<string, string>): WriteRequest => ({ kind: 'replace', collection: 'namespaces', role: 'write', who: WRITE_TOKEN_CALLER, id, body: { labels } });
 
 /** A read-only look at the database file, as a person with the sqlite3 shell would take. */
 function inspect<T>(path: string, query: (db: Database.Database) => T): T {
@@ -84,7 +87,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(3);
+      expect(db.pragma('user_version', { simple: true })).toBe(4);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -124,12 +127,48 @@ describe('schema and seed', () => {
     ]);
   });
 
+  it('migrates a version-2 database: the audit rows written before name their shared token as the caller', async () => {
+    const { url, path } = tempDatabase('rwc');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) old.exec(migration.sql);
+    old.pragma('user_version = 2');
+    old.prepare(
+      `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
+       VALUES ('2026-01-01T00:00:00.000Z', 'create', 'namespaces', 'team-old', 'write', '["id"]', 0, 1)`,
+    ).run();
+    old.close();
+    const service = await startService(url);
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4], schema_version: 4 });
+    expect(rowsOf(path, 'SELECT record_id, token_role, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
+      { record_id: 'team-old', token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+    ]);
+  });
+
+  it('migrates a version-3 database (credential_generation, no audit callers): generations kept, earlier audit rows named after their token', async () => {
+    const { url, path } = tempDatabase('rwc');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 3)) old.exec(migration.sql);
+    old.pragma('user_version = 3');
+    old.exec(`INSERT INTO clusters (id, cluster_name, cluster_dns, environment, credential_generation) VALUES ('old', 'old one', 'old.example.com', 'qa', 5)`);
+    old.prepare(
+      `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
+       VALUES ('2026-01-01T00:00:00.000Z', 'update', 'clusters', 'old', 'write', '["credential_generation"]', 1, 2)`,
+    ).run();
+    old.close();
+    const service = await startService(url);
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4], schema_version: 4 });
+    expect(rowsOf(path, "SELECT credential_generation FROM clusters WHERE id = 'old'")).toEqual([{ credential_generation: 5 }]);
+    expect(rowsOf(path, 'SELECT record_id, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
+      { record_id: 'old', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+    ]);
+  });
+
   it('a second start migrates nothing and seeds nothing, even with another seed file', async () => {
     const { url, path } = tempDatabase('rwc');
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 3 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 4 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
@@ -144,7 +183,7 @@ describe('schema and seed', () => {
     old.exec(`INSERT INTO clusters (id, cluster_name, cluster_dns, environment) VALUES ('old', 'old one', 'old.example.com', 'qa')`);
     old.close();
     const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3], schema_version: 3 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4], schema_version: 4 });
     const got = await request(service.url, '/clusters/old', { token: WRITE_TOKEN });
     expect(got.json()).toMatchObject({ id: 'old', cluster_name: 'old one', credential_generation: 0 });
     const raised = await request(service.url, '/clusters/old', {
@@ -208,9 +247,9 @@ describe('revision and audit_log', () => {
 
     const audit = rowsOf(path, 'SELECT * FROM audit_log ORDER BY seq') as Record<string, unknown>[];
     expect(audit.map(({ seq: _seq, at: _at, ...row }) => row)).toEqual([
-      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2 },
-      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["labels"]', revision_before: 2, revision_after: 3 },
-      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4 },
+      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["labels"]', revision_before: 2, revision_after: 3, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
     for (const row of audit) expect(Date.parse(row.at as string)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -238,7 +277,7 @@ describe('revision and audit_log', () => {
 
   it('a write that changes nothing stores nothing', async () => {
     const { write, path, snapshot } = await openStore();
-    const result = await write({ kind: 'replace', collection: 'namespaces', role: 'write', id: 'team-b', body: { ...snapshot().namespaces.get('team-b')! } });
+    const result = await write({ kind: 'replace', collection: 'namespaces', role: 'write', who: WRITE_TOKEN_CALLER, id: 'team-b', body: { ...snapshot().namespaces.get('team-b')! } });
     expect(result).toMatchObject({ unchanged: true, revisionBefore: '1', revisionAfter: '1', changedFields: [] });
     expect(revisionIn(path)).toBe(1);
     expect(auditCount(path)).toBe(0);

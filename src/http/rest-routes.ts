@@ -12,10 +12,11 @@ import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { TokenRole } from '../domain/writes/write-request.ts';
+import type { TokenRole, WriteCaller } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
-import { fleetWideCaller } from './authorize.ts';
+import { callerOf, fleetWideCaller } from './authorize.ts';
+import type { Caller } from './caller.ts';
 import { ApiError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 
@@ -41,14 +42,14 @@ const FILTERS: Record<Collection, string[]> = {
 export function restRoutes(deps: RestDeps): Router {
   const router = Router();
   const jsonBody = parseJsonBody(deps.maxBodyBytes);
+  // Express 5 passes a rejected promise on as the request's error. The caller is kept on
+  // res.locals (by fleetWideCaller) for the request log, the metrics and the write's author.
   const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     await fleetWideCaller(deps.auth, req, res, 'write');
-    res.locals.role = 'write';
     next();
   };
   const reader = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const caller = await fleetWideCaller(deps.auth, req, res, 'read');
-    res.locals.role = caller.roles.has('write') ? 'write' : 'read';
+    await fleetWideCaller(deps.auth, req, res, 'read');
     next();
   };
 
@@ -58,7 +59,8 @@ export function restRoutes(deps: RestDeps): Router {
     return published.snapshot;
   };
 
-  const role = (res: Response): TokenRole => res.locals.role as TokenRole;
+  /** Who writes, for the store: the role the request carried and the caller as plain data. */
+  const by = (res: Response): { role: TokenRole; who: WriteCaller } => writeCaller(callerOf(res));
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;
@@ -83,7 +85,7 @@ export function restRoutes(deps: RestDeps): Router {
 
     router.post(base, writer, jsonBody, async (req, res) => {
       const body = bodyObject(req.body, 'the record');
-      const { applied, revisionAfter } = await deps.store.write({ kind: 'create', collection, role: role(res), body });
+      const { applied, revisionAfter } = await deps.store.write({ kind: 'create', collection, ...by(res), body });
       sendRecord(res, 201, applied.record!, revisionAfter, { location: `/${collection}/${encodeURIComponent(applied.id)}` });
     });
 
@@ -104,23 +106,31 @@ export function restRoutes(deps: RestDeps): Router {
     });
 
     router.put(item, writer, jsonBody, async (req, res) => {
-      const request = { kind: 'replace' as const, collection, role: role(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
+      const request = { kind: 'replace' as const, collection, ...by(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
       const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
       sendRecord(res, 200, applied.record!, revisionAfter);
     });
     router.patch(item, writer, jsonBody, async (req, res) => {
-      const request = { kind: 'merge-patch' as const, collection, role: role(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
+      const request = { kind: 'merge-patch' as const, collection, ...by(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
       const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
       sendRecord(res, 200, applied.record!, revisionAfter);
     });
     router.delete(item, writer, async (req, res) => {
-      const { revisionAfter } = await deps.store.write({ kind: 'delete', collection, role: role(res), id: pathId(req), ...ifMatch(req) });
+      const { revisionAfter } = await deps.store.write({ kind: 'delete', collection, ...by(res), id: pathId(req), ...ifMatch(req) });
       res.status(204).set({ 'x-config-revision': revisionAfter, 'cache-control': 'no-store' }).end();
     });
 
     router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
   }
   return router;
+}
+
+/** A write's caller as the domain takes it: plain data, no credential. */
+function writeCaller(caller: Caller | undefined): { role: TokenRole; who: WriteCaller } {
+  // The writer middleware lets no request without a credential through to a write.
+  if (caller === undefined || caller.kind === 'anonymous') throw new ApiError('unauthorized', 'a write needs a credential');
+  const { kind, name, email } = caller;
+  return { role: caller.roles.has('write') ? 'write' : 'read', who: { kind, name, ...(email === undefined ? {} : { email }) } };
 }
 
 function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {

@@ -1,6 +1,7 @@
-// One structured log line per write, for the audit trail (docs/decisions/0011-audit-trail.md): which token
-// (never the token itself), what, and the revisions around it. SQLite also keeps the same
-// facts in its audit_log table, written in the write's own transaction.
+// One structured log line per write, for the audit trail: who wrote (the caller's kind and
+// name — a shared token by its role, a person by name and e-mail; never a credential), what,
+// and the revisions around it. SQLite also keeps the same facts in its audit_log table,
+// written in the write's own transaction.
 import type { Logger } from 'pino';
 import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
 
@@ -11,6 +12,9 @@ export function auditWrite(log: Logger, request: WriteRequest, applied: AppliedW
       collection: applied.collection,
       id: applied.id,
       role: request.role,
+      caller_kind: request.who.kind,
+      caller_name: request.who.name,
+      ...(request.who.email === undefined ? {} : { caller_email: request.who.email }),
       revision_before: before,
       revision_after: after,
       changed_fields: applied.changedFields,

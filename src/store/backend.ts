@@ -9,7 +9,7 @@ import type { BaselineFacts } from '../domain/judge.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { AppliedWrite, TokenRole } from '../domain/writes/write-request.ts';
+import type { AppliedWrite, TokenRole, WriteCaller } from '../domain/writes/write-request.ts';
 
 /** A revision as a backend read it, before it is judged. */
 export interface Candidate {
@@ -42,8 +42,11 @@ export interface BaseRevision {
   sources: ReadonlyMap<string, string>;
 }
 
-/** One record change to store, with the facts the audit trail keeps. `record` null deletes it. */
-export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole };
+/**
+ * One record change to store, with the facts the audit trail keeps. `record` null deletes it.
+ * `who` made it: a Git backend makes a person the commit's author.
+ */
+export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole; who: WriteCaller };
 
 export interface CommitResult {
   /** The revision the store holds after the change. */
@@ -103,8 +106,9 @@ export interface Backend {
    */
   isOlder?(revision: string, than: string): Promise<boolean>;
 
-  // What a restart needs to judge the store's revision against the one published before it
-  // (docs/decisions/0003-baseline-survives-restarts.md). A store with history offers its history; one without keeps facts.
+  // What a restart needs to judge the store's revision against the one published before it,
+  // so that a restart never falls behind what was served. A store with history offers its
+  // history; one without keeps facts.
 
   /**
    * The revisions before `revision`, at most `limit` of the newest, yielded OLDEST first

@@ -89,7 +89,7 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest, hold:
 }
 
 function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {
-  return { action, collection, id, record, previous, changedFields, role: request.role };
+  return { action, collection, id, record, previous, changedFields, role: request.role, who: request.who };
 }
 
 /** The record sources (which file each record came from) after a committed write: the same map when the write did not move a record's source. */

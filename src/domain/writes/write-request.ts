@@ -8,12 +8,26 @@ import type { Snapshot } from '../snapshot.ts';
 /** Which shared token a request carried: the audit trail names it, never the token itself. */
 export type TokenRole = 'read' | 'write';
 
+/**
+ * Who made a write, as plain data: the audit trail names them, and a person's write is
+ * authored by that person in Git. A shared token is named by its role ('write-token'), never
+ * by its value.
+ */
+export interface WriteCaller {
+  kind: 'service' | 'cluster' | 'person';
+  /** A service: which token; a person: their display name. */
+  name: string;
+  /** A person's e-mail address, when the issuer vouches for one. */
+  email?: string;
+}
+
 /** What the audit trail and the commit message call a write. */
 export type WriteAction = 'create' | 'update' | 'delete';
 
 interface WriteBase {
   collection: Collection;
   role: TokenRole;
+  who: WriteCaller;
 }
 
 export type WriteRequest =

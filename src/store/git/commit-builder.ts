@@ -49,7 +49,10 @@ export class CommitBuilder {
   /** Commit id -> its tree id, for the commits built or read last (the next parent is usually one of them). */
   readonly #commitTrees = new Map<string, string>();
 
-  /** Author and committer of the commits built: also who moves the branch, in the reflog. */
+  /**
+   * The service: the committer of every commit built, their author unless a person made the
+   * change, and who moves the branch, in the reflog.
+   */
   get author(): CommitAuthor {
     return this.#author;
   }
@@ -63,9 +66,10 @@ export class CommitBuilder {
   /**
    * The objects of `change` on top of `parent`. Their ids are known at once; they are written
    * (compressed on the thread pool, each to a flushed temporary file renamed into place) in the
-   * background while the caller goes on, and `written` says when.
+   * background while the caller goes on, and `written` says when. `author` is who made the
+   * change when it is not the service itself (a person); the service commits it either way.
    */
-  async build(change: FileContent, message: string, parent: string): Promise<BuiltCommit> {
+  async build(change: FileContent, message: string, parent: string, author: CommitAuthor = this.#author): Promise<BuiltCommit> {
     assertRecordPath(change.path);
     const objects: { type: ObjectType; content: Buffer; oid: string }[] = [];
     const add = (type: ObjectType, content: Buffer) => {
@@ -75,8 +79,9 @@ export class CommitBuilder {
     };
     const blob = change.text === null ? null : add('blob', Buffer.from(change.text));
     const { tree, parentBlob } = await this.#treeWith(parent, change.path, blob, add);
-    const person = { name: this.#author.name, email: this.#author.email, timestamp: Math.floor(Date.now() / 1000) };
-    const commit = add('commit', encodeCommit({ tree, parents: [parent], author: person, committer: person, message }));
+    const timestamp = Math.floor(Date.now() / 1000);
+    const committer = { name: this.#author.name, email: this.#author.email, timestamp };
+    const commit = add('commit', encodeCommit({ tree, parents: [parent], author: { name: author.name, email: author.email, timestamp }, committer, message }));
     this.#rememberCommit(commit, tree);
     const gitdir = sharedGitDir(this.#dir);
     const written = Promise.all(objects.map(({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))).then(() => undefined);

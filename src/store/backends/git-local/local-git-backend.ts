@@ -14,7 +14,7 @@ import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
-import { commitMessage } from '../../git/commit-message.ts';
+import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
 import { IndexFileCache, IndexNotWritable, indexWriteRefusal } from '../../git/format/index-file.ts';
@@ -257,6 +257,7 @@ export class LocalGitBackend implements Backend {
         parent,
         change: { path, text, previous },
         message: commitMessage(change),
+        author: commitAuthor(change),
         held: this.#held,
         lockOptions: this.#lockOptions,
         indexCache: this.#indexCache,

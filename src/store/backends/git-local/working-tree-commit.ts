@@ -16,7 +16,7 @@
 // the objects are the repository's shared ones (../../git/git-directory.ts).
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import type { CommitBuilder } from '../../git/commit-builder.ts';
+import type { CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { IndexFileCache, patchIndex } from '../../git/format/index-file.ts';
 import { LockFile, type LockOptions } from '../../git/format/lock-file.ts';
@@ -71,6 +71,8 @@ export interface WorkingTreeCommit {
   parent: string;
   change: WorkingTreeChange;
   message: string;
+  /** Who made the change, when not the service (a person): the commit's author; the service commits it. */
+  author?: CommitAuthor;
   /** The locks, already taken (and the caller's to release); else they are taken here. */
   held?: WriteLocks;
   /** How long to wait for a lock someone else holds, and who hears of stale locks removed. */
@@ -86,7 +88,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   const { gitdir, commonDir } = repo;
   const full = filePath(dir, change.path);
   // The commit's objects are written in the background meanwhile; the branch waits for them.
-  const { commit, blob, written, parentBlob } = await builder.build(change, message, parent);
+  const { commit, blob, written, parentBlob } = await builder.build(change, message, parent, write.author);
   // The content to put back after a crash, kept where the journal can find it (usually the
   // parent commit has it already; uncommitted edits of the file are stored first).
   const previousBlob = await storedPrevious(commonDir, change.previous, parentBlob);

@@ -21,7 +21,7 @@ import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
-import { commitMessage } from '../../git/commit-message.ts';
+import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { clearStaleLocks, type LockOptions } from '../../git/format/lock-file.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
@@ -158,7 +158,7 @@ export class RemoteGitBackend implements Backend {
     const { collection, id } = change;
     const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
     const text = change.record === null ? null : await this.#fileText(parent, path, change.record, collection);
-    const { commit, written } = await this.#builder.build({ path, text }, commitMessage(change), parent);
+    const { commit, written } = await this.#builder.build({ path, text }, commitMessage(change), parent, commitAuthor(change));
     await written;
     await pushCommit(this.#target, this.#branch!, commit, parent, (why) =>
       this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),

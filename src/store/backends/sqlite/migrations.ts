@@ -22,6 +22,9 @@
 //   database against what was served before it (docs/decisions/0003-baseline-survives-restarts.md).
 // - clusters.credential_generation (version 3): what a cluster's token is signed over; 0
 //   for every cluster that had none, which is the schema's default.
+// - audit_log.caller_kind, caller_name, caller_email (version 4): who wrote — a shared token by
+//   its role ('write-token'), a person by the name and e-mail their issuer's token gave.
+//   Rows written before are a shared token's, named after their token_role.
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -162,6 +165,17 @@ CREATE TABLE published_baseline (
     description: "a cluster's credential generation, raised to revoke its token",
     sql: `
 ALTER TABLE clusters ADD COLUMN credential_generation INTEGER NOT NULL DEFAULT 0 CHECK (credential_generation >= 0);
+`,
+  },
+  {
+    version: 4,
+    description: 'who made each write: the caller kind, name and e-mail in audit_log',
+    sql: `
+ALTER TABLE audit_log ADD COLUMN caller_kind TEXT NOT NULL DEFAULT 'service' CHECK (caller_kind IN ('service', 'cluster', 'person'));
+ALTER TABLE audit_log ADD COLUMN caller_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE audit_log ADD COLUMN caller_email TEXT;
+UPDATE audit_log SET caller_name = token_role || '-token';
+CREATE INDEX audit_log_caller ON audit_log (caller_kind, caller_name);
 `,
   },
 ];

@@ -8,6 +8,7 @@ import type { BaselineFacts } from '../../../domain/judge.ts';
 import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { StartupError } from '../../../startup-error.ts';
+import { insertAuditRow } from './audit-rows.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { SCHEMA_VERSION, schemaVersion } from './migrations.ts';
 import { readAllRecords, type RecordCache, RowWriter } from './rows.ts';
@@ -138,10 +139,7 @@ export class SqliteBackend implements Backend {
       else writer.put(change.collection, change.record);
       // The triggers counted every row written; one write is one revision.
       setRevision(db, after);
-      db.prepare(
-        `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(new Date().toISOString(), change.action, change.collection, change.id, change.role, JSON.stringify(change.changedFields), BigInt(before), BigInt(after));
+      insertAuditRow(db, change, before, after);
       db.exec('COMMIT');
       // This connection's own commit does not move data_version; a later poll sees others'.
       return { revision: String(after) };
