@@ -35,9 +35,12 @@ export function serviceRoutes(deps: ServiceRouteDeps): Router {
       return;
     }
     // A missing or wrong token is no error here: the probe's answer must not depend on it. The
-    // full view names problems of the whole fleet: a cluster credential gets the public one.
+    // full view names problems of the whole fleet, so it needs a caller that reads all of it: a
+    // cluster credential, or a person in no read group, gets the public one. A person's token
+    // is awaited (its keys may have to be fetched); an issuer that cannot be reached leaves
+    // the public view, never a failed probe.
     const caller = req.headers.authorization ? await deps.auth.identify(req) : undefined;
-    const view = caller !== undefined && caller.clusters === undefined ? 'full' : 'public';
+    const view = caller !== undefined && caller.clusters === undefined && caller.roles.has('read') ? 'full' : 'public';
     const answer = readyAnswer(deps.store.status(), deps.backend, view);
     res.status(answer.status).json(answer.body);
   });
