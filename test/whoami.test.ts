@@ -1,6 +1,6 @@
 // GET /api/v2/gitops/whoami on the real server for every kind of caller (the read and the
-// write token, a cluster token, a person's token through the PersonVerifier port), 401
-// without a credential; and the Authenticator's promises: service and cluster credentials are
+// write token, a cluster token, a person's token through the PersonVerifier port and from a
+// real OIDC issuer on loopback), 401 without a credential; and the Authenticator's promises: service and cluster credentials are
 // answered without one (the read path stays synchronous), a person's token with one, whose
 // typed errors become 401 and 503.
 import type { IncomingMessage } from 'node:http';
@@ -14,6 +14,7 @@ import { toApiError } from '../src/http/error-mapping.ts';
 import { CRUD_DATA } from './helpers/crud.ts';
 import { asSeedFile } from './helpers/fixture-data.ts';
 import { request } from './helpers/http.ts';
+import { AUDIENCE, startOidcIssuer } from './helpers/oidc-issuer.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
 
@@ -76,6 +77,32 @@ describe('GET /api/v2/gitops/whoami', () => {
     const res = await request(service.url, WHOAMI, { method: 'POST', token: READ_TOKEN });
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD');
+  });
+});
+
+describe('GET /api/v2/gitops/whoami with a real OIDC issuer', () => {
+  it("answers a person with the name, e-mail and roles of their issuer's token", async () => {
+    const issuer = await startOidcIssuer();
+    const oidc = await startTestService({
+      STORE_BACKEND: 'memory',
+      SEED_FILE: asSeedFile(),
+      OIDC_ISSUER_URL: issuer.url,
+      OIDC_AUDIENCE: AUDIENCE,
+      OIDC_READ_GROUPS: 'developers',
+      OIDC_WRITE_GROUPS: 'platform-admins',
+    });
+    try {
+      const admin = await request(oidc.url, WHOAMI, { token: await issuer.sign({ groups: ['platform-admins'] }) });
+      expect(admin.status, admin.text).toBe(200);
+      expect(admin.json()).toEqual({ kind: 'person', name: 'Alice Admin', email: 'alice@example.com', roles: ['read', 'write'], clusters: null });
+      await expectMatchesOpenApi('get', WHOAMI, 200, admin.json());
+      const developer = await request(oidc.url, WHOAMI, { token: await issuer.sign({ name: 'Dev Eloper', email: 'dev@example.com', groups: ['developers'] }) });
+      expect(developer.json()).toEqual({ kind: 'person', name: 'Dev Eloper', email: 'dev@example.com', roles: ['read'], clusters: null });
+      expect((await request(oidc.url, WHOAMI, { token: issuer.unsigned() })).status).toBe(401);
+    } finally {
+      await oidc.close();
+      await issuer.close();
+    }
   });
 });
 
