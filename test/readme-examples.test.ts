@@ -217,12 +217,15 @@ describe('README examples', () => {
     expect((await request(reader.url, '/api/v2/gitops/fleet?state=behind', { token: README_READ_TOKEN })).status).toBe(200);
   });
 
-  it('shows a whoami answer of the shape the service answers', async () => {
+  it('shows whoami answers (one a line: a cluster, a person) of the shape the service answers', async () => {
     const block = codeBlocks(README).find((b) => b.section === 'Authentication' && b.lang === 'json')!;
-    const shown = JSON.parse(block.text);
-    await expectMatchesOpenApi('get', '/api/v2/gitops/whoami', 200, shown);
+    const shown = block.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+    expect(shown.map((answer) => answer.kind)).toEqual(['cluster', 'person']);
     const served = (await request(reader.url, '/api/v2/gitops/whoami', { token: README_READ_TOKEN })).json();
-    expect(Object.keys(shown)).toEqual(Object.keys(served));
+    for (const answer of shown) {
+      await expectMatchesOpenApi('get', '/api/v2/gitops/whoami', 200, answer);
+      expect(Object.keys(answer)).toEqual(Object.keys(served));
+    }
   });
 
   it('documents /health as it answers', async () => {
