@@ -48,7 +48,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
   }
   // Before the store: a certificate problem stops the start at once, not after a clone.
   const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
-  const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
+  const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions, writeTimeoutMs: config.writeTimeoutMs });
   const responses = new ServedResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses) : undefined;

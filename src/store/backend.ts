@@ -45,6 +45,15 @@ export interface BaseRevision {
 /** One record change to store, with the facts the audit trail keeps. `record` null deletes it. */
 export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole };
 
+/** How a commit is to be made. */
+export interface CommitOptions {
+  /**
+   * When the write gives up (ms since the epoch): a backend that waits and tries again on its
+   * own (a push refused for a lock the remote held) stops by then.
+   */
+  deadline?: number;
+}
+
 export interface CommitResult {
   /** The revision the store holds after the change. */
   revision: string;
@@ -86,7 +95,7 @@ export interface Backend {
    * Stores one change on top of `base`. Throws BaseMoved when the store no longer holds
    * `base`, StoreUnavailable when it cannot take the change; in both cases nothing is stored.
    */
-  commit(change: RecordChange, base: BaseRevision): Promise<CommitResult>;
+  commit(change: RecordChange, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
   /**
    * Takes the store's own write lock until release(), for a store others write to as well
    * (Git's index and branch locks): after a write met a moved store, the runner loads,
