@@ -31,6 +31,13 @@ export interface KnownRevisions {
   served?: string;
   /** The last revision refused. */
   refused?: string;
+  /**
+   * A commit has just found the store moved, and the backend looked at its newest revision
+   * to tell: it may answer from that look rather than look again (a remote's fetch). Only a
+   * write applying itself again asks this way; a stale answer costs it one more try, never
+   * a wrong result, since every commit is checked against the store's head.
+   */
+  lookedJustNow?: boolean;
 }
 
 /** A load either reads a new revision or finds that the store still holds a known one. */

@@ -2,8 +2,9 @@
 // load it whole, judge it against the revision served now (domain/judge.ts), publish it
 // atomically or keep the last good one and say why; and a write goes the same way: apply it
 // to the served revision, commit it through the backend, publish, write the audit line
-// (./write-attempts.ts). Loads and writes run one at a time, in one queue; a write whose store
-// keeps moving under it waits between its turns outside the queue.
+// (./write-attempts.ts). Loads and writes run one at a time, in one queue; writes also take
+// turns among themselves, and one whose store keeps moving under it waits between its tries
+// outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
 import { baselineFacts } from '../domain/judge.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
@@ -19,6 +20,7 @@ import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from './retry-policy.ts';
 import { StoreEvents } from './store-events.ts';
 import { attemptWrite, type WriteSide } from './write-attempts.ts';
+import { WriterTurns } from './writer-turns.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
 
@@ -48,6 +50,8 @@ export class StoreRunner {
   /** What the first revision of this process is judged against (found once, at its first load). */
   #start: StartBaseline | undefined;
   readonly #queue = new SerialQueue();
+  /** One write at a time, from its first try to its answer (loads run between its tries). */
+  readonly #writeTurns = new SerialQueue();
   readonly #events = new StoreEvents();
   #published: Published | undefined;
   #lastLoad: LoadReport | undefined;
@@ -59,6 +63,7 @@ export class StoreRunner {
   readonly #retry = new RetryPolicy({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   /** Writes under way, in the queue or waiting between their turns. */
   readonly #writes = new Set<Promise<unknown>>();
+  readonly #turns = new WriterTurns();
   #stopped = false;
 
   constructor(backend: Backend, options: StoreRunnerOptions) {
@@ -120,7 +125,8 @@ export class StoreRunner {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
-    await this.#queue.idle();
+    // Writes still under way finish their turn; one waiting to try again gives up.
+    await this.idle();
     await this.#backend.close();
   }
 
@@ -135,20 +141,20 @@ export class StoreRunner {
 
   /** Applies, stores and publishes one write; the answer comes once it is stored. */
   write(request: WriteRequest): Promise<WriteResult> {
-    const writing = this.#write(request);
+    const writing = this.#writeTurns.run(() => this.#write(request));
     this.#writes.add(writing);
     void writing.catch(() => undefined).finally(() => this.#writes.delete(writing));
     return writing;
   }
 
-  async #load(reason: string): Promise<void> {
+  async #load(reason: string, lookedJustNow = false): Promise<void> {
     if (this.#stopped) return;
     clearTimeout(this.#retryTimer);
     const at = new Date().toISOString();
     const served = this.#published?.snapshot.revision;
     let result;
     try {
-      result = await this.#backend.load({ served, refused: this.#refused?.revision });
+      result = await this.#backend.load({ served, refused: this.#refused?.revision, lookedJustNow });
     } catch (error) {
       this.#loadFailed(error, at, reason);
       return;
@@ -268,10 +274,11 @@ export class StoreRunner {
       log: this.#log,
       queue: this.#queue,
       writeTimeoutMs: this.#writeTimeoutMs,
+      turns: this.#turns,
       stopped: () => this.#stopped,
       published: () => this.#published,
       refused: () => this.#refused,
-      load: (reason) => this.#load(reason),
+      load: (reason, lookedJustNow) => this.#load(reason, lookedJustNow),
       publishWrite: async (snapshot, sources, base) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
         this.#publish({ snapshot, sources, publishedAt: new Date(), problems: base.problems });

@@ -1,15 +1,19 @@
 // One write, applied to the served revision and committed through the backend, and tried
 // again while the store moves under it (someone else committed, another instance pushed).
+// The runner lets one write at a time through here, from its first try to its answer.
 //
 // Each try is a turn in the runner's queue (loads and writes never overlap there): load the
 // newest revision (after the first turn), apply the write to it — If-Match and every rule
 // checked again on that revision, so a record someone else changed meanwhile is refused, never
 // overwritten —, commit. A store with a lock of its own (local Git) is locked for the rest of
-// the turn after its first move and cannot move again. A store without one (a remote branch
-// another writer pushes to) ends the turn: the write leaves the queue, waits a jittered,
-// growing pause — loads and other writes run meanwhile, and two writers fall out of step —
-// and comes back with its first ticket, ahead of what was queued after it. It gives up with
-// `kept_moving` once WRITE_TIMEOUT has passed since its first attempt.
+// the turn after it moved, and cannot move again. A store without one (a remote branch
+// another writer pushes to) is tried once more at once, on the head the refused commit found;
+// moved again, the write leaves the queue, waits a jittered, growing pause — loads go on
+// meanwhile —, and takes its next turn. It gives up with `kept_moving` once WRITE_TIMEOUT has
+// passed since its first attempt.
+//
+// Pauses on the losing side alone do not make two writers take turns; the winner leaves room
+// now and then (./writer-turns.ts).
 //
 // A refusal is checked once more against the newest revision, since the store may hold a
 // change not yet noticed.
@@ -25,11 +29,12 @@ import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './error
 import type { Published, WriteResult } from './published.ts';
 import { RetryPolicy } from './retry-policy.ts';
 import type { SerialQueue } from './serial-queue.ts';
+import type { WriterTurns } from './writer-turns.ts';
 
 /**
  * The pauses between turns: from up to 15 ms, doubling up to 500 ms, each drawn below its
- * ceiling. Short enough that a write which lost one race tries again at once; long enough
- * at the cap that two writers in a tight race soon stop crossing.
+ * ceiling. Short at first, so a write that lost one race tries again at once; longer when it
+ * keeps losing, so that two writers caught in step fall out of it.
  */
 const FIRST_PAUSE_MS = 15;
 const MAX_PAUSE_MS = 500;
@@ -38,19 +43,19 @@ const MAX_PAUSE_MS = 500;
 export interface WriteSide {
   backend: Backend;
   log: Logger;
-  /** The runner's queue: every turn of a write runs in it. */
+  /** The runner's queue of loads and writes: every turn of a write runs in it. */
   queue: SerialQueue;
   /** WRITE_TIMEOUT: how long after its first attempt a write whose store keeps moving stops trying. */
   writeTimeoutMs: number;
-  /** The jitter's source of numbers in [0, 1) (Math.random unless a test seeds one). */
-  random?: () => number;
+  /** Kept by the runner for all its writes: when to leave room for another writer. */
+  turns: WriterTurns;
   /** The runner is stopping: a write waiting between turns gives up. */
   stopped(): boolean;
   published(): Published | undefined;
   /** The revision the store holds and the runner refused, if any: no writes then. */
   refused(): { revision: string; error: string; problems: Problem[] } | undefined;
-  /** Loads the store's newest revision (within the runner's queue). */
-  load(reason: string): Promise<void>;
+  /** Loads the store's newest revision (within the runner's queue); `lookedJustNow`: see KnownRevisions. */
+  load(reason: string, lookedJustNow?: boolean): Promise<void>;
   /** Publishes the written revision. */
   publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: Published): Promise<void>;
 }
@@ -65,7 +70,8 @@ interface Progress {
 }
 
 export async function attemptWrite(side: WriteSide, request: WriteRequest): Promise<WriteResult> {
-  const ticket = side.queue.ticket();
+  const room = side.turns.roomBeforeWrite();
+  if (room > 0) await pause(room);
   let progress: Progress | undefined;
   let pauses: RetryPolicy | undefined;
   for (let turn = 1; ; turn++) {
@@ -80,9 +86,9 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest): Prom
       } finally {
         await hold.current?.release();
       }
-    }, ticket);
+    });
     if ('done' in outcome) return outcome.done;
-    pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress!.deadline, random: side.random });
+    pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress!.deadline });
     const wait = pauses.next();
     if (wait === undefined || side.stopped()) throw keptMoving(progress!, side.writeTimeoutMs, side.stopped());
     side.log.info(
@@ -101,6 +107,7 @@ async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current
   if (again) await side.load('the store moved under a write');
   // A turn after a move starts from the newest revision: a refusal there stands.
   let lookedAgain = again;
+  let firstMove = true;
   for (;;) {
     const base = side.published();
     if (!base) throw new StoreUnavailable('not_loaded', 'no configuration has been loaded yet; see /ready');
@@ -131,15 +138,24 @@ async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current
     }
     let committed;
     progress.attempts++;
+    const commitStarted = Date.now();
     try {
       committed = await side.backend.commit(recordChange(applied, request), base, { deadline: progress.deadline });
+      side.turns.landed(Date.now() - commitStarted);
     } catch (error) {
       if (!(error instanceof BaseMoved)) {
         if (!(error instanceof StoreUnavailable)) side.log.error({ err: error }, 'a write failed in the store');
         throw asStoreFault(error);
       }
-      if (hold.current || !side.backend.holdForWrite) return { moved: { error, applied } };
+      if (!side.backend.holdForWrite) side.turns.moved();
+      if (hold.current || (!side.backend.holdForWrite && !firstMove)) return { moved: { error, applied } };
       side.log.info({ attempt: progress.attempts, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+      if (!side.backend.holdForWrite) {
+        // The first time in a turn: once more at once, on the head the refused commit found.
+        firstMove = false;
+        await side.load('the store moved under a write', true);
+        continue;
+      }
       // Someone else writes to the store right now: the next attempt loads, applies and
       // commits under the store's own lock, where it cannot move again.
       hold.current = await side.backend.holdForWrite().catch((holdError: unknown) => {
@@ -151,7 +167,7 @@ async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current
     const sources = sourcesAfterWrite(base.sources, applied, committed.source);
     const snapshot = withRevision(applied.snapshot, committed.revision);
     await side.publishWrite(snapshot, sources, base);
-    side.log.info({ revision: committed.revision, previous: revisionBefore, attempts: progress.attempts }, 'published a write');
+    side.log.info({ revision: committed.revision, previous: revisionBefore, attempts: progress.attempts, ms: Date.now() - progress.startedAt }, 'published a write');
     auditWrite(side.log, request, applied, revisionBefore, committed.revision);
     return { done: { applied, revisionBefore, revisionAfter: committed.revision } };
   }

@@ -76,6 +76,8 @@ export class RemoteGitBackend implements Backend {
   /** How this instance's commits name it, and the other instances seen pushing to the branch. */
   readonly #writer = ownWriterId();
   readonly #otherWriters: OtherWriters;
+  /** The remote's head a refused push found (fetched, objects and all), until the next load. */
+  #movedTo: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #onChange: ((reason: string) => void) | undefined;
   readonly #lockOptions: LockOptions;
@@ -110,9 +112,14 @@ export class RemoteGitBackend implements Backend {
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
+    const movedTo = this.#movedTo;
+    this.#movedTo = undefined;
     let head: string;
     try {
-      head = await this.#fetch();
+      // A write applying itself again at once: the fetch its refused push made is as new as
+      // a fetch now would be, less one round trip, which decides whether it lands before the
+      // other writer's next push.
+      head = known.lookedJustNow && movedTo !== undefined ? movedTo : await this.#fetch();
     } catch (error) {
       const local = this.#cloned ? await this.#localHead() : undefined;
       if (local === undefined) throw error;
@@ -163,7 +170,10 @@ export class RemoteGitBackend implements Backend {
         onRetry: (why) => this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
       });
     } catch (error) {
-      if (error instanceof BranchMoved) await this.#otherWriters.noteMove(this.#target, this.#branch!, error.head, parent);
+      if (error instanceof BranchMoved) {
+        this.#movedTo = error.head;
+        await this.#otherWriters.noteMove(this.#target, this.#branch!, error.head, parent);
+      }
       throw error;
     }
     // The remote has it: the branch moves and the change is served.
