@@ -32,7 +32,7 @@ const MAX_RETRY_MS = 30_000;
 /** How long start() waits for the first revision before the service starts unready. */
 const START_WAIT_MS = 15_000;
 /** WRITE_TIMEOUT's default. */
-export const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
+const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
 
 export interface StoreRunnerOptions {
   log: Logger;
@@ -50,8 +50,8 @@ export class StoreRunner {
   /** What the first revision of this process is judged against (found once, at its first load). */
   #start: StartBaseline | undefined;
   readonly #queue = new SerialQueue();
-  /** One write at a time, from its first try to its answer (loads run between its tries). */
-  readonly #writeTurns = new SerialQueue();
+  /** Writes one at a time, in the order they came, each from its first try to its answer (loads run between its tries). */
+  readonly #writeOrder = new SerialQueue();
   readonly #events = new StoreEvents();
   #published: Published | undefined;
   #lastLoad: LoadReport | undefined;
@@ -63,7 +63,8 @@ export class StoreRunner {
   readonly #retry = new RetryPolicy({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   /** Writes under way, in the queue or waiting between their turns. */
   readonly #writes = new Set<Promise<unknown>>();
-  readonly #turns = new WriterTurns();
+  /** When this runner's writes leave room for another writer of the store. */
+  readonly #writerTurns = new WriterTurns();
   #stopped = false;
 
   constructor(backend: Backend, options: StoreRunnerOptions) {
@@ -141,7 +142,7 @@ export class StoreRunner {
 
   /** Applies, stores and publishes one write; the answer comes once it is stored. */
   write(request: WriteRequest): Promise<WriteResult> {
-    const writing = this.#writeTurns.run(() => this.#write(request));
+    const writing = this.#writeOrder.run(() => this.#write(request));
     this.#writes.add(writing);
     void writing.catch(() => undefined).finally(() => this.#writes.delete(writing));
     return writing;
@@ -274,7 +275,7 @@ export class StoreRunner {
       log: this.#log,
       queue: this.#queue,
       writeTimeoutMs: this.#writeTimeoutMs,
-      turns: this.#turns,
+      turns: this.#writerTurns,
       stopped: () => this.#stopped,
       published: () => this.#published,
       refused: () => this.#refused,

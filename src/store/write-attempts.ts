@@ -64,7 +64,7 @@ export interface WriteSide {
 interface Progress {
   /** Commits tried (each one the store refused because it had moved, but the last). */
   attempts: number;
-  /** Date.now() at the first attempt. */
+  /** Date.now() when the write's first try began. */
   startedAt: number;
   deadline: number;
 }
@@ -72,14 +72,11 @@ interface Progress {
 export async function attemptWrite(side: WriteSide, request: WriteRequest): Promise<WriteResult> {
   const room = side.turns.roomBeforeWrite();
   if (room > 0) await pause(room);
-  let progress: Progress | undefined;
+  const startedAt = Date.now();
+  const progress: Progress = { attempts: 0, startedAt, deadline: startedAt + side.writeTimeoutMs };
   let pauses: RetryPolicy | undefined;
   for (let turn = 1; ; turn++) {
     const outcome = await side.queue.run(async () => {
-      if (!progress) {
-        const startedAt = Date.now();
-        progress = { attempts: 0, startedAt, deadline: startedAt + side.writeTimeoutMs };
-      }
       const hold: { current?: WriteHold } = {};
       try {
         return await writeTurn(side, request, hold, progress, turn > 1);
@@ -88,15 +85,15 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest): Prom
       }
     });
     if ('done' in outcome) return outcome.done;
-    pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress!.deadline });
+    pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress.deadline });
     const wait = pauses.next();
-    if (wait === undefined || side.stopped()) throw keptMoving(progress!, side.writeTimeoutMs, side.stopped());
+    if (wait === undefined || side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, side.stopped());
     side.log.info(
-      { attempt: progress!.attempts, record: recordName(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
+      { attempt: progress.attempts, record: recordName(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
       'the store moved under a write; applying it again on its new revision',
     );
     await pause(wait);
-    if (side.stopped()) throw keptMoving(progress!, side.writeTimeoutMs, true);
+    if (side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, true);
   }
 }
 
