@@ -49,6 +49,8 @@ export interface ServiceConfig extends BackendSettings {
   maxBodyBytes: number;
   /** GUARD_ACCEPT_REVISION: revisions the shrink guard lets through (a mass change meant). */
   guardAcceptRevisions: string[];
+  /** WRITE_TIMEOUT: how long a write whose store keeps moving under it (another writer) keeps trying. */
+  writeTimeoutMs: number;
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
   /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
@@ -282,6 +284,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     maxRecordBytes: parseByteSize('MAX_RECORD_BYTES', env.MAX_RECORD_BYTES || '1mb'),
     gitLockTimeoutMs: parseDuration('GIT_LOCK_TIMEOUT', env.GIT_LOCK_TIMEOUT || '3s'),
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
+    writeTimeoutMs: parseDuration('WRITE_TIMEOUT', env.WRITE_TIMEOUT || '10s'),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),

@@ -60,7 +60,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   }
   // Before the store: a certificate problem stops the start at once, not after a clone.
   const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
-  const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions });
+  const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions, writeTimeoutMs: config.writeTimeoutMs });
   const peers = config.peers
     ? new Peers({ settings: config.peers, store, log, own: { scheme: tls ? 'https' : 'http', port: config.listen.port }, tls: tls && peerTls(tls, config.peers) })
     : undefined;

@@ -99,6 +99,14 @@ describe('configuration', () => {
     expect(() => parseDuration('X', '100us')).toThrow(/at least 1ms/);
   });
 
+  it('takes WRITE_TIMEOUT as a duration, 10 s by default', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't' }).writeTimeoutMs).toBe(10_000);
+    expect(loadConfig({ AUTH_TOKEN: 't', WRITE_TIMEOUT: '1m30s' }).writeTimeoutMs).toBe(90_000);
+    expect(loadConfig({ AUTH_TOKEN: 't', WRITE_TIMEOUT: '2' }).writeTimeoutMs).toBe(2000);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', WRITE_TIMEOUT: '10 seconds' })).toThrow(/WRITE_TIMEOUT=10 seconds is not a duration/);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', WRITE_TIMEOUT: '0s' })).toThrow(/WRITE_TIMEOUT=0s must be at least 1ms/);
+  });
+
   it('takes the log level from LOG_LEVEL, else a plain RUST_LOG level', () => {
     expect(loadConfig({ AUTH_TOKEN: 't', RUST_LOG: 'debug' }).logLevel).toBe('debug');
     expect(loadConfig({ AUTH_TOKEN: 't', RUST_LOG: 'my_crate=debug' }).logLevel).toBe('info');

@@ -31,6 +31,13 @@ export interface KnownRevisions {
   served?: string;
   /** The last revision refused. */
   refused?: string;
+  /**
+   * A commit has just found the store moved, and the backend looked at its newest revision
+   * to tell: it may answer from that look rather than look again (a remote's fetch). Only a
+   * write applying itself again asks this way; a stale answer costs it one more try, never
+   * a wrong result, since every commit is checked against the store's head.
+   */
+  lookedJustNow?: boolean;
 }
 
 /** A load either reads a new revision or finds that the store still holds a known one. */
@@ -47,6 +54,15 @@ export interface BaseRevision {
  * `who` made it: a Git backend makes a person the commit's author.
  */
 export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole; who: WriteCaller };
+
+/** How a commit is to be made. */
+export interface CommitOptions {
+  /**
+   * When the write gives up (ms since the epoch): a backend that waits and tries again on its
+   * own (a push refused for a lock the remote held) stops by then.
+   */
+  deadline?: number;
+}
 
 export interface CommitResult {
   /** The revision the store holds after the change. */
@@ -89,7 +105,7 @@ export interface Backend {
    * Stores one change on top of `base`. Throws BaseMoved when the store no longer holds
    * `base`, StoreUnavailable when it cannot take the change; in both cases nothing is stored.
    */
-  commit(change: RecordChange, base: BaseRevision): Promise<CommitResult>;
+  commit(change: RecordChange, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
   /**
    * Takes the store's own write lock until release(), for a store others write to as well
    * (Git's index and branch locks): after a write met a moved store, the runner loads,

@@ -2,23 +2,26 @@
 // load it whole, judge it against the revision served now (domain/judge.ts), publish it
 // atomically or keep the last good one and say why; and a write goes the same way: apply it
 // to the served revision, commit it through the backend, publish, write the audit line
-// (./write-attempts.ts). Loads and writes run one at a time, in one queue.
+// (./write-attempts.ts). Loads and writes run one at a time, in one queue; writes also take
+// turns among themselves, and one whose store keeps moving under it waits between its tries
+// outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
 import { baselineFacts } from '../domain/judge.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
-import type { Backend, BackendDescription, Candidate, WriteHold } from './backend.ts';
+import type { Backend, BackendDescription, Candidate } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
 import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { RetryBackoff } from './retry-backoff.ts';
+import { RetryPolicy } from './retry-policy.ts';
 import { StoreEvents } from './store-events.ts';
 import { attemptWrite, type WriteSide } from './write-attempts.ts';
+import { WriterTurns } from './writer-turns.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
 
@@ -30,20 +33,27 @@ const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
 /** How long start() waits for the first revision before the service starts unready. */
 const START_WAIT_MS = 15_000;
+/** WRITE_TIMEOUT's default. */
+const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
 
 export interface StoreRunnerOptions {
   log: Logger;
   /** GUARD_ACCEPT_REVISION: revisions whose mass shrink is meant. */
   acceptShrink?: readonly string[];
+  /** WRITE_TIMEOUT: how long a write whose store keeps moving under it keeps trying. */
+  writeTimeoutMs?: number;
 }
 
 export class StoreRunner {
   readonly #backend: Backend;
   readonly #log: Logger;
   readonly #acceptShrink: readonly string[];
+  readonly #writeTimeoutMs: number;
   /** What the first revision of this process is judged against (found once, at its first load). */
   #start: StartBaseline | undefined;
   readonly #queue = new SerialQueue();
+  /** Writes one at a time, in the order they came, each from its first try to its answer (loads run between its tries). */
+  readonly #writeOrder = new SerialQueue();
   readonly #events = new StoreEvents();
   #published: Published | undefined;
   #lastLoad: LoadReport | undefined;
@@ -53,13 +63,18 @@ export class StoreRunner {
   #queuedLoad: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #beforePublish: BeforePublish | undefined;
-  readonly #retry = new RetryBackoff(FIRST_RETRY_MS, MAX_RETRY_MS);
+  readonly #retry = new RetryPolicy({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
+  /** Writes under way, in the queue or waiting between their turns. */
+  readonly #writes = new Set<Promise<unknown>>();
+  /** When this runner's writes leave room for another writer of the store. */
+  readonly #writerTurns = new WriterTurns();
   #stopped = false;
 
   constructor(backend: Backend, options: StoreRunnerOptions) {
     this.#backend = backend;
     this.#log = options.log;
     this.#acceptShrink = options.acceptShrink ?? [];
+    this.#writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   }
 
   published(): Published | undefined {
@@ -107,8 +122,9 @@ export class StoreRunner {
   }
 
   /** Resolves once every load and write queued so far has finished. */
-  idle(): Promise<void> {
-    return this.#queue.idle();
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.#writes]);
+    await this.#queue.idle();
   }
 
   describe(): BackendDescription {
@@ -134,7 +150,8 @@ export class StoreRunner {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
-    await this.#queue.idle();
+    // Writes still under way finish their turn; one waiting to try again gives up.
+    await this.idle();
     await this.#backend.close();
   }
 
@@ -149,17 +166,20 @@ export class StoreRunner {
 
   /** Applies, stores and publishes one write; the answer comes once it is stored. */
   write(request: WriteRequest): Promise<WriteResult> {
-    return this.#queue.run(() => this.#write(request));
+    const writing = this.#writeOrder.run(() => this.#write(request));
+    this.#writes.add(writing);
+    void writing.catch(() => undefined).finally(() => this.#writes.delete(writing));
+    return writing;
   }
 
-  async #load(reason: string): Promise<void> {
+  async #load(reason: string, lookedJustNow = false): Promise<void> {
     if (this.#stopped) return;
     clearTimeout(this.#retryTimer);
     const at = new Date().toISOString();
     const served = this.#published?.snapshot.revision;
     let result;
     try {
-      result = await this.#backend.load({ served, refused: this.#refused?.revision });
+      result = await this.#backend.load({ served, refused: this.#refused?.revision, lookedJustNow });
     } catch (error) {
       this.#loadFailed(error, at, reason);
       return;
@@ -249,7 +269,7 @@ export class StoreRunner {
     );
     this.#events.loaded({ result: 'failed' });
     if (this.#stopped) return;
-    this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retry.take());
+    this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retry.next() ?? MAX_RETRY_MS);
     this.#retryTimer.unref();
   }
 
@@ -262,18 +282,15 @@ export class StoreRunner {
   }
 
   async #write(request: WriteRequest): Promise<WriteResult> {
-    const hold: { current?: WriteHold } = {};
     const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
     const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
     try {
-      const result = await attemptWrite(this.#writeSide(), request, hold);
+      const result = await attemptWrite(this.#writeSide(), request);
       written(result.applied.unchanged ? 'unchanged' : 'ok');
       return result;
     } catch (error) {
       written(error instanceof WriteRefused ? 'refused' : 'failed');
       throw error;
-    } finally {
-      await hold.current?.release();
     }
   }
 
@@ -282,9 +299,13 @@ export class StoreRunner {
     return {
       backend: this.#backend,
       log: this.#log,
+      queue: this.#queue,
+      writeTimeoutMs: this.#writeTimeoutMs,
+      turns: this.#writerTurns,
+      stopped: () => this.#stopped,
       published: () => this.#published,
       refused: () => this.#refused,
-      load: (reason) => this.#load(reason),
+      load: (reason, lookedJustNow) => this.#load(reason, lookedJustNow),
       publishWrite: async (snapshot, sources, base) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
         await this.#publish({ snapshot, sources, problems: base.problems });

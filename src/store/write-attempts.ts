@@ -1,8 +1,23 @@
-// One write, applied to the served revision and committed through the backend, tried again
-// while the store moves under it (someone else committed): the second attempt loads the newer
-// revision and, where the backend can, holds the store's own lock so it cannot move again.
+// One write, applied to the served revision and committed through the backend, and tried
+// again while the store moves under it (someone else committed, another instance pushed).
+// The runner lets one write at a time through here, from its first try to its answer.
+//
+// Each try is a turn in the runner's queue (loads and writes never overlap there): load the
+// newest revision (after the first turn), apply the write to it — If-Match and every rule
+// checked again on that revision, so a record someone else changed meanwhile is refused, never
+// overwritten —, commit. A store with a lock of its own (local Git) is locked for the rest of
+// the turn after it moved, and cannot move again. A store without one (a remote branch
+// another writer pushes to) is tried once more at once, on the head the refused commit found;
+// moved again, the write leaves the queue, waits a jittered, growing pause — loads go on
+// meanwhile —, and takes its next turn. It gives up with `kept_moving` once WRITE_TIMEOUT has
+// passed since its first attempt.
+//
+// Pauses on the losing side alone do not make two writers take turns; the winner leaves room
+// now and then (./writer-turns.ts).
+//
 // A refusal is checked once more against the newest revision, since the store may hold a
-// change not yet noticed. The runner (./store-runner.ts) calls this in its queue.
+// change not yet noticed.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type Problem, recordName } from '../domain/problem.ts';
 import { type Snapshot, withRevision } from '../domain/snapshot.ts';
@@ -12,26 +27,85 @@ import { auditWrite } from './audit.ts';
 import type { Backend, RecordChange, WriteHold } from './backend.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './errors.ts';
 import type { Published, WriteResult } from './published.ts';
+import { RetryPolicy } from './retry-policy.ts';
+import type { SerialQueue } from './serial-queue.ts';
+import type { WriterTurns } from './writer-turns.ts';
 
-/** Attempts of a write whose store keeps moving under it. */
-const WRITE_ATTEMPTS = 5;
+/**
+ * The pauses between turns: from up to 15 ms, doubling up to 500 ms, each drawn below its
+ * ceiling. Short at first, so a write that lost one race tries again at once; longer when it
+ * keeps losing, so that two writers caught in step fall out of it.
+ */
+const FIRST_PAUSE_MS = 15;
+const MAX_PAUSE_MS = 500;
 
 /** What a write sees and does of the store runner. */
 export interface WriteSide {
   backend: Backend;
   log: Logger;
+  /** The runner's queue of loads and writes: every turn of a write runs in it. */
+  queue: SerialQueue;
+  /** WRITE_TIMEOUT: how long after its first attempt a write whose store keeps moving stops trying. */
+  writeTimeoutMs: number;
+  /** Kept by the runner for all its writes: when to leave room for another writer. */
+  turns: WriterTurns;
+  /** The runner is stopping: a write waiting between turns gives up. */
+  stopped(): boolean;
   published(): Published | undefined;
   /** The revision the store holds and the runner refused, if any: no writes then. */
   refused(): { revision: string; error: string; problems: Problem[] } | undefined;
-  /** Loads the store's newest revision (within the runner's queue). */
-  load(reason: string): Promise<void>;
+  /** Loads the store's newest revision (within the runner's queue); `lookedJustNow`: see KnownRevisions. */
+  load(reason: string, lookedJustNow?: boolean): Promise<void>;
   /** Publishes the written revision. */
   publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: Published): Promise<void>;
 }
 
-export async function attemptWrite(side: WriteSide, request: WriteRequest, hold: { current?: WriteHold }): Promise<WriteResult> {
-  let lookedAgain = false;
-  for (let attempt = 1; ; attempt++) {
+/** How far a write got over its turns. */
+interface Progress {
+  /** Commits tried (each one the store refused because it had moved, but the last). */
+  attempts: number;
+  /** Date.now() when the write's first try began. */
+  startedAt: number;
+  deadline: number;
+}
+
+export async function attemptWrite(side: WriteSide, request: WriteRequest): Promise<WriteResult> {
+  const room = side.turns.roomBeforeWrite();
+  if (room > 0) await pause(room);
+  const startedAt = Date.now();
+  const progress: Progress = { attempts: 0, startedAt, deadline: startedAt + side.writeTimeoutMs };
+  let pauses: RetryPolicy | undefined;
+  for (let turn = 1; ; turn++) {
+    const outcome = await side.queue.run(async () => {
+      const hold: { current?: WriteHold } = {};
+      try {
+        return await writeTurn(side, request, hold, progress, turn > 1);
+      } finally {
+        await hold.current?.release();
+      }
+    });
+    if ('done' in outcome) return outcome.done;
+    pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress.deadline });
+    const wait = pauses.next();
+    if (wait === undefined || side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, side.stopped());
+    side.log.info(
+      { attempt: progress.attempts, record: recordName(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
+      'the store moved under a write; applying it again on its new revision',
+    );
+    await pause(wait);
+    if (side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, true);
+  }
+}
+
+type TurnOutcome = { done: WriteResult } | { moved: { error: BaseMoved; applied: AppliedWrite } };
+
+/** One turn in the queue: the write applied to the newest revision and committed, or the store found moved again. */
+async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current?: WriteHold }, progress: Progress, again: boolean): Promise<TurnOutcome> {
+  if (again) await side.load('the store moved under a write');
+  // A turn after a move starts from the newest revision: a refusal there stands.
+  let lookedAgain = again;
+  let firstMove = true;
+  for (;;) {
     const base = side.published();
     if (!base) throw new StoreUnavailable('not_loaded', 'no configuration has been loaded yet; see /ready');
     const refused = side.refused();
@@ -57,23 +131,31 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest, hold:
     const revisionBefore = base.snapshot.revision;
     if (applied.unchanged) {
       auditWrite(side.log, request, applied, revisionBefore, revisionBefore);
-      return { applied, revisionBefore, revisionAfter: revisionBefore };
+      return { done: { applied, revisionBefore, revisionAfter: revisionBefore } };
     }
     let committed;
+    progress.attempts++;
+    const commitStarted = Date.now();
     try {
-      committed = await side.backend.commit(recordChange(applied, request), base);
+      committed = await side.backend.commit(recordChange(applied, request), base, { deadline: progress.deadline });
+      side.turns.landed(Date.now() - commitStarted);
     } catch (error) {
       if (!(error instanceof BaseMoved)) {
         if (!(error instanceof StoreUnavailable)) side.log.error({ err: error }, 'a write failed in the store');
         throw asStoreFault(error);
       }
-      if (attempt >= WRITE_ATTEMPTS) {
-        throw new StoreUnavailable('kept_moving', `the store kept changing under the write; it was not stored after ${attempt} attempts, try again`);
+      if (!side.backend.holdForWrite) side.turns.moved();
+      if (hold.current || (!side.backend.holdForWrite && !firstMove)) return { moved: { error, applied } };
+      side.log.info({ attempt: progress.attempts, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+      if (!side.backend.holdForWrite) {
+        // The first time in a turn: once more at once, on the head the refused commit found.
+        firstMove = false;
+        await side.load('the store moved under a write', true);
+        continue;
       }
-      side.log.info({ attempt, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
       // Someone else writes to the store right now: the next attempt loads, applies and
       // commits under the store's own lock, where it cannot move again.
-      hold.current ??= await side.backend.holdForWrite?.().catch((holdError: unknown) => {
+      hold.current = await side.backend.holdForWrite().catch((holdError: unknown) => {
         throw asStoreFault(holdError);
       });
       await side.load('the store moved under a write');
@@ -82,10 +164,25 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest, hold:
     const sources = sourcesAfterWrite(base.sources, applied, committed.source);
     const snapshot = withRevision(applied.snapshot, committed.revision);
     await side.publishWrite(snapshot, sources, base);
-    side.log.info({ revision: committed.revision, previous: revisionBefore, attempts: attempt }, 'published a write');
+    side.log.info({ revision: committed.revision, previous: revisionBefore, attempts: progress.attempts, ms: Date.now() - progress.startedAt }, 'published a write');
     auditWrite(side.log, request, applied, revisionBefore, committed.revision);
-    return { applied, revisionBefore, revisionAfter: committed.revision };
+    return { done: { applied, revisionBefore, revisionAfter: committed.revision } };
   }
+}
+
+function keptMoving(progress: Progress, timeoutMs: number, stopping: boolean): StoreUnavailable {
+  const tried = `${seconds(Date.now() - progress.startedAt)} (${progress.attempts} attempts; WRITE_TIMEOUT is ${seconds(timeoutMs)})`;
+  return new StoreUnavailable(
+    'kept_moving',
+    stopping
+      ? `the store kept changing under the write and the service is stopping; it was not stored after trying for ${tried}, try again`
+      : `the store kept changing under the write; it was not stored after trying for ${tried}, try again`,
+  );
+}
+
+/** "1.2 s" */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {

@@ -5,7 +5,7 @@
 // few seconds, so that a flood of person tokens does not become a flood of requests to the
 // issuer. Until discovery worked, person tokens are refused as "issuer unavailable".
 import type { Logger } from 'pino';
-import { RetryBackoff } from '../../store/retry-backoff.ts';
+import { RetryPolicy } from '../../store/retry-policy.ts';
 import { IssuerUnavailable } from '../caller.ts';
 import { discoverIssuer } from './issuer-discovery.ts';
 import { issuerKeys, type KeyLookup } from './issuer-keys.ts';
@@ -20,7 +20,8 @@ export class IssuerConnection {
   readonly #issuer: string;
   readonly #cooldownMs: number;
   readonly #log: Logger;
-  readonly #backoff = new RetryBackoff(FIRST_RETRY_MS, MAX_RETRY_MS);
+  // Neither a deadline nor a number of retries: the issuer is tried again as long as the service runs.
+  readonly #backoff = new RetryPolicy({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
   #keys: KeyLookup | undefined;
   #attempt: Promise<void> | undefined;
   #attemptedAt = -Infinity;
@@ -72,7 +73,7 @@ export class IssuerConnection {
       (error: unknown) => {
         this.#failure = (error as Error).message;
         if (this.#closed) return;
-        const pause = this.#backoff.take();
+        const pause = this.#backoff.next()!;
         this.#log.warn({ issuer: this.#issuer, why: this.#failure, retry_in_ms: pause }, 'OIDC issuer discovery failed: person tokens are refused until it works');
         this.#timer = setTimeout(() => void this.#discover(), pause);
         this.#timer.unref();

@@ -6,8 +6,10 @@
 //
 // A write is committed as objects on top of the served commit and pushed; only once the
 // remote has it does the local branch move. A push refused because the remote branch moved
-// (a merged pull request) is reported as BaseMoved: the runner fetches, applies the write
-// again on the new head and pushes again.
+// (a merged pull request, another instance's write) is reported as BaseMoved: the runner
+// fetches, applies the write again on the new head and pushes again. Each commit names the
+// instance that made it (a Gitops-Writer trailer): a push overtaken by another instance's
+// commit is how a second writer on the branch is noticed (./other-writers.ts).
 import * as fs from 'node:fs';
 import { resolve } from 'node:path';
 import git from 'isomorphic-git';
@@ -17,11 +19,11 @@ import type { AnyRecord, Collection } from '../../../domain/records.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, Candidate, CommitOptions, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
-import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
+import { commitAuthor, commitMessage, ownWriterId } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/format/object-reader.ts';
 import { clearStaleLocks, type LockOptions } from '../../git/format/lock-file.ts';
 import { readRef, updateRef } from '../../git/format/ref-file.ts';
@@ -30,9 +32,11 @@ import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/gi
 import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
+import { RetryPolicy } from '../../retry-policy.ts';
 import { redactUrls } from '../../../redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
-import { cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
+import { OtherWriters } from './other-writers.ts';
+import { BranchMoved, cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
 
 export interface RemoteGitOptions {
   url: string;
@@ -69,7 +73,12 @@ export class RemoteGitBackend implements Backend {
   #cloned = false;
   #lastSync: SyncReport | undefined;
   #lastGoodSync: string | undefined;
-  #retryMs = FIRST_RETRY_MS;
+  readonly #syncRetry: RetryPolicy;
+  /** How this instance's commits name it, and the other instances seen pushing to the branch. */
+  readonly #writer = ownWriterId();
+  readonly #otherWriters: OtherWriters;
+  /** The remote's head a refused push found (fetched, objects and all), until the next load. */
+  #movedTo: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #onChange: ((reason: string) => void) | undefined;
   readonly #lockOptions: LockOptions;
@@ -80,6 +89,8 @@ export class RemoteGitBackend implements Backend {
     this.#branch = options.branch;
     this.#target = { url: options.url, dir: this.dir, credentials: options.credentials, cache: {} };
     this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#target.cache });
+    this.#syncRetry = new RetryPolicy({ firstMs: Math.min(FIRST_RETRY_MS, options.syncIntervalMs), maxMs: options.syncIntervalMs });
+    this.#otherWriters = new OtherWriters(this.#writer, options.log);
     this.#lockOptions = { onStaleLock: ({ lock, owner }) => options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left') };
   }
 
@@ -109,9 +120,14 @@ export class RemoteGitBackend implements Backend {
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
+    const movedTo = this.#movedTo;
+    this.#movedTo = undefined;
     let head: string;
     try {
-      head = await this.#fetch();
+      // A write applying itself again at once: the fetch its refused push made is as new as
+      // a fetch now would be, less one round trip, which decides whether it lands before the
+      // other writer's next push.
+      head = known.lookedJustNow && movedTo !== undefined ? movedTo : await this.#fetch();
     } catch (error) {
       const local = this.#cloned ? await this.#localHead() : undefined;
       if (local === undefined) throw error;
@@ -153,16 +169,25 @@ export class RemoteGitBackend implements Backend {
     this.#scheduleSync();
   }
 
-  async commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+  async commit(change: RecordChange, base: BaseRevision, options: CommitOptions = {}): Promise<CommitResult> {
     const parent = base.snapshot.revision;
     const { collection, id } = change;
     const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
     const text = change.record === null ? null : await this.#fileText(parent, path, change.record, collection);
-    const { commit, written } = await this.#builder.build({ path, text }, commitMessage(change), parent, commitAuthor(change));
+    const { commit, written } = await this.#builder.build({ path, text }, commitMessage(change, this.#writer), parent, commitAuthor(change));
     await written;
-    await pushCommit(this.#target, this.#branch!, commit, parent, (why) =>
-      this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
-    );
+    try {
+      await pushCommit(this.#target, this.#branch!, commit, parent, {
+        deadline: options.deadline,
+        onRetry: (why) => this.#options.log.warn({ commit, branch: this.#branch, why }, 'the Git remote did not take the push; trying again'),
+      });
+    } catch (error) {
+      if (error instanceof BranchMoved) {
+        this.#movedTo = error.head;
+        await this.#otherWriters.noteMove(this.#target, this.#branch!, error.head, parent);
+      }
+      throw error;
+    }
     // The remote has it: the branch moves and the change is served.
     await this.#moveLocalBranch(commit, { committer: this.#options.author, message: commitReflogMessage(commitMessage(change)) });
     return { revision: commit, source: text === null ? undefined : path };
@@ -176,6 +201,7 @@ export class RemoteGitBackend implements Backend {
         last_sync: lastSync ? { at: lastSync.at, ok: lastSync.ok, ...(lastSync.reason ? { reason: lastSync.reason } : {}) } : null,
         last_successful_sync: this.#lastGoodSync ?? null,
         sync_interval_ms: this.#options.syncIntervalMs,
+        other_writers_seen: this.#otherWriters.count,
       },
       internal: {
         config_repo: redactUrls(this.#options.url),
@@ -217,8 +243,8 @@ export class RemoteGitBackend implements Backend {
     clearTimeout(this.#timer);
     if (!this.#onChange) return;
     const failed = this.#lastSync?.ok === false;
-    const delay = failed ? Math.min(this.#retryMs, this.#options.syncIntervalMs) : this.#options.syncIntervalMs;
-    this.#retryMs = failed ? Math.min(this.#retryMs * 2, this.#options.syncIntervalMs) : FIRST_RETRY_MS;
+    if (!failed) this.#syncRetry.reset();
+    const delay = failed ? (this.#syncRetry.next() ?? this.#options.syncIntervalMs) : this.#options.syncIntervalMs;
     this.#timer = setTimeout(() => this.#onChange?.(failed ? 'retry' : 'interval'), delay);
     this.#timer.unref();
   }

@@ -7,6 +7,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
+import { RetryPolicy } from '../../retry-policy.ts';
 import { redactUrls } from '../../../redact-url.ts';
 import { authCallbacks, type GitCredentials, redact } from './remote-auth.ts';
 
@@ -67,9 +68,24 @@ export async function fetchBranch(target: RemoteTarget, branch: string): Promise
   return result.fetchHead;
 }
 
-/** How often a push the remote refused for a held lock, or lost on the way, is tried again. */
-const PUSH_ATTEMPTS = 5;
+/**
+ * How often a push the remote refused for a held lock, or lost on the way, is tried again,
+ * and the pauses: 0.2 s, doubling up to 1.6 s (about 3 s in all), never past the write's
+ * deadline.
+ */
+const PUSH_RETRIES = 4;
 const FIRST_PUSH_RETRY_MS = 200;
+const MAX_PUSH_RETRY_MS = 1600;
+
+/** The remote's branch moved under a push: to `head`. */
+export class BranchMoved extends BaseMoved {
+  readonly head: string;
+
+  constructor(head: string, message: string) {
+    super(message);
+    this.head = head;
+  }
+}
 
 /**
  * Pushes `commit` (built on `parent`) to the branch. What happened is told by what the remote
@@ -77,25 +93,34 @@ const FIRST_PUSH_RETRY_MS = 200;
  * landed (even if its answer was lost); it no longer names `parent` — it moved meanwhile
  * (BaseMoved: the write is applied again on the new head); it still names `parent` — the
  * push was refused: a lock the remote held (another push landing) is waited out and the
- * push tried again, a bounded number of times; any other refusal is final.
+ * push tried again, a bounded number of times and never past `deadline`; any other refusal
+ * is final.
  */
-export async function pushCommit(target: RemoteTarget, branch: string, commit: string, parent: string, onRetry?: (why: string) => void): Promise<void> {
+export async function pushCommit(
+  target: RemoteTarget,
+  branch: string,
+  commit: string,
+  parent: string,
+  options: { deadline?: number; onRetry?: (why: string) => void } = {},
+): Promise<void> {
+  const retries = new RetryPolicy({ firstMs: FIRST_PUSH_RETRY_MS, maxMs: MAX_PUSH_RETRY_MS, maxRetries: PUSH_RETRIES, deadline: options.deadline });
   for (let attempt = 1; ; attempt++) {
     const failure = await pushOnce(target, branch, commit);
     if (failure === undefined) return;
     const head = await fetchBranch(target, branch);
     if (head === commit) return;
-    if (head !== parent) throw new BaseMoved(`the remote branch moved to ${head} (the push was refused: ${redact(failure.message, secrets(target))})`);
+    if (head !== parent) throw new BranchMoved(head, `the remote branch moved to ${head} (the push was refused: ${redact(failure.message, secrets(target))})`);
     const retry = failure.kind === 'lost' || /\block/i.test(failure.message);
     if (!retry) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
-    if (attempt >= PUSH_ATTEMPTS) {
+    const wait = retries.next();
+    if (wait === undefined) {
       throw new StoreUnavailable(
         failure.kind === 'lost' ? 'remote_unreachable' : 'locked',
         `the Git remote did not take the change after ${attempt} attempts, so nothing was stored: ${redact(failure.message, secrets(target))}`,
       );
     }
-    onRetry?.(redact(failure.message, secrets(target)));
-    await pause(FIRST_PUSH_RETRY_MS * 2 ** (attempt - 1));
+    options.onRetry?.(redact(failure.message, secrets(target)));
+    await pause(wait);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { BaselineFacts } from '../../../domain/judge.ts';
 import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
+import { RetryPolicy } from '../../retry-policy.ts';
 import { StartupError } from '../../../startup-error.ts';
 import { insertAuditRow } from './audit-rows.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
@@ -157,8 +158,8 @@ export class SqliteBackend implements Backend {
    * The wait is asynchronous: the read endpoints keep answering meanwhile.
    */
   async #beginImmediate(db: Db): Promise<void> {
-    const deadline = Date.now() + this.dsn.busyTimeoutMs;
-    let pause = 5;
+    // From 5 ms, doubling up to 100 ms, until the busy timeout.
+    const pauses = new RetryPolicy({ firstMs: 5, maxMs: 100, deadline: Date.now() + this.dsn.busyTimeoutMs });
     for (;;) {
       try {
         db.exec('BEGIN IMMEDIATE');
@@ -166,16 +167,15 @@ export class SqliteBackend implements Backend {
       } catch (error) {
         if (!isBusy(error)) throw new StoreUnavailable('io', `the database cannot start a write (${sqliteMessage(error)}); nothing was stored`);
       }
-      const left = deadline - Date.now();
-      if (left <= 0) {
+      const pause = pauses.next();
+      if (pause === undefined) {
         this.#options.log.warn({ database: this.#name, busy_timeout_ms: this.dsn.busyTimeoutMs }, 'write refused: the database is locked by another connection');
         throw new StoreUnavailable(
           'locked',
           `the database is locked by another process and stayed locked for the busy timeout (${this.dsn.busyTimeoutMs} ms); nothing was stored, retry later`,
         );
       }
-      await new Promise((resume) => setTimeout(resume, Math.min(pause, left)));
-      pause = Math.min(pause * 2, 100);
+      await new Promise((resume) => setTimeout(resume, pause));
     }
   }
 
