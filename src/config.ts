@@ -50,6 +50,8 @@ export interface ServiceConfig extends BackendSettings {
   guardAcceptRevisions: string[];
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
+  /** UI: the web UI's files at /ui/ (http/ui-routes.ts); off answers 404 there. */
+  ui: boolean;
   /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     gitLockTimeoutMs: parseDuration('GIT_LOCK_TIMEOUT', env.GIT_LOCK_TIMEOUT || '3s'),
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
+    ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),
   };

@@ -17,6 +17,7 @@ import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
 import { createReadHandler } from './read-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
+import { type UiState, uiRoutes } from './ui-routes.ts';
 
 export interface AppDeps {
   apiMode: ApiMode;
@@ -32,6 +33,8 @@ export interface AppDeps {
   routers?: express.Router[];
   /** Metrics and the fleet poll registry; absent with METRICS=off. */
   observability?: Observability;
+  /** The web UI's files at /ui/; absent: as with UI=off. */
+  ui?: UiState;
 }
 
 export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -61,6 +64,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(metricsRoutes(deps.observability?.metrics));
   app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet }));
   for (const router of deps.routers ?? []) app.use(router);
+  app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
   if (deps.apiMode === 'read-only') {
     const restPaths = COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]);
