@@ -12,7 +12,7 @@ import { ConnectionTracker } from './http/connections.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/ui-files.ts';
-import type { UiState } from './http/ui-routes.ts';
+import { type UiState, uiSettings } from './http/ui-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
 import { redactUrls } from './redact-url.ts';
@@ -69,7 +69,7 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
     }
   }
   if (config.apiMode === 'crud') routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
-  const ui = webUi(config.ui, log);
+  const ui = webUi(config, log);
   const connections = new ConnectionTracker(log);
   const handler = createRequestHandler({
     apiMode: config.apiMode,
@@ -152,10 +152,10 @@ export async function startService(config: ServiceConfig, options: { log?: Logge
 }
 
 /** The web UI's files, read once; a checkout that was never built serves the API without it. */
-function webUi(on: boolean, log: Logger): UiState {
-  if (!on) return { kind: 'off' };
+function webUi(config: ServiceConfig, log: Logger): UiState {
+  if (!config.ui) return { kind: 'off' };
   const files = UiFiles.load();
-  if (files) return { kind: 'on', files };
+  if (files) return { kind: 'on', files: files.withGenerated('config.json', uiSettings(config), 'application/json') };
   log.warn({ ui_dir: UI_BUILD_DIR }, 'the web UI is not built (run npm run build): /ui/ answers 404; the API is served as usual');
   return { kind: 'not-built' };
 }

@@ -60,6 +60,17 @@ export class UiFiles {
     return new UiFiles(files);
   }
 
+  /**
+   * The same files and one more made by the service: the page's settings (config.json), which
+   * tell it what this service offers before it asks, so that it never has to learn it from an
+   * error.
+   */
+  withGenerated(name: string, body: Buffer, contentType: string): UiFiles {
+    const files = new Map(this.#files);
+    files.set(name, uiFile(body, contentType, false, true));
+    return new UiFiles(files);
+  }
+
   /** The file at `name` (relative to /ui/, no leading slash), if the build holds it. */
   file(name: string): UiFile | undefined {
     return this.#files.get(name);

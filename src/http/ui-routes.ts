@@ -8,6 +8,7 @@
 // and post forms only here; and `Referrer-Policy: no-referrer`, so that a link followed from
 // the UI does not tell another site which cluster was being looked at.
 import type { Request, Response } from 'express';
+import type { ServiceConfig } from '../config.ts';
 import { Router } from 'express';
 import { acceptsGzip } from './content-coding.ts';
 import { ApiError } from './errors.ts';
@@ -28,6 +29,15 @@ const UI_HEADERS: Readonly<Record<string, string>> = {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The page itself is asked for again each time (a 304 when unchanged), so a new build shows at once. */
 const REVALIDATE = 'no-cache';
+
+/**
+ * What the page needs to know of this service before it asks the API anything, served as
+ * /ui/config.json: whether records are served (crud mode) and whether the fleet view is kept
+ * (METRICS). Public, like the page: the API's own answers say the same to anyone who asks.
+ */
+export function uiSettings(config: Pick<ServiceConfig, 'apiMode' | 'metrics'>): Buffer {
+  return Buffer.from(JSON.stringify({ api_mode: config.apiMode, fleet_view: config.metrics }));
+}
 
 export type UiState = { kind: 'off' } | { kind: 'not-built' } | { kind: 'on'; files: UiFiles };
 

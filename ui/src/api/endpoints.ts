@@ -112,14 +112,6 @@ export async function fetchAllRecords<C extends Collection>(client: ApiClient, c
   return [first.data, ...pages].flat();
 }
 
-/** True when the service serves REST (crud mode): in read-only mode every REST path is a 404. */
-export async function probeCrud(client: ApiClient): Promise<boolean> {
-  const response = await client.request('/platform_components?limit=1');
-  if (response.ok) return true;
-  if (response.status === 404) return false;
-  throw errorOf(response);
-}
-
 /** True when this service keeps the history of revisions (GET /api/v2/gitops/revisions). */
 export async function probeRevisions(client: ApiClient): Promise<boolean> {
   const response = await client.request(`${API}/revisions?limit=1`);

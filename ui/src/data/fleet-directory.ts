@@ -7,6 +7,7 @@
 import type { ApiClient } from '../api/client.ts';
 import { fetchClusterListing, fetchFleetView, type FleetAnswer } from '../api/endpoints.ts';
 import { cached } from './cache.ts';
+import { serviceSettings } from './capabilities.ts';
 import { buildRows, type FleetRows } from './fleet-rows.ts';
 
 export interface FleetDirectory {
@@ -21,7 +22,11 @@ const MAX_AGE_MS = 15_000;
 
 export function loadFleetDirectory(client: ApiClient, options: { fresh?: boolean } = {}): Promise<FleetDirectory> {
   return cached('fleet-directory', options.fresh ? 0 : MAX_AGE_MS, async () => {
-    const [fleet, listing] = await Promise.all([fetchFleetView(client), fetchClusterListing(client)]);
+    const settings = await serviceSettings(client);
+    const [fleet, listing] = await Promise.all([
+      settings.fleet_view ? fetchFleetView(client) : Promise.resolve<FleetAnswer>({ kind: 'off', message: 'the fleet view is off in this service (METRICS=off)' }),
+      fetchClusterListing(client),
+    ]);
     return directoryOf(fleet, listing);
   });
 }

@@ -45,7 +45,7 @@ export function CatalogPage({ client }: { client: ApiClient }) {
                     <UsedBy clusters={use?.clusters} />
                     {use && use.pins.length > 0 && (
                       <div class="muted">
-                        {use.pins.length} pin{use.pins.length === 1 ? 's' : ''} another tag ({[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
+                        {use.pins.length === 1 ? '1 cluster pins' : `${use.pins.length} clusters pin`} another tag ({[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
                       </div>
                     )}
                     {use && use.disabled > 0 && <div class="muted">{use.disabled} disabled</div>}

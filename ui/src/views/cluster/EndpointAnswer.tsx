@@ -37,6 +37,7 @@ export function EndpointAnswer({ client, dns, endpoint, poll, statesUnavailable 
               <dt>ETag</dt>
               <dd>
                 <code>{served.etag ?? '—'}</code>
+                {served.etag?.endsWith('-gzip"') && <span class="muted"> (the gzip copy's; the plain body's is {served.etag.replace(/-gzip"$/, '"')})</span>}
               </dd>
             </dl>
             {served.error ? (

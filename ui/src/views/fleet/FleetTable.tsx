@@ -57,23 +57,23 @@ export function FleetTable({ rows, counts, statesAvailable, initial }: FleetTabl
   return (
     <>
       <form class="filters" role="search" aria-label="Clusters" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          <span>Search clusters</span>
-          <input type="search" value={query} onInput={onSearch} placeholder="id or DNS name" autoComplete="off" spellcheck={false} />
-        </label>
-        <label>
-          <span>Environment</span>
-          <select value={environment} onChange={(event) => setEnvironment((event.target as HTMLSelectElement).value)}>
+        <div class="field">
+          <label for="fleet-search">Search clusters</label>
+          <input id="fleet-search" type="search" value={query} onInput={onSearch} placeholder="id or DNS name" autoComplete="off" spellcheck={false} />
+        </div>
+        <div class="field">
+          <label for="fleet-environment">Environment</label>
+          <select id="fleet-environment" value={environment} onChange={(event) => setEnvironment((event.target as HTMLSelectElement).value)}>
             <option value="">All</option>
             {rows.environments.map((name) => (
               <option value={name}>{name}</option>
             ))}
           </select>
-        </label>
+        </div>
         {statesAvailable && (
-          <label>
-            <span>State</span>
-            <select value={state} onChange={(event) => setState((event.target as HTMLSelectElement).value)}>
+          <div class="field">
+            <label for="fleet-state">State</label>
+            <select id="fleet-state" value={state} onChange={(event) => setState((event.target as HTMLSelectElement).value)}>
               <option value="">All</option>
               {FLEET_STATES.map((name) => (
                 <option value={name}>
@@ -81,7 +81,7 @@ export function FleetTable({ rows, counts, statesAvailable, initial }: FleetTabl
                 </option>
               ))}
             </select>
-          </label>
+          </div>
         )}
       </form>
       <p class="shown" role="status">
