@@ -1,7 +1,9 @@
 // Read-path benchmark: the service (git backend, real server process) against a minimal
 // node:http server serving the same bytes from memory, side by side in one run; and the same
-// service with METRICS=off beside it, so that what the metrics and the fleet poll registry
-// cost per poll is measured in the same rounds.
+// service with METRICS=off and with UI=off beside it, so that what the metrics and the fleet
+// poll registry cost per poll, and whether serving the web UI costs the polls anything, are
+// measured in the same rounds. Then the web UI's fleet page on BENCH_UI_CLUSTERS (10,000)
+// clusters in a real Chromium (scripts/bench/ui-fleet.ts).
 //   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each)
 //   BENCH_CLUSTERS=200 BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench   (a quick look)
 // `npm run bench -- --clusters 1000,10000` runs the fleet-size comparison instead
@@ -13,6 +15,7 @@ import { HttpClient } from './bench/http-client.ts';
 import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
 import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/read-load.ts';
 import { median } from './bench/stats.ts';
+import { measureUiFigure } from './bench/ui-fleet.ts';
 import { clusterDns, generateConfigRepo } from './generate-repo.ts';
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 1000);
@@ -21,6 +24,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TOKEN = 'bench-token';
+const UI_CLUSTERS = Number(process.env.BENCH_UI_CLUSTERS ?? 10_000);
+const UI_REPEAT = Number(process.env.BENCH_UI_REPEAT ?? 5);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-repo-'));
@@ -31,6 +36,7 @@ async function main(): Promise<void> {
   const env = { AUTH_TOKEN: TOKEN, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
   const service = await startNodeProcess(SERVICE_MAIN, { env });
   const withoutMetrics = await startNodeProcess(SERVICE_MAIN, { env: { ...env, METRICS: 'off' } });
+  const withoutUi = await startNodeProcess(SERVICE_MAIN, { env: { ...env, UI: 'off' } });
   const client = new HttpClient(service.port, 1, auth);
   const bodies = await bodiesOf(client, paths, false);
   client.close();
@@ -38,10 +44,11 @@ async function main(): Promise<void> {
   const baseline = await startBaseline(bodies);
   console.log(`${CLUSTERS} clusters x ${COMPONENTS} components; mean body ${Math.round(bytes / CLUSTERS)} bytes; ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS}s each`);
 
-  const ports = { service: service.port, 'metrics-off': withoutMetrics.port, baseline: baseline.port };
+  const ports = { service: service.port, 'metrics-off': withoutMetrics.port, 'ui-off': withoutUi.port, baseline: baseline.port };
   const { runs, summary } = await compareServers(ports, paths, auth, { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, log: (line) => console.log(line) });
   const fleet = await fleetAfterLoad(service.port, auth);
-  await Promise.all([service.stop(), withoutMetrics.stop(), baseline.stop()]);
+  await Promise.all([service.stop(), withoutMetrics.stop(), withoutUi.stop(), baseline.stop()]);
+  const ui = await measureUiFigure({ clusters: UI_CLUSTERS, repeat: UI_REPEAT, dir, token: TOKEN });
   rmSync(dir, { recursive: true, force: true });
 
   console.log('\nmedians            req/s    p50 ms   p99 ms');
@@ -60,13 +67,24 @@ async function main(): Promise<void> {
     `ratio metrics on/off (req/s): ${metricsRatio.toFixed(3)} of the medians; per round ${metricsRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
       `median ${median(metricsRounds).toFixed(3)}  (target >= 0.95)`,
   );
+  const uiRatio = summary.service.reqPerSec / summary['ui-off'].reqPerSec;
+  const uiRounds = roundRatios(runs.service, runs['ui-off']);
+  console.log(
+    `ratio UI on/off (req/s): ${uiRatio.toFixed(3)} of the medians; per round ${uiRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
+      `median ${median(uiRounds).toFixed(3)}  (target: 1, within the noise)`,
+  );
+  console.log(
+    `web UI, fleet page of ${ui.clusters} clusters (median of ${ui.runs.length} loads): first rows ${ui.firstRowsMs.toFixed(0)} ms after navigation (target <= 1000), ` +
+      `search result ${ui.searchMs.toFixed(1)} ms (target <= 100), ${ui.rowsInDom} table rows in the page; ` +
+      `JS + CSS ${(ui.assets.gzip / 1024).toFixed(1)} KiB gzip (${(ui.assets.plain / 1024).toFixed(1)} KiB plain; target <= 150 KB)`,
+  );
   console.log(`fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`);
   mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
   writeFileSync(
     join(PROJECT_ROOT, 'bench-results', 'read.json'),
-    JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, fleet }, null, 2),
+    JSON.stringify({ clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, uiRatio, uiRoundRatios: uiRounds, ui, fleet }, null, 2),
   );
-  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
+  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || summary['ui-off'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
 }
 
 /** The fleet view once every cluster has polled (all up_to_date), and how long it and a scrape take. */
