@@ -55,8 +55,8 @@ afterEach(async () => {
   }
 });
 
-async function open(service: TestService, path = '/ui/'): Promise<{ page: Page; record: PageRecord }> {
-  const opened = await openPage(browser);
+async function open(service: TestService, path = '/ui/', colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; record: PageRecord }> {
+  const opened = await openPage(browser, { colorScheme });
   pages.push({ ...opened, origin: new URL(service.url).origin });
   const response = await opened.page.goto(service.url + path);
   expect(response?.status()).toBe(200);
@@ -191,6 +191,22 @@ describe('the fleet and a cluster', () => {
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement?.id')).toBe('main');
+  });
+});
+
+describe('the dark colour scheme', () => {
+  it('keeps every view readable (axe-core checks the contrast of each colour pair)', async () => {
+    const { page } = await open(crud, '/ui/', 'dark');
+    await signIn(page);
+    await expect.poll(() => page.getByRole('row').count()).toBe(5);
+    await expectAccessible(page, 'the fleet view, dark');
+    await screenshot(page, 'fleet-dark');
+    await page.getByRole('link', { name: 'prod-eu-1', exact: true }).click();
+    await page.getByRole('region', { name: 'rolebindings' }).locator('pre').waitFor();
+    await expectAccessible(page, 'the cluster view, dark');
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('row', { name: /^traefik\b/ }).waitFor();
+    await expectAccessible(page, 'the catalog, dark');
   });
 });
 
