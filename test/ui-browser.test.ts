@@ -93,6 +93,19 @@ describe('signing in', () => {
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
 
+  it('asks to sign in again when the service stops accepting the token kept in the tab', async () => {
+    const { page, record } = await open(crud);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
+    // As after a rotation of the service's token: the tab still holds the old one.
+    await page.evaluate(`sessionStorage.setItem(sessionStorage.key(0), 'a-rotated-token')`);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    await expect.poll(() => page.getByText('The service refused the token (401)').count()).toBe(1);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    record.errors.splice(0, record.errors.length, ...record.errors.filter((e) => !/status of 401 /.test(e)));
+  });
+
   it('says so when the service refuses the token, and when it is a cluster token', async () => {
     const { page, record } = await open(crud);
     await signIn(page, 'not-the-token');
