@@ -6,7 +6,7 @@ import { useAsync } from '../../app/use-async.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { historyAvailable } from '../../data/capabilities.ts';
 
-export function ClusterRevisions({ client }: { client: ApiClient; id: string }) {
+export function ClusterRevisions({ client, id }: { client: ApiClient; id: string }) {
   const available = useAsync(() => historyAvailable(client), [client]);
   return (
     <section aria-labelledby="revisions">
@@ -14,7 +14,9 @@ export function ClusterRevisions({ client }: { client: ApiClient; id: string }) 
       <Loaded value={available} what="the history">
         {(yes) =>
           yes ? (
-            <p class="muted">This service keeps the history of revisions; the history view lists those that changed this cluster.</p>
+            <p class="muted">
+              This service keeps the history of revisions: <code>GET /api/v2/gitops/revisions?cluster={id}</code> lists those that changed this cluster.
+            </p>
           ) : (
             <p class="muted">History is not available: this service does not keep the history of revisions.</p>
           )
