@@ -1,12 +1,21 @@
 # syntax=docker/dockerfile:1
-# The service runs its TypeScript sources directly (Node 24 strips types), so the image needs
-# no compile step: one stage installs the production dependencies, the final stage copies
-# them with the sources and runs as an unprivileged user.
+# The service runs its TypeScript sources directly (Node 24 strips types), so the service
+# needs no compile step: one stage installs the production dependencies, one builds the web
+# UI (Vite and Preact are dev dependencies, left behind in that stage), and the final stage
+# copies the dependencies, the sources and the built UI, and runs as an unprivileged user.
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:24-bookworm-slim AS ui
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: the UI's build needs only Vite and Preact, none of them built natively.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY ui ./ui
+RUN npx vite build ui
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
@@ -14,6 +23,7 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
+COPY --from=ui /app/dist/ui ./dist/ui
 COPY schemas ./schemas
 COPY openapi ./openapi
 COPY config-repo-example ./config-repo-example

@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...NEEDS_REGISTRY],
+    // The web UI is built first when missing or older than its sources: the service reads it at start.
+    globalSetup: ['test/helpers/ui-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests start servers and git processes; two cores is all CI has.

@@ -1,10 +1,12 @@
 // Read-path benchmark: the service (git backend, real server process) against a minimal
 // node:http server serving the same bytes from memory, side by side in one run; the same
-// service with METRICS=off beside it, so that what the metrics and the fleet poll registry
-// cost per poll is measured in the same rounds; then the same service process polled with
-// each cluster's own token and with the fleet token in back-to-back pairs, so that what
-// checking a cluster token costs per poll is measured on a machine whose load drifts. Then
-// the replicas figure (bench/replicas.ts): push → the last of three replicas serving it, with
+// service with METRICS=off and with UI=off beside it, so that what the metrics and the fleet
+// poll registry cost per poll, and whether serving the web UI costs the polls anything, are
+// measured in the same rounds; then the same service process polled with each cluster's own
+// token and with the fleet token in back-to-back pairs, so that what checking a cluster token
+// costs per poll is measured on a machine whose load drifts. Then the web UI's fleet page on
+// BENCH_UI_CLUSTERS (10,000) clusters in a real Chromium (scripts/bench/ui-fleet.ts), and the
+// replicas figure (bench/replicas.ts): push → the last of three replicas serving it, with
 // PEERS and without.
 //   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each; 5 pushes each way)
 //   BENCH_CLUSTERS=200 BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench   (a quick look)
@@ -21,6 +23,7 @@ import { measureAuthCost } from './bench/auth-cost.ts';
 import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/read-load.ts';
 import { measureReplicas, type ReplicasFigure } from './bench/replicas.ts';
 import { median } from './bench/stats.ts';
+import { measureUiFigure } from './bench/ui-fleet.ts';
 import { clusterDns, clusterId, generateConfigRepo } from './generate-repo.ts';
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 1000);
@@ -34,6 +37,8 @@ const TOKEN_PAIRS = Number(process.env.BENCH_TOKEN_PAIRS ?? 6);
 const TOKEN_SECONDS = Number(process.env.BENCH_TOKEN_SECONDS ?? 5);
 const TOKEN = 'bench-token';
 const CLUSTER_TOKEN_KEY = 'bench-cluster-token-key-0123456789abcdef';
+const UI_CLUSTERS = Number(process.env.BENCH_UI_CLUSTERS ?? 10_000);
+const UI_REPEAT = Number(process.env.BENCH_UI_REPEAT ?? 5);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-repo-'));
@@ -49,6 +54,7 @@ async function main(): Promise<void> {
   const env = { AUTH_TOKEN: TOKEN, CLUSTER_TOKEN_KEYS: CLUSTER_TOKEN_KEY, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
   const service = await startNodeProcess(SERVICE_MAIN, { env });
   const withoutMetrics = await startNodeProcess(SERVICE_MAIN, { env: { ...env, METRICS: 'off' } });
+  const withoutUi = await startNodeProcess(SERVICE_MAIN, { env: { ...env, UI: 'off' } });
   const client = new HttpClient(service.port, 1, auth);
   const bodies = await bodiesOf(client, paths, false);
   client.close();
@@ -56,7 +62,7 @@ async function main(): Promise<void> {
   const baseline = await startBaseline(bodies);
   console.log(`${CLUSTERS} clusters x ${COMPONENTS} components; mean body ${Math.round(bytes / CLUSTERS)} bytes; ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS}s each`);
 
-  const ports = { service: service.port, 'metrics-off': withoutMetrics.port, baseline: baseline.port };
+  const ports = { service: service.port, 'metrics-off': withoutMetrics.port, 'ui-off': withoutUi.port, baseline: baseline.port };
   const { runs, summary } = await compareServers(ports, paths, auth, { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, log: (line) => console.log(line) });
   console.log(`\nthe service polled with the fleet token and with each cluster's own token, ${TOKEN_PAIRS} pairs of ${TOKEN_SECONDS}s runs`);
   const tokens = await compareServers({ 'fleet-token': service.port, 'cluster-tokens': service.port }, paths, auth, {
@@ -68,7 +74,8 @@ async function main(): Promise<void> {
     pids: { 'fleet-token': service.pid, 'cluster-tokens': service.pid },
   });
   const fleet = await fleetAfterLoad(service.port, auth);
-  await Promise.all([service.stop(), withoutMetrics.stop(), baseline.stop()]);
+  await Promise.all([service.stop(), withoutMetrics.stop(), withoutUi.stop(), baseline.stop()]);
+  const ui = await measureUiFigure({ clusters: UI_CLUSTERS, repeat: UI_REPEAT, dir, token: TOKEN });
   rmSync(dir, { recursive: true, force: true });
 
   console.log('\nmedians              req/s    p50 ms   p99 ms');
@@ -113,18 +120,29 @@ async function main(): Promise<void> {
     `authenticating a poll, in process: fleet token ${authCost.fleetTokenNs.toFixed(0)} ns, cluster token ${authCost.clusterTokenNs.toFixed(0)} ns ` +
       `(the difference is ${(((authCost.clusterTokenNs - authCost.fleetTokenNs) / perPollNs) * 100).toFixed(2)} % of the ${(perPollNs / 1000).toFixed(1)} us of CPU a poll costs the service)`,
   );
+  const uiRatio = summary.service.reqPerSec / summary['ui-off'].reqPerSec;
+  const uiRounds = roundRatios(runs.service, runs['ui-off']);
+  console.log(
+    `ratio UI on/off (req/s): ${uiRatio.toFixed(3)} of the medians; per round ${uiRounds.map((r) => r.toFixed(3)).join(', ')}, ` +
+      `median ${median(uiRounds).toFixed(3)}  (target: 1, within the noise)`,
+  );
+  console.log(
+    `web UI, fleet page of ${ui.clusters} clusters (median of ${ui.runs.length} loads): first rows ${ui.firstRowsMs.toFixed(0)} ms after navigation (target <= 1000), ` +
+      `search result ${ui.searchMs.toFixed(1)} ms (target <= 100), ${ui.rowsInDom} table rows in the page; ` +
+      `JS + CSS ${(ui.assets.gzip / 1024).toFixed(1)} KiB gzip (${(ui.assets.plain / 1024).toFixed(1)} KiB plain; target <= 150 KB)`,
+  );
   console.log(`fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`);
   const replicas = REPLICA_PUSHES > 0 ? await replicasFigure() : undefined;
   mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
   writeFileSync(
     join(PROJECT_ROOT, 'bench-results', 'read.json'),
     JSON.stringify(
-      { clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, tokens, tokensRatio, tokensRoundRatios: tokensRounds, tokensCpuRoundRatios: cpuRounds, authCost, fleet, replicas },
+      { clusters: CLUSTERS, components: COMPONENTS, runs, summary, ratio, roundRatios: ratios, metricsRatio, metricsRoundRatios: metricsRounds, tokens, tokensRatio, tokensRoundRatios: tokensRounds, tokensCpuRoundRatios: cpuRounds, authCost, uiRatio, uiRoundRatios: uiRounds, ui, fleet, replicas },
       null,
       2,
     ),
   );
-  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || tokens.summary['cluster-tokens'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
+  if (summary.service.errors > 0 || summary['metrics-off'].errors > 0 || summary['ui-off'].errors > 0 || tokens.summary['cluster-tokens'].errors > 0 || fleet.upToDate !== CLUSTERS) process.exitCode = 1;
 }
 
 /** Push → the last of three replicas serving it, with PEERS and without, printed side by side. */

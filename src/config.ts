@@ -53,6 +53,8 @@ export interface ServiceConfig extends BackendSettings {
   writeTimeoutMs: number;
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
+  /** UI: the web UI's files at /ui/ (http/ui-routes.ts); off answers 404 there. */
+  ui: boolean;
   /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
@@ -286,6 +288,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     writeTimeoutMs: parseDuration('WRITE_TIMEOUT', env.WRITE_TIMEOUT || '10s'),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
+    ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),
     http: httpLimitsFrom(env),
     peers: peerSettingsFrom(env, [authToken, crudAuthToken]),

@@ -13,6 +13,8 @@ import { ConnectionTracker } from './http/connections.ts';
 import { OidcPersonVerifier } from './http/oidc/oidc-person-verifier.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
+import { UI_BUILD_DIR, UiFiles } from './http/ui-files.ts';
+import { type UiState, uiSettings } from './http/ui-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
 import { redactUrls } from './redact-url.ts';
@@ -105,6 +107,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   }
   if (config.apiMode === 'crud') routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
   if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls }));
+  const ui = webUi(config, log);
   const connections = new ConnectionTracker(log);
   const handler = createRequestHandler({
     apiMode: config.apiMode,
@@ -117,6 +120,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routers,
     observability,
     peers,
+    ui,
     shuttingDown: () => connections.closing,
   });
   const limits = config.http;
@@ -204,4 +208,13 @@ function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
     extraCa: () => tls.served.clientCa,
     clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.served.cert, key: tls.served.key } : undefined),
   };
+}
+
+/** The web UI's files, read once; a checkout that was never built serves the API without it. */
+function webUi(config: ServiceConfig, log: Logger): UiState {
+  if (!config.ui) return { kind: 'off' };
+  const files = UiFiles.load();
+  if (files) return { kind: 'on', files: files.withGenerated('config.json', uiSettings(config), 'application/json') };
+  log.warn({ ui_dir: UI_BUILD_DIR }, 'the web UI is not built (run npm run build): /ui/ answers 404; the API is served as usual');
+  return { kind: 'not-built' };
 }

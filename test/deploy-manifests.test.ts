@@ -183,6 +183,14 @@ describe('the base', () => {
     expect(dockerfile).toContain(`chown -R ${uid}:${gid} /app/data`);
     expect(dockerfile).toMatch(/HEALTHCHECK[^\n]*\\\n\s+CMD \["node", "src\/health-probe\.ts"/);
   });
+
+  it('the Dockerfile builds the web UI in a stage of its own and copies only the built files', () => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^FROM \S+ AS ui$[\s\S]*^COPY ui \.\/ui$[\s\S]*^RUN npx vite build ui$/m);
+    // Where the service looks for it (src/http/ui-files.ts: dist/ui/ beside package.json in /app).
+    expect(dockerfile).toMatch(/^COPY --from=ui \/app\/dist\/ui \.\/dist\/ui$/m);
+    expect(dockerfile).toMatch(/^COPY package\.json \.\/$/m);
+  });
 });
 
 /** kustomize build, with whichever of the two is installed; undefined when neither is. */

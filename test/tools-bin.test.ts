@@ -3,7 +3,7 @@
 // compiled dist/ must be used.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from './helpers/git-fixture.ts';
 import { BIN, cleanEnv, runCli } from './helpers/tools.ts';
@@ -44,6 +44,10 @@ describe('the gitops-config bin', () => {
     expect(files).toContain(join('dist', 'src', 'tools', 'cli.js'));
     expect(files).not.toContain(join('src', 'tools', 'cli.ts'));
     for (const kind of ['cluster', 'platform_component', 'namespace', 'rolebinding']) expect(files).toContain(join('schemas', `${kind}.schema.json`));
+    // The web UI, built by the same prepare script, ships in the package for the service to serve.
+    expect(files).toContain(join('dist', 'ui', 'index.html'));
+    expect(files.some((file) => /^dist\/ui\/assets\/index-[\w-]+\.js$/.test(file))).toBe(true);
+    expect(files.some((file) => file.startsWith(`ui${sep}`))).toBe(false);
 
     const result = runCli(['validate', EXAMPLE], { script: join(consumer, 'node_modules', '.bin', 'gitops-config'), cwd: consumer });
     expect(result.stderr).toBe('');

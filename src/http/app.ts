@@ -20,6 +20,7 @@ import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 import { callerOf } from './authorize.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
+import { type UiState, uiRoutes } from './ui-routes.ts';
 
 export interface AppDeps {
   apiMode: ApiMode;
@@ -37,6 +38,8 @@ export interface AppDeps {
   observability?: Observability;
   /** The other replicas (PEERS): their polls merged into the fleet view, and the hold on polls; absent without PEERS. */
   peers?: Peers;
+  /** The web UI's files at /ui/; absent: as with UI=off. */
+  ui?: UiState;
 }
 
 export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -69,6 +72,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet, peers: deps.peers }));
   app.use(whoamiRoutes(deps.auth));
   for (const router of deps.routers ?? []) app.use(router);
+  app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
   if (deps.apiMode === 'read-only') {
     const restPaths = COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]);

@@ -13,6 +13,9 @@ import type { PreparedResponse } from '../serving/prepared-response.ts';
  * `prepared` is the response looked up, if the lookup got that far; `caller` the kind of caller
  * (anonymous when it had no valid credential).
  */
+/** The request header (lower case, as Node gives it) whose value `false` says a GET is not a cluster's poll. */
+export const NOT_A_POLL_HEADER = 'gitops-poll';
+
 export type ReadObserver = (
   req: IncomingMessage,
   path: string,
@@ -45,8 +48,10 @@ export function createReadObserver(prefix: string, requests: RequestCounts, poll
     const subject = body?.subject;
     (subject ? perCluster[subject.endpoint] : routeOf(path)).method(req.method).record(status, (performance.now() - started) / 1000, caller);
     // A poll is a GET that got the body (200) or was told the copy it holds is current (304);
-    // a HEAD gets no body, so it does not count as having the configuration.
-    if (subject !== undefined && req.method === 'GET' && (status === 200 || status === 304)) {
+    // a HEAD gets no body, so it does not count as having the configuration. A request marked
+    // `Gitops-Poll: false` is a person looking at the answer (the web UI), not the cluster
+    // taking it: counted as a request, but it must not make the cluster look up to date.
+    if (subject !== undefined && req.method === 'GET' && (status === 200 || status === 304) && req.headers[NOT_A_POLL_HEADER] !== 'false') {
       polls.record(subject, body!.etag, timeOrigin + started);
     }
   };

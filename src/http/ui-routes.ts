@@ -1,0 +1,103 @@
+// The web UI at /ui/: its built files (./ui-files.ts), public like /health — the page holds
+// no data; everything it shows comes from the API, with the token the person pastes in. Not
+// on the read path: the polls under /api/v2/gitops/ never pass through here.
+//
+// Every answer carries a Content-Security-Policy that lets the page load only its own files
+// and talk only to its own origin (`default-src 'self'`: no inline script or style, no other
+// host), never be framed (`frame-ancestors 'none'`), keep its base URL (`base-uri 'none'`)
+// and post forms only here; and `Referrer-Policy: no-referrer`, so that a link followed from
+// the UI does not tell another site which cluster was being looked at.
+import type { Request, Response } from 'express';
+import type { ServiceConfig } from '../config.ts';
+import { Router } from 'express';
+import { acceptsGzip } from './content-coding.ts';
+import { ApiError } from './errors.ts';
+import { etagMatches } from './read-handler.ts';
+import type { UiFile, UiFiles } from './ui-files.ts';
+import { UiFiles as Files } from './ui-files.ts';
+
+export const UI_PATH = '/ui/';
+
+export const UI_CONTENT_SECURITY_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+const UI_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': UI_CONTENT_SECURITY_POLICY,
+  'referrer-policy': 'no-referrer',
+};
+
+/** A year: hashed file names change with their content, so a cached copy never goes stale. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The page itself is asked for again each time (a 304 when unchanged), so a new build shows at once. */
+const REVALIDATE = 'no-cache';
+
+/**
+ * What the page needs to know of this service before it asks the API anything, served as
+ * /ui/config.json: whether records are served (crud mode) and whether the fleet view is kept
+ * (METRICS). Public, like the page: the API's own answers say the same to anyone who asks.
+ */
+export function uiSettings(config: Pick<ServiceConfig, 'apiMode' | 'metrics'>): Buffer {
+  return Buffer.from(JSON.stringify({ api_mode: config.apiMode, fleet_view: config.metrics }));
+}
+
+export type UiState = { kind: 'off' } | { kind: 'not-built' } | { kind: 'on'; files: UiFiles };
+
+export function uiRoutes(state: UiState): Router {
+  // Strict: /ui and /ui/ are different paths (the first redirects to the second, so that the
+  // page's relative URLs resolve under /ui/).
+  const router = Router({ strict: true });
+  router.get('/ui', (req, res) => {
+    if (state.kind === 'off') throw uiOff();
+    const queryAt = req.originalUrl.indexOf('?');
+    res.redirect(301, UI_PATH + (queryAt === -1 ? '' : req.originalUrl.slice(queryAt)));
+  });
+  router.get(['/ui/', '/ui/*rest'], (req, res) => {
+    if (state.kind === 'off') throw uiOff();
+    if (state.kind === 'not-built') {
+      throw new ApiError('not_found', 'the web UI is not built in this installation (dist/ui/ is missing); run npm run build');
+    }
+    const name = fileName(req.path);
+    const file = name === undefined ? undefined : state.files.file(name === '' ? 'index.html' : name);
+    if (file) return send(req, res, file);
+    // Every other path under /ui/ is a view of the page (/ui/clusters/<id>): the page answers
+    // it and reads the path itself. A missing hashed file stays a 404: a page of an older build
+    // asking for its script must not get HTML instead.
+    if (name === undefined || Files.isAsset(name)) throw new ApiError('not_found', `no such file of the web UI: ${req.path}`);
+    return send(req, res, state.files.file('index.html')!);
+  });
+  router.all(['/ui', '/ui/', '/ui/*rest'], (req) => {
+    if (state.kind === 'off') throw uiOff();
+    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the web UI's files answer GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
+  });
+  return router;
+}
+
+function uiOff(): ApiError {
+  return new ApiError('not_found', 'the web UI is off in this service (UI=off)');
+}
+
+/** The path below /ui/, decoded; undefined when it cannot be decoded. */
+function fileName(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path.slice(UI_PATH.length));
+  } catch {
+    return undefined;
+  }
+}
+
+function send(req: Request, res: Response, file: UiFile): void {
+  const gzip = file.gzip !== undefined && acceptsGzip(req.headers['accept-encoding']);
+  res.set(UI_HEADERS);
+  res.set({
+    'cache-control': file.immutable ? IMMUTABLE : REVALIDATE,
+    etag: gzip ? `${file.etag.slice(0, -1)}-gzip"` : file.etag,
+    vary: 'Accept-Encoding',
+  });
+  if (etagMatches(req.headers['if-none-match'], file.etag)) {
+    res.status(304).end();
+    return;
+  }
+  const body = gzip ? file.gzip! : file.body;
+  res.set({ 'content-type': file.contentType, 'content-length': String(body.length) });
+  if (gzip) res.set('content-encoding', 'gzip');
+  res.status(200).end(req.method === 'HEAD' ? undefined : body);
+}

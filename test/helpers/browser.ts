@@ -1,0 +1,130 @@
+// A real Chromium for the UI's tests and the benchmark: the one the devDependency
+// @sparticuz/chromium ships inside its npm package (brotli-compressed), so nothing is
+// downloaded at run time. It is unpacked once per package version into a folder of its own
+// under the system's temp folder: unpacked into a fresh folder first and renamed into place,
+// so that two test processes (or two checkouts) starting at once never see a half-written
+// browser, and a run killed while unpacking leaves only a stray folder behind.
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+/** The package's folder (its exports name no file but the entry, build/cjs/index.cjs). */
+const PACKAGE_DIR = resolve(dirname(require.resolve('@sparticuz/chromium')), '..', '..');
+const VERSION = (JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+const HOME = join(tmpdir(), `gitops-config-api-chromium-${VERSION}`);
+
+/**
+ * Of the flags @sparticuz/chromium recommends (made for AWS Lambda), those that would weaken
+ * what the tests check are left out: --disable-web-security and
+ * --allow-running-insecure-content would switch off the same-origin rules the UI's
+ * Content-Security-Policy is tested under, and --single-process is only needed on Lambda.
+ * Its own --headless value is replaced by Playwright's.
+ */
+const LEFT_OUT = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process', "--headless='shell'"]);
+
+/**
+ * Added: this machine has no network but the package registries, so Chromium's own
+ * background connections (updates, sync, field trials) would only fail, slowly and noisily.
+ * --no-sandbox is in the package's list already: the tests may run as root, where
+ * Chromium's sandbox refuses to start.
+ */
+const ADDED = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-features=Translate,MediaRouter'];
+
+/** The unpacked browser's executable, unpacking it the first time. */
+export async function chromiumExecutable(): Promise<string> {
+  const executable = join(HOME, 'chromium');
+  if (existsSync(executable)) return executable;
+  const staging = mkdtempSync(`${HOME}.unpacking-`);
+  const savedTmp = process.env.TMPDIR;
+  try {
+    // The package unpacks into os.tmpdir(), which reads TMPDIR on each call.
+    process.env.TMPDIR = staging;
+    const { default: sparticuz } = await import('@sparticuz/chromium');
+    await sparticuz.executablePath(join(PACKAGE_DIR, 'bin'));
+  } finally {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+  }
+  // Its fontconfig file names /tmp/fonts; this one names the fonts unpacked here, and the
+  // system's own when there are any.
+  writeFileSync(
+    join(staging, 'fonts', 'fonts.conf'),
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(HOME, 'fonts')}</dir>\n  <dir>/usr/share/fonts</dir>\n  <cachedir>${join(HOME, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
+  );
+  try {
+    renameSync(staging, HOME);
+  } catch (error) {
+    // Another process put its copy in place first: use that one.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(executable)) throw error;
+  }
+  return executable;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const { default: sparticuz } = await import('@sparticuz/chromium');
+  return chromium.launch({
+    executablePath: await chromiumExecutable(),
+    headless: true,
+    args: [...sparticuz.args.filter((arg) => !LEFT_OUT.has(arg)), ...ADDED],
+    env: { ...process.env, FONTCONFIG_PATH: join(HOME, 'fonts') } as Record<string, string>,
+  });
+}
+
+/** Paths the page asks whether the service has (404: it has not). */
+const FEATURE_QUESTIONS = ['/api/v2/gitops/whoami', '/api/v2/gitops/revisions'];
+
+/** What a page did that a test checks afterwards: its console errors, its requests, CSP violations. */
+export interface PageRecord {
+  errors: string[];
+  requests: string[];
+  cspViolations: string[];
+}
+
+/** A new context (its own sessionStorage) and page, recording what the page does. */
+export async function openPage(browser: Browser, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; record: PageRecord }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  // Well under the test's own limit, so that a step that never happens is named in the failure.
+  page.setDefaultTimeout(10_000);
+  const record: PageRecord = { errors: [], requests: [], cspViolations: [] };
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // The browser logs every answer of 4xx as an error. The page asks two questions whose
+    // answer may be "not here" until the service has those endpoints — who the token belongs
+    // to, and whether revisions are kept — and reads their 404 as that answer.
+    const url = message.location().url;
+    if (/status of 404/.test(message.text()) && url && FEATURE_QUESTIONS.includes(new URL(url).pathname)) return;
+    record.errors.push(`${message.text()}${url ? ` (${url})` : ''}`);
+  });
+  page.on('pageerror', (error) => record.errors.push(`uncaught: ${error.message}`));
+  context.on('request', (request) => record.requests.push(request.url()));
+  await page.exposeFunction('__reportCspViolation', (text: string) => record.cspViolations.push(text));
+  // Page code is given as text: this project's TypeScript knows Node's globals, not the DOM's.
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    window.__reportCspViolation(event.violatedDirective + ' ' + event.blockedURI);
+  });`);
+  return { context, page, record };
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** axe-core's violations of impact serious or critical on the page as it is now. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern: the page
+  // itself is left exactly as served.
+  await page.evaluate(`${AXE_SOURCE}\n;undefined`);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+    result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

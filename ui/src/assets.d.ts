@@ -1,0 +1,2 @@
+// Stylesheets are imported for their effect: Vite puts them in the built CSS file.
+declare module '*.css';

@@ -1,0 +1,61 @@
+// The catalog: each platform component with its version, artifact and the clusters that use
+// it (and those that pin another tag). From the records (crud mode): two requests for the
+// whole fleet, where reading each cluster's platform-components answer would be one per cluster.
+import type { ApiClient } from '../../api/client.ts';
+import { DefinitionsPage } from '../../components/common/DefinitionsPage.tsx';
+import { UsedBy } from '../../components/common/UsedBy.tsx';
+
+export function CatalogPage({ client }: { client: ApiClient }) {
+  return (
+    <DefinitionsPage
+      client={client}
+      title="Catalog"
+      collection="platform_components"
+      readOnlyHint="Each cluster's page shows the components it gets, with their versions."
+    >
+      {(components, usage) => (
+        <table class="records" aria-label="Platform components">
+          <thead>
+            <tr>
+              <th scope="col">Component</th>
+              <th scope="col">Version</th>
+              <th scope="col">Artifact</th>
+              <th scope="col">Depends on</th>
+              <th scope="col">Used by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {components.map((component) => {
+              const use = usage.components.get(component.id);
+              return (
+                <tr>
+                  <th scope="row">{component.id}</th>
+                  <td>{component.component_version}</td>
+                  <td>
+                    <code>
+                      {component.oci_url}:{component.oci_tag}
+                    </code>
+                    <div class="muted">
+                      path {component.component_path}
+                      {component.cluster_env_enabled ? '/<environment>' : ''}
+                    </div>
+                  </td>
+                  <td>{component.depends_on.length ? component.depends_on.join(', ') : <span class="muted">nothing</span>}</td>
+                  <td>
+                    <UsedBy clusters={use?.clusters} />
+                    {use && use.pins.length > 0 && (
+                      <div class="muted">
+                        {use.pins.length === 1 ? '1 cluster pins' : `${use.pins.length} clusters pin`} another tag ({[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
+                      </div>
+                    )}
+                    {use && use.disabled > 0 && <div class="muted">{use.disabled} disabled</div>}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </DefinitionsPage>
+  );
+}

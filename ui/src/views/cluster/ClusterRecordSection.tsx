@@ -1,0 +1,56 @@
+// The cluster's record: from REST in crud mode; in read-only mode (no REST) the listing's
+// summary of it, saying where the whole record is shown.
+import type { ApiClient } from '../../api/client.ts';
+import { fetchRecord } from '../../api/endpoints.ts';
+import { useAsync } from '../../app/use-async.ts';
+import { Loaded } from '../../components/common/Async.tsx';
+import { Banner } from '../../components/common/Banner.tsx';
+import { CodeBlock } from '../../components/common/CodeBlock.tsx';
+import { crudMode } from '../../data/capabilities.ts';
+
+export interface ClusterRecordProps {
+  client: ApiClient;
+  id: string;
+  summary: { id: string; cluster_dns: string; environment: string | undefined };
+}
+
+export function ClusterRecordSection({ client, id, summary }: ClusterRecordProps) {
+  const record = useAsync(async () => fetchRecord(client, 'clusters', id, await crudMode(client)), [client, id]);
+  return (
+    <section aria-labelledby="record">
+      <h2 id="record">Record</h2>
+      <Loaded value={record} what="the record">
+        {(answer) => {
+          if (answer.kind === 'record') {
+            return (
+              <>
+                <dl class="facts">
+                  <dt>ETag</dt>
+                  <dd>
+                    <code>{answer.etag ?? '—'}</code>
+                  </dd>
+                </dl>
+                <CodeBlock raw={answer.text} label="cluster record" id="record-body" />
+              </>
+            );
+          }
+          if (answer.kind === 'missing') {
+            return (
+              <Banner tone="warning" title="No record">
+                <p>{answer.message}</p>
+              </Banner>
+            );
+          }
+          return (
+            <>
+              <Banner tone="info">
+                <p>Records are shown in crud mode (API_MODE=crud). In read-only mode, this is what the listing says of the cluster:</p>
+              </Banner>
+              <CodeBlock raw={JSON.stringify(summary)} label="cluster summary from the listing" id="record-body" />
+            </>
+          );
+        }}
+      </Loaded>
+    </section>
+  );
+}

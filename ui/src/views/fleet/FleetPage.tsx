@@ -1,0 +1,53 @@
+// Every cluster of the fleet: its id (a link to its page), DNS name, environment,
+// convergence state and when it last polled; a search over ids and DNS names, filters by
+// environment and state, and the count of clusters in each state.
+import type { ApiClient } from '../../api/client.ts';
+import { FLEET_STATES } from '../../api/types.ts';
+import type { Location } from '../../app/router.ts';
+import { useAsync } from '../../app/use-async.ts';
+import { useTitle } from '../../app/use-title.ts';
+import { Loaded } from '../../components/common/Async.tsx';
+import { Banner } from '../../components/common/Banner.tsx';
+import { STATE_LABELS } from '../../components/common/StatusPill.tsx';
+import { loadFleetDirectory } from '../../data/fleet-directory.ts';
+import { countStates } from '../../data/fleet-rows.ts';
+import { FleetTable } from './FleetTable.tsx';
+
+export function FleetPage({ client, location }: { client: ApiClient; location: Location }) {
+  useTitle('Fleet');
+  const directory = useAsync(() => loadFleetDirectory(client), [client]);
+  return (
+    <>
+      <h1 tabIndex={-1}>Fleet</h1>
+      <Loaded value={directory} what="the fleet">
+        {({ rows, statesUnavailable }) => {
+          const counts = countStates(rows);
+          return (
+            <>
+              {statesUnavailable && (
+                <Banner tone="info" title="Convergence states are not available">
+                  <p>
+                    The service does not keep the fleet view, so which cluster has the current configuration is not known: {statesUnavailable}. The
+                    clusters are listed without states.
+                  </p>
+                </Banner>
+              )}
+              <ul class="counts" aria-label="Clusters per state">
+                <li>
+                  <span class="count">{rows.count.toLocaleString()}</span> clusters
+                </li>
+                {!statesUnavailable &&
+                  FLEET_STATES.map((state) => (
+                    <li>
+                      <span class={`count count-${state}`}>{counts[state].toLocaleString()}</span> {STATE_LABELS[state].toLowerCase()}
+                    </li>
+                  ))}
+              </ul>
+              <FleetTable rows={rows} counts={counts} statesAvailable={!statesUnavailable} initial={location.search} />
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}
