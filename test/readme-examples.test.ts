@@ -1,45 +1,30 @@
-// The README's examples, run against the real service on the bundled example repo: every
-// shell block is either run here (its commands as written, only the address changed) or
-// named below with the reason it cannot run in a test, and the JSON the README shows is
-// compared with what is really served and logged. A new example without a check fails.
+// The examples of the README and of every document under docs/, run against the real service
+// on the bundled example repo: every shell block is either run here (its commands as written,
+// only the address changed) or named below with the reason it cannot run in a test, every
+// console block's commands run and print exactly what it shows, and the JSON the documents
+// show is compared with what is really served and logged. A new example without a check fails.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { commitAll, git, removeDir, tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
+import { codeBlocks, projectDocuments, REPO_ROOT, type CodeBlock } from './helpers/markdown.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const DOCUMENTS = projectDocuments();
+const ALL_BLOCKS = DOCUMENTS.flatMap(codeBlocks);
 const EXAMPLE_REPO = new URL('../config-repo-example', import.meta.url).pathname;
 const README_READ_TOKEN = 'change-me';
 const README_WRITE_TOKEN = 'change-me-too';
 
-interface Block {
-  lang: string;
-  text: string;
-  /** The heading the block sits under. */
-  section: string;
-}
-
-function codeBlocks(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  let section = '';
-  let open: { lang: string; lines: string[] } | undefined;
-  for (const line of markdown.split('\n')) {
-    const fence = /^```(\S*)\s*$/.exec(line);
-    if (open) {
-      if (fence) {
-        blocks.push({ lang: open.lang, text: open.lines.join('\n'), section });
-        open = undefined;
-      } else open.lines.push(line);
-    } else if (fence) open = { lang: fence[1]!, lines: [] };
-    else if (/^#{1,4} /.test(line)) section = line.replace(/^#+ /, '');
-  }
-  return blocks;
+/** The one block of a language under a heading, wherever the documents put it. */
+function blockUnder(section: string, lang: string): CodeBlock {
+  const found = ALL_BLOCKS.filter((b) => b.section === section && b.lang === lang);
+  expect(found.map((b) => b.file), `one ${lang} block under "${section}"`).toHaveLength(1);
+  return found[0]!;
 }
 
 /** Shell blocks that are examples of things a test cannot do, by their first line. */
@@ -52,6 +37,7 @@ const NOT_RUN: Record<string, string> = {
     'an operator\'s procedure with the sqlite3 shell and dated file names; that a database changed by another process is published is tested in test/sqlite-store.test.ts',
   'AUTH_TOKEN=... \\': 'needs a repository on a Git host',
   'kubectl -n flux-system create secret generic gitops-config-token --from-literal=token="$AUTH_TOKEN"': 'needs a Kubernetes cluster',
+  'kubectl -n flux-system create secret generic gitops-config-token \\': 'needs a Kubernetes cluster; test/docs-flux.test.ts checks the manifests that read this Secret',
   "# on cluster dev-eu-1: the provider's Secret holds its own token, as `token` (sent as Bearer) …":
     'needs a Kubernetes cluster; the cluster-token command is run as a console example, and the token as Bearer and as Basic in test/cluster-tokens.test.ts',
   'kubectl create namespace gitops-config': 'needs a Kubernetes cluster; test/deploy-manifests.test.ts checks the manifests that read these Secrets',
@@ -77,7 +63,7 @@ function statuses(output: string): number[] {
   return [...output.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
 }
 
-const shellBlocks = codeBlocks(README).filter((b) => b.lang === 'sh');
+const shellBlocks = ALL_BLOCKS.filter((b) => b.lang === 'sh');
 
 let reader: TestService;
 let writer: TestService;
@@ -103,11 +89,14 @@ afterAll(async () => {
   if (crudDir) removeDir(crudDir);
 });
 
-describe('README examples', () => {
+describe('examples of the README and docs/', () => {
   it('has a check, or a stated reason, for every shell block', () => {
     const unknown = shellBlocks
-      .map((b) => b.text.split('\n')[0]!)
-      .filter((first) => !(first in NOT_RUN) && !RUN.some((r) => first === r.first));
+      .map((b) => `${b.file}: ${b.text.split('\n')[0]!}`)
+      .filter((named) => {
+        const first = named.slice(named.indexOf(': ') + 2);
+        return !(first in NOT_RUN) && !RUN.some((r) => first === r.first);
+      });
     expect(unknown).toEqual([]);
   });
 
@@ -164,7 +153,7 @@ describe('README examples', () => {
   });
 
   it('shows a platform-components item exactly as it is served', async () => {
-    const block = codeBlocks(README).find((b) => b.section === 'What a platform-components item holds' && b.lang === 'json')!;
+    const block = blockUnder('What a platform-components item holds', 'json');
     const shown = JSON.parse(block.text);
     const res = await request(reader.url, `/api/v2/gitops/clusters/${shown.cluster.dns}/platform-components`, { token: README_READ_TOKEN });
     const served = res.json().inputs.find((item: { id: string }) => item.id === shown.id);
@@ -173,7 +162,7 @@ describe('README examples', () => {
   });
 
   it('shows the audit line with the fields a write really logs', async () => {
-    const block = codeBlocks(README).find((b) => b.section === 'Audit log' && b.lang === 'json')!;
+    const block = blockUnder('Audit log', 'json');
     const shown = JSON.parse(block.text);
     const audit = writer
       .logText()
@@ -212,13 +201,13 @@ describe('README examples', () => {
   });
 
   it('shows a fleet view of the shape the service answers', async () => {
-    const block = codeBlocks(README).find((b) => b.section === 'The fleet view' && b.lang === 'json')!;
+    const block = blockUnder('The fleet view', 'json');
     await expectMatchesOpenApi('get', '/api/v2/gitops/fleet', 200, JSON.parse(block.text));
     expect((await request(reader.url, '/api/v2/gitops/fleet?state=behind', { token: README_READ_TOKEN })).status).toBe(200);
   });
 
   it('shows whoami answers (one a line: a cluster, a person) of the shape the service answers', async () => {
-    const block = codeBlocks(README).find((b) => b.section === 'Authentication' && b.lang === 'json')!;
+    const block = blockUnder('Authentication', 'json');
     const shown = block.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
     expect(shown.map((answer) => answer.kind)).toEqual(['cluster', 'person']);
     const served = (await request(reader.url, '/api/v2/gitops/whoami', { token: README_READ_TOKEN })).json();
@@ -230,32 +219,30 @@ describe('README examples', () => {
 
   it('documents /health as it answers', async () => {
     const health = (await request(reader.url, '/health')).text;
-    expect(README).toContain(`\`${health}\``);
+    expect(DOCUMENTS.filter((doc) => doc.text.includes(`\`${health}\``)).map((doc) => doc.path)).not.toEqual([]);
   });
 });
 
-describe('README command-line examples (```console blocks)', () => {
-  // `$ <command>` lines followed by the output the README shows; each command runs from the
-  // top of this repository, as the README says, and must print exactly that on stdout.
-  const sessions = codeBlocks(README)
-    .filter((b) => b.lang === 'console')
-    .flatMap((b) =>
-      b.text
-        .split(/^\$ /m)
-        .filter(Boolean)
-        .map((part) => {
-          const [command = '', ...output] = part.split('\n');
-          return { command, output: output.join('\n').replace(/\n*$/, '') };
-        }),
-    );
+describe('command-line examples of the README and docs/ (```console blocks)', () => {
+  // `$ <command>` lines followed by the output the document shows; each command runs from the
+  // top of this repository, as the documents say, and must print exactly that on stdout.
+  const sessions = ALL_BLOCKS.filter((b) => b.lang === 'console').flatMap((b) =>
+    b.text
+      .split(/^\$ /m)
+      .filter(Boolean)
+      .map((part) => {
+        const [command = '', ...output] = part.split('\n');
+        return { command, output: output.join('\n').replace(/\n*$/, ''), file: b.file };
+      }),
+  );
 
   it('has examples to run', () => {
     expect(sessions.length).toBeGreaterThan(0);
   });
 
-  it.each(sessions.map((s) => [s.command, s] as const))('$ %s', async (_command, session) => {
+  it.each(sessions.map((s) => [s.file, s.command, s] as const))('%s: $ %s', async (_file, _command, session) => {
     const result = await promisify(execFile)('bash', ['-c', session.command], {
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', GITHUB_ACTIONS: '' },
       encoding: 'utf8',
       timeout: 60_000,
