@@ -153,7 +153,7 @@ describe('examples of the README and docs/', () => {
   });
 
   it('shows a platform-components item exactly as it is served', async () => {
-    const block = blockUnder('What a platform-components item holds', 'json');
+    const block = blockUnder('Quick start', 'json');
     const shown = JSON.parse(block.text);
     const res = await request(reader.url, `/api/v2/gitops/clusters/${shown.cluster.dns}/platform-components`, { token: README_READ_TOKEN });
     const served = res.json().inputs.find((item: { id: string }) => item.id === shown.id);
@@ -207,7 +207,7 @@ describe('examples of the README and docs/', () => {
   });
 
   it('shows whoami answers (one a line: a cluster, a person) of the shape the service answers', async () => {
-    const block = blockUnder('Authentication', 'json');
+    const block = blockUnder('Who the caller is: whoami', 'json');
     const shown = block.text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
     expect(shown.map((answer) => answer.kind)).toEqual(['cluster', 'person']);
     const served = (await request(reader.url, '/api/v2/gitops/whoami', { token: README_READ_TOKEN })).json();
