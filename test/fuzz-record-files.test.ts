@@ -8,8 +8,8 @@ import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_CODES } from '../src/domain/problem.ts';
 import { PER_CLUSTER_ENDPOINTS } from '../src/domain/projections/index.ts';
-import type { PreparedBody, PreparedResponse } from '../src/serving/prepared-response.ts';
-import { RevisionResponses } from '../src/serving/revision-responses.ts';
+import type { ServedBody, ServedResponse } from '../src/serving/served-response.ts';
+import { ResponseTable } from '../src/serving/response-table.ts';
 import { judgeCandidate } from '../src/store/judged-candidate.ts';
 import { byPath, gitBlobId, type RecordFileEntry } from '../src/store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../src/store/record-files/record-file-loader.ts';
@@ -52,11 +52,11 @@ describe('random record files through the load path', () => {
           expect(p.at).toBeTypeOf('object');
         }
         if (!judgement.publish) return;
-        const responses = new RevisionResponses(snapshot);
+        const responses = new ResponseTable(snapshot);
         // A published revision has no response over the consumer's limit: every one is a body.
-        const bodyOf = (prepared: PreparedResponse | undefined) => {
+        const bodyOf = (prepared: ServedResponse | undefined) => {
           expect(prepared?.kind).toBe('body');
-          return JSON.parse((prepared as PreparedBody).body.toString('utf8'));
+          return JSON.parse((prepared as ServedBody).body.toString('utf8'));
         };
         bodyOf(responses.clustersList());
         for (const cluster of snapshot.clusters.values()) {

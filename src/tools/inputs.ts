@@ -1,12 +1,12 @@
 // `gitops-config inputs <repo-dir> <cluster_dns> [endpoint]`: the exact body the server would
 // send for a working tree. It loads the directory with the server's own loader, judges it
-// with the server's rules and answers through the server's RevisionResponses, so the bytes
+// with the server's rules and answers through the server's ResponseTable, so the bytes
 // cannot differ from a real response.
 import { judge } from '../domain/judge.ts';
 import type { Problem } from '../domain/problem.ts';
 import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS } from '../domain/projections/index.ts';
-import type { PreparedResponse } from '../serving/prepared-response.ts';
-import { RevisionResponses } from '../serving/revision-responses.ts';
+import type { ServedResponse } from '../serving/served-response.ts';
+import { ResponseTable } from '../serving/response-table.ts';
 import { workingTreeRevision } from '../store/git/repository.ts';
 import { checkedGitDirectory } from '../store/git/repository-format.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
@@ -37,8 +37,8 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
       problems: await locateProblems(judgement.blocking, fileTexts(files)),
     };
   }
-  const responses = new RevisionResponses(loaded.snapshot);
-  let prepared: PreparedResponse | undefined;
+  const responses = new ResponseTable(loaded.snapshot);
+  let prepared: ServedResponse | undefined;
   if (endpoint === 'clusters') {
     prepared = responses.clustersList();
   } else if (isPerClusterEndpoint(endpoint) && clusterDns !== undefined) {
