@@ -3,13 +3,13 @@
 // responses keeps a consistent view even while the next revision is published. The encoded
 // bodies outlive revisions (EncodedBodyCache), so a publication re-encodes only the responses
 // whose records changed, and only when they are next asked for.
-import type { Published } from '../store/store-runner.ts';
+import type { PublishedRevision } from '../store/published-revision.ts';
 import { EncodedBodyCache } from './encoded-body-cache.ts';
 import { ResponseTable } from './response-table.ts';
 
 export interface PublicationSource {
-  published(): Published | undefined;
-  onPublish(listener: (next: Published) => void): () => void;
+  published(): PublishedRevision | undefined;
+  onPublish(listener: (next: PublishedRevision) => void): () => void;
 }
 
 export class CurrentResponses {

@@ -15,18 +15,16 @@ import type { Backend, BackendDescription, Candidate } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
 import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
-import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
+import type { PublishedRevision, PublishListener } from './published-revision.ts';
+import type { LoadReport, StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from './retry-policy.ts';
-import { StoreEvents } from './store-events.ts';
-import { attemptWrite, type WriteSide } from './write-attempts.ts';
+import { type LoadListener, StoreEvents, type WriteListener, type WriteOutcome } from './store-events.ts';
+import { attemptWrite, type WriteResult, type WriteSide } from './write-attempts.ts';
 import { WriterTurns } from './writer-turns.ts';
 import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
 import { StartupError } from '../startup-error.ts';
-
-export type { BeforePublish };
-export type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult };
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;
@@ -55,7 +53,7 @@ export class StoreRunner {
   /** Writes one at a time, in the order they came, each from its first try to its answer (loads run between its tries). */
   readonly #writeOrder = new SerialQueue();
   readonly #events = new StoreEvents();
-  #published: Published | undefined;
+  #published: PublishedRevision | undefined;
   #lastLoad: LoadReport | undefined;
   /** The last revision refused, while the store still holds it. */
   #refused: { revision: string; error: string; problems: Problem[] } | undefined;
@@ -77,7 +75,7 @@ export class StoreRunner {
     this.#writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   }
 
-  published(): Published | undefined {
+  published(): PublishedRevision | undefined {
     return this.#published;
   }
 
@@ -273,7 +271,7 @@ export class StoreRunner {
     this.#retryTimer.unref();
   }
 
-  async #publish(revision: Omit<Published, 'publishedAt'>): Promise<void> {
+  async #publish(revision: Omit<PublishedRevision, 'publishedAt'>): Promise<void> {
     await waitBeforePublish(this.#beforePublish, revision.snapshot.revision, this.#log);
     const previous = this.#published;
     const next = { ...revision, publishedAt: new Date() };
