@@ -10,7 +10,7 @@ import { PROBLEM_CODES } from '../src/domain/problem.ts';
 import { PER_CLUSTER_ENDPOINTS } from '../src/domain/projections/index.ts';
 import type { ServedBody, ServedResponse } from '../src/serving/served-response.ts';
 import { ResponseTable } from '../src/serving/response-table.ts';
-import { judgeCandidate } from '../src/store/judged-candidate.ts';
+import { buildRevision, judgeRevision } from '../src/store/judged-revision.ts';
 import { byPath, gitBlobId, type RecordFileEntry } from '../src/store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../src/store/record-files/record-file-loader.ts';
 import { collectionArb, fuzzRuns, fuzzTimeout, nastyString, recordFileText } from './fuzz/arbitraries.ts';
@@ -43,7 +43,7 @@ describe('random record files through the load path', () => {
       fc.asyncProperty(caseArb, async ({ collection, name, extension, text }) => {
         const files = { ...BASE, [`${collection}/${name}.${extension}`]: text };
         const candidate = await new RecordFileLoader().load(entries(files), 'fuzz');
-        const { snapshot, judgement } = judgeCandidate(candidate, undefined);
+        const { snapshot, judgement } = judgeRevision(candidate, buildRevision(candidate), undefined);
         for (const p of judgement.problems) {
           expect(PROBLEM_CODES).toContain(p.code);
           expect(['error', 'warning']).toContain(p.severity);

@@ -6,15 +6,15 @@
 // turns among themselves, and one whose store keeps moving under it waits between its tries
 // outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
-import { baselineFacts } from '../domain/judge.ts';
+import { baselineFacts } from '../domain/baseline.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
-import type { Backend, BackendDescription, Candidate } from './backend.ts';
+import type { Backend, BackendDescription, LoadedRevision } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
-import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
+import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
 import type { LoadReport, StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
@@ -23,7 +23,7 @@ import { RetryPolicy } from './retry-policy.ts';
 import { type LoadListener, StoreEvents, type WriteListener, type WriteOutcome } from './store-events.ts';
 import { attemptWrite, type WriteResult, type WriteSide } from './write-attempts.ts';
 import { WriterTurns } from './writer-turns.ts';
-import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
+import { readStartHistory, type StartHistory } from './start-history.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -48,7 +48,7 @@ export class StoreRunner {
   readonly #acceptShrink: readonly string[];
   readonly #writeTimeoutMs: number;
   /** What the first revision of this process is judged against (found once, at its first load). */
-  #start: StartBaseline | undefined;
+  #start: StartHistory | undefined;
   readonly #queue = new SerialQueue();
   /** Writes one at a time, in the order they came, each from its first try to its answer (loads run between its tries). */
   readonly #writeOrder = new SerialQueue();
@@ -188,19 +188,19 @@ export class StoreRunner {
       if (result.unchanged === served && this.#lastLoad?.ok !== true) this.#lastLoad = { at, ok: true, revision: served };
       return;
     }
-    await this.#judgeAndPublish(result.candidate, at, reason);
+    await this.#judgeAndPublish(result.loaded, at, reason);
   }
 
-  async #judgeAndPublish(candidate: Candidate, at: string, reason: string): Promise<void> {
+  async #judgeAndPublish(loaded: LoadedRevision, at: string, reason: string): Promise<void> {
     const served = this.#published?.snapshot.revision;
-    if (!this.#published) this.#start ??= await this.#findStartBaseline(candidate);
+    if (!this.#published) this.#start ??= await this.#readStartHistory(loaded);
     const baseline = this.#published?.snapshot ?? this.#start?.baseline;
-    const { revision } = candidate;
+    const { revision } = loaded;
     // Building and judging a large fleet are the longest steps of a reload: polls get a turn
     // after each (about 30 ms apiece at 50,000 clusters).
-    const built = buildCandidate(candidate, this.#published?.snapshot ?? this.#start?.previous);
+    const built = buildRevision(loaded, this.#published?.snapshot ?? this.#start?.previous);
     await yieldToEventLoop();
-    const judged = judgeBuilt(candidate, built, baseline, this.#acceptShrink);
+    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink);
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
@@ -218,7 +218,7 @@ export class StoreRunner {
       const fallback = this.#published ? undefined : this.#start?.fallback;
       if (fallback) {
         await this.#publishJudged(fallback, 'the newest revision was refused at start');
-        this.#log.warn({ revision: fallback.candidate.revision, refused: revision }, `serving ${fallback.candidate.revision}, the newest earlier revision that passes`);
+        this.#log.warn({ revision: fallback.revision.revision, refused: revision }, `serving ${fallback.revision.revision}, the newest earlier revision that passes`);
       }
       return;
     }
@@ -228,19 +228,21 @@ export class StoreRunner {
     await this.#publishJudged(judged, reason);
   }
 
-  async #publishJudged(judged: JudgedCandidate, reason: string): Promise<void> {
+  async #publishJudged(judged: JudgedRevision, reason: string): Promise<void> {
     const previous = this.#published?.snapshot.revision ?? null;
     const { snapshot } = judged;
     const warnings = judged.judgement.problems.filter((p) => !isError(p));
-    await this.#publish({ snapshot, sources: judged.candidate.sources, problems: warnings });
+    await this.#publish({ snapshot, sources: judged.revision.sources, problems: warnings });
     this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
     this.#events.loaded({ result: 'published', revision: snapshot.revision });
     await this.#keepBaseline(snapshot);
   }
 
-  async #findStartBaseline(candidate: Candidate): Promise<StartBaseline | undefined> {
+  async #readStartHistory(newest: LoadedRevision): Promise<StartHistory | undefined> {
     try {
-      return await findStartBaseline(this.#backend, candidate, (c, baseline, previous) => judgeCandidate(c, baseline, this.#acceptShrink, previous));
+      return await readStartHistory(this.#backend, newest, (revision, baseline, previous) =>
+        judgeRevision(revision, buildRevision(revision, previous), baseline, this.#acceptShrink),
+      );
     } catch (error) {
       this.#log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
       return undefined;

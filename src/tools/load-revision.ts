@@ -19,17 +19,17 @@ export interface LoadedRevision {
 }
 
 export async function loadRevision(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<LoadedRevision> {
-  const candidate = await loader.load(files, revision);
-  const built = createSnapshot(candidate.records, revision);
+  const loaded = await loader.load(files, revision);
+  const built = createSnapshot(loaded.records, revision);
   const failed = new Set<string>();
-  for (const p of candidate.problems) {
-    if (p.at.record && !candidate.sources.has(recordName(p.at.record))) failed.add(recordName(p.at.record));
+  for (const p of loaded.problems) {
+    if (p.at.record && !loaded.sources.has(recordName(p.at.record))) failed.add(recordName(p.at.record));
   }
   return {
     files,
-    loadProblems: withSources([...candidate.problems, ...(built.ok ? [] : built.problems)], candidate.sources),
+    loadProblems: withSources([...loaded.problems, ...(built.ok ? [] : built.problems)], loaded.sources),
     snapshot: built.ok ? built.snapshot : built.partial,
-    sources: candidate.sources,
+    sources: loaded.sources,
     failed,
   };
 }

@@ -10,7 +10,7 @@ import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
@@ -153,13 +153,13 @@ export class LocalGitBackend implements Backend {
     // that polls are answered while a large fleet is being reloaded.
     await yieldToEventLoop();
     if (revision === known.served || revision === known.refused) return { unchanged: revision };
-    const candidate = await this.#loader.load(entries, revision);
+    const loaded = await this.#loader.load(entries, revision);
     await yieldToEventLoop();
-    return { candidate: { ...candidate, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
+    return { loaded: { ...loaded, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
   }
 
   /** The branch's commits before the working tree (HEAD too when the tree holds edits of its own), oldest first. */
-  async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
+  async *ancestors(revision: string, limit: number): AsyncIterable<LoadedRevision> {
     const head = commitOfRevision(revision);
     if (head === undefined) return;
     const reader = new ObjectReader(this.dir, this.#gitCache);

@@ -19,7 +19,7 @@ import type { AnyRecord, Collection } from '../../../domain/records.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, Candidate, CommitOptions, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
@@ -141,20 +141,20 @@ export class RemoteGitBackend implements Backend {
     if (known.served !== undefined && !(await this.#descends(head, known.served))) {
       this.#options.log.warn({ previous: known.served, commit: head, branch: this.#branch }, 'the branch was rewritten (force-pushed); following it');
     }
-    return { candidate: await this.#candidate(this.#loader, head) };
+    return { loaded: await this.#loadRevision(this.#loader, head) };
   }
 
   /** The branch's commits before `revision`, oldest first. */
-  async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
+  async *ancestors(revision: string, limit: number): AsyncIterable<LoadedRevision> {
     // The same loader as the head's: a file that did not change between two commits is the
     // same record object in both, which keeps building and judging cheap.
     const loader = this.#loader;
     const reader = new ObjectReader(this.dir, this.#target.cache);
     const commits = await firstParents(this.dir, revision, limit, this.#target.cache, reader);
-    for (const commit of commits.reverse()) yield this.#candidate(loader, commit, reader);
+    for (const commit of commits.reverse()) yield this.#loadRevision(loader, commit, reader);
   }
 
-  async #candidate(loader: RecordFileLoader, commit: string, reader = new ObjectReader(this.dir, this.#target.cache)): Promise<Candidate> {
+  async #loadRevision(loader: RecordFileLoader, commit: string, reader = new ObjectReader(this.dir, this.#target.cache)): Promise<LoadedRevision> {
     const { cache } = this.#target;
     const entries = await commitFileEntries(this.dir, commit, cache, reader, undefined, this.#options.maxRecordBytes);
     return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache, reader) };

@@ -3,32 +3,33 @@
 // are judged oldest first, each against the newest that passed, and the newest that passes is
 // the baseline — and what is served if the store's newest revision is refused. A store
 // without history (SQLite) kept the facts of the revision it published last.
-import type { BaselineFacts } from '../domain/judge.ts';
+import type { Baseline } from '../domain/baseline.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { Backend, Candidate } from './backend.ts';
-import type { JudgedCandidate } from './judged-candidate.ts';
+import type { Backend, LoadedRevision } from './backend.ts';
+import type { JudgedRevision } from './judged-revision.ts';
 
 /** How far back a restart looks for a revision that passes (docs/decisions/0003-baseline-survives-restarts.md). */
 export const HISTORY_LIMIT = 100;
 
-export interface StartBaseline {
-  baseline: Snapshot | BaselineFacts | undefined;
+/** What the look back through the store's history at start found. */
+export interface StartHistory {
+  baseline: Baseline | undefined;
   /** The newest earlier revision that passes: served when the newest one is refused. */
-  fallback: JudgedCandidate | undefined;
+  fallback: JudgedRevision | undefined;
   /** The newest earlier revision read, passing or not: what the newest one is built from. */
   previous?: Snapshot;
 }
 
-export async function findStartBaseline(
+export async function readStartHistory(
   backend: Backend,
-  newest: Candidate,
-  judgeOne: (candidate: Candidate, baseline: Snapshot | undefined, previous: Snapshot | undefined) => JudgedCandidate,
-): Promise<StartBaseline> {
+  newest: LoadedRevision,
+  judgeOne: (revision: LoadedRevision, baseline: Snapshot | undefined, previous: Snapshot | undefined) => JudgedRevision,
+): Promise<StartHistory> {
   if (backend.ancestors) {
-    let good: JudgedCandidate | undefined;
+    let good: JudgedRevision | undefined;
     let previous: Snapshot | undefined;
-    for await (const candidate of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
-      const judged = judgeOne(candidate, good?.snapshot, previous);
+    for await (const revision of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
+      const judged = judgeOne(revision, good?.snapshot, previous);
       previous = judged.snapshot;
       if (judged.judgement.publish) good = judged;
     }
