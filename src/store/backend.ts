@@ -9,7 +9,7 @@ import type { BaselineFacts } from '../domain/baseline.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { AppliedWrite, TokenRole, WriteCaller } from '../domain/writes/write-request.ts';
+import type { AppliedWrite, Role, WriteAuthor } from '../domain/writes/write-request.ts';
 
 /** A revision as a backend read it, before it is built into a snapshot and judged. */
 export interface LoadedRevision {
@@ -53,7 +53,7 @@ export interface BaseRevision {
  * One record change to store, with the facts the audit trail keeps. `record` null deletes it.
  * `who` made it: a Git backend makes a person the commit's author.
  */
-export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole; who: WriteCaller };
+export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: Role; who: WriteAuthor };
 
 /** How a commit is to be made. */
 export interface CommitOptions {
