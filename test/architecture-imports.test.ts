@@ -40,7 +40,7 @@ const ROOT_FILES = ['config.ts', 'server.ts', 'main.ts'];
 const DOMAIN_BUILTINS = ['node:crypto', 'node:util'];
 const DOMAIN_FILE_READERS: Record<string, string[]> = { 'domain/schema-documents.ts': ['node:fs'], 'package-root.ts': ['node:fs'] };
 
-const IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*(?:,|\))/gm;
+const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*(?:,|\))/gm;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -57,22 +57,29 @@ interface SourceFile {
   files: string[];
   /** Everything else imported: packages and Node's modules. */
   packages: string[];
+  /** What is imported for its values, not only its types (files and packages alike). */
+  valueImports: string[];
 }
 
 function read(path: string): SourceFile {
   const text = readFileSync(join(SRC, path), 'utf8');
   const files: string[] = [];
   const packages: string[] = [];
+  const valueImports: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const specifier = (match[1] ?? match[2])!;
+    const specifier = (match[2] ?? match[3])!;
+    const onlyTypes = match[1] !== undefined || /^\s*(?:import|export)\s+\{[^}]*\}/.test(match[0]) && [...match[0].matchAll(/[{,]\s*([^,}]+)/g)].every((m) => /^type\s/.test(m[1]!.trim()));
+    let name = specifier;
     if (!specifier.startsWith('.')) packages.push(specifier);
     else {
-      const target = relative(SRC, resolve(SRC, dirname(path), specifier));
+      name = relative(SRC, resolve(SRC, dirname(path), specifier));
       // A JSON document of the package (a schema's type) is not a module of src/.
-      if (target.endsWith('.ts')) files.push(target);
+      if (!name.endsWith('.ts')) continue;
+      files.push(name);
     }
+    if (!onlyTypes) valueImports.push(name);
   }
-  return { path, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), files, packages };
+  return { path, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), files, packages, valueImports };
 }
 
 const files = sourceFiles(SRC).sort().map(read);
@@ -105,6 +112,16 @@ describe('the layers of src/', () => {
       }
     }
     expect(impure).toEqual([]);
+  });
+
+  it('store/git/format/ only encodes and decodes: no file, no lock, nothing outside the folder', () => {
+    // Reading, locking and writing git's files is store/git/files/'s; format/ turns bytes into
+    // values and back, so that its code can be tested and reasoned about without a disk.
+    const FORMAT = 'store/git/format/';
+    const outside = files
+      .filter((f) => f.path.startsWith(FORMAT))
+      .flatMap((f) => f.valueImports.filter((name) => !name.startsWith(FORMAT) && !['node:crypto', 'node:zlib'].includes(name)).map((name) => `${f.path} imports ${name}`));
+    expect(outside).toEqual([]);
   });
 
   it('no files import each other in a circle (type imports included)', () => {

@@ -8,7 +8,7 @@ import { type Problem, withSources } from '../domain/problem.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import { compareIds, type Snapshot } from '../domain/snapshot.ts';
-import { ObjectReader } from '../store/git/format/object-reader.ts';
+import { ObjectReader } from '../store/git/files/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit as headOf } from '../store/git/repository.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';

@@ -15,13 +15,14 @@ import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../er
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
-import { ObjectReader } from '../../git/format/object-reader.ts';
+import { ObjectReader } from '../../git/files/object-reader.ts';
 import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
-import { IndexFileCache, IndexNotWritable, indexWriteRefusal } from '../../git/format/index-file.ts';
+import { IndexFileCache, indexWriteRefusal } from '../../git/files/index-file-access.ts';
+import { IndexNotWritable } from '../../git/format/index-file.ts';
 import { type GitDirectory, GitDirectoryError, requireGitDirectory } from '../../git/git-directory.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
-import { LockHeld, type LockOptions } from '../../git/format/lock-file.ts';
-import { RefMoved } from '../../git/format/ref-file.ts';
+import { LockHeld, type LockOptions } from '../../git/files/lock-file.ts';
+import { RefMoved } from '../../git/files/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
