@@ -19,7 +19,7 @@ import type { PublishedRevision, PublishListener } from './published-revision.ts
 import type { LoadReport, StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { RetryPolicy } from './retry-policy.ts';
+import { RetryPolicy } from '../retry-policy.ts';
 import { type LoadListener, StoreEvents, type WriteListener, type WriteOutcome } from './store-events.ts';
 import { attemptWrite, type WriteResult, type WriteSide } from './write-attempts.ts';
 import { WriterTurns } from './writer-turns.ts';

@@ -27,7 +27,7 @@ import { auditWrite } from './audit.ts';
 import type { Backend, RecordChange, WriteHold } from './backend.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './errors.ts';
 import type { PublishedRevision } from './published-revision.ts';
-import { RetryPolicy } from './retry-policy.ts';
+import { RetryPolicy } from '../retry-policy.ts';
 import type { SerialQueue } from './serial-queue.ts';
 import type { WriterTurns } from './writer-turns.ts';
 

@@ -32,7 +32,7 @@ import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/gi
 import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
-import { RetryPolicy } from '../../retry-policy.ts';
+import { RetryPolicy } from '../../../retry-policy.ts';
 import { redactUrls } from '../../../redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
 import { OtherWriters } from './other-writers.ts';

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { BaselineFacts } from '../../../domain/baseline.ts';
 import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
-import { RetryPolicy } from '../../retry-policy.ts';
+import { RetryPolicy } from '../../../retry-policy.ts';
 import { StartupError } from '../../../startup-error.ts';
 import { insertAuditRow } from './audit-rows.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
