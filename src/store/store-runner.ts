@@ -6,24 +6,24 @@
 // turns among themselves, and one whose store keeps moving under it waits between its tries
 // outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
-import { baselineFacts } from '../domain/baseline.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
 import type { Backend, BackendDescription, LoadedRevision } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
-import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
+import { describeError, StoreUnavailable } from './errors.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
 import type { LoadReport, StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from '../retry-policy.ts';
-import { type LoadListener, StoreEvents, type WriteListener, type WriteOutcome } from './store-events.ts';
-import { attemptWrite, type WriteResult, type WriteSide } from './write-attempts.ts';
+import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
+import type { WriteResult, WriteSide } from './write-attempts.ts';
+import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
-import { readStartHistory, type StartHistory } from './start-history.ts';
+import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -50,8 +50,6 @@ export class StoreRunner {
   /** What the first revision of this process is judged against (found once, at its first load). */
   #start: StartHistory | undefined;
   readonly #queue = new SerialQueue();
-  /** Writes one at a time, in the order they came, each from its first try to its answer (loads run between its tries). */
-  readonly #writeOrder = new SerialQueue();
   readonly #events = new StoreEvents();
   #published: PublishedRevision | undefined;
   #lastLoad: LoadReport | undefined;
@@ -62,8 +60,7 @@ export class StoreRunner {
   #retryTimer: NodeJS.Timeout | undefined;
   #beforePublish: BeforePublish | undefined;
   readonly #retry = new RetryPolicy({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
-  /** Writes under way, in the queue or waiting between their turns. */
-  readonly #writes = new Set<Promise<unknown>>();
+  readonly #writes = new StoreWrites(() => this.#writeSide(), this.#events);
   /** When this runner's writes leave room for another writer of the store. */
   readonly #writerTurns = new WriterTurns();
   #stopped = false;
@@ -121,7 +118,7 @@ export class StoreRunner {
 
   /** Resolves once every load and write queued so far has finished. */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.#writes]);
+    await this.#writes.settled();
     await this.#queue.idle();
   }
 
@@ -164,10 +161,7 @@ export class StoreRunner {
 
   /** Applies, stores and publishes one write; the answer comes once it is stored. */
   write(request: WriteRequest): Promise<WriteResult> {
-    const writing = this.#writeOrder.run(() => this.#write(request));
-    this.#writes.add(writing);
-    void writing.catch(() => undefined).finally(() => this.#writes.delete(writing));
-    return writing;
+    return this.#writes.write(request);
   }
 
   async #load(reason: string, lookedJustNow = false): Promise<void> {
@@ -235,27 +229,15 @@ export class StoreRunner {
     await this.#publish({ snapshot, sources: judged.revision.sources, problems: warnings });
     this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
     this.#events.loaded({ result: 'published', revision: snapshot.revision });
-    await this.#keepBaseline(snapshot);
+    await keepForRestart(this.#backend, snapshot, this.#log);
   }
 
   async #readStartHistory(newest: LoadedRevision): Promise<StartHistory | undefined> {
     try {
-      return await readStartHistory(this.#backend, newest, (revision, baseline, previous) =>
-        judgeRevision(revision, buildRevision(revision, previous), baseline, this.#acceptShrink),
-      );
+      return await readStartHistory(this.#backend, newest, this.#acceptShrink);
     } catch (error) {
       this.#log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
       return undefined;
-    }
-  }
-
-  /** A store without history keeps what the rules need of each published revision. */
-  async #keepBaseline(snapshot: Snapshot): Promise<void> {
-    if (!this.#backend.keepBaseline) return;
-    try {
-      await this.#backend.keepBaseline(baselineFacts(snapshot));
-    } catch (error) {
-      this.#log.warn({ err: error }, 'the facts of the published revision could not be kept');
     }
   }
 
@@ -281,19 +263,6 @@ export class StoreRunner {
     this.#events.published(next, previous);
   }
 
-  async #write(request: WriteRequest): Promise<WriteResult> {
-    const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
-    const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
-    try {
-      const result = await attemptWrite(this.#writeSide(), request);
-      written(result.applied.unchanged ? 'unchanged' : 'ok');
-      return result;
-    } catch (error) {
-      written(error instanceof WriteRefused ? 'refused' : 'failed');
-      throw error;
-    }
-  }
-
   /** What a write may see and do of this runner (./write-attempts.ts). */
   #writeSide(): WriteSide {
     return {
@@ -309,11 +278,10 @@ export class StoreRunner {
       publishWrite: async (snapshot, sources, base) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
         await this.#publish({ snapshot, sources, problems: base.problems });
-        await this.#keepBaseline(snapshot);
+        await keepForRestart(this.#backend, snapshot, this.#log);
       },
     };
   }
-
 }
 
 /** The counts a publication or a refusal is logged with. */
