@@ -11,7 +11,7 @@ import { workingTreeRevision } from '../store/git/repository.ts';
 import { checkedGitDirectory } from '../store/git/repository-format.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
-import { fileTexts, loadRevision } from './load-revision.ts';
+import { fileTexts, revisionReport } from './revision-report.ts';
 import { locateProblems } from './problem-positions.ts';
 
 export const ENDPOINTS = [...Object.keys(PER_CLUSTER_ENDPOINTS), 'clusters'] as const;
@@ -27,7 +27,7 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
   // The revision id comes from Git when the folder is a repository's top: one in a form not
   // read here is refused (UnsupportedRepositoryForm) rather than misread.
   checkedGitDirectory(dir);
-  const loaded = await loadRevision(new RecordFileLoader(), files, await workingTreeRevision(dir, files, {}));
+  const loaded = await revisionReport(new RecordFileLoader(), files, await workingTreeRevision(dir, files, {}));
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems }, undefined);
   if (!judgement.publish) {
     return {

@@ -1,12 +1,12 @@
-// Turns the record files of one revision into a snapshot with the server's own loader and
-// snapshot code, keeping what a tool needs to report on it: the problems that make the server
-// refuse the revision, and which records failed to load.
+// A revision as a tool reports on it: its record files turned into a snapshot with the
+// server's own loader and snapshot code, keeping what a tool needs to report: the problems
+// that make the server refuse the revision, and which records failed to load.
 import { type Problem, recordName, withSources } from '../domain/problem.ts';
 import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
 import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
 import type { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 
-export interface LoadedRevision {
+export interface RevisionReport {
   files: readonly RecordFileEntry[];
   /** Problems the server refuses a revision for when it loads it: files, schema, ids, duplicates. */
   loadProblems: Problem[];
@@ -18,7 +18,7 @@ export interface LoadedRevision {
   failed: ReadonlySet<string>;
 }
 
-export async function loadRevision(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<LoadedRevision> {
+export async function revisionReport(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<RevisionReport> {
   const loaded = await loader.load(files, revision);
   const built = createSnapshot(loaded.records, revision);
   const failed = new Set<string>();
