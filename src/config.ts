@@ -3,7 +3,8 @@
 import { byteSize } from './byte-size.ts';
 import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
-import type { BackendSettings } from './store/backends/settings.ts';
+import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
+import type { TlsSettings } from './http/tls-files.ts';
 import { durationMs } from './duration.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/oidc/oidc-settings.ts';
@@ -19,16 +20,7 @@ import {
 
 export { ConfigError, secretFrom };
 
-export type ApiMode = BackendSettings['apiMode'];
-export type { BackendName };
-
-/** The certificate files of HTTPS (read and checked in http/tls-files.ts). */
-export interface TlsSettings {
-  certFile: string;
-  keyFile: string;
-  /** When set, every client must present a certificate signed by one of these CAs. */
-  clientCaFile: string | undefined;
-}
+export type { ApiMode, BackendName, TlsSettings };
 
 export interface ListenAddress {
   host: string;

@@ -23,7 +23,7 @@ import { peerRoutes } from './http/peer-routes.ts';
 import { Peers } from './peers/peers.ts';
 import type { PeerTls } from './peers/peer-client.ts';
 import type { PeerSettings } from './peers/peer-source.ts';
-import { ServedResponses } from './serving/served-responses.ts';
+import { CurrentResponses } from './serving/current-responses.ts';
 import { StartupError } from './startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
 import { StoreRunner } from './store/store-runner.ts';
@@ -37,7 +37,7 @@ export interface RunningService {
   tls: TlsContext | undefined;
   port: number;
   store: StoreRunner;
-  responses: ServedResponses;
+  responses: CurrentResponses;
   log: Logger;
   /**
    * Stops accepting connections, closes those with no request in flight at once (the others
@@ -68,7 +68,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     : undefined;
   // Every publication is announced to the other replicas before it is served.
   if (peers) store.setBeforePublish((revision) => peers.announce(revision));
-  const responses = new ServedResponses(store);
+  const responses = new CurrentResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses, peers) : undefined;
   // People's tokens: the issuer is looked up in the background, so an issuer that is down

@@ -11,7 +11,7 @@ import { createSnapshot, type Snapshot, snapshotRecords, withRecord } from '../s
 import { applyWrite } from '../src/domain/writes/apply-write.ts';
 import { applyMergePatch } from '../src/domain/writes/merge-patch.ts';
 import { ifMatchSatisfied, recordEtag } from '../src/domain/writes/record-etag.ts';
-import type { AppliedWrite, WriteOutcome, WriteRefusal, WriteRequest } from '../src/domain/writes/write-request.ts';
+import type { AppliedWrite, ApplyResult, WriteRefusal, WriteRequest } from '../src/domain/writes/write-request.ts';
 import { problemDetails } from '../src/http/error-mapping.ts';
 import { exampleRepoData } from './helpers/backends.ts';
 import { canonicalSets } from './fixtures/records.ts';
@@ -32,12 +32,12 @@ const replace = (collection: Collection, id: string, body: Body): WriteRequest =
 const patch = (collection: Collection, id: string, p: Body): WriteRequest => ({ kind: 'merge-patch', collection, role: 'write', who: WRITE_TOKEN_CALLER, id, patch: p });
 const remove = (collection: Collection, id: string): WriteRequest => ({ kind: 'delete', collection, role: 'write', who: WRITE_TOKEN_CALLER, id });
 
-function applied(outcome: WriteOutcome): AppliedWrite {
+function applied(outcome: ApplyResult): AppliedWrite {
   if (!outcome.ok) throw new Error(`refused: ${outcome.refusal.message}`);
   return outcome.applied;
 }
 
-function refused(outcome: WriteOutcome): WriteRefusal & { details: { path: string; message: string }[] } {
+function refused(outcome: ApplyResult): WriteRefusal & { details: { path: string; message: string }[] } {
   if (outcome.ok) throw new Error('the write was not refused');
   const { refusal } = outcome;
   const details = 'problems' in refusal ? problemDetails(refusal.problems, refusal.subject) : [];

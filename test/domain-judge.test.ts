@@ -1,7 +1,8 @@
 // The judgement of a revision against the one served before it (domain/judge.ts): every rule,
 // dangling references new or old, the shrink guard and what lets a shrink through.
 import { describe, expect, it } from 'vitest';
-import { allowsShrink, type BaselineFacts, baselineFacts, judge } from '../src/domain/judge.ts';
+import { type BaselineFacts, baselineFacts } from '../src/domain/baseline.ts';
+import { allowsShrink, judge } from '../src/domain/judge.ts';
 import { createSnapshot, type Snapshot } from '../src/domain/snapshot.ts';
 import { canonicalSets } from './fixtures/records.ts';
 

@@ -9,7 +9,7 @@ import { checkRevision } from '../src/domain/rules/index.ts';
 import { caseTwin, idsNotPortable, isWindowsReservedName } from '../src/domain/rules/portable-ids.ts';
 import { createSnapshot, type Snapshot, snapshotRecords, withRecord } from '../src/domain/snapshot.ts';
 import { applyWrite } from '../src/domain/writes/apply-write.ts';
-import type { WriteOutcome, WriteRequest } from '../src/domain/writes/write-request.ts';
+import type { ApplyResult, WriteRequest } from '../src/domain/writes/write-request.ts';
 import { problemDetails } from '../src/http/error-mapping.ts';
 import { canonicalSets } from './fixtures/records.ts';
 import { CRUD_DATA } from './helpers/crud.ts';
@@ -26,7 +26,7 @@ function snapshotOf(raw: Parameters<typeof canonicalSets>[0]): Snapshot {
 const rolebinding = (id: string) => ({ id, role: 'view', subjects: [] });
 const create = (collection: WriteRequest['collection'], body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', who: WRITE_TOKEN_CALLER, body });
 
-function refusal(outcome: WriteOutcome) {
+function refusal(outcome: ApplyResult) {
   if (outcome.ok) throw new Error('the write was not refused');
   const { refusal } = outcome;
   return { ...refusal, details: 'problems' in refusal ? problemDetails(refusal.problems, refusal.subject) : [] };

@@ -8,9 +8,9 @@ import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_CODES } from '../src/domain/problem.ts';
 import { PER_CLUSTER_ENDPOINTS } from '../src/domain/projections/index.ts';
-import type { PreparedBody, PreparedResponse } from '../src/serving/prepared-response.ts';
-import { RevisionResponses } from '../src/serving/revision-responses.ts';
-import { judgeCandidate } from '../src/store/judged-candidate.ts';
+import type { ServedBody, ServedResponse } from '../src/serving/served-response.ts';
+import { ResponseTable } from '../src/serving/response-table.ts';
+import { buildRevision, judgeRevision } from '../src/store/judged-revision.ts';
 import { byPath, gitBlobId, type RecordFileEntry } from '../src/store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../src/store/record-files/record-file-loader.ts';
 import { collectionArb, fuzzRuns, fuzzTimeout, nastyString, recordFileText } from './fuzz/arbitraries.ts';
@@ -43,7 +43,7 @@ describe('random record files through the load path', () => {
       fc.asyncProperty(caseArb, async ({ collection, name, extension, text }) => {
         const files = { ...BASE, [`${collection}/${name}.${extension}`]: text };
         const candidate = await new RecordFileLoader().load(entries(files), 'fuzz');
-        const { snapshot, judgement } = judgeCandidate(candidate, undefined);
+        const { snapshot, judgement } = judgeRevision(candidate, buildRevision(candidate), undefined);
         for (const p of judgement.problems) {
           expect(PROBLEM_CODES).toContain(p.code);
           expect(['error', 'warning']).toContain(p.severity);
@@ -52,11 +52,11 @@ describe('random record files through the load path', () => {
           expect(p.at).toBeTypeOf('object');
         }
         if (!judgement.publish) return;
-        const responses = new RevisionResponses(snapshot);
+        const responses = new ResponseTable(snapshot);
         // A published revision has no response over the consumer's limit: every one is a body.
-        const bodyOf = (prepared: PreparedResponse | undefined) => {
+        const bodyOf = (prepared: ServedResponse | undefined) => {
           expect(prepared?.kind).toBe('body');
-          return JSON.parse((prepared as PreparedBody).body.toString('utf8'));
+          return JSON.parse((prepared as ServedBody).body.toString('utf8'));
         };
         bodyOf(responses.clustersList());
         for (const cluster of snapshot.clusters.values()) {

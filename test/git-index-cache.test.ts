@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IndexFileCache, indexLayout } from '../src/store/git/format/index-file.ts';
+import { IndexFileCache } from '../src/store/git/files/index-file-access.ts';
+import { indexLayout } from '../src/store/git/format/index-file.ts';
 import { git } from './helpers/git-fixture.ts';
 
 describe('IndexFileCache', () => {

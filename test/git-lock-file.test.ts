@@ -4,7 +4,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LockFile, LockHeld, type StaleLock } from '../src/store/git/format/lock-file.ts';
+import { LockFile, LockHeld, type StaleLock } from '../src/store/git/files/lock-file.ts';
 import { crudRepo } from './helpers/crud.ts';
 import { tagOf, TestProcesses } from './helpers/proc-states.ts';
 import { stoppedTag } from './helpers/stopped-process.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlobText, recordBlobsOfCommit } from '../src/store/git/commit-files.ts';
-import { ObjectReader } from '../src/store/git/format/object-reader.ts';
+import { ObjectReader } from '../src/store/git/files/object-reader.ts';
 import { commitAll, git as gitCli, makeConfigRepo, removeDir, writeFiles } from './helpers/git-fixture.ts';
 
 let dir: string;

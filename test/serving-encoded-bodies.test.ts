@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../src/domain/projections/index.ts';
 import type { RecordSets } from '../src/domain/records.ts';
 import { createSnapshot, type Snapshot, withRecord } from '../src/domain/snapshot.ts';
-import { EncodedBodies, MAX_LISTS } from '../src/serving/encoded-bodies.ts';
-import { PlainBodyCache, type PlainBytesHolder } from '../src/serving/plain-body-cache.ts';
-import { encodeInputsDocument, type PreparedBody, type PreparedResponse } from '../src/serving/prepared-response.ts';
-import { RevisionResponses } from '../src/serving/revision-responses.ts';
+import { EncodedBodyCache, MAX_LISTS } from '../src/serving/encoded-body-cache.ts';
+import { PlainBytesBudget, type PlainBytesHolder } from '../src/serving/plain-bytes-budget.ts';
+import { encodeInputsDocument } from '../src/serving/encoded-body.ts';
+import type { ServedBody, ServedResponse } from '../src/serving/served-response.ts';
+import { ResponseTable } from '../src/serving/response-table.ts';
 import { type CrudService, send, startCrud } from './helpers/crud.ts';
 import { asRepoFiles } from './helpers/fixture-data.ts';
 import { commitAll, makeConfigRepo, removeDir, writeFiles } from './helpers/git-fixture.ts';
@@ -59,9 +60,9 @@ const DATA = {
 const dnsOf = (id: string) => `${id}.fleet.example.com`;
 const path = (id: string, endpoint: string) => `/api/v2/gitops/clusters/${dnsOf(id)}/${endpoint}`;
 
-function asBody(prepared: PreparedResponse | undefined): PreparedBody {
+function asBody(prepared: ServedResponse | undefined): ServedBody {
   expect(prepared?.kind).toBe('body');
-  return prepared as PreparedBody;
+  return prepared as ServedBody;
 }
 
 /** A buffer that owns its memory: nothing else is kept alive by holding it. */
@@ -74,13 +75,13 @@ describe('encoded bodies across revisions of a Git repository', () => {
   let dir: string;
   let service: TestService;
   /** Every response of the previous revision, as served and as prepared. */
-  let seen: Map<string, { plain: RawResponse; gzip: RawResponse; prepared: PreparedBody; gzipped: Buffer }>;
+  let seen: Map<string, { plain: RawResponse; gzip: RawResponse; prepared: ServedBody; gzipped: Buffer }>;
 
   const prepared = (id: string, endpoint: PerClusterEndpoint) => asBody(service.responses.current()!.forCluster(endpoint, dnsOf(id)));
 
   /** GETs every endpoint of the clusters plain and gzipped (so gzip copies exist), and keeps what was prepared. */
   async function pollAll(ids: string[]) {
-    const out = new Map<string, { plain: RawResponse; gzip: RawResponse; prepared: PreparedBody; gzipped: Buffer }>();
+    const out = new Map<string, { plain: RawResponse; gzip: RawResponse; prepared: ServedBody; gzipped: Buffer }>();
     for (const id of ids) {
       for (const endpoint of ENDPOINTS) {
         const plain = await request(service.url, path(id, endpoint), { token: READ_TOKEN });
@@ -224,7 +225,7 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
     const get = (id: keyof typeof DNS, endpoint: string) =>
       request(service.url, `/api/v2/gitops/clusters/${DNS[id]}/${endpoint}`, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } });
     const preparedOf = (id: keyof typeof DNS, endpoint: PerClusterEndpoint) => asBody(service.responses.current()!.forCluster(endpoint, DNS[id]));
-    const before = new Map<string, { res: RawResponse; prepared: PreparedBody }>();
+    const before = new Map<string, { res: RawResponse; prepared: ServedBody }>();
     for (const endpoint of ENDPOINTS) {
       for (const id of ['c0', 'c1'] as const) before.set(`${id} ${endpoint}`, { res: await get(id, endpoint), prepared: preparedOf(id, endpoint) });
     }
@@ -250,7 +251,7 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
   });
 });
 
-describe('EncodedBodies and RevisionResponses on snapshots', () => {
+describe('EncodedBodyCache and ResponseTable on snapshots', () => {
   const snapshot = (): Snapshot => {
     const result = createSnapshot(
       {
@@ -269,17 +270,17 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     return result.snapshot;
   };
-  const bodyOf = (responses: RevisionResponses, id: string) => asBody(responses.forCluster('platform-components', dnsOf(id))).body;
+  const bodyOf = (responses: ResponseTable, id: string) => asBody(responses.forCluster('platform-components', dnsOf(id))).body;
 
   it('encodes a response again when a definition appears for a reference that had none', () => {
-    const bodies = new EncodedBodies();
+    const bodies = new EncodedBodyCache();
     const r1 = snapshot();
-    const first = new RevisionResponses(r1, bodies);
+    const first = new ResponseTable(r1, bodies);
     const [c1, c2] = [bodyOf(first, 'c1'), bodyOf(first, 'c2')];
     expect(JSON.parse(c1.toString()).inputs.map((i: { id: string }) => i.id)).toEqual(['comp-a']);
 
     const r2 = next(r1, 'platform_components', 'comp-x', { ...component('comp-x', '0.1.0'), cluster_env_enabled: false, depends_on: [] }, 'r2');
-    const second = new RevisionResponses(r2, bodies);
+    const second = new ResponseTable(r2, bodies);
     expect(bodyOf(second, 'c2')).toBe(c2);
     expect(bodyOf(second, 'c1')).not.toBe(c1);
     expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs.map((i: { id: string }) => i.id)).toEqual(['comp-a', 'comp-x']);
@@ -287,7 +288,7 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
   });
 
   it('prepares a response once per revision: later lookups return the same object', () => {
-    const responses = new RevisionResponses(snapshot(), new EncodedBodies());
+    const responses = new ResponseTable(snapshot(), new EncodedBodyCache());
     const a = responses.forCluster('namespaces', dnsOf('c1'));
     expect(responses.forCluster('namespaces', dnsOf('c1'))).toBe(a);
     expect(responses.forCluster('namespaces', 'C1.Fleet.Example.com.')).toBe(a);
@@ -295,17 +296,17 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
   });
 
   it('keeps fleet listings while the clusters map is the same, and at most MAX_LISTS of them', () => {
-    const bodies = new EncodedBodies();
+    const bodies = new EncodedBodyCache();
     const r1 = snapshot();
-    const list = asBody(new RevisionResponses(r1, bodies).clustersList()).body;
+    const list = asBody(new ResponseTable(r1, bodies).clustersList()).body;
     const r2 = next(r1, 'platform_components', 'comp-a', { ...component('comp-a', '1.0.1'), cluster_env_enabled: false, depends_on: [] }, 'r2');
-    expect(asBody(new RevisionResponses(r2, bodies).clustersList()).body).toBe(list);
+    expect(asBody(new ResponseTable(r2, bodies).clustersList()).body).toBe(list);
     const r3 = next(r2, 'clusters', 'c2', null, 'r3');
-    const list3 = asBody(new RevisionResponses(r3, bodies).clustersList()).body;
+    const list3 = asBody(new ResponseTable(r3, bodies).clustersList()).body;
     expect(list3).not.toBe(list);
     expect(JSON.parse(list3.toString()).inputs.map((i: { id: string }) => i.id)).toEqual(['c1']);
 
-    const responses = new RevisionResponses(r3, bodies);
+    const responses = new ResponseTable(r3, bodies);
     const first = asBody(responses.clustersList({ shard: { index: 0, count: 1 } })).encoded;
     for (let n = 2; n <= MAX_LISTS + 1; n++) responses.clustersList({ shard: { index: 0, count: n } });
     // The oldest filter was let go; asking again makes it anew.
@@ -321,8 +322,8 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
   });
 
   it('keeps plain bytes only up to its budget, and inflates a dropped one again, byte for byte', () => {
-    const bodies = new EncodedBodies(4096);
-    const responses = new RevisionResponses(snapshot(), bodies);
+    const bodies = new EncodedBodyCache(4096);
+    const responses = new ResponseTable(snapshot(), bodies);
     const first = new Map<string, Buffer>();
     for (const id of ['c1', 'c2']) {
       for (const endpoint of ENDPOINTS) first.set(`${id} ${endpoint}`, Buffer.from(asBody(responses.forCluster(endpoint, dnsOf(id))).body));
@@ -341,11 +342,11 @@ describe('EncodedBodies and RevisionResponses on snapshots', () => {
   });
 });
 
-describe('PlainBodyCache', () => {
+describe('PlainBytesBudget', () => {
   const holder = (): PlainBytesHolder => ({ plain: undefined, plainUsed: false });
 
   it('holds at most its budget, dropping the oldest first unless used since (second chance)', () => {
-    const cache = new PlainBodyCache(10);
+    const cache = new PlainBytesBudget(10);
     const [a, b, c, d] = [holder(), holder(), holder(), holder()];
     cache.admit(a, Buffer.alloc(4));
     cache.admit(b, Buffer.alloc(4));

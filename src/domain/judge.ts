@@ -11,9 +11,10 @@
 import { isError, type Problem, problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet, checkRevision } from './rules/index.ts';
-import type { FleetAnalysis, InputCounts } from './rules/fleet-analysis.ts';
+import { type Baseline, type BaselineView, baselineView } from './baseline.ts';
 
-export interface CandidateRevision {
+/** A revision built into a snapshot, with the problems found reading and building it: what the judge decides on. */
+export interface Candidate {
   /** The revision's records; when `problems` holds errors, the usable part of them. */
   snapshot: Snapshot;
   /** Problems found while it was read and assembled (files, schema, duplicates). */
@@ -23,15 +24,6 @@ export interface CandidateRevision {
    * revision is named in GUARD_ACCEPT_REVISION.
    */
   allowShrink?: boolean;
-}
-
-/** What the judgement needs of the revision served before: small enough to keep in a store. */
-export interface BaselineFacts {
-  revision: string;
-  /** Inputs per cluster id, on [platform-components, namespaces, rolebindings]. */
-  inputs: Record<string, [number, number, number]>;
-  /** The dangling references it had, as "<cluster id>\0<field>:<referenced id>". */
-  dangling: string[];
 }
 
 /** How a revision is judged when there is no baseline. */
@@ -59,56 +51,8 @@ export const GUARD_EMPTIED_CLUSTERS = 2;
 export const GUARD_MIN_FLEET_INPUTS = 10;
 export const ALLOW_SHRINK_TRAILER = 'Gitops-Allow-Shrink: yes';
 
-const factsOf = new WeakMap<Snapshot, BaselineFacts>();
-
-/** The facts of a snapshot, to be kept in a store (SQLite): a copy of what the analysis holds. */
-export function baselineFacts(snapshot: Snapshot): BaselineFacts {
-  let facts = factsOf.get(snapshot);
-  if (facts) return facts;
-  const fleet = analyzeFleet(snapshot);
-  const inputs: BaselineFacts['inputs'] = {};
-  for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
-  facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)] };
-  factsOf.set(snapshot, facts);
-  return facts;
-}
-
-/** What the judgement reads of the baseline, the same whether it is a served snapshot or facts kept in a store. */
-interface BaselineView {
-  countsOf(clusterId: string): InputCounts | undefined;
-  total: number;
-  dangling: ReadonlySet<string>;
-}
-
-const views = new WeakMap<object, BaselineView>();
-
-/**
- * A served snapshot is read through its fleet analysis, which a reload has made already: on a
- * 50,000-cluster fleet, copying it into facts first took tens of milliseconds of every reload.
- */
-function viewOf(baseline: Snapshot | BaselineFacts): BaselineView {
-  let view = views.get(baseline);
-  if (view) return view;
-  if ('inputs' in baseline) {
-    let total = 0;
-    for (const counts of Object.values(baseline.inputs)) total += counts[0] + counts[1] + counts[2];
-    view = { countsOf: (id) => (Object.hasOwn(baseline.inputs, id) ? baseline.inputs[id] : undefined), total, dangling: new Set(baseline.dangling) };
-  } else {
-    const fleet = analyzeFleet(baseline);
-    view = { countsOf: (id) => fleet.counts.get(id), total: fleet.total, dangling: danglingOf(fleet) };
-  }
-  views.set(baseline, view);
-  return view;
-}
-
-function danglingOf(fleet: FleetAnalysis): Set<string> {
-  const dangling = new Set<string>();
-  for (const p of fleet.problems) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
-  return dangling;
-}
-
-export function judge(candidate: CandidateRevision, baseline: Snapshot | BaselineFacts | undefined, options: JudgeOptions = {}): Judgement {
-  const view = baseline === undefined ? undefined : viewOf(baseline);
+export function judge(candidate: Candidate, baseline: Baseline | undefined, options: JudgeOptions = {}): Judgement {
+  const view = baseline === undefined ? undefined : baselineView(baseline);
   const firstRevisionSkips = (options.danglingWithoutBaseline ?? 'warning') === 'warning';
   const problems = [...candidate.problems, ...withoutEchoes(candidate, checkRevision(candidate.snapshot))].map((p) => {
     if (p.code !== 'dangling_reference') return p;
@@ -129,7 +73,7 @@ export function judge(candidate: CandidateRevision, baseline: Snapshot | Baselin
  * in every cluster that uses it, and its catalog entries as unused: echoes that hide the one
  * problem to fix. (The revision is refused for the failed file anyway.)
  */
-function withoutEchoes(candidate: CandidateRevision, problems: Problem[]): Problem[] {
+function withoutEchoes(candidate: Candidate, problems: Problem[]): Problem[] {
   const failed = new Set<string>();
   for (const p of candidate.problems) {
     const record = p.at.record;
@@ -148,8 +92,8 @@ const ENDPOINT_NAMES = ['platform-components', 'namespaces', 'rolebindings'];
 const HOW_TO_ALLOW = `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}" to the commit message, or name the revision in GUARD_ACCEPT_REVISION`;
 
 /** The shrink guard's problems: emptied lists on several clusters, or half of the fleet's inputs gone. */
-export function shrinkGuard(snapshot: Snapshot, baseline: Snapshot | BaselineFacts): Problem[] {
-  return guardAgainst(snapshot, viewOf(baseline));
+export function shrinkGuard(snapshot: Snapshot, baseline: Baseline): Problem[] {
+  return guardAgainst(snapshot, baselineView(baseline));
 }
 
 function guardAgainst(snapshot: Snapshot, baseline: BaselineView): Problem[] {

@@ -3,12 +3,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { ApiMode, BackendName } from '../config.ts';
+import type { BackendName } from '../store/backends/index.ts';
+import type { ApiMode } from '../store/backends/settings.ts';
 import { COLLECTIONS } from '../domain/records.ts';
 import type { Observability } from '../observability/observability.ts';
 import type { Peers } from '../peers/peers.ts';
 import { UNMATCHED_ROUTE } from '../observability/request-counts.ts';
-import type { ServedResponses } from '../serving/served-responses.ts';
+import type { CurrentResponses } from '../serving/current-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
@@ -25,7 +26,7 @@ import { type UiState, uiRoutes } from './ui-routes.ts';
 export interface AppDeps {
   apiMode: ApiMode;
   backend: BackendName;
-  responses: ServedResponses;
+  responses: CurrentResponses;
   store: StoreRunner;
   auth: Authenticator;
   log: Logger;

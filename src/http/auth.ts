@@ -14,13 +14,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { looksLikeClusterToken } from '../domain/cluster-token.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { Caller, PersonVerifier, Role } from './caller.ts';
+import type { Caller, PersonVerifier } from './caller.ts';
+import type { Role } from '../domain/writes/write-request.ts';
 import { clientCertificateNames } from './client-certificate.ts';
 import { clusterCaller, ClusterTokens } from './cluster-tokens.ts';
 import { ApiError, unauthorized } from './errors.ts';
 import { nameCredential } from './scopes.ts';
 
-export type TokenRole = Role;
 
 /**
  * Compares in time that depends only on the expected token's length: every character of the

@@ -1,6 +1,7 @@
 // src/http/caller.ts — who is asking, once authenticated
+import type { Role } from '../domain/writes/write-request.ts';
+
 export type CallerKind = 'service' | 'cluster' | 'person' | 'anonymous';
-export type Role = 'read' | 'write';
 export interface Caller {
   kind: CallerKind;
   /** service: 'read-token' | 'write-token'; cluster: the cluster id; person: display name; anonymous: '' */

@@ -7,7 +7,8 @@
 import { clusterMacMatches, type ClusterTokenKey, clusterTokenKey, parseClusterToken } from '../domain/cluster-token.ts';
 import type { Cluster } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { Caller, Role } from './caller.ts';
+import type { Caller } from './caller.ts';
+import type { Role } from '../domain/writes/write-request.ts';
 import { nameCredential } from './scopes.ts';
 
 /**

@@ -2,8 +2,12 @@
 // Kubernetes mounts a Secret as symlinks into a `..data` folder and updates it by swapping that
 // link: the files' own inodes never change, and a watch on a file would keep reporting on the
 // old, deleted one. A folder watch sees the swap, a rename into place and an edit alike.
-import { type FSWatcher, watch } from 'node:fs';
+//
+// The watching is chokidar's, as for the config repo (store/backends/git-local/change-watcher.ts):
+// one file watcher in the service. Links are not followed (a link swapped is a change of its
+// own entry) and only the folders' own entries are watched, not what lies below them.
 import { dirname, resolve } from 'node:path';
+import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 
 export interface FolderWatchOptions {
@@ -23,9 +27,10 @@ export interface FolderWatchOptions {
 /** Watches the folders of `files`; `changed` is called after changes settle. Returns stop. */
 export function watchFolders(files: string[], changed: () => void, options: FolderWatchOptions): () => void {
   const folders = [...new Set(files.map((file) => dirname(resolve(file))))];
-  const watchers = new Map<string, FSWatcher>();
   let settle: NodeJS.Timeout | undefined;
   let stopped = false;
+  /** Folders whose watch ended (the folder was removed or replaced): watched again at the next periodic check. */
+  const lost = new Set<string>();
 
   const schedule = () => {
     if (stopped) return;
@@ -33,24 +38,25 @@ export function watchFolders(files: string[], changed: () => void, options: Fold
     settle = setTimeout(changed, options.settleMs);
     settle.unref();
   };
-  const watchFolder = (folder: string) => {
-    if (watchers.has(folder)) return;
-    try {
-      // persistent: false — watching certificates must not keep a stopping process alive.
-      const watcher = watch(folder, { persistent: false }, schedule);
-      watcher.on('error', (error) => {
-        options.log.warn({ folder, error: error.message }, 'TLS files: the folder watch failed; looking again at the next periodic check');
-        watcher.close();
-        watchers.delete(folder);
-      });
-      watchers.set(folder, watcher);
-    } catch (error) {
-      options.log.warn({ folder, error: (error as Error).message }, 'TLS files: cannot watch the folder; relying on the periodic check');
-    }
-  };
-  for (const folder of folders) watchFolder(folder);
+  const watcher = watch(folders, {
+    // Watching certificates must not keep a stopping process alive.
+    persistent: false,
+    ignoreInitial: true,
+    followSymlinks: false,
+    depth: 0,
+  });
+  watcher.on('all', (event, path) => {
+    if (event === 'unlinkDir' && folders.includes(resolve(path))) lost.add(resolve(path));
+    schedule();
+  });
+  watcher.on('error', (error) => {
+    options.log.warn({ folders, error: (error as Error).message }, 'TLS files: the folder watch failed; looking again at the next periodic check');
+  });
   const recheck = setInterval(() => {
-    for (const folder of folders) watchFolder(folder);
+    if (lost.size > 0) {
+      watcher.add([...lost]);
+      lost.clear();
+    }
     changed();
   }, options.recheckMs);
   recheck.unref();
@@ -59,7 +65,6 @@ export function watchFolders(files: string[], changed: () => void, options: Fold
     stopped = true;
     clearTimeout(settle);
     clearInterval(recheck);
-    for (const watcher of watchers.values()) watcher.close();
-    watchers.clear();
+    void watcher.close();
   };
 }

@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
-import type { PreparedResponse } from '../serving/prepared-response.ts';
-import type { RevisionResponses } from '../serving/revision-responses.ts';
-import type { ServedResponses } from '../serving/served-responses.ts';
+import type { ServedResponse } from '../serving/served-response.ts';
+import type { ResponseTable } from '../serving/response-table.ts';
+import type { CurrentResponses } from '../serving/current-responses.ts';
 import type { Authenticator } from './auth.ts';
 import type { Caller, CallerKind } from './caller.ts';
 import { toApiError } from './error-mapping.ts';
@@ -28,7 +28,7 @@ export const FLEET_PATH = `${READ_PREFIX}fleet`;
 export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
 
 export interface ReadHandlerDeps {
-  responses: ServedResponses;
+  responses: CurrentResponses;
   auth: Authenticator;
   log: Logger;
   /** Where answered requests are counted and polls recorded; absent with METRICS=off. */
@@ -59,7 +59,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     const head = req.method === 'HEAD';
     let kind: CallerKind = 'anonymous';
     let revision: string | undefined;
-    let prepared: PreparedResponse | undefined;
+    let prepared: ServedResponse | undefined;
     const finish = (status: number): void => {
       observe?.(req, path, prepared, status, started, kind);
       logRead(log, req, path, status, revision, started, kind);
@@ -106,7 +106,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
  * reads their per-cluster endpoints only: anything else, the listing included, is 403, and so
  * is a cluster name that is not its own, known or not (a 404 would tell it which names exist).
  */
-function lookupFor(caller: Caller, cache: RevisionResponses, path: string, query: string): PreparedResponse {
+function lookupFor(caller: Caller, cache: ResponseTable, path: string, query: string): ServedResponse {
   if (caller.clusters === undefined && caller.roles.has('read')) return lookup(cache, path, query);
   const known = cache.byPath(path);
   const subject = known?.kind === 'body' ? known.subject : undefined;
@@ -120,7 +120,7 @@ function lookupFor(caller: Caller, cache: RevisionResponses, path: string, query
 }
 
 /** The id of the cluster a per-cluster path names, in this revision; undefined for any other path. */
-function clusterOfPath(cache: RevisionResponses, path: string): string | undefined {
+function clusterOfPath(cache: ResponseTable, path: string): string | undefined {
   const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(path.slice(READ_PREFIX.length));
   if (!match || !isPerClusterEndpoint(match[2]!)) return undefined;
   try {
@@ -130,7 +130,7 @@ function clusterOfPath(cache: RevisionResponses, path: string): string | undefin
   }
 }
 
-function lookup(cache: RevisionResponses, path: string, query: string): PreparedResponse {
+function lookup(cache: ResponseTable, path: string, query: string): ServedResponse {
   const rest = path.slice(READ_PREFIX.length);
   if (rest === 'clusters') return fleetList(cache, query);
   const known = cache.byPath(path);
@@ -152,7 +152,7 @@ function lookup(cache: RevisionResponses, path: string, query: string): Prepared
 }
 
 /** The fleet listing, whole or filtered; too large a list is refused, naming the filters that cut it. */
-function fleetList(cache: RevisionResponses, query: string): PreparedResponse {
+function fleetList(cache: ResponseTable, query: string): ServedResponse {
   const filter = parseFleetListQuery(query);
   const prepared = cache.clustersList(filter);
   if (prepared.kind === 'oversized') {
@@ -166,7 +166,7 @@ function fleetList(cache: RevisionResponses, query: string): PreparedResponse {
   return prepared;
 }
 
-function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedResponse, head: boolean): number {
+function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: ServedResponse, head: boolean): number {
   if (prepared.kind === 'oversized') {
     throw new ApiError(
       'internal_error',

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import { type CallerLabel, type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../observability/request-counts.ts';
 import type { FleetPolls } from '../serving/fleet-polls.ts';
-import type { PreparedResponse } from '../serving/prepared-response.ts';
+import type { ServedResponse } from '../serving/served-response.ts';
 
 /**
  * Records one answered read request. `started` is performance.now() when the handler took it;
@@ -19,7 +19,7 @@ export const NOT_A_POLL_HEADER = 'gitops-poll';
 export type ReadObserver = (
   req: IncomingMessage,
   path: string,
-  prepared: PreparedResponse | undefined,
+  prepared: ServedResponse | undefined,
   status: number,
   started: number,
   caller: CallerLabel,

@@ -12,7 +12,7 @@ import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { TokenRole, WriteCaller } from '../domain/writes/write-request.ts';
+import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { callerOf, fleetWideCaller } from './authorize.ts';
@@ -60,7 +60,7 @@ export function restRoutes(deps: RestDeps): Router {
   };
 
   /** Who writes, for the store: the role the request carried and the caller as plain data. */
-  const by = (res: Response): { role: TokenRole; who: WriteCaller } => writeCaller(callerOf(res));
+  const by = (res: Response): { role: Role; who: WriteAuthor } => writeAuthor(callerOf(res));
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;
@@ -126,7 +126,7 @@ export function restRoutes(deps: RestDeps): Router {
 }
 
 /** A write's caller as the domain takes it: plain data, no credential. */
-function writeCaller(caller: Caller | undefined): { role: TokenRole; who: WriteCaller } {
+function writeAuthor(caller: Caller | undefined): { role: Role; who: WriteAuthor } {
   // The writer middleware lets no request without a credential through to a write.
   if (caller === undefined || caller.kind === 'anonymous') throw new ApiError('unauthorized', 'a write needs a credential');
   const { kind, name, email } = caller;

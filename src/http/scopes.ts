@@ -5,7 +5,8 @@
 // missing or invalid one gets 401 (see ./auth.ts).
 import { PER_CLUSTER_ENDPOINTS } from '../domain/projections/index.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { Caller, Role } from './caller.ts';
+import type { Caller } from './caller.ts';
+import type { Role } from '../domain/writes/write-request.ts';
 import { ApiError } from './errors.ts';
 
 const READ_PREFIX = '/api/v2/gitops/';

@@ -5,10 +5,14 @@ import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import { StartupError } from '../startup-error.ts';
-import type { TlsSettings } from '../config.ts';
 
-/** Where the files are; TLS is on when this is given (parsed in config.ts). */
-export type { TlsSettings } from '../config.ts';
+/** The certificate files of HTTPS: TLS is on when this is given (parsed in config.ts). */
+export interface TlsSettings {
+  certFile: string;
+  keyFile: string;
+  /** When set, every client must present a certificate signed by one of these CAs. */
+  clientCaFile: string | undefined;
+}
 
 /** The bytes of the files, as read at one moment. */
 export interface TlsFiles {

@@ -8,7 +8,7 @@
 // and post forms only here; and `Referrer-Policy: no-referrer`, so that a link followed from
 // the UI does not tell another site which cluster was being looked at.
 import type { Request, Response } from 'express';
-import type { ServiceConfig } from '../config.ts';
+import type { ApiMode } from '../store/backends/settings.ts';
 import { Router } from 'express';
 import { acceptsGzip } from './content-coding.ts';
 import { ApiError } from './errors.ts';
@@ -35,7 +35,7 @@ const REVALIDATE = 'no-cache';
  * /ui/config.json: whether records are served (crud mode) and whether the fleet view is kept
  * (METRICS). Public, like the page: the API's own answers say the same to anyone who asks.
  */
-export function uiSettings(config: Pick<ServiceConfig, 'apiMode' | 'metrics'>): Buffer {
+export function uiSettings(config: { apiMode: ApiMode; metrics: boolean }): Buffer {
   return Buffer.from(JSON.stringify({ api_mode: config.apiMode, fleet_view: config.metrics }));
 }
 

@@ -4,7 +4,8 @@
 import { Router } from 'express';
 import type { Authenticator } from './auth.ts';
 import { authenticated } from './authorize.ts';
-import type { Caller, Role } from './caller.ts';
+import type { Caller } from './caller.ts';
+import type { Role } from '../domain/writes/write-request.ts';
 import { ApiError } from './errors.ts';
 import { WHOAMI_PATH } from './read-handler.ts';
 

@@ -2,7 +2,7 @@
 // together (METRICS=off), so that their cost on the read path can be measured against none.
 import { FleetPolls } from '../serving/fleet-polls.ts';
 import { FleetStates } from '../serving/fleet-view.ts';
-import type { ServedResponses } from '../serving/served-responses.ts';
+import type { CurrentResponses } from '../serving/current-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import { type MetricSources, ServiceMetrics } from './service-metrics.ts';
 
@@ -14,7 +14,7 @@ export interface Observability {
   fleet: FleetStates;
 }
 
-export function createObservability(store: StoreRunner, responses: ServedResponses, peers?: MetricSources['peers']): Observability {
+export function createObservability(store: StoreRunner, responses: CurrentResponses, peers?: MetricSources['peers']): Observability {
   const polls = new FleetPolls(store);
   const fleet = new FleetStates(responses, polls);
   return { metrics: new ServiceMetrics({ store, fleet, peers }), polls, fleet };

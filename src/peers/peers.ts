@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { decodePollRecords, encodePollRecords, type PollRecords } from '../serving/poll-records.ts';
 import type { FleetPolls, PollLookup } from '../serving/fleet-polls.ts';
-import type { Published } from '../store/published.ts';
+import type { PublishedRevision } from '../store/published-revision.ts';
 import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
 import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';
 import type { PeerSettings } from './peer-source.ts';
@@ -30,8 +30,8 @@ export const PEER_PATHS = { announce: '/peers/v1/announce', sync: '/peers/v1/syn
 
 /** What of the store runner the replicas' coordination uses. */
 export interface PeerStore {
-  published(): Published | undefined;
-  onPublish(listener: (next: Published) => void): () => void;
+  published(): PublishedRevision | undefined;
+  onPublish(listener: (next: PublishedRevision) => void): () => void;
   reload(reason: string): Promise<void>;
   servesAtLeast(revision: string): Promise<boolean>;
 }

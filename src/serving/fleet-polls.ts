@@ -6,8 +6,8 @@
 // (./fleet-view.ts). Kept in memory per replica: each replica knows the polls it answered.
 import type { PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { ResponseSubject } from './prepared-response.ts';
-import type { PublicationSource } from './served-responses.ts';
+import type { ResponseSubject } from './served-response.ts';
+import type { PublicationSource } from './current-responses.ts';
 
 /** A cluster's last answered poll on each endpoint: when (ms since the epoch; 0 = never) and the ETag of the body it got. */
 export class ClusterPolls {

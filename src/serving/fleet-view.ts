@@ -13,8 +13,8 @@ import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projec
 import type { Cluster } from '../domain/records.ts';
 import { yieldToEventLoop } from '../store/event-loop.ts';
 import type { ClusterPolls, FleetPolls, PollLookup } from './fleet-polls.ts';
-import type { RevisionResponses } from './revision-responses.ts';
-import type { ServedResponses } from './served-responses.ts';
+import type { ResponseTable } from './response-table.ts';
+import type { CurrentResponses } from './current-responses.ts';
 
 export const FLEET_STATES = ['up_to_date', 'behind', 'never_seen'] as const;
 export type FleetState = (typeof FLEET_STATES)[number];
@@ -64,10 +64,10 @@ const RESTARTS = 3;
 type Visit = (cluster: Cluster, state: FleetState, polls: ClusterPolls | undefined, current: (string | null)[]) => void;
 
 export class FleetStates {
-  readonly #responses: ServedResponses;
+  readonly #responses: CurrentResponses;
   readonly #polls: FleetPolls;
 
-  constructor(responses: ServedResponses, polls: FleetPolls) {
+  constructor(responses: CurrentResponses, polls: FleetPolls) {
     this.#responses = responses;
     this.#polls = polls;
   }
@@ -99,7 +99,7 @@ export class FleetStates {
   }
 
   /** One pass over the served clusters, in id order; `restart` is called before each (re)start. */
-  async #walk(lookup: PollLookup, restart?: () => void, visit?: Visit): Promise<{ served: RevisionResponses; summary: FleetSummary } | undefined> {
+  async #walk(lookup: PollLookup, restart?: () => void, visit?: Visit): Promise<{ served: ResponseTable; summary: FleetSummary } | undefined> {
     for (let attempt = 0; ; attempt++) {
       const served = this.#responses.current();
       if (!served) return undefined;
@@ -129,7 +129,7 @@ export class FleetStates {
 }
 
 /** The cluster's state; `current` gets the current ETag of each endpoint it polled (null for the others). */
-function judge(served: RevisionResponses, cluster: Cluster, polls: ClusterPolls | undefined, current: (string | null)[]): FleetState {
+function judge(served: ResponseTable, cluster: Cluster, polls: ClusterPolls | undefined, current: (string | null)[]): FleetState {
   if (!polls) return 'never_seen';
   let upToDate = true;
   for (let i = 0; i < ENDPOINTS.length; i++) {

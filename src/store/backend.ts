@@ -5,14 +5,14 @@
 // is the StoreRunner's (./store-runner.ts), once for every backend.
 //
 // Adding a backend is one folder under ./backends/ and one line in ./backends/index.ts.
-import type { BaselineFacts } from '../domain/judge.ts';
+import type { BaselineFacts } from '../domain/baseline.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { AppliedWrite, TokenRole, WriteCaller } from '../domain/writes/write-request.ts';
+import type { AppliedWrite, Role, WriteAuthor } from '../domain/writes/write-request.ts';
 
-/** A revision as a backend read it, before it is judged. */
-export interface Candidate {
+/** A revision as a backend read it, before it is built into a snapshot and judged. */
+export interface LoadedRevision {
   /** The revision id: a Git commit (with a marker for uncommitted edits), a database counter, a seed hash. */
   revision: string;
   /** The records that were read; those of a file or row with problems are left out. */
@@ -41,7 +41,7 @@ export interface KnownRevisions {
 }
 
 /** A load either reads a new revision or finds that the store still holds a known one. */
-export type LoadResult = { candidate: Candidate } | { unchanged: string };
+export type LoadResult = { loaded: LoadedRevision } | { unchanged: string };
 
 /** The revision a write was computed on. */
 export interface BaseRevision {
@@ -53,7 +53,7 @@ export interface BaseRevision {
  * One record change to store, with the facts the audit trail keeps. `record` null deletes it.
  * `who` made it: a Git backend makes a person the commit's author.
  */
-export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: TokenRole; who: WriteCaller };
+export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: Role; who: WriteAuthor };
 
 /** How a commit is to be made. */
 export interface CommitOptions {
@@ -132,7 +132,7 @@ export interface Backend {
    * against the newest that passed, to find the revision a restart must not fall behind;
    * oldest first lets it hold one revision at a time, not the whole history.
    */
-  ancestors?(revision: string, limit: number): AsyncIterable<Candidate>;
+  ancestors?(revision: string, limit: number): AsyncIterable<LoadedRevision>;
   /** What the rules need of the revision published last, as kept by keepBaseline (a store without history). */
   recallBaseline?(): Promise<BaselineFacts | undefined>;
   keepBaseline?(facts: BaselineFacts): Promise<void>;

@@ -6,27 +6,25 @@
 // turns among themselves, and one whose store keeps moving under it waits between its tries
 // outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
-import { baselineFacts } from '../domain/judge.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
-import type { Backend, BackendDescription, Candidate } from './backend.ts';
+import type { Backend, BackendDescription, LoadedRevision } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
-import { describeError, StoreUnavailable, WriteRefused } from './errors.ts';
-import { buildCandidate, type JudgedCandidate, judgeBuilt, judgeCandidate } from './judged-candidate.ts';
-import type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult } from './published.ts';
+import { describeError, StoreUnavailable } from './errors.ts';
+import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
+import type { PublishedRevision, PublishListener } from './published-revision.ts';
+import type { LoadReport, StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { RetryPolicy } from './retry-policy.ts';
-import { StoreEvents } from './store-events.ts';
-import { attemptWrite, type WriteSide } from './write-attempts.ts';
+import { RetryPolicy } from '../retry-policy.ts';
+import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
+import type { WriteResult, WriteSide } from './write-attempts.ts';
+import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
-import { findStartBaseline, type StartBaseline } from './start-baseline.ts';
+import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
 import { StartupError } from '../startup-error.ts';
-
-export type { BeforePublish };
-export type { LoadListener, LoadOutcome, LoadReport, Published, PublishListener, StoreStatus, WriteListener, WriteOutcome, WriteResult };
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;
@@ -50,12 +48,10 @@ export class StoreRunner {
   readonly #acceptShrink: readonly string[];
   readonly #writeTimeoutMs: number;
   /** What the first revision of this process is judged against (found once, at its first load). */
-  #start: StartBaseline | undefined;
+  #start: StartHistory | undefined;
   readonly #queue = new SerialQueue();
-  /** Writes one at a time, in the order they came, each from its first try to its answer (loads run between its tries). */
-  readonly #writeOrder = new SerialQueue();
   readonly #events = new StoreEvents();
-  #published: Published | undefined;
+  #published: PublishedRevision | undefined;
   #lastLoad: LoadReport | undefined;
   /** The last revision refused, while the store still holds it. */
   #refused: { revision: string; error: string; problems: Problem[] } | undefined;
@@ -64,8 +60,7 @@ export class StoreRunner {
   #retryTimer: NodeJS.Timeout | undefined;
   #beforePublish: BeforePublish | undefined;
   readonly #retry = new RetryPolicy({ firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_MS });
-  /** Writes under way, in the queue or waiting between their turns. */
-  readonly #writes = new Set<Promise<unknown>>();
+  readonly #writes = new StoreWrites(() => this.#writeSide(), this.#events);
   /** When this runner's writes leave room for another writer of the store. */
   readonly #writerTurns = new WriterTurns();
   #stopped = false;
@@ -77,7 +72,7 @@ export class StoreRunner {
     this.#writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   }
 
-  published(): Published | undefined {
+  published(): PublishedRevision | undefined {
     return this.#published;
   }
 
@@ -123,7 +118,7 @@ export class StoreRunner {
 
   /** Resolves once every load and write queued so far has finished. */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.#writes]);
+    await this.#writes.settled();
     await this.#queue.idle();
   }
 
@@ -166,10 +161,7 @@ export class StoreRunner {
 
   /** Applies, stores and publishes one write; the answer comes once it is stored. */
   write(request: WriteRequest): Promise<WriteResult> {
-    const writing = this.#writeOrder.run(() => this.#write(request));
-    this.#writes.add(writing);
-    void writing.catch(() => undefined).finally(() => this.#writes.delete(writing));
-    return writing;
+    return this.#writes.write(request);
   }
 
   async #load(reason: string, lookedJustNow = false): Promise<void> {
@@ -190,19 +182,19 @@ export class StoreRunner {
       if (result.unchanged === served && this.#lastLoad?.ok !== true) this.#lastLoad = { at, ok: true, revision: served };
       return;
     }
-    await this.#judgeAndPublish(result.candidate, at, reason);
+    await this.#judgeAndPublish(result.loaded, at, reason);
   }
 
-  async #judgeAndPublish(candidate: Candidate, at: string, reason: string): Promise<void> {
+  async #judgeAndPublish(loaded: LoadedRevision, at: string, reason: string): Promise<void> {
     const served = this.#published?.snapshot.revision;
-    if (!this.#published) this.#start ??= await this.#findStartBaseline(candidate);
+    if (!this.#published) this.#start ??= await this.#readStartHistory(loaded);
     const baseline = this.#published?.snapshot ?? this.#start?.baseline;
-    const { revision } = candidate;
+    const { revision } = loaded;
     // Building and judging a large fleet are the longest steps of a reload: polls get a turn
     // after each (about 30 ms apiece at 50,000 clusters).
-    const built = buildCandidate(candidate, this.#published?.snapshot ?? this.#start?.previous);
+    const built = buildRevision(loaded, this.#published?.snapshot ?? this.#start?.previous);
     await yieldToEventLoop();
-    const judged = judgeBuilt(candidate, built, baseline, this.#acceptShrink);
+    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink);
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
@@ -220,7 +212,7 @@ export class StoreRunner {
       const fallback = this.#published ? undefined : this.#start?.fallback;
       if (fallback) {
         await this.#publishJudged(fallback, 'the newest revision was refused at start');
-        this.#log.warn({ revision: fallback.candidate.revision, refused: revision }, `serving ${fallback.candidate.revision}, the newest earlier revision that passes`);
+        this.#log.warn({ revision: fallback.revision.revision, refused: revision }, `serving ${fallback.revision.revision}, the newest earlier revision that passes`);
       }
       return;
     }
@@ -230,32 +222,22 @@ export class StoreRunner {
     await this.#publishJudged(judged, reason);
   }
 
-  async #publishJudged(judged: JudgedCandidate, reason: string): Promise<void> {
+  async #publishJudged(judged: JudgedRevision, reason: string): Promise<void> {
     const previous = this.#published?.snapshot.revision ?? null;
     const { snapshot } = judged;
     const warnings = judged.judgement.problems.filter((p) => !isError(p));
-    await this.#publish({ snapshot, sources: judged.candidate.sources, problems: warnings });
+    await this.#publish({ snapshot, sources: judged.revision.sources, problems: warnings });
     this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
     this.#events.loaded({ result: 'published', revision: snapshot.revision });
-    await this.#keepBaseline(snapshot);
+    await keepForRestart(this.#backend, snapshot, this.#log);
   }
 
-  async #findStartBaseline(candidate: Candidate): Promise<StartBaseline | undefined> {
+  async #readStartHistory(newest: LoadedRevision): Promise<StartHistory | undefined> {
     try {
-      return await findStartBaseline(this.#backend, candidate, (c, baseline, previous) => judgeCandidate(c, baseline, this.#acceptShrink, previous));
+      return await readStartHistory(this.#backend, newest, this.#acceptShrink);
     } catch (error) {
       this.#log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
       return undefined;
-    }
-  }
-
-  /** A store without history keeps what the rules need of each published revision. */
-  async #keepBaseline(snapshot: Snapshot): Promise<void> {
-    if (!this.#backend.keepBaseline) return;
-    try {
-      await this.#backend.keepBaseline(baselineFacts(snapshot));
-    } catch (error) {
-      this.#log.warn({ err: error }, 'the facts of the published revision could not be kept');
     }
   }
 
@@ -273,25 +255,12 @@ export class StoreRunner {
     this.#retryTimer.unref();
   }
 
-  async #publish(revision: Omit<Published, 'publishedAt'>): Promise<void> {
+  async #publish(revision: Omit<PublishedRevision, 'publishedAt'>): Promise<void> {
     await waitBeforePublish(this.#beforePublish, revision.snapshot.revision, this.#log);
     const previous = this.#published;
     const next = { ...revision, publishedAt: new Date() };
     this.#published = next;
     this.#events.published(next, previous);
-  }
-
-  async #write(request: WriteRequest): Promise<WriteResult> {
-    const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
-    const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
-    try {
-      const result = await attemptWrite(this.#writeSide(), request);
-      written(result.applied.unchanged ? 'unchanged' : 'ok');
-      return result;
-    } catch (error) {
-      written(error instanceof WriteRefused ? 'refused' : 'failed');
-      throw error;
-    }
   }
 
   /** What a write may see and do of this runner (./write-attempts.ts). */
@@ -309,11 +278,10 @@ export class StoreRunner {
       publishWrite: async (snapshot, sources, base) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
         await this.#publish({ snapshot, sources, problems: base.problems });
-        await this.#keepBaseline(snapshot);
+        await keepForRestart(this.#backend, snapshot, this.#log);
       },
     };
   }
-
 }
 
 /** The counts a publication or a refusal is logged with. */

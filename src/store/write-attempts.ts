@@ -26,10 +26,18 @@ import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.
 import { auditWrite } from './audit.ts';
 import type { Backend, RecordChange, WriteHold } from './backend.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './errors.ts';
-import type { Published, WriteResult } from './published.ts';
-import { RetryPolicy } from './retry-policy.ts';
+import type { PublishedRevision } from './published-revision.ts';
+import { RetryPolicy } from '../retry-policy.ts';
 import type { SerialQueue } from './serial-queue.ts';
 import type { WriterTurns } from './writer-turns.ts';
+
+
+/** What a write that was stored answers with. */
+export interface WriteResult {
+  applied: AppliedWrite;
+  revisionBefore: string;
+  revisionAfter: string;
+}
 
 /**
  * The pauses between turns: from up to 15 ms, doubling up to 500 ms, each drawn below its
@@ -51,13 +59,13 @@ export interface WriteSide {
   turns: WriterTurns;
   /** The runner is stopping: a write waiting between turns gives up. */
   stopped(): boolean;
-  published(): Published | undefined;
+  published(): PublishedRevision | undefined;
   /** The revision the store holds and the runner refused, if any: no writes then. */
   refused(): { revision: string; error: string; problems: Problem[] } | undefined;
   /** Loads the store's newest revision (within the runner's queue); `lookedJustNow`: see KnownRevisions. */
   load(reason: string, lookedJustNow?: boolean): Promise<void>;
   /** Publishes the written revision. */
-  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: Published): Promise<void>;
+  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision): Promise<void>;
 }
 
 /** How far a write got over its turns. */

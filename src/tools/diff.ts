@@ -8,11 +8,11 @@ import { type Problem, withSources } from '../domain/problem.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import { compareIds, type Snapshot } from '../domain/snapshot.ts';
-import { ObjectReader } from '../store/git/format/object-reader.ts';
+import { ObjectReader } from '../store/git/files/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit as headOf } from '../store/git/repository.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
-import { fileTexts, loadRevision } from './load-revision.ts';
+import { fileTexts, revisionReport } from './revision-report.ts';
 import { locateProblems } from './problem-positions.ts';
 import { commitFiles, historyOf, resolveRevision, type RevisionFiles, workingTreeFiles } from './revisions.ts';
 
@@ -134,8 +134,8 @@ export async function readRevisions(dir: string, baseRev: string, headRev: strin
 export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisions): Promise<DiffReport> {
   // One loader: the head's files that the base has too are parsed once.
   const loader = new RecordFileLoader();
-  const before = await loadRevision(loader, base.files, base.commit ?? 'base');
-  const after = await loadRevision(loader, head.files, head.commit ?? 'working-tree');
+  const before = await revisionReport(loader, base.files, base.commit ?? 'base');
+  const after = await revisionReport(loader, head.files, head.commit ?? 'working-tree');
   const report = diffSnapshots(before.snapshot, after.snapshot);
   // As the server would judge the head while it serves the base.
   const judgement = judge({ snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink }, before.snapshot);

@@ -1,17 +1,17 @@
 // `gitops-config inputs <repo-dir> <cluster_dns> [endpoint]`: the exact body the server would
 // send for a working tree. It loads the directory with the server's own loader, judges it
-// with the server's rules and answers through the server's RevisionResponses, so the bytes
+// with the server's rules and answers through the server's ResponseTable, so the bytes
 // cannot differ from a real response.
 import { judge } from '../domain/judge.ts';
 import type { Problem } from '../domain/problem.ts';
 import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS } from '../domain/projections/index.ts';
-import type { PreparedResponse } from '../serving/prepared-response.ts';
-import { RevisionResponses } from '../serving/revision-responses.ts';
+import type { ServedResponse } from '../serving/served-response.ts';
+import { ResponseTable } from '../serving/response-table.ts';
 import { workingTreeRevision } from '../store/git/repository.ts';
 import { checkedGitDirectory } from '../store/git/repository-format.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
-import { fileTexts, loadRevision } from './load-revision.ts';
+import { fileTexts, revisionReport } from './revision-report.ts';
 import { locateProblems } from './problem-positions.ts';
 
 export const ENDPOINTS = [...Object.keys(PER_CLUSTER_ENDPOINTS), 'clusters'] as const;
@@ -27,7 +27,7 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
   // The revision id comes from Git when the folder is a repository's top: one in a form not
   // read here is refused (UnsupportedRepositoryForm) rather than misread.
   checkedGitDirectory(dir);
-  const loaded = await loadRevision(new RecordFileLoader(), files, await workingTreeRevision(dir, files, {}));
+  const loaded = await revisionReport(new RecordFileLoader(), files, await workingTreeRevision(dir, files, {}));
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems }, undefined);
   if (!judgement.publish) {
     return {
@@ -37,8 +37,8 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
       problems: await locateProblems(judgement.blocking, fileTexts(files)),
     };
   }
-  const responses = new RevisionResponses(loaded.snapshot);
-  let prepared: PreparedResponse | undefined;
+  const responses = new ResponseTable(loaded.snapshot);
+  let prepared: ServedResponse | undefined;
   if (endpoint === 'clusters') {
     prepared = responses.clustersList();
   } else if (isPerClusterEndpoint(endpoint) && clusterDns !== undefined) {

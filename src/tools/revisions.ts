@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import isomorphicGit from 'isomorphic-git';
 import { commitFileEntries } from '../store/git/commit-files.ts';
-import { ObjectReader } from '../store/git/format/object-reader.ts';
+import { ObjectReader } from '../store/git/files/object-reader.ts';
 import { type GitDirectory, requireGitDirectory } from '../store/git/git-directory.ts';
 import { resolveWorktreeRef } from '../store/git/repository.ts';
 import { checkedGitDirectory } from '../store/git/repository-format.ts';

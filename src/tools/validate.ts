@@ -15,7 +15,7 @@ import { headCommit } from '../store/git/repository.ts';
 import { DEFAULT_MAX_RECORD_BYTES } from '../store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { ignoredWorkingTreeFiles, readWorkingTree } from '../store/record-files/working-tree.ts';
-import { fileTexts, type LoadedRevision, loadRevision } from './load-revision.ts';
+import { fileTexts, type RevisionReport, revisionReport } from './revision-report.ts';
 import { locateProblems } from './problem-positions.ts';
 import { commitFiles, historyOf, resolveRevision } from './revisions.ts';
 
@@ -51,7 +51,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   }
   const cache = {};
   const loader = new RecordFileLoader();
-  let base: LoadedRevision | undefined;
+  let base: RevisionReport | undefined;
   let baseCommit: string | undefined;
   let allowShrink = false;
   // Git is read only to judge against a base: the shrink guard applies only then, and it
@@ -59,11 +59,11 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   if (options.base !== undefined) {
     const repo = historyOf(dir, options.base);
     baseCommit = await resolveRevision(repo, options.base, cache);
-    base = await loadRevision(loader, (await commitFiles(repo, options.base, baseCommit, cache, undefined, undefined, maxBytes)).files, baseCommit);
+    base = await revisionReport(loader, (await commitFiles(repo, options.base, baseCommit, cache, undefined, undefined, maxBytes)).files, baseCommit);
     const head = await headCommit(repo.root);
     allowShrink = head !== undefined && (await commitAllowsShrink(repo.root, head, cache));
   }
-  const loaded = await loadRevision(loader, files, 'validate');
+  const loaded = await revisionReport(loader, files, 'validate');
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot, {
     danglingWithoutBaseline: 'error',
   });
@@ -93,7 +93,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   };
 }
 
-function withFiles(problems: Problem[], loaded: LoadedRevision): Problem[] {
+function withFiles(problems: Problem[], loaded: RevisionReport): Problem[] {
   return problems.map((p) => {
     const file = p.at.record && p.at.file === undefined ? loaded.sources.get(recordName(p.at.record)) : undefined;
     return file === undefined ? p : { ...p, at: { ...p.at, file } };

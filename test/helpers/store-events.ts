@@ -2,7 +2,8 @@
 // watching before it changes the store, then awaits the load or publication of the revision
 // it made (a local repo may also load the uncommitted edit first; that one is recorded too).
 import type { RunningService } from '../../src/server.ts';
-import type { LoadOutcome, Published } from '../../src/store/store-runner.ts';
+import type { PublishedRevision } from '../../src/store/published-revision.ts';
+import type { LoadOutcome } from '../../src/store/store-events.ts';
 
 export interface LoadWatch {
   /** Every load that ended since the watch began, in order. */
@@ -43,7 +44,7 @@ export function watchLoads(service: RunningService): LoadWatch {
 }
 
 /** Resolves when `revision` is published (at once if it is already served). */
-export function published(service: RunningService, revision: string, timeoutMs = 10_000): Promise<Published> {
+export function published(service: RunningService, revision: string, timeoutMs = 10_000): Promise<PublishedRevision> {
   return new Promise((resolve, reject) => {
     const now = service.store.published();
     if (now?.snapshot.revision === revision) return resolve(now);

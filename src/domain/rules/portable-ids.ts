@@ -13,7 +13,6 @@
 import { compareIds } from '../ids.ts';
 import { type Problem, problem } from '../problem.ts';
 import { COLLECTIONS, type Collection } from '../records.ts';
-import type { Snapshot } from '../snapshot.ts';
 
 const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\.|$)/i;
 const UPPER_CASE = /[A-Z]/;
@@ -133,6 +132,6 @@ function collectionProblems(collection: Collection, records: ReadonlyMap<string,
 }
 
 /** Ids of a revision that cannot be checked out as files on macOS or Windows: warnings. */
-export function idsNotPortable(snapshot: Snapshot): Problem[] {
-  return COLLECTIONS.flatMap((collection) => collectionProblems(collection, snapshot[collection] as ReadonlyMap<string, unknown>));
+export function idsNotPortable(snapshot: { readonly [C in Collection]: ReadonlyMap<string, unknown> }): Problem[] {
+  return COLLECTIONS.flatMap((collection) => collectionProblems(collection, snapshot[collection]));
 }

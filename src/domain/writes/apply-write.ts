@@ -18,7 +18,7 @@ import { referencingClusters } from '../rules/references.ts';
 import { type Snapshot, withRecord } from '../snapshot.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { ifMatchSatisfied, recordEtag } from './record-etag.ts';
-import type { WriteAction, WriteOutcome, WriteRefusal, WriteRequest } from './write-request.ts';
+import type { WriteAction, ApplyResult, WriteRefusal, WriteRequest } from './write-request.ts';
 
 /** How many ids a refusal names before it says "and N more". */
 const NAMES_IN_MESSAGE = 20;
@@ -30,9 +30,9 @@ const SINGULAR: Record<Collection, string> = {
   rolebindings: 'rolebinding',
 };
 
-const refuse = (refusal: WriteRefusal): WriteOutcome => ({ ok: false, refusal });
+const refuse = (refusal: WriteRefusal): ApplyResult => ({ ok: false, refusal });
 
-export function applyWrite(snapshot: Snapshot, request: WriteRequest): WriteOutcome {
+export function applyWrite(snapshot: Snapshot, request: WriteRequest): ApplyResult {
   const { collection } = request;
   const id = request.kind === 'create' ? createId(request.collection, request.body) : request.id;
   if (typeof id !== 'string') return refuse(id);
@@ -141,7 +141,7 @@ function unportableId(snapshot: Snapshot, collection: Collection, id: string): W
   };
 }
 
-function applyDelete(snapshot: Snapshot, collection: Collection, id: string, previous: AnyRecord): WriteOutcome {
+function applyDelete(snapshot: Snapshot, collection: Collection, id: string, previous: AnyRecord): ApplyResult {
   const key = { collection, id };
   if (collection !== 'clusters') {
     const clusters = referencingClusters(snapshot, collection, id);

@@ -5,15 +5,18 @@ import type { Problem, RecordKey } from '../problem.ts';
 import type { AnyRecord, Collection } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';
 
-/** Which shared token a request carried: the audit trail names it, never the token itself. */
-export type TokenRole = 'read' | 'write';
+/**
+ * What a caller may do: read, or write as well. A write carries the role it was made with, and
+ * the audit trail names it (never the token itself).
+ */
+export type Role = 'read' | 'write';
 
 /**
  * Who made a write, as plain data: the audit trail names them, and a person's write is
  * authored by that person in Git. A shared token is named by its role ('write-token'), never
  * by its value.
  */
-export interface WriteCaller {
+export interface WriteAuthor {
   kind: 'service' | 'cluster' | 'person';
   /** A service: which token; a person: their display name. */
   name: string;
@@ -26,8 +29,8 @@ export type WriteAction = 'create' | 'update' | 'delete';
 
 interface WriteBase {
   collection: Collection;
-  role: TokenRole;
-  who: WriteCaller;
+  role: Role;
+  who: WriteAuthor;
 }
 
 export type WriteRequest =
@@ -59,4 +62,4 @@ export interface AppliedWrite {
   unchanged: boolean;
 }
 
-export type WriteOutcome = { ok: true; applied: AppliedWrite } | { ok: false; refusal: WriteRefusal };
+export type ApplyResult = { ok: true; applied: AppliedWrite } | { ok: false; refusal: WriteRefusal };

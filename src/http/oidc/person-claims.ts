@@ -1,7 +1,8 @@
 // Who a verified token names, and what its groups let that person do. Only claims of a token
 // whose signature, issuer, audience and times were checked reach this.
 import type { JWTPayload } from 'jose';
-import type { Caller, Role } from '../caller.ts';
+import type { Caller } from '../caller.ts';
+import type { Role } from '../../domain/writes/write-request.ts';
 import type { OidcSettings } from './oidc-settings.ts';
 
 export type GroupRules = Pick<OidcSettings, 'groupsClaim' | 'readGroups' | 'writeGroups'>;

@@ -3,7 +3,7 @@
 export interface BackendSettings {
   backend: string;
   /** crud mode accepts writes. */
-  apiMode: 'read-only' | 'crud';
+  apiMode: ApiMode;
   /** git: a local directory, or an http(s) URL. */
   configRepo: string;
   /** Undefined: the remote's default branch (main for a new local repo). */
@@ -24,3 +24,6 @@ export interface BackendSettings {
   /** GIT_LOCK_TIMEOUT: how long a Git write waits for index.lock or a branch lock someone else holds. */
   gitLockTimeoutMs: number;
 }
+
+/** API_MODE: read-only serves reads; crud adds the REST writes. */
+export type ApiMode = 'read-only' | 'crud';

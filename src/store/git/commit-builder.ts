@@ -12,7 +12,8 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { encodeCommit } from './format/commit-object.ts';
 import { sharedGitDir } from './git-directory.ts';
-import { objectId, type ObjectType, writeLooseObject } from './format/loose-object.ts';
+import { writeLooseObject } from './files/loose-object.ts';
+import { objectId, type ObjectType } from './format/object-id.ts';
 import { type EncodedTree, encodedTree, insertionPoint, insertSorted, spliceTree, type TreeItem } from './format/tree-object.ts';
 
 /** How many trees are kept: the root and the four record folders of the last commits. */

@@ -4,7 +4,7 @@ import git from 'isomorphic-git';
 import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/record-path.ts';
 import { byPath, DEFAULT_MAX_RECORD_BYTES, type RecordFileEntry, RecordRefused } from '../record-files/record-file-entry.ts';
 import { notRegular, tooLarge } from '../record-files/safe-read.ts';
-import { ObjectReader, BlobTooLarge } from './format/object-reader.ts';
+import { ObjectReader, BlobTooLarge } from './files/object-reader.ts';
 import { sharedGitDir } from './git-directory.ts';
 
 export interface TreeBlob {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { allowsShrink } from '../../domain/judge.ts';
 import type { CommitObject } from './format/commit-object.ts';
-import type { ObjectReader } from './format/object-reader.ts';
+import type { ObjectReader } from './files/object-reader.ts';
 import { sharedGitDir } from './git-directory.ts';
 
 /** The commit's parents and message: natively when a reader is given and can, else through isomorphic-git. */

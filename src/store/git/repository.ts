@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { contentHash } from '../record-files/record-file-entry.ts';
 import { recordBlobsOfCommit, type TreeBlob } from './commit-files.ts';
-import { ObjectReader } from './format/object-reader.ts';
+import { ObjectReader } from './files/object-reader.ts';
 import { type GitDirectory, gitDirectoryOf } from './git-directory.ts';
 
 export function isGitRepository(dir: string): boolean {

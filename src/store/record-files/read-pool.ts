@@ -3,13 +3,18 @@
 // that meets a passing shortage (descriptors, kernel buffers, a busy device) is tried again
 // after a growing pause instead of failing the whole load.
 import { setTimeout as pause } from 'node:timers/promises';
+import { RetryPolicy } from '../../retry-policy.ts';
 
 export const READ_CONCURRENCY = 32;
 
 /** Errors that say "not now" rather than "not at all". */
 const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'ENOMEM']);
-/** Pauses before each new try, in ms: about 1.5 s in all before the error stands. */
-const RETRY_PAUSES = [10, 40, 150, 400, 900];
+/**
+ * The pauses before each new try: five, from 50 ms doubling to 800 ms, about 1.5 s in all
+ * before the error stands. Not jittered: the reads of one process compete for the same
+ * descriptors, and spreading them out is what the pool itself does.
+ */
+const RETRY = { firstMs: 50, maxMs: 800, maxRetries: 5 };
 
 export function isTransient(error: unknown): boolean {
   return TRANSIENT.has((error as NodeJS.ErrnoException)?.code ?? '');
@@ -28,12 +33,15 @@ export class ReadPool {
     if (this.#active >= this.#limit) await new Promise<void>((resume) => this.#waiting.push(resume));
     this.#active++;
     try {
-      for (let attempt = 0; ; attempt++) {
+      let pauses: RetryPolicy | undefined;
+      for (;;) {
         try {
           return await task();
         } catch (error) {
-          if (!isTransient(error) || attempt >= RETRY_PAUSES.length) throw error;
-          await pause(RETRY_PAUSES[attempt]);
+          if (!isTransient(error)) throw error;
+          const delay = (pauses ??= new RetryPolicy(RETRY)).next();
+          if (delay === undefined) throw error;
+          await pause(delay);
         }
       }
     } finally {

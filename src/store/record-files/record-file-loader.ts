@@ -1,11 +1,11 @@
-// Files -> candidate: the one loader of record files, for the server (working tree or Git
+// Files -> a loaded revision: the one loader of record files, for the server (working tree or Git
 // commit), `validate`, `inputs` and `diff`. Parses are remembered by path and content, so a
 // new revision costs only the files it changed, and two revisions compared share the rest.
 import type { Problem } from '../../domain/problem.ts';
 import type { ParsedRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
 import { parseRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
 import { assembleRecords } from '../../domain/repo-layout/record-files.ts';
-import type { Candidate } from '../backend.ts';
+import type { LoadedRevision } from '../backend.ts';
 import { type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
 
 export class RecordFileLoader {
@@ -13,7 +13,7 @@ export class RecordFileLoader {
   #parsed = new Map<string, ParsedRecordFile>();
 
   /** `entries` in path order. */
-  async load(entries: readonly RecordFileEntry[], revision: string): Promise<Candidate> {
+  async load(entries: readonly RecordFileEntry[], revision: string): Promise<LoadedRevision> {
     const kept = new Map<string, ParsedRecordFile>();
     const files: { path: string; parsed: ParsedRecordFile }[] = [];
     const refused: Problem[] = [];

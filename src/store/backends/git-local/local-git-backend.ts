@@ -1,7 +1,6 @@
 // STORE_BACKEND=git on a local directory: the record files of the working tree are the
 // store, and every change to them (an editor saving, a `git pull`, a commit) is noticed
 // within a second. In crud mode each REST write becomes one commit of the record's file.
-import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -9,19 +8,18 @@ import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
-import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, Candidate, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
-import { ObjectReader } from '../../git/format/object-reader.ts';
+import { ObjectReader } from '../../git/files/object-reader.ts';
 import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
-import { IndexFileCache, IndexNotWritable, indexWriteRefusal } from '../../git/format/index-file.ts';
-import { type GitDirectory, GitDirectoryError, requireGitDirectory } from '../../git/git-directory.ts';
-import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
-import { LockHeld, type LockOptions } from '../../git/format/lock-file.ts';
-import { RefMoved } from '../../git/format/ref-file.ts';
+import { IndexFileCache } from '../../git/files/index-file-access.ts';
+import { IndexNotWritable } from '../../git/format/index-file.ts';
+import { requireGitDirectory } from '../../git/git-directory.ts';
+import { LockHeld, type LockOptions } from '../../git/files/lock-file.ts';
+import { RefMoved } from '../../git/files/ref-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
@@ -29,6 +27,7 @@ import { WorkingTreeReader } from '../../record-files/working-tree.ts';
 import { yieldToEventLoop } from '../../event-loop.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
+import { checkAtStart } from './start-checks.ts';
 import { commitToWorkingTree, takeWriteLocks, type WriteLocks } from './working-tree-commit.ts';
 import { WriteRepair } from './write-journal.ts';
 
@@ -84,41 +83,7 @@ export class LocalGitBackend implements Backend {
   }
 
   async open(): Promise<void> {
-    if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
-      throw new StartupError(`CONFIG_REPO ${this.dir} is not a directory; point CONFIG_REPO at a config repo checkout`);
-    }
-    // Read or written, a repository in a form this code does not handle is refused before
-    // anything is read from it (a linked worktree and a submodule checkout are handled).
-    let repo: GitDirectory | undefined;
-    try {
-      repo = checkedGitDirectory(this.dir);
-    } catch (error) {
-      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_REPO ${this.dir}: ${error.message}`);
-      throw error;
-    }
-    if (!this.#options.writable) return;
-    const howTo =
-      'crud mode commits every change, so CONFIG_REPO must be a Git repository with at least one commit ' +
-      `(run "git init && git add -A && git commit -m 'initial config'" in ${this.dir}), ` +
-      'or run "npm run start:crud" to serve a scratch Git copy of config-repo-example';
-    if (!repo) throw new StartupError(`CONFIG_REPO ${this.dir} is not a Git repository: ${howTo}`);
-    if (!(await currentBranch(this.dir))) {
-      throw new StartupError(`CONFIG_REPO ${this.dir} has a detached HEAD; check out the branch crud mode should commit to`);
-    }
-    if (!(await headCommit(this.dir))) throw new StartupError(`CONFIG_REPO ${this.dir} has no commit yet: ${howTo}`);
-    // An index form that stays until the repository is converted stops the start; a merge in
-    // progress or a damaged index only holds writes back until a person ends it.
-    const index = await indexWriteRefusal(repo.gitdir);
-    if (index?.kind === 'unsupported') throw new StartupError(`CONFIG_REPO ${this.dir}: ${index.message}`);
-    if (index) this.#options.log.warn({ reason: index.kind }, `writes are refused until this is resolved: ${index.message}`);
-    // A write a crash cut off is finished or undone before anything is read, and so before
-    // the service listens (and every write awaits this same repair).
-    try {
-      await this.#repair.atStart();
-    } catch (error) {
-      if (error instanceof IndexNotWritable) throw new StartupError(`CONFIG_REPO ${this.dir}: a write a stop cut off cannot be finished: ${error.message}`);
-      throw error;
-    }
+    await checkAtStart(this.dir, this.#options.writable, this.#repair, this.#options.log);
   }
 
   async load(known: KnownRevisions): Promise<LoadResult> {
@@ -153,13 +118,13 @@ export class LocalGitBackend implements Backend {
     // that polls are answered while a large fleet is being reloaded.
     await yieldToEventLoop();
     if (revision === known.served || revision === known.refused) return { unchanged: revision };
-    const candidate = await this.#loader.load(entries, revision);
+    const loaded = await this.#loader.load(entries, revision);
     await yieldToEventLoop();
-    return { candidate: { ...candidate, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
+    return { loaded: { ...loaded, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
   }
 
   /** The branch's commits before the working tree (HEAD too when the tree holds edits of its own), oldest first. */
-  async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
+  async *ancestors(revision: string, limit: number): AsyncIterable<LoadedRevision> {
     const head = commitOfRevision(revision);
     if (head === undefined) return;
     const reader = new ObjectReader(this.dir, this.#gitCache);

@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeDirectory, renameFlushed, syncDirectory, writeFlushedFile } from '../../flushed-file.ts';
-import { serviceDir } from '../../git/format/lock-file.ts';
+import { serviceDir } from '../../git/files/lock-file.ts';
 import { ownTag } from '../../process-identity.ts';
 
 let sequence = 0;

@@ -18,11 +18,13 @@ import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
-import { IndexFileCache, patchIndex } from '../../git/format/index-file.ts';
-import { LockFile, type LockOptions } from '../../git/format/lock-file.ts';
-import { objectId, writeLooseObject } from '../../git/format/loose-object.ts';
-import { moveRef, readRef, RefMoved, updateRef } from '../../git/format/ref-file.ts';
-import { commitReflogMessage } from '../../git/format/reflog.ts';
+import { IndexFileCache } from '../../git/files/index-file-access.ts';
+import { patchIndex } from '../../git/format/index-file.ts';
+import { LockFile, type LockOptions } from '../../git/files/lock-file.ts';
+import { writeLooseObject } from '../../git/files/loose-object.ts';
+import { objectId } from '../../git/format/object-id.ts';
+import { moveRef, readRef, RefMoved, updateRef } from '../../git/files/ref-file.ts';
+import { commitReflogMessage } from '../../git/files/reflog.ts';
 import { replaceFile } from './record-file-write.ts';
 import { clearIntent, recordIntent } from './write-journal.ts';
 

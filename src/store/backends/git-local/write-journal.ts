@@ -16,11 +16,13 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
-import { indexEntryOid, readIndexFile, setIndexEntry } from '../../git/format/index-file.ts';
+import { readIndexFile, setIndexEntry } from '../../git/files/index-file-access.ts';
+import { indexEntryOid } from '../../git/format/index-file.ts';
 import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
-import { clearStaleLocks, serviceDir } from '../../git/format/lock-file.ts';
-import { clearStaleObjectFiles, objectId } from '../../git/format/loose-object.ts';
-import { readRef } from '../../git/format/ref-file.ts';
+import { clearStaleLocks, serviceDir } from '../../git/files/lock-file.ts';
+import { clearStaleObjectFiles } from '../../git/files/loose-object.ts';
+import { objectId } from '../../git/format/object-id.ts';
+import { readRef } from '../../git/files/ref-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
 import { replaceFile, temporaryDir } from './record-file-write.ts';
 

@@ -19,20 +19,20 @@ import type { AnyRecord, Collection } from '../../../domain/records.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, Candidate, CommitOptions, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage, ownWriterId } from '../../git/commit-message.ts';
-import { ObjectReader } from '../../git/format/object-reader.ts';
-import { clearStaleLocks, type LockOptions } from '../../git/format/lock-file.ts';
-import { readRef, updateRef } from '../../git/format/ref-file.ts';
-import { commitReflogMessage, type ReflogEntry } from '../../git/format/reflog.ts';
+import { ObjectReader } from '../../git/files/object-reader.ts';
+import { clearStaleLocks, type LockOptions } from '../../git/files/lock-file.ts';
+import { readRef, updateRef } from '../../git/files/ref-file.ts';
+import { commitReflogMessage, type ReflogEntry } from '../../git/files/reflog.ts';
 import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/git-directory.ts';
 import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
-import { RetryPolicy } from '../../retry-policy.ts';
+import { RetryPolicy } from '../../../retry-policy.ts';
 import { redactUrls } from '../../../redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
 import { OtherWriters } from './other-writers.ts';
@@ -141,20 +141,20 @@ export class RemoteGitBackend implements Backend {
     if (known.served !== undefined && !(await this.#descends(head, known.served))) {
       this.#options.log.warn({ previous: known.served, commit: head, branch: this.#branch }, 'the branch was rewritten (force-pushed); following it');
     }
-    return { candidate: await this.#candidate(this.#loader, head) };
+    return { loaded: await this.#loadRevision(this.#loader, head) };
   }
 
   /** The branch's commits before `revision`, oldest first. */
-  async *ancestors(revision: string, limit: number): AsyncIterable<Candidate> {
+  async *ancestors(revision: string, limit: number): AsyncIterable<LoadedRevision> {
     // The same loader as the head's: a file that did not change between two commits is the
     // same record object in both, which keeps building and judging cheap.
     const loader = this.#loader;
     const reader = new ObjectReader(this.dir, this.#target.cache);
     const commits = await firstParents(this.dir, revision, limit, this.#target.cache, reader);
-    for (const commit of commits.reverse()) yield this.#candidate(loader, commit, reader);
+    for (const commit of commits.reverse()) yield this.#loadRevision(loader, commit, reader);
   }
 
-  async #candidate(loader: RecordFileLoader, commit: string, reader = new ObjectReader(this.dir, this.#target.cache)): Promise<Candidate> {
+  async #loadRevision(loader: RecordFileLoader, commit: string, reader = new ObjectReader(this.dir, this.#target.cache)): Promise<LoadedRevision> {
     const { cache } = this.#target;
     const entries = await commitFileEntries(this.dir, commit, cache, reader, undefined, this.#options.maxRecordBytes);
     return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache, reader) };

@@ -21,7 +21,7 @@ export class MemoryBackend implements Backend {
   async load(known: KnownRevisions): Promise<LoadResult> {
     const seed = this.#seed!;
     if (known.served !== undefined) return { unchanged: known.served };
-    return { candidate: { revision: seed.contentRevision, records: seed.records, problems: [], sources: new Map() } };
+    return { loaded: { revision: seed.contentRevision, records: seed.records, problems: [], sources: new Map() } };
   }
 
   watch(): void {}

@@ -4,10 +4,10 @@
 // the sqlite3 shell) is noticed through PRAGMA data_version within POLL_INTERVAL_MS. A write
 // is one transaction: the record's rows, the revision bump and the audit_log row.
 import type { Logger } from 'pino';
-import type { BaselineFacts } from '../../../domain/judge.ts';
+import type { BaselineFacts } from '../../../domain/baseline.ts';
 import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
-import { RetryPolicy } from '../../retry-policy.ts';
+import { RetryPolicy } from '../../../retry-policy.ts';
 import { StartupError } from '../../../startup-error.ts';
 import { insertAuditRow } from './audit-rows.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
@@ -103,7 +103,7 @@ export class SqliteBackend implements Backend {
       );
     }
     this.#orphanReferences = loaded.orphanReferences;
-    return { candidate: { revision, records: loaded.records, problems: loaded.problems, sources: new Map() } };
+    return { loaded: { revision, records: loaded.records, problems: loaded.problems, sources: new Map() } };
   }
 
   /** Revisions are the database's write counter: a lower number is an older revision. */

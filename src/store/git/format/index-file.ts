@@ -1,9 +1,9 @@
-// Sets or removes one entry of a Git index file (.git/index) without decoding and
+// Sets or removes one entry of a Git index file's bytes (.git/index) without decoding and
 // re-encoding the other entries: on a repo of 10,000 record files, re-serializing the whole
-// index entry by entry costs more than everything else a REST write does. The file is
-// patched as bytes (format versions 2 and 3), read and written only under .git/index.lock,
-// as git itself does; its extensions are kept or dropped by git's rule for them
-// (./index-extensions.ts).
+// index entry by entry costs more than everything else a REST write does. The bytes are
+// patched as they are (format versions 2 and 3); its extensions are kept or dropped by git's
+// rule for them (./index-extensions.ts). Reading and writing the file, under .git/index.lock
+// as git itself does, is ../files/index-file-access.ts's.
 //
 // An index a write must not go through is refused, typed (IndexNotWritable), before anything
 // is touched: one whose trailing checksum does not match its content (damaged: rewriting it
@@ -13,10 +13,7 @@
 // must be kept but is not known), with a message saying how to convert it.
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describeRequiredExtension, sortExtensions } from './index-extensions.ts';
-import { LockFile } from './lock-file.ts';
 
 export interface IndexEntryData {
   /** Blob id (40 hex digits). */
@@ -27,7 +24,9 @@ export interface IndexEntryData {
 
 const HEADER = 12;
 const FIXED = 62; // stat fields (40) + object id (20) + flags (2)
-const CHECKSUM = 20;
+/** The SHA-1 at the end of the file, over everything before it. */
+export const INDEX_CHECKSUM_BYTES = 20;
+const CHECKSUM = INDEX_CHECKSUM_BYTES;
 
 /**
  * Why a write may not go through the index: `damaged` (its checksum or its structure is
@@ -57,29 +56,6 @@ const unmerged = (path: Buffer) =>
     `the Git index has unmerged entries (a merge in progress? "${path.toString('utf8')}" is in conflict): finish it (resolve and commit) or abort it (git merge --abort) to allow writes`,
   );
 
-/** Why a write may not go through the index of `gitdir`, or undefined when it may (or when there is no index file yet). */
-export async function indexWriteRefusal(gitdir: string): Promise<IndexNotWritable | undefined> {
-  const index = await readIndexFile(gitdir);
-  if (!index) return undefined;
-  try {
-    indexLayout(index);
-    return undefined;
-  } catch (error) {
-    if (error instanceof IndexNotWritable) return error;
-    throw error;
-  }
-}
-
-/** The index file's bytes; undefined when there is none (a repository with no staging area yet). */
-export async function readIndexFile(gitdir: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(join(gitdir, 'index'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 /**
  * An index file's bytes with where each entry starts: found once by a scan (which also
  * refuses forms this code does not patch), then kept up to date by each patch, so a write
@@ -93,56 +69,6 @@ export interface IndexLayout {
   entriesEnd: number;
   /** The extensions a patched index keeps after its entries (./index-extensions.ts). */
   extensions: Buffer;
-}
-
-/**
- * The index as this process last wrote it, kept while the file on disk is that one (same
- * inode, size and times): a fleet's index is a megabyte, and a write would otherwise read and
- * scan it each time. git replaces the index by renaming a new file over it, so any change by
- * a person's command is a new inode.
- */
-export class IndexFileCache {
-  #stamp: string | undefined;
-  #layout: IndexLayout | undefined;
-
-  /** The index (undefined when there is none); read only under the index lock. */
-  async read(gitdir: string): Promise<IndexLayout | undefined> {
-    const stats = await stat(join(gitdir, 'index'), { bigint: true }).catch(() => undefined);
-    if (stats && this.#layout && stampOf(stats) === this.#stamp && (await sameTrailer(join(gitdir, 'index'), this.#layout.bytes))) return this.#layout;
-    this.#layout = undefined;
-    const bytes = await readIndexFile(gitdir);
-    return bytes && indexLayout(bytes);
-  }
-
-  /** Remembers `layout` as the index just renamed into place. */
-  async remember(gitdir: string, layout: IndexLayout): Promise<void> {
-    const stats = await stat(join(gitdir, 'index'), { bigint: true }).catch(() => undefined);
-    this.#stamp = stats && stampOf(stats);
-    this.#layout = stats && layout;
-  }
-}
-
-/**
- * Whether the file ends with the same checksum as `bytes`. The stamp alone can be fooled: file
- * times are kept to the kernel's clock tick, and an index a person's `git add` wrote in the
- * same tick, on a reused inode and of the same size, would look like the one this process
- * wrote. The checksum (a SHA-1 of everything before it) tells them apart for the price of
- * reading 20 bytes; an index written without one (index.skipHash: all zeros) relies on the stamp.
- */
-async function sameTrailer(path: string, bytes: Buffer): Promise<boolean> {
-  const handle = await open(path, 'r').catch(() => undefined);
-  if (!handle) return false;
-  try {
-    const trailer = Buffer.alloc(CHECKSUM);
-    const { bytesRead } = await handle.read(trailer, 0, CHECKSUM, bytes.length - CHECKSUM);
-    return bytesRead === CHECKSUM && trailer.equals(bytes.subarray(bytes.length - CHECKSUM));
-  } finally {
-    await handle.close();
-  }
-}
-
-function stampOf(stats: BigIntStats): string {
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
 /**
@@ -258,28 +184,6 @@ export function indexEntryOid(index: Buffer, path: string): string | undefined {
   if (first === end) return undefined;
   const start = layout.starts[first]!;
   return index.toString('hex', start + 40, start + 60);
-}
-
-/**
- * Sets (or, with null, removes) `path`'s entry under the index lock, the way git does:
- * read the index only while holding index.lock. Returns false, changing nothing, when there
- * is no index file.
- */
-export async function setIndexEntry(gitdir: string, path: string, entry: IndexEntryData | null): Promise<boolean> {
-  const lock = await LockFile.take(gitdir, 'index');
-  try {
-    const index = await readIndexFile(gitdir);
-    if (!index) {
-      await lock.release();
-      return false;
-    }
-    await lock.write(patchIndex(index, path, entry).bytes);
-    await lock.commit();
-    return true;
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
 }
 
 function encodeEntry(path: Buffer, { oid, stats }: IndexEntryData): Buffer {

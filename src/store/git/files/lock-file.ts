@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { makeDirectory, syncDirectory } from '../../flushed-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
+import { RetryPolicy } from '../../../retry-policy.ts';
 
 /** Another process has held the lock for longer than a write waits. */
 export class LockHeld extends Error {
@@ -89,8 +90,10 @@ export class LockFile {
     const handle = await open(identity, 'wx');
     const lockPath = join(gitdir, `${target}.lock`);
     await makeDirectory(dirname(lockPath));
-    const started = Date.now();
-    for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    // From 5 ms, doubling up to 200 ms: a person's git command holds a lock for milliseconds,
+    // so the first tries come quickly; no jitter, as the other holder does not retry in step.
+    const pauses = new RetryPolicy({ firstMs: 5, maxMs: 200, deadline: Date.now() + waitMs });
+    for (;;) {
       let failure: NodeJS.ErrnoException;
       try {
         await link(identity, lockPath);
@@ -105,7 +108,8 @@ export class LockFile {
           continue;
         }
       }
-      if (failure.code !== 'EEXIST' || Date.now() - started >= waitMs) {
+      const delay = failure.code === 'EEXIST' ? pauses.next() : undefined;
+      if (delay === undefined) {
         await handle.close().catch(() => undefined);
         await rm(identity, { force: true });
         if (failure.code !== 'EEXIST') throw failure;

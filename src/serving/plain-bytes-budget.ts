@@ -9,15 +9,15 @@
 // the budget is passed, the oldest bodies go, except those used since they were last looked
 // at, which get another round.
 
-/** What the cache manages: a body's plain bytes, held on the body itself so that a hit is a field read. */
+/** What the budget manages: a body's plain bytes, held on the body itself so that a hit is a field read. */
 export interface PlainBytesHolder {
-  /** The plain bytes while the cache keeps them. */
+  /** The plain bytes while the budget keeps them. */
   plain: Buffer | undefined;
   /** Set on every use; cleared when the body is given a second chance. */
   plainUsed: boolean;
 }
 
-export class PlainBodyCache {
+export class PlainBytesBudget {
   readonly budgetBytes: number;
   #bytes = 0;
   /** In the order the bodies were admitted (or given their second chance). */

@@ -1,6 +1,6 @@
-// The pauses between attempts of anything the store tries again: exponential (each pause's
-// ceiling doubles, up to a cap), optionally jittered, optionally bounded by a deadline or a
-// number of retries, back to the first pause after a reset.
+// The pauses between attempts of anything the service tries again (the store, the OIDC
+// issuer): exponential (each pause's ceiling doubles, up to a cap), optionally jittered,
+// optionally bounded by a deadline or a number of retries, back to the first pause after a reset.
 //
 // Jitter is "full jitter": each pause is drawn uniformly below its ceiling. Two processes
 // that failed at the same instant (two writers whose pushes crossed) then wait different

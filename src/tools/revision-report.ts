@@ -1,12 +1,12 @@
-// Turns the record files of one revision into a snapshot with the server's own loader and
-// snapshot code, keeping what a tool needs to report on it: the problems that make the server
-// refuse the revision, and which records failed to load.
+// A revision as a tool reports on it: its record files turned into a snapshot with the
+// server's own loader and snapshot code, keeping what a tool needs to report: the problems
+// that make the server refuse the revision, and which records failed to load.
 import { type Problem, recordName, withSources } from '../domain/problem.ts';
 import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
 import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
 import type { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 
-export interface LoadedRevision {
+export interface RevisionReport {
   files: readonly RecordFileEntry[];
   /** Problems the server refuses a revision for when it loads it: files, schema, ids, duplicates. */
   loadProblems: Problem[];
@@ -18,18 +18,18 @@ export interface LoadedRevision {
   failed: ReadonlySet<string>;
 }
 
-export async function loadRevision(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<LoadedRevision> {
-  const candidate = await loader.load(files, revision);
-  const built = createSnapshot(candidate.records, revision);
+export async function revisionReport(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<RevisionReport> {
+  const loaded = await loader.load(files, revision);
+  const built = createSnapshot(loaded.records, revision);
   const failed = new Set<string>();
-  for (const p of candidate.problems) {
-    if (p.at.record && !candidate.sources.has(recordName(p.at.record))) failed.add(recordName(p.at.record));
+  for (const p of loaded.problems) {
+    if (p.at.record && !loaded.sources.has(recordName(p.at.record))) failed.add(recordName(p.at.record));
   }
   return {
     files,
-    loadProblems: withSources([...candidate.problems, ...(built.ok ? [] : built.problems)], candidate.sources),
+    loadProblems: withSources([...loaded.problems, ...(built.ok ? [] : built.problems)], loaded.sources),
     snapshot: built.ok ? built.snapshot : built.partial,
-    sources: candidate.sources,
+    sources: loaded.sources,
     failed,
   };
 }

@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { createDeflate, inflateSync } from 'node:zlib';
 import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
-
-export type ObjectType = 'blob' | 'tree' | 'commit';
+import { objectId, type ObjectType } from '../format/object-id.ts';
 
 /** Git's own prefix for temporary object files: `git gc` and `git fsck` know it. */
 const TEMPORARY_PREFIX = 'tmp_obj_gitops';
@@ -40,11 +39,6 @@ function compress(header: Buffer, content: Buffer): Promise<Buffer> {
     stream.write(header);
     stream.end(content);
   });
-}
-
-/** The object id of content of this type. */
-export function objectId(type: ObjectType, content: Buffer): string {
-  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
 /** Stores the object (unless a whole copy is there) and returns its id (`knownId`, when the caller hashed it already). */

@@ -7,14 +7,14 @@
 import { type EndpointDependencies, endpointDependencies, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import { PlainBodyCache } from './plain-body-cache.ts';
-import { encodeInputsDocument, type EncodedResponse } from './prepared-response.ts';
+import { PlainBytesBudget } from './plain-bytes-budget.ts';
+import { encodeInputsDocument, type EncodedDocument } from './encoded-body.ts';
 
 const ENDPOINT_COUNT = Object.keys(PER_CLUSTER_ENDPOINTS).length;
 
 interface Entry {
   readonly dependencies: EndpointDependencies;
-  readonly encoded: EncodedResponse;
+  readonly encoded: EncodedDocument;
 }
 
 /**
@@ -29,18 +29,18 @@ export const MAX_LISTS = 256;
  */
 export const PLAIN_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
 
-export class EncodedBodies {
+export class EncodedBodyCache {
   /** `${endpoint} ${cluster id}` -> the last body encoded for it. At most one per endpoint and cluster. */
   readonly #perCluster = new Map<string, Entry>();
   /** The clusters map the entries were last checked against (for pruning). */
   #clusters: ReadonlyMap<string, Cluster> | undefined;
   /** Fleet listings by filter key, valid for the clusters map they were made from. */
-  #lists = new Map<string, EncodedResponse>();
+  #lists = new Map<string, EncodedDocument>();
   #listsOf: ReadonlyMap<string, Cluster> | undefined;
-  readonly plainBodies: PlainBodyCache;
+  readonly plainBodies: PlainBytesBudget;
 
   constructor(plainBudgetBytes = PLAIN_BODY_BUDGET_BYTES) {
-    this.plainBodies = new PlainBodyCache(plainBudgetBytes);
+    this.plainBodies = new PlainBytesBudget(plainBudgetBytes);
   }
 
   /**
@@ -62,7 +62,7 @@ export class EncodedBodies {
   }
 
   /** The cluster's response body for the endpoint in `snapshot`, encoded only if it is not known yet. */
-  perCluster(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): EncodedResponse {
+  perCluster(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): EncodedDocument {
     const key = `${endpoint} ${cluster.id}`;
     const dependencies = endpointDependencies(snapshot, cluster, endpoint);
     const known = this.#perCluster.get(key);
@@ -73,7 +73,7 @@ export class EncodedBodies {
   }
 
   /** A fleet listing; kept while the clusters map is the same object (no cluster added, removed or changed). */
-  list(snapshot: Snapshot, filterKey: string, make: () => unknown[]): EncodedResponse {
+  list(snapshot: Snapshot, filterKey: string, make: () => unknown[]): EncodedDocument {
     if (this.#listsOf !== snapshot.clusters) {
       this.#lists = new Map();
       this.#listsOf = snapshot.clusters;
@@ -88,7 +88,7 @@ export class EncodedBodies {
   }
 
   /** The body kept for a cluster (by id) and endpoint, whatever revision it was made in. */
-  kept(endpoint: PerClusterEndpoint, clusterId: string): EncodedResponse | undefined {
+  kept(endpoint: PerClusterEndpoint, clusterId: string): EncodedDocument | undefined {
     return this.#perCluster.get(`${endpoint} ${clusterId}`)?.encoded;
   }
 

@@ -13,10 +13,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
-import { type CommitObject, decodeCommit } from './commit-object.ts';
+import { type CommitObject, decodeCommit } from '../format/commit-object.ts';
 import { sharedGitDir } from '../git-directory.ts';
-import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader, parseIndex } from './pack-file.ts';
-import { decodeTree, type TreeItem } from './tree-object.ts';
+import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader, parseIndex } from '../format/pack-file.ts';
+import { decodeTree, type TreeItem } from '../format/tree-object.ts';
 
 /** A blob over the size a record file may have: refused before it is read whole. */
 export class BlobTooLarge extends Error {

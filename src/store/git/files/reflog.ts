@@ -17,7 +17,7 @@ import { open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import git from 'isomorphic-git';
 import { makeDirectory } from '../../flushed-file.ts';
-import { identName } from './commit-object.ts';
+import { identName } from '../format/commit-object.ts';
 
 export interface ReflogEntry {
   /** Who moved the ref: git writes the committer. */

@@ -1,0 +1,53 @@
+// What the first revision a process loads is judged against: the revision served before the
+// restart, as well as the store can tell. A store with history (Git) offers its commits: they
+// are judged oldest first, each against the newest that passed, and the newest that passes is
+// the baseline — and what is served if the store's newest revision is refused. A store
+// without history (SQLite) kept the facts of the revision it published last (keepForRestart,
+// after every publication).
+import type { Logger } from 'pino';
+import { type Baseline, baselineFacts } from '../domain/baseline.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { Backend, LoadedRevision } from './backend.ts';
+import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
+
+/** How far back a restart looks for a revision that passes (docs/decisions/0003-baseline-survives-restarts.md). */
+export const HISTORY_LIMIT = 100;
+
+/** What the look back through the store's history at start found. */
+export interface StartHistory {
+  baseline: Baseline | undefined;
+  /** The newest earlier revision that passes: served when the newest one is refused. */
+  fallback: JudgedRevision | undefined;
+  /** The newest earlier revision read, passing or not: what the newest one is built from. */
+  previous?: Snapshot;
+}
+
+export async function readStartHistory(
+  backend: Backend,
+  newest: LoadedRevision,
+  /** GUARD_ACCEPT_REVISION, as for every load. */
+  acceptShrink: readonly string[],
+): Promise<StartHistory> {
+  if (backend.ancestors) {
+    let good: JudgedRevision | undefined;
+    let previous: Snapshot | undefined;
+    for await (const revision of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
+      const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink);
+      previous = judged.snapshot;
+      if (judged.judgement.publish) good = judged;
+    }
+    return { baseline: good?.snapshot, fallback: good, previous };
+  }
+  if (backend.recallBaseline) return { baseline: await backend.recallBaseline(), fallback: undefined };
+  return { baseline: undefined, fallback: undefined };
+}
+
+/** A store without history keeps what the rules need of each published revision, for the next start. */
+export async function keepForRestart(backend: Backend, snapshot: Snapshot, log: Logger): Promise<void> {
+  if (!backend.keepBaseline) return;
+  try {
+    await backend.keepBaseline(baselineFacts(snapshot));
+  } catch (error) {
+    log.warn({ err: error }, 'the facts of the published revision could not be kept');
+  }
+}

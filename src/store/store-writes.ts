@@ -1,0 +1,49 @@
+// The store runner's writes as a whole: one at a time, in the order they came, each from its
+// first try to its answer (loads run between its tries, ./write-attempts.ts), each counted by
+// how it ended (./store-events.ts), and the ones under way known so that stopping can wait
+// for them.
+import type { WriteRequest } from '../domain/writes/write-request.ts';
+import { WriteRefused } from './errors.ts';
+import { SerialQueue } from './serial-queue.ts';
+import type { StoreEvents, WriteOutcome } from './store-events.ts';
+import { attemptWrite, type WriteResult, type WriteSide } from './write-attempts.ts';
+
+export class StoreWrites {
+  readonly #side: () => WriteSide;
+  readonly #events: StoreEvents;
+  readonly #order = new SerialQueue();
+  /** Writes under way, in the queue or waiting between their turns. */
+  readonly #underWay = new Set<Promise<unknown>>();
+
+  /** `side`: what a write sees and does of the runner, asked for at each write. */
+  constructor(side: () => WriteSide, events: StoreEvents) {
+    this.#side = side;
+    this.#events = events;
+  }
+
+  /** Applies, stores and publishes one write; the answer comes once it is stored. */
+  write(request: WriteRequest): Promise<WriteResult> {
+    const writing = this.#order.run(() => this.#write(request));
+    this.#underWay.add(writing);
+    void writing.catch(() => undefined).finally(() => this.#underWay.delete(writing));
+    return writing;
+  }
+
+  /** Resolves once every write under way has ended, whichever way. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#underWay]);
+  }
+
+  async #write(request: WriteRequest): Promise<WriteResult> {
+    const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
+    const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
+    try {
+      const result = await attemptWrite(this.#side(), request);
+      written(result.applied.unchanged ? 'unchanged' : 'ok');
+      return result;
+    } catch (error) {
+      written(error instanceof WriteRefused ? 'refused' : 'failed');
+      throw error;
+    }
+  }
+}
