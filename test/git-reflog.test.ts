@@ -3,23 +3,13 @@
 // person's. core.logAllRefUpdates is honoured as git honours it.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { crudRepo, type CrudService, gitOut, send, startCrud } from './helpers/crud.ts';
+import { describe, expect, it } from 'vitest';
+import { crudRepo, gitOut, send, crudServicesClosedAfterEach } from './helpers/crud.ts';
 import { git, writeFiles } from './helpers/git-fixture.ts';
 import { eventually } from './helpers/http.ts';
 import { announcePush } from './helpers/store-actions.ts';
 
-let services: CrudService[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
-
-async function start(dir?: string, backend: 'git' | 'git-remote' = 'git'): Promise<CrudService> {
-  const service = await startCrud(backend, {}, dir);
-  services.push(service);
-  return service;
-}
+const start = crudServicesClosedAfterEach();
 
 /** A reflog line: "<old> <new> <name> <<email>> <seconds> <zone>\t<message>". */
 const LINE = /^([0-9a-f]{40}) ([0-9a-f]{40}) ([^<\n]+ <[^>\n]*>) (\d+) ([+-]\d{4})\t(.*)$/;

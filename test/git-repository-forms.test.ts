@@ -7,27 +7,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseGitConfig } from '../src/store/git/format/config-file.ts';
 import { asRepoFiles } from './helpers/fixture-data.ts';
 import { commitAll, git, makeConfigRepo, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
 import { READ_TOKEN } from './helpers/service.ts';
-import { CRUD_DATA, type CrudService, gitOut, send, startCrud } from './helpers/crud.ts';
+import { CRUD_DATA, type CrudService, gitOut, send, crudServicesClosedAfterEach } from './helpers/crud.ts';
 import { MAIN } from './helpers/process.ts';
 import { runCli } from './helpers/tools.ts';
 
-let services: CrudService[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
-
-async function start(dir: string): Promise<CrudService> {
-  const service = await startCrud('git', {}, dir);
-  services.push(service);
-  return service;
-}
+const start = crudServicesClosedAfterEach();
 
 /** What a write elsewhere must leave as it was in a working tree. */
 function treeState(dir: string) {

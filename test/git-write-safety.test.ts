@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CommitBuilder } from '../src/store/git/commit-builder.ts';
 import { readIndexFile } from '../src/store/git/files/index-file-access.ts';
 import { patchIndex } from '../src/store/git/format/index-file.ts';
@@ -21,22 +21,12 @@ import { recordIntent, repairInterruptedWrites } from '../src/store/backends/git
 import { git } from './helpers/git-fixture.ts';
 import { leaveAsStopped } from './helpers/stopped-process.ts';
 import { eventually } from './helpers/http.ts';
-import { crudRepo, type CrudService, gitOut, logLines, send, startCrud } from './helpers/crud.ts';
+import { crudRepo, gitOut, logLines, send, crudServicesClosedAfterEach } from './helpers/crud.ts';
 
 const run = promisify(execFile);
 const silent = pino({ level: 'silent' });
 
-let services: CrudService[] = [];
-afterEach(async () => {
-  await Promise.all(services.map((s) => s.close()));
-  services = [];
-});
-
-async function start(dir: string): Promise<CrudService> {
-  const service = await startCrud('git', {}, dir);
-  services.push(service);
-  return service;
-}
+const start = crudServicesClosedAfterEach();
 
 /** The repo is whole and agrees with itself: fsck finds nothing, status is clean. */
 function expectHealthy(dir: string): void {

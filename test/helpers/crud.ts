@@ -3,6 +3,7 @@
 // any backend (helpers/backends.ts): a local Git repository, a remote one over smart HTTP, a
 // seed file in memory, or a new SQLite database seeded from the same data.
 import { execFileSync } from 'node:child_process';
+import { afterEach } from 'vitest';
 import type { Collection } from '../../src/domain/records.ts';
 import { BACKENDS, type DataSet, type PreparedBackend, prepareBackend } from './backends.ts';
 import { asRepoFiles } from './fixture-data.ts';
@@ -131,4 +132,21 @@ export function gitOut(dir: string, ...args: string[]): string {
 
 export function commitCount(dir: string): number {
   return Number(gitOut(dir, 'rev-list', '--count', 'HEAD'));
+}
+
+/**
+ * For a test file whose tests each start crud services on a Git checkout: a start function
+ * whose services are all closed after each test.
+ */
+export function crudServicesClosedAfterEach(): (dir?: string, backend?: 'git' | 'git-remote') => Promise<CrudService> {
+  let services: CrudService[] = [];
+  afterEach(async () => {
+    await Promise.all(services.map((s) => s.close()));
+    services = [];
+  });
+  return async (dir, backend = 'git') => {
+    const service = await startCrud(backend, {}, dir);
+    services.push(service);
+    return service;
+  };
 }
