@@ -17,9 +17,9 @@ import type { Authenticator } from './auth.ts';
 import { fleetWideCaller } from './authorize.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
+import { CHANGES_PATH } from './read-handler.ts';
 import { isDryRun, messageProblem, readDryRun, writeAuthor } from './write-options.ts';
 
-export const CHANGES_PATH = '/api/v2/gitops/changes';
 
 export interface ChangeSetRouteDeps {
   store: StoreRunner;
