@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CrudService, send, startCrud } from './helpers/crud.ts';
 import { BACKENDS } from './helpers/backends.ts';
 import { type RawResponse, request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN } from './helpers/service.ts';
 import { auditRows, commitsOnBranch, lastCommitFiles, lastStoredMessage, storeHead } from './helpers/stored-commits.ts';
 
@@ -160,7 +161,12 @@ describe('every backend answers a sequence of change sets alike', () => {
       { writes: [{ op: 'patch', collection: 'namespaces', id: 'team-b', patch: { labels: { x: 'y' } } }, { op: 'patch', collection: 'namespaces', id: 'team-b', patch: { labels: { x: null } } }] },
     ];
     const answers: unknown[][] = [];
-    for (const set of sets) answers.push(await Promise.all(services.map(async (s) => comparable(await send(s, 'POST', CHANGES, set)))));
+    for (const set of sets) {
+      const responses = await Promise.all(services.map((s) => send(s, 'POST', CHANGES, set)));
+      // Every answer is as the OpenAPI document describes it.
+      for (const res of responses) await expectMatchesOpenApi('post', CHANGES, res.status, res.json());
+      answers.push(responses.map(comparable));
+    }
     for (const [i, perBackend] of answers.entries()) {
       for (const answer of perBackend.slice(1)) expect(answer, `set ${i}`).toEqual(perBackend[0]);
     }

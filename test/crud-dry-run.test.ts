@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './helpers/backends.ts';
 import { auditLines, type CrudService, gitOut, send, startCrud } from './helpers/crud.ts';
 import { type RawResponse, request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { auditRows, storeHead } from './helpers/stored-commits.ts';
 
 const CHANGES = '/api/v2/gitops/changes';
@@ -71,6 +72,7 @@ describe.each(BACKENDS)('dry runs on the %s backend', (backend) => {
       if (done.status === 204) expect(trial.text).toBe('');
       else if (path === CHANGES && done.status === 201) {
         expect(trial.json(), what).toEqual({ ...done.json(), revision: null });
+        await expectMatchesOpenApi('post', CHANGES, 201, trial.json());
         expect(done.json().revision).toBe(done.headers['x-config-revision']);
       } else expect(trial.json(), what).toEqual(done.json());
     }
