@@ -27,7 +27,7 @@ import { writeLooseObject } from '../../git/files/loose-object.ts';
 import { objectId } from '../../git/format/object-id.ts';
 import { moveRef, readRef, RefMoved, updateRef } from '../../git/files/ref-file.ts';
 import { commitReflogMessage } from '../../git/files/reflog.ts';
-import { replaceFile } from './record-file-write.ts';
+import { replaceFile, replaceFiles } from './record-file-write.ts';
 import { clearIntent, recordIntent } from './write-journal.ts';
 
 export interface WorkingTreeChange {
@@ -99,7 +99,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   const previousBlobs: (string | null)[] = [];
   for (const [i, change] of changes.entries()) previousBlobs.push(await storedPrevious(commonDir, change.previous, parentBlobs[i]));
   const locks = held ?? (await takeWriteLocks(repo, branchRef, write.lockOptions));
-  /** How many files may have been replaced (the one being replaced when a failure came counts). */
+  /** How many files may have been replaced: all of them once the first replacement began. */
   let touched = 0;
   let moved = false;
   try {
@@ -112,13 +112,14 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
     const files = changes.map((change, i) => ({ path: change.path, blob: blobs[i]!, previousBlob: previousBlobs[i]! }));
     await recordIntent(gitdir, { ref: branchRef, parent, commit, files });
-    const patches: IndexPatch[] = [];
-    for (const [i, change] of changes.entries()) {
-      touched = i + 1;
-      await replaceFile(gitdir, full[i]!, change.text);
-      const blob = blobs[i]!;
-      patches.push({ path: change.path, entry: blob === null ? null : { oid: blob, stats: await stat(full[i]!, { bigint: true }) } });
-    }
+    touched = changes.length;
+    await replaceFiles(gitdir, changes.map((change, i) => ({ full: full[i]!, content: change.text })));
+    const patches: IndexPatch[] = await Promise.all(
+      changes.map(async (change, i) => {
+        const blob = blobs[i]!;
+        return { path: change.path, entry: blob === null ? null : { oid: blob, stats: await stat(full[i]!, { bigint: true }) } };
+      }),
+    );
     const patched = index && patchIndexEntries(index, patches);
     // Not flushed: git does not flush the index either (it is rebuilt from HEAD after a power loss).
     if (patched) await locks.index.write(patched.bytes, false);
