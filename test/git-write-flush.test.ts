@@ -128,4 +128,42 @@ describe.skipIf(!straceWorks())('a write, traced (needs strace and ptrace)', () 
     expect(created.map((c) => c.path)).toEqual(expect.arrayContaining([join(git, 'gitops-config-api/writes'), join(git, 'gitops-config-api/tmp')]));
     for (const folder of created) expect(fsyncOf(dirname(folder.path), calls.indexOf(folder)), `${folder.path} flushed into its parent`).toBeGreaterThan(-1);
   }, 60_000);
+
+  it('a change set: every file flushed before its rename, each folder after its last rename, the journal before the first, the branch after all', async () => {
+    const dir = crudRepo();
+    const trace = join(mkdtempSync(join(tmpdir(), 'trace-')), 'calls.txt');
+    const service = await startServiceProcess({ API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, CRUD_AUTH_TOKEN: WRITE_TOKEN }, {
+      wrapper: ['strace', '-f', '-y', '-qq', '-e', 'trace=fsync,rename,mkdir,openat', '-o', trace],
+    });
+    const writes = [
+      { op: 'create', collection: 'namespaces', id: 'team-s', record: {} },
+      { op: 'patch', collection: 'namespaces', id: 'team-b', patch: { labels: { flushed: 'yes' } } },
+      { op: 'patch', collection: 'clusters', id: 'c0', patch: { namespaces: [{ id: 'team-s' }] } },
+    ];
+    const res = await request(service.url, '/api/v2/gitops/changes', { method: 'POST', token: WRITE_TOKEN, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ writes }) });
+    expect(res.status).toBe(201);
+    await service.stop();
+    const calls = parseTrace(readFileSync(trace, 'utf8')).filter((c) => c.path.startsWith(dir));
+    const at = (test: (c: Call) => boolean) => calls.findIndex(test);
+    const lastAt = (test: (c: Call) => boolean) => calls.findLastIndex(test);
+    const branchMove = at((c) => c.call === 'rename' && c.to === join(dir, '.git/refs/heads/main'));
+    const journal = at((c) => c.call === 'rename' && /\/gitops-config-api\/writes\/[^/]+\.json$/.test(c.to!));
+    const files = ['namespaces/team-s.yaml', 'namespaces/team-b.yaml', 'clusters/c0.yaml'].map((f) => join(dir, f));
+    const renames = files.map((file) => at((c) => c.call === 'rename' && c.to === file));
+    expect(branchMove).toBeGreaterThan(-1);
+    expect(journal).toBeGreaterThan(-1);
+    for (const [i, file] of files.entries()) {
+      const renamed = renames[i]!;
+      expect(renamed, `rename to ${file}`).toBeGreaterThan(journal);
+      const from = calls[renamed]!.path;
+      expect(at((c) => c.call === 'fsync' && c.path === from), `${from} flushed before its rename`).toBeLessThan(renamed);
+      expect(at((c) => c.call === 'fsync' && c.path === from), `${from} flushed`).toBeGreaterThan(-1);
+    }
+    for (const folder of ['namespaces', 'clusters'].map((f) => join(dir, f))) {
+      const lastRename = lastAt((c) => c.call === 'rename' && dirname(c.to!) === folder);
+      const flushed = calls.findIndex((c, i) => i > lastRename && c.call === 'fsync' && c.path === folder);
+      expect(flushed, `${folder} flushed after its last rename`).toBeGreaterThan(lastRename);
+      expect(flushed, `${folder} flushed before the branch moves`).toBeLessThan(branchMove);
+    }
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
 // only the address changed) or named below with the reason it cannot run in a test, every
 // console block's commands run and print exactly what it shows, and the JSON the documents
 // show is compared with what is really served and logged. A new example without a check fails.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,12 @@ function commands(block: string): string[] {
 async function runShell(command: string, env: Record<string, string>): Promise<string> {
   const { stdout } = await promisify(execFile)('bash', ['-c', command], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
   return stdout;
+}
+
+const HAS_JQ = spawnSync('jq', ['--version']).status === 0;
+
+function gitOutIn(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 }
 
 /** Status lines of `curl -i` output (the last one when redirects or 100-continue add more). */
@@ -154,6 +160,42 @@ describe('examples of the README and docs/', () => {
     const deletes = after('delete (204)');
     expect(statuses(deletes)).toEqual([204, 409]);
     expect(deletes).toContain('dev-eu-1');
+  });
+
+  // Skipped only where jq is not installed: the worked example builds its change set with jq, as it says.
+  it.skipIf(!HAS_JQ)('Commit messages and the worked example: a message of its own, a dry run that stores nothing, one commit for every prod cluster', async () => {
+    /** A block run as one script, its output split by the comment that introduces each part. */
+    const run = async (first: string) => {
+      const block = shellBlocks.find((b) => b.text.startsWith(first))!;
+      expect(block, first).toBeDefined();
+      const script = block.text
+        .replaceAll('data/crud-config-repo', crudDir)
+        .split('\n')
+        .map((line) => (line.startsWith('#') ? `echo; echo '@@@ ${line.slice(1).trim().replaceAll("'", '')}'` : line))
+        .join('\n');
+      const output = await runShell(`set -e -o pipefail\n${script}`, { W: README_WRITE_TOKEN, B: writer.url });
+      return (comment: string) => {
+        const part = output.split(/^@@@ /m).find((p) => p.startsWith(comment));
+        expect(part, comment).toBeDefined();
+        return part!.slice(part!.indexOf('\n') + 1);
+      };
+    };
+    const message = await run('# a patch committed with a message of its own');
+    expect(message('a patch committed')).toContain('Scale podinfo on dev-eu-1 for the load test\n\nBack to 3 on Monday.\n');
+
+    const head = gitOutIn(crudDir, 'rev-parse', 'HEAD');
+    const example = await run('# every prod cluster, as read (its ETag)');
+    const trial = example('a dry run');
+    expect(statuses(trial)).toEqual([201]);
+    expect(trial.toLowerCase()).toContain('gitops-dry-run: true');
+    expect(trial).toContain('"revision":null');
+    const stored = example('store it');
+    expect(statuses(stored)).toEqual([201]);
+    expect(stored).toContain('Pin podinfo 6.7.2 on every prod cluster\n\nThe catalog follows in the next release.');
+    expect(stored).toContain('clusters/prod-eu-1.yaml');
+    expect(gitOutIn(crudDir, 'rev-list', '--count', `${head}..HEAD`)).toBe('1');
+    const served = await request(writer.url, '/api/v2/gitops/clusters/prod-eu-1.k8s.example.com/platform-components', { token: README_READ_TOKEN });
+    expect(served.json().inputs.find((i: { id: string }) => i.id === 'podinfo').source.oci_tag).toBe('6.7.2');
   });
 
   it('shows a platform-components item exactly as it is served', async () => {
@@ -257,6 +299,8 @@ describe('command-line examples of the README and docs/ (```console blocks)', ()
 
 /** The blocks run above, by their first line. */
 const RUN = [
+  { first: '# a patch committed with a message of its own: subject, blank line, body' },
+  { first: '# every prod cluster, as read (its ETag), with podinfo pinned to 6.7.2: one change set' },
   { first: "curl -s -H 'Authorization: Bearer change-me' \\" },
   { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },
   { first: '# list: all clusters of one environment, 50 at a time; the total is in X-Total-Count' },

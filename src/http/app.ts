@@ -16,7 +16,7 @@ import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 import { fleetRoutes } from './fleet-routes.ts';
 import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
-import { createReadHandler } from './read-handler.ts';
+import { CHANGES_PATH, createReadHandler } from './read-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 import { callerOf } from './authorize.ts';
@@ -76,7 +76,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
   if (deps.apiMode === 'read-only') {
-    const restPaths = COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]);
+    const restPaths = [...COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]), CHANGES_PATH];
     app.all(restPaths, () => {
       throw new ApiError('not_found', 'the REST endpoints are served only in crud mode; start the service with API_MODE=crud');
     });

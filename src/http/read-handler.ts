@@ -26,6 +26,13 @@ export const READ_PREFIX = '/api/v2/gitops/';
 export const FLEET_PATH = `${READ_PREFIX}fleet`;
 /** Who the caller is: Express serves it too (whoami-routes.ts). */
 export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
+/** Change sets, and every path below (what a change would do): Express serves them (change-set-routes.ts). */
+export const CHANGES_PATH = `${READ_PREFIX}changes`;
+
+/** A path under the read prefix that is not a prepared response. */
+function servedByExpress(path: string): boolean {
+  return path === FLEET_PATH || path === WHOAMI_PATH || path === CHANGES_PATH || path.startsWith(`${CHANGES_PATH}/`);
+}
 
 export interface ReadHandlerDeps {
   responses: CurrentResponses;
@@ -47,7 +54,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH || path === WHOAMI_PATH) return false;
+    if (!path.startsWith(READ_PREFIX) || servedByExpress(path)) return false;
     // Answered once the hold ends, from whatever is served then; a request waits once at most.
     // Its time (the poll's, for the fleet view) and its duration are taken when it is answered.
     if (hold?.active && !held) {

@@ -1,9 +1,11 @@
 // Replacing a record file so that nobody ever sees half of it: the content goes to a
 // temporary file, is flushed, and renamed over the record, and the record's folder is
 // flushed (the rename must not be undone by a power loss once the branch names the file's
-// content). The temporary file lives in the Git directory, so a crash never leaves a stray
+// content). The files of one commit (a change set's) are written and flushed side by side,
+// renamed, and each folder flushed once after its renames: a hundred files cost a hundred
+// flushes the disk takes together, not two hundred one after another. The temporary file lives in the Git directory, so a crash never leaves a stray
 // file in the working tree for `git status` to show (the next start removes it).
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeDirectory, renameFlushed, syncDirectory, writeFlushedFile } from '../../flushed-file.ts';
 import { serviceDir } from '../../git/files/lock-file.ts';
@@ -42,5 +44,43 @@ export async function replaceFile(gitdir: string, full: string, content: string 
       await rm(beside, { force: true });
       throw besideError;
     }
+  }
+}
+
+/** A file to replace: its path and new content (null removes it). */
+export interface FileReplacement {
+  full: string;
+  content: string | Buffer | null;
+}
+
+/**
+ * Replaces several files, each as replaceFile does, with the flushes shared: every new
+ * content written to a temporary file and flushed (at once, on the thread pool), then every
+ * rename, then each folder flushed once. Until the last folder is flushed any of the files
+ * may be the old or the new one; the journal (./write-journal.ts) names them all.
+ */
+export async function replaceFiles(gitdir: string, files: readonly FileReplacement[]): Promise<void> {
+  if (files.length === 1) return replaceFile(gitdir, files[0]!.full, files[0]!.content);
+  const folders = new Set(files.map((f) => dirname(f.full)));
+  await makeDirectory(temporaryDir(gitdir));
+  for (const folder of new Set(files.filter((f) => f.content !== null).map((f) => dirname(f.full)))) await makeDirectory(folder);
+  const written = files.filter((f) => f.content !== null).map((f) => ({ ...f, temporary: join(temporaryDir(gitdir), `${ownTag()}.${++sequence}`) }));
+  try {
+    await Promise.all(written.map((f) => writeFlushedFile(f.temporary, f.content!)));
+    for (const f of written) {
+      await rename(f.temporary, f.full).catch(async (error: NodeJS.ErrnoException) => {
+        // The Git directory on another file system: this file the slower way, beside itself.
+        if (error.code !== 'EXDEV') throw error;
+        await replaceFile(gitdir, f.full, f.content);
+      });
+    }
+  } finally {
+    await Promise.all(written.map((f) => rm(f.temporary, { force: true })));
+  }
+  for (const f of files) if (f.content === null) await rm(f.full, { force: true });
+  for (const folder of folders) {
+    await syncDirectory(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error; // no folder: only removals there, of files that were not
+    });
   }
 }
