@@ -21,6 +21,7 @@ import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 import { callerOf } from './authorize.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
+import { revisionRoutes } from './revision-routes.ts';
 import { type UiState, uiRoutes } from './ui-routes.ts';
 
 export interface AppDeps {
@@ -72,6 +73,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(metricsRoutes(deps.observability?.metrics));
   app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet, peers: deps.peers }));
   app.use(whoamiRoutes(deps.auth));
+  app.use(revisionRoutes({ auth: deps.auth, store: deps.store }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
