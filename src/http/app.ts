@@ -13,6 +13,7 @@ import type { CurrentResponses } from '../serving/current-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
+import { CHANGES_PATH } from './change-set-routes.ts';
 import { ApiError, writeError } from './errors.ts';
 import { fleetRoutes } from './fleet-routes.ts';
 import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
@@ -78,7 +79,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
   if (deps.apiMode === 'read-only') {
-    const restPaths = COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]);
+    const restPaths = [...COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]), CHANGES_PATH];
     app.all(restPaths, () => {
       throw new ApiError('not_found', 'the REST endpoints are served only in crud mode; start the service with API_MODE=crud');
     });

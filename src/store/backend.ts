@@ -1,5 +1,5 @@
 // The port every store backend implements, and nothing more: load the newest revision, watch
-// for new ones, commit one record change, describe itself (and, to survive a restart, offer
+// for new ones, commit the record changes of one write or one change set, describe itself (and, to survive a restart, offer
 // its history or keep what the rules need of the revision published last). Everything around it (judging a
 // revision, keeping the last good one, serializing writes, the audit trail, the load report)
 // is the StoreRunner's (./store-runner.ts), once for every backend.
@@ -9,7 +9,8 @@ import type { BaselineFacts } from '../domain/baseline.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { AppliedWrite, Role, WriteAuthor } from '../domain/writes/write-request.ts';
+import type { ChangedRecord } from '../domain/writes/change-set.ts';
+import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
 
 /** A revision as a backend read it, before it is built into a snapshot and judged. */
 export interface LoadedRevision {
@@ -60,11 +61,24 @@ export interface BaseRevision {
   sources: ReadonlyMap<string, string>;
 }
 
+/** One record change to store, with the facts the audit trail keeps. `record` null deletes it. */
+export type RecordChange = ChangedRecord;
+
 /**
- * One record change to store, with the facts the audit trail keeps. `record` null deletes it.
- * `who` made it: a Git backend makes a person the commit's author.
+ * What one commit stores: the record changes of one REST write, or of one change set (each
+ * record once, in the order the set first wrote it), with the commit's message and who made
+ * them. A single write is a set of one: every backend stores both the same way, all or nothing.
  */
-export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: Role; who: WriteAuthor };
+export interface ChangeSet {
+  /** At least one. */
+  changes: readonly RecordChange[];
+  /** The commit message: the caller's, or one made from the changes (./change-set-message.ts). */
+  message: string;
+  /** The role the request was made with. */
+  role: Role;
+  /** Who made it: a Git backend makes a person the commit's author. */
+  who: WriteAuthor;
+}
 
 /** How a commit is to be made. */
 export interface CommitOptions {
@@ -78,8 +92,8 @@ export interface CommitOptions {
 export interface CommitResult {
   /** The revision the store holds after the change. */
   revision: string;
-  /** The file that now holds the record (stores with files). */
-  source?: string;
+  /** "collection/id" -> the file that now holds the record, for each record written and not deleted (stores with files). */
+  sources?: ReadonlyMap<string, string>;
 }
 
 export interface BackendDescription {
@@ -113,10 +127,11 @@ export interface Backend {
   /** Calls `onChange` whenever the store may hold a new revision, until close(). */
   watch(onChange: (reason: string) => void): void;
   /**
-   * Stores one change on top of `base`. Throws BaseMoved when the store no longer holds
-   * `base`, StoreUnavailable when it cannot take the change; in both cases nothing is stored.
+   * Stores the changes on top of `base`, all in one revision (one commit, one transaction).
+   * Throws BaseMoved when the store no longer holds `base`, StoreUnavailable when it cannot
+   * take them; in both cases nothing is stored.
    */
-  commit(change: RecordChange, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
+  commit(set: ChangeSet, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
   /**
    * Takes the store's own write lock until release(), for a store others write to as well
    * (Git's index and branch locks): after a write met a moved store, the runner loads,

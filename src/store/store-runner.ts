@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { WriteRequest } from '../domain/writes/write-request.ts';
+import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
 import type { Backend, BackendDescription, LoadedRevision } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable } from './errors.ts';
@@ -20,7 +20,7 @@ import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from '../retry-policy.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
-import type { WriteResult, WriteSide } from './write-attempts.ts';
+import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
 import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
 import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
@@ -167,9 +167,12 @@ export class StoreRunner {
     return this.#queuedLoad;
   }
 
-  /** Applies, stores and publishes one write; the answer comes once it is stored. */
-  write(request: WriteRequest): Promise<WriteResult> {
-    return this.#writes.write(request);
+  /**
+   * Applies, stores and publishes one change set — a REST write is a set of one — as one
+   * revision; the answer comes once it is stored. A dry run answers the same and stores nothing.
+   */
+  write(request: ChangeSetRequest, options?: WriteOptions): Promise<WriteResult> {
+    return this.#writes.write(request, options);
   }
 
   async #load(reason: string, lookedJustNow = false): Promise<void> {

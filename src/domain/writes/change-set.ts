@@ -57,6 +57,9 @@ export type ChangeSetResult =
     }
   | { ok: false; refusal: ChangeSetRefusal };
 
+/** A change set that was accepted. */
+export type AppliedChangeSet = Extract<ChangeSetResult, { ok: true }>;
+
 export function applyChangeSet(snapshot: Snapshot, request: ChangeSetRequest): ChangeSetResult {
   const applied: AppliedWrite[] = [];
   /** "collection/id" -> the record before the set (undefined: it did not exist), the last write to it. */
