@@ -22,7 +22,11 @@ const HOW_TO_ALLOW = `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}
 export interface ShrinkGuardVerdict {
   /** refuse: it finds a mass shrink the revision does not say is meant. */
   verdict: 'pass' | 'refuse';
-  /** The revision says its shrink is meant: what the guard finds is a warning, and it passes. */
+  /**
+   * A shrink is let through: the revision says it is meant (the trailer, GUARD_ACCEPT_REVISION;
+   * in a preview, a single write, which is never held to the guard, when the guard finds one).
+   * What the guard finds is then a warning, and it passes.
+   */
   shrink_allowed: boolean;
   /** Clusters of both revisions whose non-empty list on an endpoint becomes empty, with those endpoints. */
   emptied_clusters: { cluster: string; endpoints: string[] }[];

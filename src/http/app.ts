@@ -17,7 +17,7 @@ import { CHANGES_PATH } from './change-set-routes.ts';
 import { ApiError, writeError } from './errors.ts';
 import { fleetRoutes } from './fleet-routes.ts';
 import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
-import { createReadHandler } from './read-handler.ts';
+import { CHANGES_PREVIEW_PATH, createReadHandler } from './read-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 import { callerOf } from './authorize.ts';
@@ -79,7 +79,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
   if (deps.apiMode === 'read-only') {
-    const restPaths = [...COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]), CHANGES_PATH];
+    const restPaths = [...COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]), CHANGES_PATH, CHANGES_PREVIEW_PATH];
     app.all(restPaths, () => {
       throw new ApiError('not_found', 'the REST endpoints are served only in crud mode; start the service with API_MODE=crud');
     });
