@@ -128,7 +128,23 @@ describe.each(CRUD_BACKENDS)('the history of revisions on %s', (backend) => {
       expect(c0Entry!.message).toMatch(/^clusters: update c0\n\nChanged fields: namespaces/);
       expect(bumpEntry!.message).toMatch(/^platform_components: update traefik/);
       for (const e of all) expect(Date.parse(e.time!)).not.toBeNaN();
+    } else {
+      // The store says nothing of its revisions; the service knows its own writes.
+      const [bumpEntry, c0Entry] = all;
+      expect(c0Entry).toMatchObject({ author: { name: 'write-token', email: null }, message: 'clusters: update c0\n\nChanged fields: namespaces' });
+      expect(bumpEntry!.message).toMatch(/^platform_components: update traefik/);
+      expect(Date.parse(c0Entry!.time!)).not.toBeNaN();
+      if (backend === 'sqlite') expect(all[2]).toMatchObject({ author: null, time: null, message: null });
     }
+  });
+
+  it('keeps the message a write gives', async () => {
+    const service = await start(backend);
+    const message = encodeURIComponent('Move c0 to team-b\n\nAsked for in TICKET-7');
+    const res = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] }, { headers: { 'gitops-commit-message': message } });
+    expect(res.status, res.text).toBe(200);
+    // (A remote's commits end with the trailer that names the writing instance.)
+    await eventually(async () => (await revisions(service))[0]?.message?.startsWith('Move c0 to team-b\n\nAsked for in TICKET-7') === true);
   });
 
   // Skipped on memory: nothing changes its store behind the service's back, and a write the
