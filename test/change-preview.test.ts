@@ -13,6 +13,7 @@ import { BUMP, component, DROP_TEAM_X, PREVIEW_DATA } from './helpers/preview-da
 import { send } from './helpers/crud.ts';
 import { git, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
 import { runCli } from './helpers/tools.ts';
 
@@ -38,6 +39,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
     const res = await send(service, 'POST', PREVIEW, BUMP);
     expect(res.status, res.text).toBe(200);
     const report = res.json();
+    await expectMatchesOpenApi('post', PREVIEW, 200, report);
     expect(report.publishable).toBe(true);
     expect(report.guard).toMatchObject({ verdict: 'pass', emptied_clusters: [] });
     expect(report.base).toEqual({ label: 'served', commit: served, problems: [] });
@@ -58,6 +60,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
     const res = await send(service, 'POST', PREVIEW, DROP_TEAM_X);
     expect(res.status, res.text).toBe(200);
     const report = res.json();
+    await expectMatchesOpenApi('post', PREVIEW, 200, report);
     expect(report.publishable).toBe(false);
     expect(report.verdict.publish).toBe(false);
     expect(report.guard).toEqual({
@@ -97,6 +100,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
       const preview = await send(service, 'POST', PREVIEW, body);
       const commit = await send(service, 'POST', '/api/v2/gitops/changes?dryRun=All', body);
       expect(preview.status, preview.text).toBe(status);
+      await expectMatchesOpenApi('post', PREVIEW, status, preview.json());
       expect(preview.json(), JSON.stringify(body)).toEqual(commit.json());
     }
     expect((await send(service, 'POST', PREVIEW, { writes: [BUMP.writes[0], { op: 'delete', collection: 'namespaces', id: 'nope' }] })).json().details[0].index).toBe(1);

@@ -11,6 +11,7 @@ import { clusterTokenKey, signClusterToken } from '../src/domain/cluster-token.t
 import { CRUD_BACKENDS, CRUD_DATA, type CrudBackend, type CrudService, send, startCrud } from './helpers/crud.ts';
 import { git } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, startTestService } from './helpers/service.ts';
 import { sqlInOtherProcess } from './helpers/sqlite.ts';
 import { announcePush, storeActions } from './helpers/store-actions.ts';
@@ -43,6 +44,7 @@ async function start(backend: CrudBackend, env: Record<string, string> = {}): Pr
 async function revisions(service: CrudService, query = ''): Promise<Entry[]> {
   const res = await request(service.url, `/api/v2/gitops/revisions${query}`, { token: READ_TOKEN });
   expect(res.status, res.text).toBe(200);
+  await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 200, res.json());
   return (res.json() as { revisions: Entry[] }).revisions;
 }
 
@@ -201,10 +203,12 @@ describe('GET /api/v2/gitops/revisions', () => {
     const token = signClusterToken(clusterTokenKey('history-key-of-at-least-32-bytes-long'), 'c1', 0);
     const refused = await request(service.url, '/api/v2/gitops/revisions', { token });
     expect(refused.status).toBe(403);
+    await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 403, refused.json());
     expect(refused.json().message).toMatch(/reads only cluster "c1"/);
     for (const query of ['?limit=0', '?limit=1001', '?limit=x', '?cluster=../x', '?since=1', '?limit=1&limit=2']) {
       const res = await request(service.url, `/api/v2/gitops/revisions${query}`, { token: READ_TOKEN });
       expect(res.status, query).toBe(400);
+      await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 400, res.json());
     }
     expect((await request(service.url, '/api/v2/gitops/revisions?limit=1000', { token: READ_TOKEN })).status).toBe(200);
     const post = await request(service.url, '/api/v2/gitops/revisions', { method: 'POST', token: READ_TOKEN });
