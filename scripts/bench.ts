@@ -1,5 +1,8 @@
 // `npm run bench`: the read benchmark on 1,000 clusters (bench-read.ts); with --clusters
-// (`npm run bench -- --clusters 1000,10000,50000`) the fleet-size benchmark (bench-scale.ts).
-// Both run on import, reading their own arguments and environment.
-if (process.argv.slice(2).some((arg) => arg === '--clusters' || arg.startsWith('--clusters='))) await import('./bench-scale.ts');
+// (`npm run bench -- --clusters 1000,10000,50000`) the fleet-size benchmark (bench-scale.ts);
+// with --preview the preview of a change set next to `diff`, and the history's cost per
+// publication (bench-preview.ts). Each runs on import, reading its own arguments and environment.
+const args = process.argv.slice(2);
+if (args.includes('--preview')) await import('./bench-preview.ts');
+else if (args.some((arg) => arg === '--clusters' || arg.startsWith('--clusters='))) await import('./bench-scale.ts');
 else await import('./bench-read.ts');

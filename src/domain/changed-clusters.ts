@@ -1,40 +1,50 @@
 // Which clusters' answers differ between two revisions, exactly and cheaply. Records are
-// immutable and a snapshot built from another keeps the objects of records that did not
-// change, so a cluster whose record and referenced definitions are the same objects in both
-// answers the same bytes, and is passed over without merging anything (as the encoded body
-// cache does). Only the others are merged in both revisions and compared.
+// immutable, and a snapshot built from another keeps the objects of records that did not
+// change. So a cluster whose record is the same object in both answers the same bytes but for
+// the inputs of references whose definitions are other objects now: each input is made from
+// the cluster record, its own reference and the definition it resolves to (./projections/),
+// so only those inputs are merged and compared — one per cluster for a catalog bump that
+// reaches the whole fleet, none for the clusters it does not reach. A cluster whose record
+// changed is merged whole, in both revisions.
 import { dnsKey } from './cluster-dns.ts';
+import { sameJson } from './input-diff.ts';
 import { ENDPOINT_DEFINITIONS, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
 import type { Cluster } from './records.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
 
 export const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
+type Reference = Cluster[(typeof ENDPOINT_DEFINITIONS)[PerClusterEndpoint]][number];
+
 /**
- * Whether the cluster's answer on the endpoint may differ: false when the cluster record and
- * every definition its references resolve to are the same objects in both revisions.
+ * How a cluster's answer on an endpoint may differ between two revisions: not at all (the
+ * record and every definition it resolves to are the same objects), only in the inputs of
+ * `references` (the same record; those references resolve to other definitions, none of them
+ * missing on either side, so no input comes or goes), or anywhere.
  */
-export function answerMayDiffer(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster, endpoint: PerClusterEndpoint): boolean {
-  if (old !== now) return true;
+export type AnswerChange = { kind: 'same' } | { kind: 'inputs'; references: Reference[] } | { kind: 'whole' };
+
+export function answerChange(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster, endpoint: PerClusterEndpoint): AnswerChange {
+  if (old !== now) return { kind: 'whole' };
   const field = ENDPOINT_DEFINITIONS[endpoint];
   const was: ReadonlyMap<string, unknown> = before[field];
   const is: ReadonlyMap<string, unknown> = after[field];
-  if (was === is) return false;
-  for (const ref of now[field]) if (was.get(ref.id) !== is.get(ref.id)) return true;
-  return false;
+  if (was === is) return { kind: 'same' };
+  let references: Reference[] | undefined;
+  for (const ref of now[field]) {
+    const a = was.get(ref.id);
+    const b = is.get(ref.id);
+    if (a === b) continue;
+    // A definition that appears or goes adds or drops an input.
+    if (a === undefined || b === undefined) return { kind: 'whole' };
+    (references ??= []).push(ref);
+  }
+  return references ? { kind: 'inputs', references } : { kind: 'same' };
 }
 
-/** The two answers of a cluster on an endpoint as JSON text, each undefined where the cluster is not (404). */
-export function answerTexts(
-  before: Snapshot,
-  after: Snapshot,
-  old: Cluster | undefined,
-  now: Cluster | undefined,
-  endpoint: PerClusterEndpoint,
-): { oldInputs?: { id: string }[]; newInputs?: { id: string }[]; oldJson?: string; newJson?: string } {
-  const oldInputs = old ? PER_CLUSTER_ENDPOINTS[endpoint](before, old) : undefined;
-  const newInputs = now ? PER_CLUSTER_ENDPOINTS[endpoint](after, now) : undefined;
-  return { oldInputs, newInputs, oldJson: oldInputs && JSON.stringify({ inputs: oldInputs }), newJson: newInputs && JSON.stringify({ inputs: newInputs }) };
+/** The inputs of only these references of the cluster, in a revision: the part of its answer they make. */
+export function partOfAnswer(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, references: readonly Reference[]): { id: string }[] {
+  return PER_CLUSTER_ENDPOINTS[endpoint](snapshot, { ...cluster, [ENDPOINT_DEFINITIONS[endpoint]]: references });
 }
 
 /** The read endpoints match DNS names case-insensitively: only another name moves the URL. */
@@ -64,9 +74,11 @@ export function changedClusterIds(before: Snapshot, after: Snapshot): string[] {
 function clusterChanged(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster): boolean {
   if (dnsMoved(old, now)) return true;
   for (const endpoint of ENDPOINT_NAMES) {
-    if (!answerMayDiffer(before, after, old, now, endpoint)) continue;
-    const { oldJson, newJson } = answerTexts(before, after, old, now, endpoint);
-    if (oldJson !== newJson) return true;
+    const change = answerChange(before, after, old, now, endpoint);
+    if (change.kind === 'same') continue;
+    if (change.kind === 'whole') {
+      if (!sameJson(PER_CLUSTER_ENDPOINTS[endpoint](before, old), PER_CLUSTER_ENDPOINTS[endpoint](after, now))) return true;
+    } else if (!sameJson(partOfAnswer(before, now, endpoint, change.references), partOfAnswer(after, now, endpoint, change.references))) return true;
   }
   return false;
 }

@@ -3,11 +3,12 @@
 // judge (./judge.ts) decides on the newer one served after the older one. One report, one
 // shape: `gitops-config diff` prints it, the preview of a change set answers with it.
 import type { Judgement } from './judge.ts';
-import { answerMayDiffer, answerTexts, dnsMoved, ENDPOINT_NAMES } from './changed-clusters.ts';
-import { diffInputLists, type InputChange, type InputListDiff, reordered } from './input-diff.ts';
+import { type AnswerChange, answerChange, dnsMoved, ENDPOINT_NAMES, partOfAnswer } from './changed-clusters.ts';
+import { diffInputLists, type InputChange, type InputListDiff, reordered, sameJson } from './input-diff.ts';
 import type { Problem } from './problem.ts';
-import { clusterSummaryInputs, MAX_RESPONSE_BYTES, type PerClusterEndpoint } from './projections/index.ts';
+import { clusterSummaryInputs, ENDPOINT_DEFINITIONS, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
 import type { Cluster } from './records.ts';
+import { responseBound } from './rules/response-size.ts';
 import type { ShrinkGuardVerdict } from './shrink-guard.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
 
@@ -151,24 +152,20 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): DiffReport {
   return { publishable: true, problems: [], guard: null, base: none, head: none, verdict: { publish: true, problems: [] }, clusters, listing, summary };
 }
 
+/** The new answer is over 900 KiB: measured only when the cheap bound of its size says it may be. */
+function oversized(after: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, inputs: () => { id: string }[]): boolean {
+  if (responseBound(after, cluster, endpoint) < MAX_RESPONSE_BYTES) return false;
+  return Buffer.byteLength(JSON.stringify({ inputs: inputs() })) >= MAX_RESPONSE_BYTES;
+}
+
 function diffCluster(before: Snapshot, after: Snapshot, old: Cluster | undefined, now: Cluster | undefined): ClusterDiff | undefined {
   const cluster = (now ?? old)!;
   const endpoints: EndpointDiff[] = [];
   for (const endpoint of ENDPOINT_NAMES) {
-    if (old && now && !answerMayDiffer(before, after, old, now, endpoint)) continue;
-    const { oldInputs, newInputs, oldJson, newJson } = answerTexts(before, after, old, now, endpoint);
-    if (oldJson === newJson) continue;
-    // A removed cluster's endpoints answer 404: the consumer keeps its inputs, nothing is "removed".
-    const lists = newInputs ? diffInputLists(oldInputs ?? [], newInputs) : { added: [], removed: [], changed: [] };
-    endpoints.push({
-      endpoint,
-      before: oldInputs ? oldInputs.length : null,
-      after: newInputs ? newInputs.length : null,
-      ...lists,
-      reordered: oldInputs !== undefined && newInputs !== undefined && reordered(oldInputs, newInputs),
-      emptied: oldInputs !== undefined && newInputs !== undefined && oldInputs.length > 0 && newInputs.length === 0,
-      oversized: newJson !== undefined && Buffer.byteLength(newJson) >= MAX_RESPONSE_BYTES,
-    });
+    const change: AnswerChange = old && now ? answerChange(before, after, old, now, endpoint) : { kind: 'whole' };
+    if (change.kind === 'same') continue;
+    const diff = change.kind === 'inputs' ? diffInputsOf(before, after, now!, endpoint, change.references) : diffAnswers(before, after, old, now, endpoint);
+    if (diff) endpoints.push(diff);
   }
   const dnsChanged = dnsMoved(old, now);
   if (endpoints.length === 0 && !dnsChanged) return undefined;
@@ -180,5 +177,42 @@ function diffCluster(before: Snapshot, after: Snapshot, old: Cluster | undefined
     ...(dnsChanged ? { previous_cluster_dns: old!.cluster_dns } : {}),
     ...(old && now && old.environment !== now.environment ? { previous_environment: old.environment } : {}),
     endpoints,
+  };
+}
+
+/** The same inputs on both sides, some of them merged from other definitions: only those can differ. */
+function diffInputsOf(before: Snapshot, after: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, references: Extract<AnswerChange, { kind: 'inputs' }>['references']): EndpointDiff | undefined {
+  const oldPart = partOfAnswer(before, cluster, endpoint, references);
+  const newPart = partOfAnswer(after, cluster, endpoint, references);
+  if (sameJson(oldPart, newPart)) return undefined;
+  // Every reference resolves on both sides or on neither: the counts are the same.
+  const definitions: ReadonlyMap<string, unknown> = after[ENDPOINT_DEFINITIONS[endpoint]];
+  const count = cluster[ENDPOINT_DEFINITIONS[endpoint]].filter((ref) => definitions.has(ref.id)).length;
+  return {
+    endpoint,
+    before: count,
+    after: count,
+    ...diffInputLists(oldPart, newPart),
+    reordered: false,
+    emptied: false,
+    oversized: oversized(after, cluster, endpoint, () => PER_CLUSTER_ENDPOINTS[endpoint](after, cluster)),
+  };
+}
+
+/** Both answers merged whole (a cluster added, removed or changed itself, or a definition that appeared or went). */
+function diffAnswers(before: Snapshot, after: Snapshot, old: Cluster | undefined, now: Cluster | undefined, endpoint: PerClusterEndpoint): EndpointDiff | undefined {
+  const oldInputs = old ? PER_CLUSTER_ENDPOINTS[endpoint](before, old) : undefined;
+  const newInputs = now ? PER_CLUSTER_ENDPOINTS[endpoint](after, now) : undefined;
+  if (oldInputs === undefined ? newInputs === undefined : newInputs !== undefined && sameJson(oldInputs, newInputs)) return undefined;
+  // A removed cluster's endpoints answer 404: the consumer keeps its inputs, nothing is "removed".
+  const lists = newInputs ? diffInputLists(oldInputs ?? [], newInputs) : { added: [], removed: [], changed: [] };
+  return {
+    endpoint,
+    before: oldInputs ? oldInputs.length : null,
+    after: newInputs ? newInputs.length : null,
+    ...lists,
+    reordered: oldInputs !== undefined && newInputs !== undefined && reordered(oldInputs, newInputs),
+    emptied: oldInputs !== undefined && newInputs !== undefined && oldInputs.length > 0 && newInputs.length === 0,
+    oversized: now !== undefined && oversized(after, now, endpoint, () => newInputs!),
   };
 }
