@@ -11,6 +11,7 @@ import { Authenticator } from './http/auth.ts';
 import type { PersonVerifier } from './http/caller.ts';
 import { ConnectionTracker } from './http/connections.ts';
 import { OidcPersonVerifier } from './http/oidc/oidc-person-verifier.ts';
+import { changePreviewRoutes } from './http/change-preview-routes.ts';
 import { changeSetRoutes } from './http/change-set-routes.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
@@ -108,6 +109,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   }
   if (config.apiMode === 'crud') {
     routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
+    routers.push(changePreviewRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
     routers.push(changeSetRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
   }
   if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls }));

@@ -26,12 +26,15 @@ export const READ_PREFIX = '/api/v2/gitops/';
 export const FLEET_PATH = `${READ_PREFIX}fleet`;
 /** Who the caller is: Express serves it too (whoami-routes.ts). */
 export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
-/** Change sets, and every path below (what a change would do): Express serves them (change-set-routes.ts). */
+/** Change sets, and every path below (their preview): Express serves them (change-set-routes.ts, change-preview-routes.ts). */
 export const CHANGES_PATH = `${READ_PREFIX}changes`;
+export const CHANGES_PREVIEW_PATH = `${CHANGES_PATH}/preview`;
+/** The revisions judged: Express serves them (revision-routes.ts). */
+export const REVISIONS_PATH = `${READ_PREFIX}revisions`;
 
 /** A path under the read prefix that is not a prepared response. */
 function servedByExpress(path: string): boolean {
-  return path === FLEET_PATH || path === WHOAMI_PATH || path === CHANGES_PATH || path.startsWith(`${CHANGES_PATH}/`);
+  return path === FLEET_PATH || path === WHOAMI_PATH || path === REVISIONS_PATH || path === CHANGES_PATH || path.startsWith(`${CHANGES_PATH}/`);
 }
 
 export interface ReadHandlerDeps {

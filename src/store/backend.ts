@@ -26,6 +26,17 @@ export interface LoadedRevision {
   allowShrink?: boolean;
 }
 
+/**
+ * What a revision says of itself, where the store knows: a Git commit's author, time and
+ * message. The history of revisions shows them.
+ */
+export interface RevisionFacts {
+  author: { name: string; email: string | null } | null;
+  /** When it was made (ISO 8601). */
+  time: string | null;
+  message: string | null;
+}
+
 /** What the runner has seen already; a backend that still holds one of these need not read it again. */
 export interface KnownRevisions {
   /** The revision served now. A backend may keep it, to find it again after a restart. */
@@ -136,6 +147,11 @@ export interface Backend {
    * news to them. A store without it takes every other revision as news.
    */
   isOlder?(revision: string, than: string): Promise<boolean>;
+  /**
+   * What the store knows of the revision (Git: its commit's author, time and message);
+   * undefined for one it cannot tell of (uncommitted edits, a commit no longer there).
+   */
+  revisionFacts?(revision: string): Promise<RevisionFacts | undefined>;
 
   // What a restart needs to judge the store's revision against the one published before it,
   // so that a restart never falls behind what was served. A store with history offers its

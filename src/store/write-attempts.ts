@@ -37,6 +37,8 @@ import type { WriterTurns } from './writer-turns.ts';
 /** What a write that was stored (or, in a dry run, would be) answers with. */
 export interface WriteResult {
   applied: AppliedChangeSet;
+  /** The served revision the set was applied to. */
+  base: PublishedRevision;
   revisionBefore: string;
   /** The revision that holds the change; null in a dry run, which stores nothing. */
   revisionAfter: string | null;
@@ -45,6 +47,8 @@ export interface WriteResult {
 export interface WriteOptions {
   /** Apply and judge, answer as the write would, store nothing. */
   dryRun?: boolean;
+  /** false, in a dry run only: a set the shrink guard refuses is applied all the same (a preview shows the guard's verdict). */
+  shrinkGuard?: boolean;
 }
 
 /**
@@ -72,8 +76,8 @@ export interface WriteSide {
   refused(): { revision: string; error: string; problems: Problem[] } | undefined;
   /** Loads the store's newest revision (within the runner's queue); `lookedJustNow`: see KnownRevisions. */
   load(reason: string, lookedJustNow?: boolean): Promise<void>;
-  /** Publishes the written revision. */
-  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision): Promise<void>;
+  /** Publishes the written revision; `set` is what was stored (its message and author). */
+  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision, set: ChangeSet): Promise<void>;
 }
 
 /** How far a write got over its turns. */
@@ -140,7 +144,7 @@ async function writeTurn(
         refused.problems,
       );
     }
-    const outcome = applyChangeSet(base.snapshot, request);
+    const outcome = applyChangeSet(base.snapshot, request, { shrinkGuard: !(options.dryRun && options.shrinkGuard === false) });
     if (!outcome.ok) {
       // The store may hold more than is served (a change not noticed yet): a refusal stands
       // only on the newest revision. An accepted write needs no such look: the backend's
@@ -156,12 +160,12 @@ async function writeTurn(
     const revisionBefore = base.snapshot.revision;
     if (options.dryRun) {
       side.log.debug({ revision: revisionBefore, records: recordNames(applied), unchanged: applied.unchanged }, 'a dry run of a write: nothing stored');
-      return { done: { applied, revisionBefore, revisionAfter: null } };
+      return { done: { applied, base, revisionBefore, revisionAfter: null } };
     }
     const set = changeSet(applied, request);
     if (applied.unchanged) {
       auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
-      return { done: { applied, revisionBefore, revisionAfter: revisionBefore } };
+      return { done: { applied, base, revisionBefore, revisionAfter: revisionBefore } };
     }
     let committed;
     progress.attempts++;
@@ -193,13 +197,13 @@ async function writeTurn(
     }
     const sources = sourcesAfterWrite(base.sources, set, committed.sources);
     const snapshot = withRevision(applied.snapshot, committed.revision);
-    await side.publishWrite(snapshot, sources, base);
+    await side.publishWrite(snapshot, sources, base, set);
     side.log.info(
       { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
       'published a write',
     );
     auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
-    return { done: { applied, revisionBefore, revisionAfter: committed.revision } };
+    return { done: { applied, base, revisionBefore, revisionAfter: committed.revision } };
   }
 }
 

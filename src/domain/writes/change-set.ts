@@ -60,7 +60,23 @@ export type ChangeSetResult =
 /** A change set that was accepted. */
 export type AppliedChangeSet = Extract<ChangeSetResult, { ok: true }>;
 
-export function applyChangeSet(snapshot: Snapshot, request: ChangeSetRequest): ChangeSetResult {
+export interface ApplyOptions {
+  /**
+   * false: a set the shrink guard would refuse is applied all the same, so that a preview can
+   * show what it would do and the guard's verdict on it. Never for a set that is stored.
+   */
+  shrinkGuard?: boolean;
+}
+
+/**
+ * Whether a mass shrink is meant: a single write is never held to the guard (it empties one
+ * cluster at most); several writes are, unless the set's message carries the trailer.
+ */
+export function changeSetAllowsShrink(request: Pick<ChangeSetRequest, 'message' | 'writes'>): boolean {
+  return request.writes.length <= 1 || allowsShrink(request.message ?? '');
+}
+
+export function applyChangeSet(snapshot: Snapshot, request: ChangeSetRequest, options: ApplyOptions = {}): ChangeSetResult {
   const applied: AppliedWrite[] = [];
   /** "collection/id" -> the record before the set (undefined: it did not exist), the last write to it. */
   const touched = new Map<string, { key: RecordKey; previous: AnyRecord | undefined; last: number }>();
@@ -88,7 +104,7 @@ export function applyChangeSet(snapshot: Snapshot, request: ChangeSetRequest): C
 
   const changes = changedRecords([...touched.values()], current);
   if (changes.length === 0) return { ok: true, snapshot, applied, touched: keysOf(touched), changes, unchanged: true };
-  if (request.writes.length > 1 && !allowsShrink(request.message ?? '')) {
+  if (options.shrinkGuard !== false && !changeSetAllowsShrink(request)) {
     const guard = shrinkGuard(current, snapshot);
     if (guard.length > 0) {
       const message = guard.map((p) => p.message).join('; ');

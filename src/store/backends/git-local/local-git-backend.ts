@@ -9,13 +9,13 @@ import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
-import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
+import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { IndexFileCache } from '../../git/files/index-file-access.ts';
 import { IndexNotWritable } from '../../git/format/index-file.ts';
 import { requireGitDirectory } from '../../git/git-directory.ts';
@@ -146,6 +146,12 @@ export class LocalGitBackend implements Backend {
     const served = commitOfRevision(than);
     if (served === undefined || commitOfRevision(revision) !== revision) return false;
     return isOlderCommit(this.dir, revision, served, this.#gitCache);
+  }
+
+  /** A commit's author, time and message; nothing for uncommitted edits. */
+  async revisionFacts(revision: string): Promise<RevisionFacts | undefined> {
+    if (commitOfRevision(revision) !== revision) return undefined;
+    return commitFacts(this.dir, revision, this.#gitCache, new ObjectReader(this.dir, this.#gitCache));
   }
 
   watch(onChange: (reason: string) => void): void {

@@ -19,7 +19,7 @@ import type { AnyRecord, Collection } from '../../../domain/records.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder, type FileContent } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
@@ -29,7 +29,7 @@ import { clearStaleLocks, type LockOptions } from '../../git/files/lock-file.ts'
 import { readRef, updateRef } from '../../git/files/ref-file.ts';
 import { commitReflogMessage, type ReflogEntry } from '../../git/files/reflog.ts';
 import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/git-directory.ts';
-import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
+import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { RetryPolicy } from '../../../retry-policy.ts';
@@ -164,6 +164,10 @@ export class RemoteGitBackend implements Backend {
     return isOlderCommit(this.dir, revision, than, this.#target.cache);
   }
 
+  revisionFacts(revision: string): Promise<RevisionFacts | undefined> {
+    return commitFacts(this.dir, revision, this.#target.cache, new ObjectReader(this.dir, this.#target.cache));
+  }
+
   watch(onChange: (reason: string) => void): void {
     this.#onChange = onChange;
     this.#scheduleSync();
@@ -293,5 +297,4 @@ export class RemoteGitBackend implements Backend {
     const sibling = folder.tree.find((e) => e.type === 'blob');
     return nextRecordFileText(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, cache)) : '');
   }
-
 }

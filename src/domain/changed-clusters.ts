@@ -1,0 +1,84 @@
+// Which clusters' answers differ between two revisions, exactly and cheaply. Records are
+// immutable, and a snapshot built from another keeps the objects of records that did not
+// change. So a cluster whose record is the same object in both answers the same bytes but for
+// the inputs of references whose definitions are other objects now: each input is made from
+// the cluster record, its own reference and the definition it resolves to (./projections/),
+// so only those inputs are merged and compared — one per cluster for a catalog bump that
+// reaches the whole fleet, none for the clusters it does not reach. A cluster whose record
+// changed is merged whole, in both revisions.
+import { dnsKey } from './cluster-dns.ts';
+import { sameJson } from './input-diff.ts';
+import { ENDPOINT_DEFINITIONS, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
+import type { Cluster } from './records.ts';
+import { compareIds, type Snapshot } from './snapshot.ts';
+
+export const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
+
+type Reference = Cluster[(typeof ENDPOINT_DEFINITIONS)[PerClusterEndpoint]][number];
+
+/**
+ * How a cluster's answer on an endpoint may differ between two revisions: not at all (the
+ * record and every definition it resolves to are the same objects), only in the inputs of
+ * `references` (the same record; those references resolve to other definitions, none of them
+ * missing on either side, so no input comes or goes), or anywhere.
+ */
+export type AnswerChange = { kind: 'same' } | { kind: 'inputs'; references: Reference[] } | { kind: 'whole' };
+
+export function answerChange(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster, endpoint: PerClusterEndpoint): AnswerChange {
+  if (old !== now) return { kind: 'whole' };
+  const field = ENDPOINT_DEFINITIONS[endpoint];
+  const was: ReadonlyMap<string, unknown> = before[field];
+  const is: ReadonlyMap<string, unknown> = after[field];
+  if (was === is) return { kind: 'same' };
+  let references: Reference[] | undefined;
+  for (const ref of now[field]) {
+    const a = was.get(ref.id);
+    const b = is.get(ref.id);
+    if (a === b) continue;
+    // A definition that appears or goes adds or drops an input.
+    if (a === undefined || b === undefined) return { kind: 'whole' };
+    (references ??= []).push(ref);
+  }
+  return references ? { kind: 'inputs', references } : { kind: 'same' };
+}
+
+/** The inputs of only these references of the cluster, in a revision: the part of its answer they make. */
+export function partOfAnswer(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, references: readonly Reference[]): { id: string }[] {
+  return PER_CLUSTER_ENDPOINTS[endpoint](snapshot, { ...cluster, [ENDPOINT_DEFINITIONS[endpoint]]: references });
+}
+
+/** The read endpoints match DNS names case-insensitively: only another name moves the URL. */
+export function dnsMoved(old: Cluster | undefined, now: Cluster | undefined): boolean {
+  return old !== undefined && now !== undefined && old !== now && dnsKey(old.cluster_dns) !== dnsKey(now.cluster_dns);
+}
+
+/**
+ * The ids of the clusters whose answers differ, in id order: added or removed clusters, a
+ * cluster_dns that moved (the old URL answers 404), and any endpoint whose body changes.
+ * The same clusters the diff of the two revisions (./revision-diff.ts) lists.
+ */
+export function changedClusterIds(before: Snapshot, after: Snapshot): string[] {
+  const changed: string[] = [];
+  const sameDefinitions =
+    before.platform_components === after.platform_components && before.namespaces === after.namespaces && before.rolebindings === after.rolebindings;
+  if (before.clusters === after.clusters && sameDefinitions) return changed;
+  for (const [id, now] of after.clusters) {
+    const old = before.clusters.get(id);
+    if (old === now && sameDefinitions) continue;
+    if (!old || clusterChanged(before, after, old, now)) changed.push(id);
+  }
+  for (const id of before.clusters.keys()) if (!after.clusters.has(id)) changed.push(id);
+  return changed.sort(compareIds);
+}
+
+function clusterChanged(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster): boolean {
+  if (dnsMoved(old, now)) return true;
+  for (const endpoint of ENDPOINT_NAMES) {
+    const change = answerChange(before, after, old, now, endpoint);
+    if (change.kind === 'same') continue;
+    if (change.kind === 'whole') {
+      if (!sameJson(PER_CLUSTER_ENDPOINTS[endpoint](before, old), PER_CLUSTER_ENDPOINTS[endpoint](after, now))) return true;
+    } else if (!sameJson(partOfAnswer(before, now, endpoint, change.references), partOfAnswer(after, now, endpoint, change.references))) return true;
+  }
+  return false;
+}
