@@ -84,7 +84,7 @@ describe('signing in', () => {
     await screenshot(page, 'sign-in');
     await signIn(page);
     await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
-    expect(await page.evaluate('Object.values(sessionStorage)')).toEqual([READ_TOKEN]);
+    expect(await page.evaluate('({ ...sessionStorage })')).toEqual({ 'gitops-config-api.token': READ_TOKEN, 'gitops-config-api.token-from': 'pasted' });
     expect(await page.evaluate('localStorage.length')).toBe(0);
     expect(await page.context().cookies()).toEqual([]);
     expect(page.url()).not.toContain(READ_TOKEN);
@@ -98,7 +98,7 @@ describe('signing in', () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
     // As after a rotation of the service's token: the tab still holds the old one.
-    await page.evaluate(`sessionStorage.setItem(sessionStorage.key(0), 'a-rotated-token')`);
+    await page.evaluate(`sessionStorage.setItem('gitops-config-api.token', 'a-rotated-token')`);
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
     await expect.poll(() => page.getByText('The service refused the token (401)').count()).toBe(1);

@@ -33,6 +33,8 @@ export function ChangesPage({ client }: { client: ApiClient }) {
   useEffect(() => setPreview({ state: 'none' }), [set]);
 
   const runPreview = async () => {
+    // The button stays enabled (a disabled button would lose the keyboard's focus): a second press while one runs is ignored.
+    if (preview.state === 'loading') return;
     setPreview({ state: 'loading' });
     try {
       const answer = await previewChanges(client, set.request(message.trim() || 'preview'));
@@ -138,7 +140,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
               </p>
             )}
             <div class="buttons">
-              <button type="button" onClick={runPreview} disabled={preview.state === 'loading' || busy}>
+              <button type="button" onClick={runPreview}>
                 Preview
               </button>
               <button type="submit" class="primary" disabled={busy}>
