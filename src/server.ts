@@ -11,6 +11,8 @@ import { Authenticator } from './http/auth.ts';
 import type { PersonVerifier } from './http/caller.ts';
 import { ConnectionTracker } from './http/connections.ts';
 import { OidcPersonVerifier } from './http/oidc/oidc-person-verifier.ts';
+import { changePreviewRoutes } from './http/change-preview-routes.ts';
+import { changeSetRoutes } from './http/change-set-routes.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/ui-files.ts';
@@ -105,7 +107,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       log.warn('WEBHOOK_SECRET is set, but CONFIG_REPO is not a remote repository: POST /hooks/git stays off');
     }
   }
-  if (config.apiMode === 'crud') routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
+  if (config.apiMode === 'crud') {
+    routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
+    routers.push(changePreviewRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
+    routers.push(changeSetRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
+  }
   if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls }));
   const ui = webUi(config, log);
   const connections = new ConnectionTracker(log);

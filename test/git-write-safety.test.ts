@@ -127,32 +127,44 @@ describe("a person's staged change", () => {
   });
 });
 
-/** A write cut off at a given point, done with the same steps the backend takes. */
-async function cutOffWrite(dir: string, until: 'locks' | 'file' | 'branch') {
+/**
+ * A write cut off at a given point, done with the same steps the backend takes: a commit of
+ * one file, or of two (a change set) cut off between them ('between': the first file
+ * replaced, the second not yet).
+ */
+async function cutOffWrite(dir: string, until: 'locks' | 'file' | 'between' | 'branch', fileCount: 1 | 2 = until === 'between' ? 2 : 1) {
   const gitdir = join(dir, '.git');
-  const path = 'namespaces/team-a.yaml';
+  const files = [
+    { path: 'namespaces/team-a.yaml', text: 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n' },
+    { path: 'rolebindings/viewers.yaml', text: 'id: viewers\nrole: view\nsubjects: []\n# cut off\n' },
+  ].slice(0, fileCount);
   const parent = gitOut(dir, 'rev-parse', 'HEAD');
-  const previous = readFileSync(join(dir, path));
-  const text = 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n';
+  const previous = files.map((f) => readFileSync(join(dir, f.path)));
   const builder = new CommitBuilder({ dir, author: { name: 'Service', email: 's@example.com' } });
-  const { commit, blob, written } = await builder.build({ path, text }, 'namespaces: update team-a', parent);
+  const { commit, blobs, written } = await builder.build(files, 'namespaces: update team-a', parent);
   await written;
   const index = await LockFile.take(gitdir, 'index');
   const branch = await lockRef(gitdir, 'refs/heads/main', parent);
+  const cut = { parent, commit, previous: previous[0]!, text: files[0]!.text, path: files[0]!.path, files, previousAll: previous };
   if (until === 'locks') {
     leaveAsStopped(gitdir);
-    return { parent, commit, previous, text, path };
+    return cut;
   }
-  await recordIntent(gitdir, { ref: 'refs/heads/main', path, parent, commit, blob, previousBlob: await writeLooseObject(gitdir, 'blob', previous) });
-  await replaceFile(gitdir, join(dir, path), text);
+  const intended = [];
+  for (const [i, file] of files.entries()) intended.push({ path: file.path, blob: blobs[i]!, previousBlob: await writeLooseObject(gitdir, 'blob', previous[i]!) });
+  await recordIntent(gitdir, { ref: 'refs/heads/main', parent, commit, files: intended });
+  const replaced = until === 'between' ? files.slice(0, 1) : files;
+  for (const file of replaced) await replaceFile(gitdir, join(dir, file.path), file.text);
   if (until === 'branch') {
-    await index.write(patchIndex((await readIndexFile(gitdir))!, path, { oid: blob!, stats: await stat(join(dir, path), { bigint: true }) }).bytes);
+    let patched = (await readIndexFile(gitdir))!;
+    for (const [i, file] of files.entries()) patched = patchIndex(patched, file.path, { oid: blobs[i]!, stats: await stat(join(dir, file.path), { bigint: true }) }).bytes;
+    await index.write(patched);
     await branch.prepare(commit);
     await branch.commit({ committer: builder.author, message: 'commit: namespaces: update team-a' });
   }
   // The process stops here: its locks and journal stay, and name a process that is gone.
   leaveAsStopped(gitdir);
-  return { parent, commit, previous, text, path };
+  return cut;
 }
 
 describe('repair at start', () => {
@@ -166,6 +178,39 @@ describe('repair at start', () => {
     expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.parent);
     expect(existsSync(join(dir, '.git/index.lock'))).toBe(false);
     expect(existsSync(join(dir, '.git/refs/heads/main.lock'))).toBe(false);
+    expectHealthy(dir);
+  });
+
+  it('undoes a change set cut off between its files: every file is put back, the replaced one and the one not reached', async () => {
+    const dir = crudRepo();
+    const cut = await cutOffWrite(dir, 'between');
+    expect(gitOut(dir, 'status', '--porcelain').trim()).toBe('M namespaces/team-a.yaml');
+    await repairInterruptedWrites(dir, silent);
+    for (const [i, file] of cut.files.entries()) expect(readFileSync(join(dir, file.path))).toEqual(cut.previousAll[i]);
+    expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.parent);
+    expectHealthy(dir);
+  });
+
+  it('finishes a change set cut off after the branch moved: every file and index entry follow HEAD', async () => {
+    const dir = crudRepo();
+    const cut = await cutOffWrite(dir, 'branch', 2);
+    // The index.lock was left unrenamed: the index on disk is still the parent's for both files.
+    expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.commit);
+    await repairInterruptedWrites(dir, silent);
+    for (const file of cut.files) expect(readFileSync(join(dir, file.path), 'utf8')).toBe(file.text);
+    expectHealthy(dir);
+    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['namespaces/team-a.yaml', 'rolebindings/viewers.yaml']);
+  });
+
+  it('repairs a journal written before change sets (one file at its top level)', async () => {
+    const dir = crudRepo();
+    const cut = await cutOffWrite(dir, 'file');
+    const journal = join(dir, '.git/gitops-config-api/writes');
+    const [name] = readdirSync(journal);
+    const { files, ...intent } = JSON.parse(readFileSync(join(journal, name!), 'utf8'));
+    writeFileSync(join(journal, name!), JSON.stringify({ ...intent, ...files[0] }));
+    await repairInterruptedWrites(dir, silent);
+    expect(readFileSync(join(dir, cut.path))).toEqual(cut.previous);
     expectHealthy(dir);
   });
 

@@ -41,8 +41,9 @@ async function openStore(options: { url?: string; seedFile?: string; watch?: boo
   const snapshot = () => store.published()!.snapshot;
   /** One write, its outcome flattened. */
   const write = async (request: WriteRequest) => {
-    const { applied, revisionBefore, revisionAfter } = await store.write(request);
-    return { record: applied.record, changedFields: applied.changedFields, unchanged: applied.unchanged, revisionBefore, revisionAfter };
+    const { applied, revisionBefore, revisionAfter } = await store.write({ writes: [request], role: request.role, who: request.who });
+    const [one] = applied.applied;
+    return { record: one!.record, changedFields: one!.changedFields, unchanged: applied.unchanged, revisionBefore, revisionAfter };
   };
   return { store, write, revision, snapshot, path, url };
 }
@@ -87,7 +88,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(4);
+      expect(db.pragma('user_version', { simple: true })).toBe(5);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -138,7 +139,7 @@ describe('schema and seed', () => {
     ).run();
     old.close();
     const service = await startService(url);
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4], schema_version: 4 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5], schema_version: 5 });
     expect(rowsOf(path, 'SELECT record_id, token_role, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
       { record_id: 'team-old', token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
@@ -156,7 +157,7 @@ describe('schema and seed', () => {
     ).run();
     old.close();
     const service = await startService(url);
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4], schema_version: 4 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4, 5], schema_version: 5 });
     expect(rowsOf(path, "SELECT credential_generation FROM clusters WHERE id = 'old'")).toEqual([{ credential_generation: 5 }]);
     expect(rowsOf(path, 'SELECT record_id, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
       { record_id: 'old', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
@@ -168,7 +169,7 @@ describe('schema and seed', () => {
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 4 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 5 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
@@ -183,7 +184,7 @@ describe('schema and seed', () => {
     old.exec(`INSERT INTO clusters (id, cluster_name, cluster_dns, environment) VALUES ('old', 'old one', 'old.example.com', 'qa')`);
     old.close();
     const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4], schema_version: 4 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5], schema_version: 5 });
     const got = await request(service.url, '/clusters/old', { token: WRITE_TOKEN });
     expect(got.json()).toMatchObject({ id: 'old', cluster_name: 'old one', credential_generation: 0 });
     const raised = await request(service.url, '/clusters/old', {
@@ -247,9 +248,9 @@ describe('revision and audit_log', () => {
 
     const audit = rowsOf(path, 'SELECT * FROM audit_log ORDER BY seq') as Record<string, unknown>[];
     expect(audit.map(({ seq: _seq, at: _at, ...row }) => row)).toEqual([
-      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
-      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["labels"]', revision_before: 2, revision_after: 3, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
-      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4, caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      { action: 'create', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 1, revision_after: 2, caller_kind: 'service', caller_name: 'write-token', caller_email: null, message: 'namespaces: create team-c\n\nChanged fields: id, labels, annotations\n' },
+      { action: 'update', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["labels"]', revision_before: 2, revision_after: 3, caller_kind: 'service', caller_name: 'write-token', caller_email: null, message: 'namespaces: update team-c\n\nChanged fields: labels\n' },
+      { action: 'delete', collection: 'namespaces', record_id: 'team-c', token_role: 'write', changed_fields: '["id","labels","annotations"]', revision_before: 3, revision_after: 4, caller_kind: 'service', caller_name: 'write-token', caller_email: null, message: 'namespaces: delete team-c\n\nChanged fields: id, labels, annotations\n' },
     ]);
     for (const row of audit) expect(Date.parse(row.at as string)).toBeGreaterThan(Date.now() - 60_000);
   });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Collection, RecordSets } from '../src/domain/records.ts';
 import { validateRecord } from '../src/domain/rules/record-schema.ts';
 import { createSnapshot, type Snapshot } from '../src/domain/snapshot.ts';
-import { diffFields, diffSnapshots } from '../src/tools/diff.ts';
+import { diffFields } from '../src/domain/input-diff.ts';
+import { diffSnapshots } from '../src/domain/revision-diff.ts';
 import { renderDiff } from '../src/tools/diff-render.ts';
 
 function snapshot(raw: { [C in Collection]?: object[] }): Snapshot {

@@ -8,10 +8,13 @@
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
 // Why: docs/decisions/0001-judge-before-publishing.md and 0002-shrink-guard.md.
-import { isError, type Problem, problem, recordName } from './problem.ts';
+import { isError, type Problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
-import { analyzeFleet, checkRevision } from './rules/index.ts';
-import { type Baseline, type BaselineView, baselineView } from './baseline.ts';
+import { checkRevision } from './rules/index.ts';
+import { type Baseline, baselineView } from './baseline.ts';
+import { guardProblems, guardVerdict, type ShrinkGuardVerdict } from './shrink-guard.ts';
+
+export { ALLOW_SHRINK_TRAILER, allowsShrink, GUARD_EMPTIED_CLUSTERS, GUARD_MIN_FLEET_INPUTS } from './shrink-guard.ts';
 
 /** A revision built into a snapshot, with the problems found reading and building it: what the judge decides on. */
 export interface Candidate {
@@ -43,13 +46,9 @@ export interface Judgement {
   problems: Problem[];
   /** The errors that keep it from being published (empty when it is published). */
   blocking: Problem[];
+  /** The shrink guard's verdict; absent without a baseline, which the guard needs. */
+  guard?: ShrinkGuardVerdict;
 }
-
-/** Emptied lists on this many clusters at once are a mass shrink, not a decommission. */
-export const GUARD_EMPTIED_CLUSTERS = 2;
-/** A fleet of fewer inputs than this is too small for the share rule. */
-export const GUARD_MIN_FLEET_INPUTS = 10;
-export const ALLOW_SHRINK_TRAILER = 'Gitops-Allow-Shrink: yes';
 
 export function judge(candidate: Candidate, baseline: Baseline | undefined, options: JudgeOptions = {}): Judgement {
   const view = baseline === undefined ? undefined : baselineView(baseline);
@@ -61,11 +60,10 @@ export function judge(candidate: Candidate, baseline: Baseline | undefined, opti
     const old = view === undefined ? firstRevisionSkips : view.dangling.has(`${p.at.record!.id}\u0000${p.identity}`);
     return old ? { ...p, severity: 'warning' as const } : p;
   });
-  if (view) {
-    for (const p of guardAgainst(candidate.snapshot, view)) problems.push(candidate.allowShrink ? { ...p, severity: 'warning', message: `${p.message} (allowed for this revision)` } : p);
-  }
+  const guard = view === undefined ? undefined : guardVerdict(candidate.snapshot, view, candidate.allowShrink === true);
+  if (guard) problems.push(...guardProblems(guard));
   const blocking = problems.filter(isError);
-  return { publish: blocking.length === 0, problems, blocking };
+  return { publish: blocking.length === 0, problems, blocking, ...(guard ? { guard } : {}) };
 }
 
 /**
@@ -88,48 +86,7 @@ function withoutEchoes(candidate: Candidate, problems: Problem[]): Problem[] {
   });
 }
 
-const ENDPOINT_NAMES = ['platform-components', 'namespaces', 'rolebindings'];
-const HOW_TO_ALLOW = `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}" to the commit message, or name the revision in GUARD_ACCEPT_REVISION`;
-
 /** The shrink guard's problems: emptied lists on several clusters, or half of the fleet's inputs gone. */
 export function shrinkGuard(snapshot: Snapshot, baseline: Baseline): Problem[] {
-  return guardAgainst(snapshot, baselineView(baseline));
-}
-
-function guardAgainst(snapshot: Snapshot, baseline: BaselineView): Problem[] {
-  const emptied: string[] = [];
-  const before = baseline.total;
-  const fleet = analyzeFleet(snapshot);
-  const after = fleet.total;
-  for (const [id, now] of fleet.counts) {
-    const was = baseline.countsOf(id);
-    if (!was || (now[0] > 0 && now[1] > 0 && now[2] > 0)) continue;
-    const lists = ENDPOINT_NAMES.filter((_, i) => was[i]! > 0 && now[i] === 0);
-    if (lists.length > 0) emptied.push(`${id} (${lists.join(', ')})`);
-  }
-  const problems: Problem[] = [];
-  if (emptied.length >= GUARD_EMPTIED_CLUSTERS) {
-    const named = emptied.length > 20 ? `${emptied.slice(0, 20).join(', ')} and ${emptied.length - 20} more` : emptied.join(', ');
-    problems.push(
-      problem(
-        'shrink_guard',
-        { field: '' },
-        `${emptied.length} clusters would get an empty list, and each one's agent would delete everything it rendered from it: ${named}; ${HOW_TO_ALLOW}`,
-        { identity: 'emptied' },
-      ),
-    );
-  }
-  if (before >= GUARD_MIN_FLEET_INPUTS && after * 2 < before) {
-    problems.push(
-      problem('shrink_guard', { field: '' }, `the fleet's inputs would drop from ${before} to ${after}, more than half of them gone; ${HOW_TO_ALLOW}`, {
-        identity: 'half',
-      }),
-    );
-  }
-  return problems;
-}
-
-/** Whether a commit message carries the trailer that allows a mass shrink. */
-export function allowsShrink(message: string): boolean {
-  return message.split('\n').some((line) => line.trim().toLowerCase() === ALLOW_SHRINK_TRAILER.toLowerCase());
+  return guardProblems(guardVerdict(snapshot, baselineView(baseline), false));
 }

@@ -45,7 +45,7 @@ export const PROBLEM_CODES = [
   'shrink_guard',
   // The seed file's shape (domain/seed.ts).
   'seed_shape',
-  // A write's own preconditions (domain/writes/apply-write.ts).
+  // A write's own preconditions (domain/writes/staged-write.ts, write-rules.ts).
   'id_change',
   'still_referenced',
 ] as const;

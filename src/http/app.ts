@@ -13,14 +13,16 @@ import type { CurrentResponses } from '../serving/current-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { toApiError } from './error-mapping.ts';
+import { CHANGES_PATH } from './change-set-routes.ts';
 import { ApiError, writeError } from './errors.ts';
 import { fleetRoutes } from './fleet-routes.ts';
 import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
-import { createReadHandler } from './read-handler.ts';
+import { CHANGES_PREVIEW_PATH, createReadHandler } from './read-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 import { callerOf } from './authorize.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
+import { revisionRoutes } from './revision-routes.ts';
 import { type UiState, uiRoutes } from './ui-routes.ts';
 
 export interface AppDeps {
@@ -72,11 +74,12 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use(metricsRoutes(deps.observability?.metrics));
   app.use(fleetRoutes({ auth: deps.auth, fleet: deps.observability?.fleet, peers: deps.peers }));
   app.use(whoamiRoutes(deps.auth));
+  app.use(revisionRoutes({ auth: deps.auth, store: deps.store }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(uiRoutes(deps.ui ?? { kind: 'off' }));
 
   if (deps.apiMode === 'read-only') {
-    const restPaths = COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]);
+    const restPaths = [...COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]), CHANGES_PATH, CHANGES_PREVIEW_PATH];
     app.all(restPaths, () => {
       throw new ApiError('not_found', 'the REST endpoints are served only in crud mode; start the service with API_MODE=crud');
     });

@@ -19,7 +19,7 @@ const RETRY_AFTER: Partial<Record<StoreFaultReason, number>> = {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof WriteRefused) return fromRefusal(error.refusal);
+  if (error instanceof WriteRefused) return error.index === undefined ? fromRefusal(error.refusal) : fromSetRefusal(error.refusal, error.index);
   if (error instanceof StoreUnavailable) return fromStoreFault(error);
   // The verifier's messages say what is wrong with the token, and name the issuer when it is away.
   if (error instanceof PersonTokenInvalid) return unauthorized(error.message);
@@ -39,6 +39,17 @@ function fromRefusal(refusal: WriteRefusal): ApiError {
     case 'precondition_failed':
       return new ApiError('precondition_failed', refusal.message);
   }
+}
+
+/**
+ * A change set refused for one of its writes: the status that write alone would get, the
+ * message saying which write, and every detail naming it by its index (404, 412 and a
+ * conflict without problems get one detail, so that `details` always says which write).
+ */
+function fromSetRefusal(refusal: WriteRefusal, index: number): ApiError {
+  const single = fromRefusal(refusal);
+  const details: ErrorDetail[] = (single.details ?? [{ path: '', message: refusal.message }]).map((d) => ({ index, path: d.path, message: d.message }));
+  return new ApiError(single.code, `write ${index}: ${refusal.message}`, { details, headers: single.headers });
 }
 
 function fromStoreFault(fault: StoreUnavailable): ApiError {

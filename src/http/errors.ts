@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export interface ErrorDetail {
+  /** The write of a change set the detail is about, counted from 0. */
+  index?: number;
   path: string;
   message: string;
 }

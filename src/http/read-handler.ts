@@ -26,6 +26,11 @@ export const READ_PREFIX = '/api/v2/gitops/';
 export const FLEET_PATH = `${READ_PREFIX}fleet`;
 /** Who the caller is: Express serves it too (whoami-routes.ts). */
 export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
+/** The revisions judged: Express serves them (revision-routes.ts). */
+export const REVISIONS_PATH = `${READ_PREFIX}revisions`;
+/** Change sets and their preview, under this path: Express serves them (change-set-routes.ts, change-preview-routes.ts). */
+const CHANGES_PREFIX = `${READ_PREFIX}changes`;
+export const CHANGES_PREVIEW_PATH = `${CHANGES_PREFIX}/preview`;
 
 export interface ReadHandlerDeps {
   responses: CurrentResponses;
@@ -47,7 +52,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH || path === WHOAMI_PATH) return false;
+    if (!path.startsWith(READ_PREFIX) || path === FLEET_PATH || path === WHOAMI_PATH || path === REVISIONS_PATH || path.startsWith(CHANGES_PREFIX)) return false;
     // Answered once the hold ends, from whatever is served then; a request waits once at most.
     // Its time (the poll's, for the fleet view) and its duration are taken when it is answered.
     if (hold?.active && !held) {

@@ -79,7 +79,8 @@ function problemCounts(problems: readonly Problem[]): { error: number; warning: 
   return { error, warning: problems.length - error };
 }
 
-function problemView(p: Problem): Record<string, unknown> {
+/** A problem as /ready's full view and the history of revisions show it. */
+export function problemView(p: Problem): Record<string, unknown> {
   return {
     code: p.code,
     severity: p.severity,

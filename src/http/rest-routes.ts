@@ -2,9 +2,11 @@
 // and delete for /clusters, /platform_components, /namespaces and /rolebindings.
 //
 // This layer turns a request into a WriteRequest (domain/writes/write-request.ts: what the
-// client asked for); the store runner applies it to the served revision inside its write
-// lock, stores it and writes the audit line. Every path is fleet-wide: GETs take a caller
-// that reads everything, writes one that may write; a cluster credential gets 403.
+// client asked for), a change set of one with the Gitops-Commit-Message header as its
+// message; the store runner applies it to the served revision inside its write lock, stores
+// it and writes the audit line — or, with ?dryRun=All, answers the same and stores nothing
+// (./write-options.ts). Every path is fleet-wide: GETs take a caller that reads everything,
+// writes one that may write; a cluster credential gets 403.
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
@@ -12,13 +14,15 @@ import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
+import type { WriteRequest } from '../domain/writes/write-request.ts';
+import { WriteRefused } from '../store/errors.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
+import type { WriteResult } from '../store/write-attempts.ts';
 import type { Authenticator } from './auth.ts';
-import { callerOf, fleetWideCaller } from './authorize.ts';
-import type { Caller } from './caller.ts';
+import { fleetWideCaller } from './authorize.ts';
 import { ApiError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
+import { commitMessageHeader, isDryRun, readDryRun, writeAuthor } from './write-options.ts';
 
 export interface RestDeps {
   store: StoreRunner;
@@ -60,7 +64,23 @@ export function restRoutes(deps: RestDeps): Router {
   };
 
   /** Who writes, for the store: the role the request carried and the caller as plain data. */
-  const by = (res: Response): { role: Role; who: WriteAuthor } => writeAuthor(callerOf(res));
+  const by = writeAuthor;
+
+  /**
+   * One REST write: a change set of one, with the header's message. Its refusal is the
+   * write's own: no index names it, as no other write is in its set.
+   */
+  const store = async (req: Request, res: Response, write: WriteRequest): Promise<WriteResult> => {
+    const message = commitMessageHeader(req);
+    const request = { writes: [write], ...by(res), ...(message === undefined ? {} : { message }) };
+    try {
+      return await deps.store.write(request, { dryRun: isDryRun(res) });
+    } catch (error) {
+      throw error instanceof WriteRefused ? new WriteRefused(error.refusal) : error;
+    }
+  };
+  /** The written record, and the revision to name: the new one, or in a dry run the one served (nothing changed). */
+  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({ record: applied.applied[0]!.record, revision: revisionAfter ?? revisionBefore });
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;
@@ -83,10 +103,10 @@ export function restRoutes(deps: RestDeps): Router {
         .json(page);
     });
 
-    router.post(base, writer, jsonBody, async (req, res) => {
+    router.post(base, writer, readDryRun, jsonBody, async (req, res) => {
       const body = bodyObject(req.body, 'the record');
-      const { applied, revisionAfter } = await deps.store.write({ kind: 'create', collection, ...by(res), body });
-      sendRecord(res, 201, applied.record!, revisionAfter, { location: `/${collection}/${encodeURIComponent(applied.id)}` });
+      const { record, revision } = written(await store(req, res, { kind: 'create', collection, ...by(res), body }));
+      sendRecord(res, 201, record!, revision, { location: `/${collection}/${encodeURIComponent(record!.id)}` });
     });
 
     router.all(base, methodNotAllowed('GET, HEAD, POST'));
@@ -105,32 +125,24 @@ export function restRoutes(deps: RestDeps): Router {
       res.json(record);
     });
 
-    router.put(item, writer, jsonBody, async (req, res) => {
+    router.put(item, writer, readDryRun, jsonBody, async (req, res) => {
       const request = { kind: 'replace' as const, collection, ...by(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
-      const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
-      sendRecord(res, 200, applied.record!, revisionAfter);
+      const { record, revision } = written(await store(req, res, { ...request, ...ifMatch(req) }));
+      sendRecord(res, 200, record!, revision);
     });
-    router.patch(item, writer, jsonBody, async (req, res) => {
+    router.patch(item, writer, readDryRun, jsonBody, async (req, res) => {
       const request = { kind: 'merge-patch' as const, collection, ...by(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
-      const { applied, revisionAfter } = await deps.store.write({ ...request, ...ifMatch(req) });
-      sendRecord(res, 200, applied.record!, revisionAfter);
+      const { record, revision } = written(await store(req, res, { ...request, ...ifMatch(req) }));
+      sendRecord(res, 200, record!, revision);
     });
-    router.delete(item, writer, async (req, res) => {
-      const { revisionAfter } = await deps.store.write({ kind: 'delete', collection, ...by(res), id: pathId(req), ...ifMatch(req) });
-      res.status(204).set({ 'x-config-revision': revisionAfter, 'cache-control': 'no-store' }).end();
+    router.delete(item, writer, readDryRun, async (req, res) => {
+      const { revision } = written(await store(req, res, { kind: 'delete', collection, ...by(res), id: pathId(req), ...ifMatch(req) }));
+      res.status(204).set({ 'x-config-revision': revision, 'cache-control': 'no-store' }).end();
     });
 
     router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
   }
   return router;
-}
-
-/** A write's caller as the domain takes it: plain data, no credential. */
-function writeAuthor(caller: Caller | undefined): { role: Role; who: WriteAuthor } {
-  // The writer middleware lets no request without a credential through to a write.
-  if (caller === undefined || caller.kind === 'anonymous') throw new ApiError('unauthorized', 'a write needs a credential');
-  const { kind, name, email } = caller;
-  return { role: caller.roles.has('write') ? 'write' : 'read', who: { kind, name, ...(email === undefined ? {} : { email }) } };
 }
 
 function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {

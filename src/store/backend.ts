@@ -1,5 +1,5 @@
 // The port every store backend implements, and nothing more: load the newest revision, watch
-// for new ones, commit one record change, describe itself (and, to survive a restart, offer
+// for new ones, commit the record changes of one write or one change set, describe itself (and, to survive a restart, offer
 // its history or keep what the rules need of the revision published last). Everything around it (judging a
 // revision, keeping the last good one, serializing writes, the audit trail, the load report)
 // is the StoreRunner's (./store-runner.ts), once for every backend.
@@ -9,7 +9,8 @@ import type { BaselineFacts } from '../domain/baseline.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { AppliedWrite, Role, WriteAuthor } from '../domain/writes/write-request.ts';
+import type { ChangedRecord } from '../domain/writes/change-set.ts';
+import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
 
 /** A revision as a backend read it, before it is built into a snapshot and judged. */
 export interface LoadedRevision {
@@ -23,6 +24,17 @@ export interface LoadedRevision {
   sources: ReadonlyMap<string, string>;
   /** The newest commit says `Gitops-Allow-Shrink: yes`: a mass shrink is meant (Git). */
   allowShrink?: boolean;
+}
+
+/**
+ * What a revision says of itself, where the store knows: a Git commit's author, time and
+ * message. The history of revisions shows them.
+ */
+export interface RevisionFacts {
+  author: { name: string; email: string | null } | null;
+  /** When it was made (ISO 8601). */
+  time: string | null;
+  message: string | null;
 }
 
 /** What the runner has seen already; a backend that still holds one of these need not read it again. */
@@ -49,11 +61,24 @@ export interface BaseRevision {
   sources: ReadonlyMap<string, string>;
 }
 
+/** One record change to store, with the facts the audit trail keeps. `record` null deletes it. */
+export type RecordChange = ChangedRecord;
+
 /**
- * One record change to store, with the facts the audit trail keeps. `record` null deletes it.
- * `who` made it: a Git backend makes a person the commit's author.
+ * What one commit stores: the record changes of one REST write, or of one change set (each
+ * record once, in the order the set first wrote it), with the commit's message and who made
+ * them. A single write is a set of one: every backend stores both the same way, all or nothing.
  */
-export type RecordChange = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'> & { role: Role; who: WriteAuthor };
+export interface ChangeSet {
+  /** At least one. */
+  changes: readonly RecordChange[];
+  /** The commit message: the caller's, or one made from the changes (./change-set-message.ts). */
+  message: string;
+  /** The role the request was made with. */
+  role: Role;
+  /** Who made it: a Git backend makes a person the commit's author. */
+  who: WriteAuthor;
+}
 
 /** How a commit is to be made. */
 export interface CommitOptions {
@@ -67,8 +92,8 @@ export interface CommitOptions {
 export interface CommitResult {
   /** The revision the store holds after the change. */
   revision: string;
-  /** The file that now holds the record (stores with files). */
-  source?: string;
+  /** "collection/id" -> the file that now holds the record, for each record written and not deleted (stores with files). */
+  sources?: ReadonlyMap<string, string>;
 }
 
 export interface BackendDescription {
@@ -102,10 +127,11 @@ export interface Backend {
   /** Calls `onChange` whenever the store may hold a new revision, until close(). */
   watch(onChange: (reason: string) => void): void;
   /**
-   * Stores one change on top of `base`. Throws BaseMoved when the store no longer holds
-   * `base`, StoreUnavailable when it cannot take the change; in both cases nothing is stored.
+   * Stores the changes on top of `base`, all in one revision (one commit, one transaction).
+   * Throws BaseMoved when the store no longer holds `base`, StoreUnavailable when it cannot
+   * take them; in both cases nothing is stored.
    */
-  commit(change: RecordChange, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
+  commit(set: ChangeSet, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
   /**
    * Takes the store's own write lock until release(), for a store others write to as well
    * (Git's index and branch locks): after a write met a moved store, the runner loads,
@@ -121,6 +147,11 @@ export interface Backend {
    * news to them. A store without it takes every other revision as news.
    */
   isOlder?(revision: string, than: string): Promise<boolean>;
+  /**
+   * What the store knows of the revision (Git: its commit's author, time and message);
+   * undefined for one it cannot tell of (uncommitted edits, a commit no longer there).
+   */
+  revisionFacts?(revision: string): Promise<RevisionFacts | undefined>;
 
   // What a restart needs to judge the store's revision against the one published before it,
   // so that a restart never falls behind what was served. A store with history offers its

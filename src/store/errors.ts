@@ -38,14 +38,17 @@ export class StoreUnavailable extends Error {
   }
 }
 
-/** A write refused by the rules (domain/writes/apply-write.ts): nothing was stored. */
+/** A write refused by the rules (domain/writes/change-set.ts): nothing was stored. */
 export class WriteRefused extends Error {
   readonly refusal: WriteRefusal;
+  /** The write of the change set it is about, counted from 0. */
+  readonly index: number | undefined;
 
-  constructor(refusal: WriteRefusal) {
+  constructor(refusal: WriteRefusal, index?: number) {
     super(refusal.message);
     this.name = 'WriteRefused';
     this.refusal = refusal;
+    this.index = index;
   }
 }
 

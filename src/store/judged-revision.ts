@@ -47,6 +47,7 @@ export function judgeRevision(
     publish: judged.publish && built.ok,
     problems: withSources(judged.problems, sources),
     blocking: withSources(judged.blocking, sources),
+    ...(judged.guard ? { guard: judged.guard } : {}),
   };
   return { revision, snapshot, judgement };
 }

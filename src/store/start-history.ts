@@ -9,6 +9,7 @@ import { type Baseline, baselineFacts } from '../domain/baseline.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { Backend, LoadedRevision } from './backend.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
+import type { RevisionHistory } from './revision-history.ts';
 
 /** How far back a restart looks for a revision that passes (docs/decisions/0003-baseline-survives-restarts.md). */
 export const HISTORY_LIMIT = 100;
@@ -22,12 +23,28 @@ export interface StartHistory {
   previous?: Snapshot;
 }
 
+/**
+ * What the store offers of the revisions before `newest`; undefined when it cannot be read
+ * (logged: the newest revision is then judged without it). Each revision of a history is
+ * told to `history` as it is judged, so that the list of revisions survives a restart.
+ */
 export async function readStartHistory(
   backend: Backend,
   newest: LoadedRevision,
   /** GUARD_ACCEPT_REVISION, as for every load. */
   acceptShrink: readonly string[],
-): Promise<StartHistory> {
+  log: Logger,
+  history?: RevisionHistory,
+): Promise<StartHistory | undefined> {
+  try {
+    return await lookBack(backend, newest, acceptShrink, history);
+  } catch (error) {
+    log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
+    return undefined;
+  }
+}
+
+async function lookBack(backend: Backend, newest: LoadedRevision, acceptShrink: readonly string[], history: RevisionHistory | undefined): Promise<StartHistory> {
   if (backend.ancestors) {
     let good: JudgedRevision | undefined;
     let previous: Snapshot | undefined;
@@ -35,6 +52,8 @@ export async function readStartHistory(
       const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink);
       previous = judged.snapshot;
       if (judged.judgement.publish) good = judged;
+      if (judged.judgement.publish) await history?.published(judged.snapshot);
+      else await history?.refused(judged.snapshot, judged.judgement.blocking);
     }
     return { baseline: good?.snapshot, fallback: good, previous };
   }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { WriteRequest } from '../domain/writes/write-request.ts';
+import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
 import type { Backend, BackendDescription, LoadedRevision } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable } from './errors.ts';
@@ -20,10 +20,11 @@ import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from '../retry-policy.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
-import type { WriteResult, WriteSide } from './write-attempts.ts';
+import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
 import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
 import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
+import { type HistoryEntry, type HistoryQuery, RevisionHistory } from './revision-history.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -63,6 +64,7 @@ export class StoreRunner {
   readonly #writes = new StoreWrites(() => this.#writeSide(), this.#events);
   /** When this runner's writes leave room for another writer of the store. */
   readonly #writerTurns = new WriterTurns();
+  readonly #history: RevisionHistory;
   #stopped = false;
 
   constructor(backend: Backend, options: StoreRunnerOptions) {
@@ -70,6 +72,12 @@ export class StoreRunner {
     this.#log = options.log;
     this.#acceptShrink = options.acceptShrink ?? [];
     this.#writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+    this.#history = new RevisionHistory(async (revision) => backend.revisionFacts?.(revision));
+  }
+
+  /** The revisions judged, newest first (./revision-history.ts). */
+  revisions(query: HistoryQuery): HistoryEntry[] {
+    return this.#history.list(query);
   }
 
   published(): PublishedRevision | undefined {
@@ -159,9 +167,12 @@ export class StoreRunner {
     return this.#queuedLoad;
   }
 
-  /** Applies, stores and publishes one write; the answer comes once it is stored. */
-  write(request: WriteRequest): Promise<WriteResult> {
-    return this.#writes.write(request);
+  /**
+   * Applies, stores and publishes one change set — a REST write is a set of one — as one
+   * revision; the answer comes once it is stored. A dry run answers the same and stores nothing.
+   */
+  write(request: ChangeSetRequest, options?: WriteOptions): Promise<WriteResult> {
+    return this.#writes.write(request, options);
   }
 
   async #load(reason: string, lookedJustNow = false): Promise<void> {
@@ -187,7 +198,7 @@ export class StoreRunner {
 
   async #judgeAndPublish(loaded: LoadedRevision, at: string, reason: string): Promise<void> {
     const served = this.#published?.snapshot.revision;
-    if (!this.#published) this.#start ??= await this.#readStartHistory(loaded);
+    if (!this.#published) this.#start ??= await readStartHistory(this.#backend, loaded, this.#acceptShrink, this.#log, this.#history);
     const baseline = this.#published?.snapshot ?? this.#start?.baseline;
     const { revision } = loaded;
     // Building and judging a large fleet are the longest steps of a reload: polls get a turn
@@ -208,6 +219,7 @@ export class StoreRunner {
         served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused: ${error}`,
       );
       this.#events.loaded({ result: 'refused', revision });
+      await this.#history.refused(judged.snapshot, judgement.blocking);
       // Nothing served yet (a restart on a refused revision): the newest earlier one that passes.
       const fallback = this.#published ? undefined : this.#start?.fallback;
       if (fallback) {
@@ -232,15 +244,6 @@ export class StoreRunner {
     await keepForRestart(this.#backend, snapshot, this.#log);
   }
 
-  async #readStartHistory(newest: LoadedRevision): Promise<StartHistory | undefined> {
-    try {
-      return await readStartHistory(this.#backend, newest, this.#acceptShrink);
-    } catch (error) {
-      this.#log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
-      return undefined;
-    }
-  }
-
   #loadFailed(error: unknown, at: string, reason: string): void {
     const message = `the store cannot be read now: ${describeError(error)}`;
     this.#lastLoad = { at, ok: false, reason: error instanceof StoreUnavailable ? error.reason : 'io', error: message, problems: [] };
@@ -261,6 +264,7 @@ export class StoreRunner {
     const next = { ...revision, publishedAt: new Date() };
     this.#published = next;
     this.#events.published(next, previous);
+    await this.#history.published(next.snapshot);
   }
 
   /** What a write may see and do of this runner (./write-attempts.ts). */

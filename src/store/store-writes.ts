@@ -1,12 +1,12 @@
 // The store runner's writes as a whole: one at a time, in the order they came, each from its
 // first try to its answer (loads run between its tries, ./write-attempts.ts), each counted by
-// how it ended (./store-events.ts), and the ones under way known so that stopping can wait
+// how it ended (./store-events.ts: each write of a change set counted, with the set's result), and the ones under way known so that stopping can wait
 // for them.
-import type { WriteRequest } from '../domain/writes/write-request.ts';
+import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
 import { WriteRefused } from './errors.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { StoreEvents, WriteOutcome } from './store-events.ts';
-import { attemptWrite, type WriteResult, type WriteSide } from './write-attempts.ts';
+import { attemptWrite, type WriteOptions, type WriteResult, type WriteSide } from './write-attempts.ts';
 
 export class StoreWrites {
   readonly #side: () => WriteSide;
@@ -21,9 +21,9 @@ export class StoreWrites {
     this.#events = events;
   }
 
-  /** Applies, stores and publishes one write; the answer comes once it is stored. */
-  write(request: WriteRequest): Promise<WriteResult> {
-    const writing = this.#order.run(() => this.#write(request));
+  /** Applies, stores and publishes one change set (a REST write is a set of one); the answer comes once it is stored. */
+  write(request: ChangeSetRequest, options: WriteOptions = {}): Promise<WriteResult> {
+    const writing = this.#order.run(() => this.#write(request, options));
     this.#underWay.add(writing);
     void writing.catch(() => undefined).finally(() => this.#underWay.delete(writing));
     return writing;
@@ -34,11 +34,17 @@ export class StoreWrites {
     await Promise.allSettled([...this.#underWay]);
   }
 
-  async #write(request: WriteRequest): Promise<WriteResult> {
-    const action = request.kind === 'create' || request.kind === 'delete' ? request.kind : 'update';
-    const written = (result: WriteOutcome['result']): void => this.#events.written({ collection: request.collection, action, result });
+  async #write(request: ChangeSetRequest, options: WriteOptions): Promise<WriteResult> {
+    // A dry run stores nothing and is not counted as a write.
+    const written = (result: WriteOutcome['result']): void => {
+      if (options.dryRun) return;
+      for (const write of request.writes) {
+        const action = write.kind === 'create' || write.kind === 'delete' ? write.kind : 'update';
+        this.#events.written({ collection: write.collection, action, result });
+      }
+    };
     try {
-      const result = await attemptWrite(this.#side(), request);
+      const result = await attemptWrite(this.#side(), request, options);
       written(result.applied.unchanged ? 'unchanged' : 'ok');
       return result;
     } catch (error) {

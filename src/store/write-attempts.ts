@@ -1,10 +1,12 @@
-// One write, applied to the served revision and committed through the backend, and tried
-// again while the store moves under it (someone else committed, another instance pushed).
-// The runner lets one write at a time through here, from its first try to its answer.
+// One write — a change set: the writes of one request, one for a REST write, several for
+// POST /changes —, applied to the served revision and committed through the backend as one
+// revision, and tried again while the store moves under it (someone else committed, another
+// instance pushed). The runner lets one write at a time through here, from its first try to
+// its answer. A dry run goes the same way up to the commit, and stops there.
 //
 // Each try is a turn in the runner's queue (loads and writes never overlap there): load the
-// newest revision (after the first turn), apply the write to it — If-Match and every rule
-// checked again on that revision, so a record someone else changed meanwhile is refused, never
+// newest revision (after the first turn), apply the change set to it — If-Match and every
+// rule checked again on that revision, so a record someone else changed meanwhile is refused, never
 // overwritten —, commit. A store with a lock of its own (local Git) is locked for the rest of
 // the turn after it moved, and cannot move again. A store without one (a remote branch
 // another writer pushes to) is tried once more at once, on the head the refused commit found;
@@ -21,10 +23,10 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type Problem, recordName } from '../domain/problem.ts';
 import { type Snapshot, withRevision } from '../domain/snapshot.ts';
-import { applyWrite } from '../domain/writes/apply-write.ts';
-import type { AppliedWrite, WriteRequest } from '../domain/writes/write-request.ts';
-import { auditWrite } from './audit.ts';
-import type { Backend, RecordChange, WriteHold } from './backend.ts';
+import { type AppliedChangeSet, applyChangeSet, type ChangeSetRequest } from '../domain/writes/change-set.ts';
+import { auditChangeSet } from './audit.ts';
+import type { Backend, ChangeSet, WriteHold } from './backend.ts';
+import { changeSetMessage } from './change-set-message.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './errors.ts';
 import type { PublishedRevision } from './published-revision.ts';
 import { RetryPolicy } from '../retry-policy.ts';
@@ -32,11 +34,21 @@ import type { SerialQueue } from './serial-queue.ts';
 import type { WriterTurns } from './writer-turns.ts';
 
 
-/** What a write that was stored answers with. */
+/** What a write that was stored (or, in a dry run, would be) answers with. */
 export interface WriteResult {
-  applied: AppliedWrite;
+  applied: AppliedChangeSet;
+  /** The served revision the set was applied to. */
+  base: PublishedRevision;
   revisionBefore: string;
-  revisionAfter: string;
+  /** The revision that holds the change; null in a dry run, which stores nothing. */
+  revisionAfter: string | null;
+}
+
+export interface WriteOptions {
+  /** Apply and judge, answer as the write would, store nothing. */
+  dryRun?: boolean;
+  /** false, in a dry run only: a set the shrink guard refuses is applied all the same (a preview shows the guard's verdict). */
+  shrinkGuard?: boolean;
 }
 
 /**
@@ -77,8 +89,9 @@ interface Progress {
   deadline: number;
 }
 
-export async function attemptWrite(side: WriteSide, request: WriteRequest): Promise<WriteResult> {
-  const room = side.turns.roomBeforeWrite();
+export async function attemptWrite(side: WriteSide, request: ChangeSetRequest, options: WriteOptions = {}): Promise<WriteResult> {
+  // A dry run stores nothing, so it takes no room from another writer.
+  const room = options.dryRun ? 0 : side.turns.roomBeforeWrite();
   if (room > 0) await pause(room);
   const startedAt = Date.now();
   const progress: Progress = { attempts: 0, startedAt, deadline: startedAt + side.writeTimeoutMs };
@@ -87,7 +100,7 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest): Prom
     const outcome = await side.queue.run(async () => {
       const hold: { current?: WriteHold } = {};
       try {
-        return await writeTurn(side, request, hold, progress, turn > 1);
+        return await writeTurn(side, request, options, hold, progress, turn > 1);
       } finally {
         await hold.current?.release();
       }
@@ -97,7 +110,7 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest): Prom
     const wait = pauses.next();
     if (wait === undefined || side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, side.stopped());
     side.log.info(
-      { attempt: progress.attempts, record: recordName(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
+      { attempt: progress.attempts, records: recordNames(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
       'the store moved under a write; applying it again on its new revision',
     );
     await pause(wait);
@@ -105,10 +118,17 @@ export async function attemptWrite(side: WriteSide, request: WriteRequest): Prom
   }
 }
 
-type TurnOutcome = { done: WriteResult } | { moved: { error: BaseMoved; applied: AppliedWrite } };
+type TurnOutcome = { done: WriteResult } | { moved: { error: BaseMoved; applied: AppliedChangeSet } };
 
 /** One turn in the queue: the write applied to the newest revision and committed, or the store found moved again. */
-async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current?: WriteHold }, progress: Progress, again: boolean): Promise<TurnOutcome> {
+async function writeTurn(
+  side: WriteSide,
+  request: ChangeSetRequest,
+  options: WriteOptions,
+  hold: { current?: WriteHold },
+  progress: Progress,
+  again: boolean,
+): Promise<TurnOutcome> {
   if (again) await side.load('the store moved under a write');
   // A turn after a move starts from the newest revision: a refusal there stands.
   let lookedAgain = again;
@@ -124,28 +144,34 @@ async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current
         refused.problems,
       );
     }
-    const outcome = applyWrite(base.snapshot, request);
+    const outcome = applyChangeSet(base.snapshot, request, { shrinkGuard: !(options.dryRun && options.shrinkGuard === false) });
     if (!outcome.ok) {
       // The store may hold more than is served (a change not noticed yet): a refusal stands
       // only on the newest revision. An accepted write needs no such look: the backend's
       // commit finds out, atomically, when the store moved.
-      if (lookedAgain) throw new WriteRefused(outcome.refusal);
+      const refused = new WriteRefused(outcome.refusal, outcome.refusal.index);
+      if (lookedAgain) throw refused;
       lookedAgain = true;
       await side.load('a write was refused; looking for a newer revision first');
-      if (side.published() === base && !side.refused()) throw new WriteRefused(outcome.refusal);
+      if (side.published() === base && !side.refused()) throw refused;
       continue;
     }
-    const { applied } = outcome;
+    const applied = outcome;
     const revisionBefore = base.snapshot.revision;
+    if (options.dryRun) {
+      side.log.debug({ revision: revisionBefore, records: recordNames(applied), unchanged: applied.unchanged }, 'a dry run of a write: nothing stored');
+      return { done: { applied, base, revisionBefore, revisionAfter: null } };
+    }
+    const set = changeSet(applied, request);
     if (applied.unchanged) {
-      auditWrite(side.log, request, applied, revisionBefore, revisionBefore);
-      return { done: { applied, revisionBefore, revisionAfter: revisionBefore } };
+      auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
+      return { done: { applied, base, revisionBefore, revisionAfter: revisionBefore } };
     }
     let committed;
     progress.attempts++;
     const commitStarted = Date.now();
     try {
-      committed = await side.backend.commit(recordChange(applied, request), base, { deadline: progress.deadline });
+      committed = await side.backend.commit(set, base, { deadline: progress.deadline });
       side.turns.landed(Date.now() - commitStarted);
     } catch (error) {
       if (!(error instanceof BaseMoved)) {
@@ -154,7 +180,7 @@ async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current
       }
       if (!side.backend.holdForWrite) side.turns.moved();
       if (hold.current || (!side.backend.holdForWrite && !firstMove)) return { moved: { error, applied } };
-      side.log.info({ attempt: progress.attempts, record: recordName(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+      side.log.info({ attempt: progress.attempts, records: recordNames(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
       if (!side.backend.holdForWrite) {
         // The first time in a turn: once more at once, on the head the refused commit found.
         firstMove = false;
@@ -169,12 +195,15 @@ async function writeTurn(side: WriteSide, request: WriteRequest, hold: { current
       await side.load('the store moved under a write');
       continue;
     }
-    const sources = sourcesAfterWrite(base.sources, applied, committed.source);
+    const sources = sourcesAfterWrite(base.sources, set, committed.sources);
     const snapshot = withRevision(applied.snapshot, committed.revision);
     await side.publishWrite(snapshot, sources, base);
-    side.log.info({ revision: committed.revision, previous: revisionBefore, attempts: progress.attempts, ms: Date.now() - progress.startedAt }, 'published a write');
-    auditWrite(side.log, request, applied, revisionBefore, committed.revision);
-    return { done: { applied, revisionBefore, revisionAfter: committed.revision } };
+    side.log.info(
+      { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
+      'published a write',
+    );
+    auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
+    return { done: { applied, base, revisionBefore, revisionAfter: committed.revision } };
   }
 }
 
@@ -193,17 +222,27 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-function recordChange({ action, collection, id, record, previous, changedFields }: AppliedWrite, request: WriteRequest): RecordChange {
-  return { action, collection, id, record, previous, changedFields, role: request.role, who: request.who };
+/** What the backend stores: the records the set changed, with its message and who made it. */
+function changeSet(applied: AppliedChangeSet, request: ChangeSetRequest): ChangeSet {
+  return { changes: applied.changes, message: changeSetMessage(applied.changes, request.message), role: request.role, who: request.who };
 }
 
-/** The record sources (which file each record came from) after a committed write: the same map when the write did not move a record's source. */
-function sourcesAfterWrite(sources: ReadonlyMap<string, string>, applied: AppliedWrite, committedSource: string | undefined): ReadonlyMap<string, string> {
-  const key = recordName(applied);
-  const moved = applied.record === null ? sources.has(key) : committedSource !== undefined && sources.get(key) !== committedSource;
-  if (!moved) return sources;
-  const changed = new Map(sources);
-  if (applied.record === null) changed.delete(key);
-  else changed.set(key, committedSource!);
-  return changed;
+/** The records a write names, for a log line: the first few. */
+function recordNames(applied: AppliedChangeSet): string {
+  const names = applied.touched.slice(0, 5).map(recordName);
+  return applied.touched.length > 5 ? `${names.join(', ')} and ${applied.touched.length - 5} more` : names.join(', ');
+}
+
+/** The record sources (which file each record came from) after a commit: the same map when no record's source moved. */
+function sourcesAfterWrite(sources: ReadonlyMap<string, string>, set: ChangeSet, committed: ReadonlyMap<string, string> | undefined): ReadonlyMap<string, string> {
+  let changed: Map<string, string> | undefined;
+  for (const change of set.changes) {
+    const key = recordName(change);
+    const now = change.record === null ? undefined : committed?.get(key);
+    if (change.record === null ? !sources.has(key) : now === undefined || sources.get(key) === now) continue;
+    changed ??= new Map(sources);
+    if (now === undefined) changed.delete(key);
+    else changed.set(key, now);
+  }
+  return changed ?? sources;
 }

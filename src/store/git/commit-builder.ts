@@ -1,6 +1,6 @@
-// The Git objects of a commit that changes one record file on top of a parent: the file's
-// blob, the record folder's tree and the root tree with that one entry replaced, added or
-// removed, and the commit. Only objects are written (unreachable until a ref names the
+// The Git objects of a commit that changes record files on top of a parent (one for a REST
+// write, several for a change set): the files' blobs, each changed record folder's tree and
+// the root tree with those entries replaced, added or removed, and the commit. Only objects are written (unreachable until a ref names the
 // commit, so harmless when the change goes no further), each flushed to disk before build()
 // returns, so a ref may name the commit at once; which ref moves, and when, is the backend's
 // business.
@@ -34,11 +34,12 @@ export interface FileContent {
 /** The objects of a commit, built: their ids now, and a promise that they are all on disk. */
 export interface BuiltCommit {
   commit: string;
-  blob: string | null;
+  /** Each file's blob after the commit, in the order given (null: removed). */
+  blobs: (string | null)[];
   /** Settles once every object is written and flushed; a ref may name `commit` only after it resolves. */
   written: Promise<void>;
-  /** The file's blob in the parent commit, if it had the file: an object the store holds already. */
-  parentBlob: string | undefined;
+  /** Each file's blob in the parent commit, if it had the file: objects the store holds already. */
+  parentBlobs: (string | undefined)[];
 }
 
 export class CommitBuilder {
@@ -65,21 +66,23 @@ export class CommitBuilder {
   }
 
   /**
-   * The objects of `change` on top of `parent`. Their ids are known at once; they are written
-   * (compressed on the thread pool, each to a flushed temporary file renamed into place) in the
-   * background while the caller goes on, and `written` says when. `author` is who made the
-   * change when it is not the service itself (a person); the service commits it either way.
+   * The objects of `files` (each path once) on top of `parent`. Their ids are known at once;
+   * they are written (compressed on the thread pool, each to a flushed temporary file renamed
+   * into place) in the background while the caller goes on, and `written` says when. `author`
+   * is who made the change when it is not the service itself (a person); the service commits
+   * it either way.
    */
-  async build(change: FileContent, message: string, parent: string, author: CommitAuthor = this.#author): Promise<BuiltCommit> {
-    assertRecordPath(change.path);
+  async build(files: readonly FileContent[], message: string, parent: string, author: CommitAuthor = this.#author): Promise<BuiltCommit> {
+    for (const file of files) assertRecordPath(file.path);
+    if (new Set(files.map((f) => f.path)).size !== files.length) throw new Error('a commit names each file once');
     const objects: { type: ObjectType; content: Buffer; oid: string }[] = [];
     const add = (type: ObjectType, content: Buffer) => {
       const oid = objectId(type, content);
       objects.push({ type, content, oid });
       return oid;
     };
-    const blob = change.text === null ? null : add('blob', Buffer.from(change.text));
-    const { tree, parentBlob } = await this.#treeWith(parent, change.path, blob, add);
+    const blobs = files.map((file) => (file.text === null ? null : add('blob', Buffer.from(file.text))));
+    const { tree, parentBlobs } = await this.#treeWith(parent, files, blobs, add);
     const timestamp = Math.floor(Date.now() / 1000);
     const committer = { name: this.#author.name, email: this.#author.email, timestamp };
     const commit = add('commit', encodeCommit({ tree, parents: [parent], author: { name: author.name, email: author.email, timestamp }, committer, message }));
@@ -88,35 +91,35 @@ export class CommitBuilder {
     const written = Promise.all(objects.map(({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
-    return { commit, blob, written, parentBlob };
+    return { commit, blobs, written, parentBlobs };
   }
 
-  /** The parent's tree with the one file replaced, added (blob given) or removed (null). */
+  /** The parent's tree with each file replaced, added (blob given) or removed (null); each changed folder's tree written once. */
   async #treeWith(
     parent: string,
-    path: string,
-    blob: string | null,
+    files: readonly FileContent[],
+    blobs: readonly (string | null)[],
     add: (type: ObjectType, content: Buffer) => string,
-  ): Promise<{ tree: string; parentBlob: string | undefined }> {
-    const [folder, name] = path.split('/') as [string, string];
+  ): Promise<{ tree: string; parentBlobs: (string | undefined)[] }> {
     const root = await this.#readTree(await this.#treeOf(parent));
-    const folderEntry = root.items.find((e) => e.path === folder);
-    const children = folderEntry?.type === 'tree' ? await this.#readTree(folderEntry.oid) : encodedTree([]);
-
-    const at = children.items.findIndex((e) => e.path === name);
-    let next: EncodedTree = children;
-    if (blob === null) {
-      if (at !== -1) next = spliceTree(children, at, 1);
-    } else if (at !== -1) {
-      next = spliceTree(children, at, 1, { mode: children.items[at]!.mode === '100755' ? '100755' : '100644', path: name, oid: blob, type: 'blob' });
-    } else {
-      const item: TreeItem = { mode: '100644', path: name, oid: blob, type: 'blob' };
-      next = spliceTree(children, insertionPoint(children.items, item), 0, item);
+    const parentBlobs: (string | undefined)[] = [];
+    const folders = new Map<string, EncodedTree>();
+    for (const [i, file] of files.entries()) {
+      const [folder, name] = file.path.split('/') as [string, string];
+      let children = folders.get(folder);
+      if (!children) {
+        const folderEntry = root.items.find((e) => e.path === folder);
+        children = folderEntry?.type === 'tree' ? await this.#readTree(folderEntry.oid) : encodedTree([]);
+      }
+      const at = children.items.findIndex((e) => e.path === name);
+      parentBlobs.push(at === -1 ? undefined : children.items[at]!.oid);
+      folders.set(folder, withEntry(children, at, name, blobs[i]!));
     }
-
-    const newRoot = root.items.filter((e) => e.path !== folder);
-    if (next.items.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#addTree(next, add), type: 'tree' });
-    return { tree: this.#addTree(encodedTree(newRoot), add), parentBlob: at === -1 ? undefined : children.items[at]!.oid };
+    const newRoot = root.items.filter((e) => !folders.has(e.path));
+    for (const [folder, children] of folders) {
+      if (children.items.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#addTree(children, add), type: 'tree' });
+    }
+    return { tree: this.#addTree(encodedTree(newRoot), add), parentBlobs };
   }
 
   async #treeOf(commit: string): Promise<string> {
@@ -154,6 +157,14 @@ export class CommitBuilder {
     this.#commitTrees.set(commit, tree);
     if (this.#commitTrees.size > TREE_CACHE_SIZE) this.#commitTrees.delete(this.#commitTrees.keys().next().value!);
   }
+}
+
+/** The folder's tree with the entry `name` (at `at`, -1 when absent) set to `blob`, or removed (null). */
+function withEntry(children: EncodedTree, at: number, name: string, blob: string | null): EncodedTree {
+  if (blob === null) return at === -1 ? children : spliceTree(children, at, 1);
+  if (at !== -1) return spliceTree(children, at, 1, { mode: children.items[at]!.mode === '100755' ? '100755' : '100644', path: name, oid: blob, type: 'blob' });
+  const item: TreeItem = { mode: '100644', path: name, oid: blob, type: 'blob' };
+  return spliceTree(children, insertionPoint(children.items, item), 0, item);
 }
 
 /** Refuses anything that is not "<folder>/<file>": the service writes nowhere else. */

@@ -1,19 +1,17 @@
 import { hostname } from 'node:os';
-import type { RecordChange } from '../backend.ts';
+import type { ChangeSet } from '../backend.ts';
 import type { CommitAuthor } from './commit-builder.ts';
 
 /** The trailer that names the instance of the service that made a commit. */
 export const WRITER_TRAILER = 'Gitops-Writer';
 
 /**
- * "<collection>: <action> <id>", then the fields the write changed: how every REST write reads
- * in `git log`. With `writer`, a last paragraph `Gitops-Writer: <writer>` names the instance
- * that made it (git reads it as a trailer), so that another instance pushing to the same
- * branch can tell it is not alone.
+ * The change set's message (../change-set-message.ts). With `writer`, a last paragraph
+ * `Gitops-Writer: <writer>` names the instance that made it (git reads it as a trailer), so
+ * that another instance pushing to the same branch can tell it is not alone.
  */
-export function commitMessage(change: Pick<RecordChange, 'collection' | 'action' | 'id' | 'changedFields'>, writer?: string): string {
-  const message = `${change.collection}: ${change.action} ${change.id}\n\nChanged fields: ${change.changedFields.join(', ')}\n`;
-  return writer === undefined ? message : `${message}\n${WRITER_TRAILER}: ${writer}\n`;
+export function commitMessage(set: Pick<ChangeSet, 'message'>, writer?: string): string {
+  return writer === undefined ? set.message : `${set.message}\n${WRITER_TRAILER}: ${writer}\n`;
 }
 
 /**
@@ -35,10 +33,10 @@ export function writerOf(message: string): string | undefined {
 }
 
 /**
- * The author of the commit of `change` when it is not the service: a person who wrote through
+ * The author of the commit of a change set when it is not the service: a person who wrote through
  * the API is the author (name and e-mail from their issuer's token; no e-mail when it vouched
  * for none) and the service its committer. A shared token's writes stay the service's own.
  */
-export function commitAuthor(change: Pick<RecordChange, 'who'>): CommitAuthor | undefined {
-  return change.who.kind === 'person' ? { name: change.who.name, email: change.who.email ?? '' } : undefined;
+export function commitAuthor(set: Pick<ChangeSet, 'who'>): CommitAuthor | undefined {
+  return set.who.kind === 'person' ? { name: set.who.name, email: set.who.email ?? '' } : undefined;
 }

@@ -5,6 +5,7 @@ import git from 'isomorphic-git';
 import { allowsShrink } from '../../domain/judge.ts';
 import type { CommitObject } from './format/commit-object.ts';
 import type { ObjectReader } from './files/object-reader.ts';
+import type { RevisionFacts } from '../backend.ts';
 import { sharedGitDir } from './git-directory.ts';
 
 /** The commit's parents and message: natively when a reader is given and can, else through isomorphic-git. */
@@ -13,6 +14,26 @@ async function readCommitFacts(dir: string, oid: string, cache: object, reader?:
   if (native) return native;
   const { commit } = await git.readCommit({ fs, gitdir: sharedGitDir(dir), oid, cache });
   return { parents: commit.parent, message: commit.message };
+}
+
+/** What a commit says of itself, for the history of revisions: its author, when, and its message. */
+export async function commitFacts(dir: string, oid: string, cache: object, reader?: ObjectReader): Promise<RevisionFacts | undefined> {
+  let commit: Pick<CommitObject, 'author' | 'message'> | undefined = reader?.readCommit(oid);
+  try {
+    commit ??= toCommitObject((await git.readCommit({ fs, gitdir: sharedGitDir(dir), oid, cache })).commit);
+  } catch {
+    return undefined; // not in this repository (a shallow clone's edge, a commit gone)
+  }
+  const { author, message } = commit;
+  return {
+    author: author ? { name: author.name, email: author.email } : null,
+    time: author ? new Date(author.timestamp * 1000).toISOString() : null,
+    message: message.replace(/\n+$/, ''),
+  };
+}
+
+function toCommitObject(commit: { author: { name: string; email: string; timestamp: number }; message: string }): Pick<CommitObject, 'author' | 'message'> {
+  return { author: { name: commit.author.name, email: commit.author.email, timestamp: commit.author.timestamp }, message: commit.message };
 }
 
 /** The commits before `commit` on its first-parent line, newest first, at most `limit`. */

@@ -1,6 +1,7 @@
 // STORE_BACKEND=git on a local directory: the record files of the working tree are the
 // store, and every change to them (an editor saving, a `git pull`, a commit) is noticed
-// within a second. In crud mode each REST write becomes one commit of the record's file.
+// within a second. In crud mode each REST write becomes one commit of the record's file, and
+// each change set one commit of all its records' files.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -8,13 +9,13 @@ import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
-import type { Backend, BackendDescription, BaseRevision, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RecordChange, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
-import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
+import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { IndexFileCache } from '../../git/files/index-file-access.ts';
 import { IndexNotWritable } from '../../git/format/index-file.ts';
 import { requireGitDirectory } from '../../git/git-directory.ts';
@@ -28,7 +29,7 @@ import { yieldToEventLoop } from '../../event-loop.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
-import { commitToWorkingTree, takeWriteLocks, type WriteLocks } from './working-tree-commit.ts';
+import { commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
 import { WriteRepair } from './write-journal.ts';
 
 /** How often every record file's stat is looked at, for changes the watcher missed. */
@@ -147,6 +148,12 @@ export class LocalGitBackend implements Backend {
     return isOlderCommit(this.dir, revision, served, this.#gitCache);
   }
 
+  /** A commit's author, time and message; nothing for uncommitted edits. */
+  async revisionFacts(revision: string): Promise<RevisionFacts | undefined> {
+    if (commitOfRevision(revision) !== revision) return undefined;
+    return commitFacts(this.dir, revision, this.#gitCache, new ObjectReader(this.dir, this.#gitCache));
+  }
+
   watch(onChange: (reason: string) => void): void {
     const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => this.#local.run(() => test(this.#seen));
     const note = (path: string) => {
@@ -170,8 +177,8 @@ export class LocalGitBackend implements Backend {
     this.#rescan.unref();
   }
 
-  commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
-    return this.#local.run(() => this.#commit(change, base));
+  commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
+    return this.#local.run(() => this.#commit(set, base));
   }
 
   /** Holds index.lock and the branch's lock: a person's git command waits (or fails) until release. */
@@ -194,7 +201,7 @@ export class LocalGitBackend implements Backend {
     };
   }
 
-  async #commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+  async #commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
     let repaired: boolean;
     try {
       // Under a hold, holdForWrite repaired already.
@@ -207,22 +214,27 @@ export class LocalGitBackend implements Backend {
     const parent = commitOfRevision(base.snapshot.revision);
     const branch = await currentBranch(this.dir);
     if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
-    const { collection, id } = change;
-    const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
-    const previous = await readFile(join(this.dir, path)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    const header = previous ? '' : await this.#schemaHint(collection, base.sources);
-    const text = change.record === null ? null : nextRecordFileText(collection, change.record, previous?.toString('utf8'), header);
+    const changes: WorkingTreeChange[] = [];
+    const sources = new Map<string, string>();
+    for (const { collection, id, record } of set.changes) {
+      const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
+      const previous = await readFile(join(this.dir, path)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      const header = previous ? '' : await this.#schemaHint(collection, base.sources);
+      const text = record === null ? null : nextRecordFileText(collection, record, previous?.toString('utf8'), header);
+      changes.push({ path, text, previous });
+      if (text !== null) sources.set(`${collection}/${id}`, path);
+    }
     let head: string;
     try {
       ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, {
         branchRef: branch,
         parent,
-        change: { path, text, previous },
-        message: commitMessage(change),
-        author: commitAuthor(change),
+        changes,
+        message: commitMessage(set),
+        author: commitAuthor(set),
         held: this.#held,
         lockOptions: this.#lockOptions,
         indexCache: this.#indexCache,
@@ -233,16 +245,18 @@ export class LocalGitBackend implements Backend {
     // What this backend has seen is its own, and only changed inside #local: updated in place
     // (a fleet's folder is 10,000 entries, not worth a copy per write).
     const files = this.#seen?.files ?? new Map<string, string>();
-    if (text === null) files.delete(path);
-    else files.set(path, gitBlobId(Buffer.from(text)));
+    for (const { path, text } of changes) {
+      if (text === null) files.delete(path);
+      else files.set(path, gitBlobId(Buffer.from(text)));
+      // The next load reads the file again rather than trust what the watcher may not have said yet.
+      if (this.#pending !== 'all') this.#pending.add(path);
+    }
     this.#seen = { head, files };
-    // The next load reads the file again rather than trust what the watcher may not have said yet.
-    if (this.#pending !== 'all') this.#pending.add(path);
     // Uncommitted edits of other files stay uncommitted, and the revision says so, exactly as
     // the next load would.
     const clean = base.snapshot.revision === parent;
     const revision = clean ? head : await workingTreeRevision(this.dir, [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath), this.#gitCache);
-    return { revision, source: text === null ? undefined : path };
+    return { revision, sources };
   }
 
   #commitFault(error: unknown): Error {

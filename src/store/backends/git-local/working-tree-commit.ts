@@ -1,16 +1,18 @@
-// Commits one record file change in a checked-out config repo: exactly that change, on top of
-// the branch's commit (whatever else is staged or edited stays out of it), with the file and
-// its index entry moved along, so that `git status` stays clean.
+// Commits record file changes in a checked-out config repo — one file for a REST write,
+// several for a change set — as one commit: exactly those changes, on top of the branch's
+// commit (whatever else is staged or edited stays out of it), with the files and their index
+// entries moved along, so that `git status` stays clean.
 //
 // The order is git's own (what `git commit` does): the commit's objects first (flushed;
 // harmless until named); then index.lock, then the branch's lock — taken only if the branch
 // is still where the change was computed (else RefMoved: nothing touched); both waited for
 // while a person's git command holds them. Under the locks: the index is read and checked,
-// the intent is journalled (./write-journal.ts), the file replaced, the new index written
-// into index.lock, and the branch moved (logged in its reflog, and in HEAD's) — the moment
-// the write happens — then the index renamed into place. A failure before the branch moved
-// puts the file back; a crash anywhere is finished or undone by the next start from the
-// journal.
+// the intent is journalled (./write-journal.ts: every file of the commit), the files
+// replaced one by one, the new index (every entry patched at once) written into index.lock,
+// and the branch moved (logged in its reflog, and in HEAD's) — the moment the write happens —
+// then the index renamed into place. A failure before the branch moved puts every file back;
+// a crash anywhere, also between two files, is finished or undone for all of them by the next
+// start from the journal.
 //
 // In a linked worktree the index and the journal are the worktree's own and the branch and
 // the objects are the repository's shared ones (../../git/git-directory.ts).
@@ -19,7 +21,7 @@ import { join, resolve, sep } from 'node:path';
 import type { CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { IndexFileCache } from '../../git/files/index-file-access.ts';
-import { patchIndex } from '../../git/format/index-file.ts';
+import { type IndexPatch, patchIndexEntries } from '../../git/format/index-file.ts';
 import { LockFile, type LockOptions } from '../../git/files/lock-file.ts';
 import { writeLooseObject } from '../../git/files/loose-object.ts';
 import { objectId } from '../../git/format/object-id.ts';
@@ -71,7 +73,8 @@ export interface WorkingTreeCommit {
   /** The branch to move ("refs/heads/main"): it must still name `parent`. */
   branchRef: string;
   parent: string;
-  change: WorkingTreeChange;
+  /** Each file once. */
+  changes: readonly WorkingTreeChange[];
   message: string;
   /** Who made the change, when not the service (a person): the commit's author; the service commits it. */
   author?: CommitAuthor;
@@ -83,19 +86,21 @@ export interface WorkingTreeCommit {
   indexCache?: IndexFileCache;
 }
 
-/** Returns the new commit and the file's blob id (null after a removal). */
-export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blob: string | null }> {
-  const { branchRef, parent, change, message, held } = write;
+/** Returns the new commit and each file's blob id (null after a removal), in the order of the changes. */
+export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blobs: (string | null)[] }> {
+  const { branchRef, parent, changes, message, held } = write;
   const repo = requireGitDirectory(dir);
   const { gitdir, commonDir } = repo;
-  const full = filePath(dir, change.path);
+  const full = changes.map((change) => filePath(dir, change.path));
   // The commit's objects are written in the background meanwhile; the branch waits for them.
-  const { commit, blob, written, parentBlob } = await builder.build(change, message, parent, write.author);
-  // The content to put back after a crash, kept where the journal can find it (usually the
-  // parent commit has it already; uncommitted edits of the file are stored first).
-  const previousBlob = await storedPrevious(commonDir, change.previous, parentBlob);
+  const { commit, blobs, written, parentBlobs } = await builder.build(changes, message, parent, write.author);
+  // The contents to put back after a crash, kept where the journal can find them (usually the
+  // parent commit has them already; uncommitted edits of a file are stored first).
+  const previousBlobs: (string | null)[] = [];
+  for (const [i, change] of changes.entries()) previousBlobs.push(await storedPrevious(commonDir, change.previous, parentBlobs[i]));
   const locks = held ?? (await takeWriteLocks(repo, branchRef, write.lockOptions));
-  let touched = false;
+  /** How many files may have been replaced (the one being replaced when a failure came counts). */
+  let touched = 0;
   let moved = false;
   try {
     // Compare-and-swap: the branch must still be where the change was computed.
@@ -105,10 +110,16 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     // and before anything is touched: an index a write must not go through (a merge in
     // progress, a damaged file, a form this code cannot keep) refuses the write here.
     const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
-    await recordIntent(gitdir, { ref: branchRef, path: change.path, parent, commit, blob, previousBlob });
-    touched = true;
-    await replaceFile(gitdir, full, change.text);
-    const patched = index && patchIndex(index, change.path, blob === null ? null : { oid: blob, stats: await stat(full, { bigint: true }) });
+    const files = changes.map((change, i) => ({ path: change.path, blob: blobs[i]!, previousBlob: previousBlobs[i]! }));
+    await recordIntent(gitdir, { ref: branchRef, parent, commit, files });
+    const patches: IndexPatch[] = [];
+    for (const [i, change] of changes.entries()) {
+      touched = i + 1;
+      await replaceFile(gitdir, full[i]!, change.text);
+      const blob = blobs[i]!;
+      patches.push({ path: change.path, entry: blob === null ? null : { oid: blob, stats: await stat(full[i]!, { bigint: true }) } });
+    }
+    const patched = index && patchIndexEntries(index, patches);
     // Not flushed: git does not flush the index either (it is rebuilt from HEAD after a power loss).
     if (patched) await locks.index.write(patched.bytes, false);
     await written;
@@ -121,7 +132,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     }
     await clearIntent(gitdir);
     if (!held) await locks.release();
-    return { commit, blob };
+    return { commit, blobs };
   } catch (error) {
     const putBack = async () => {
       // The rename may have happened even when what followed it failed: the branch says.
@@ -129,7 +140,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
         const undo = { committer: builder.author, message: `reset: moving to ${parent} (undoing a write that failed after its commit)`, worktreeGitdir: gitdir };
         await updateRef(commonDir, branchRef, parent, commit, undo, write.lockOptions);
       }
-      if (touched) await replaceFile(gitdir, full, change.previous ?? null);
+      for (let i = 0; i < touched; i++) await replaceFile(gitdir, full[i]!, changes[i]!.previous ?? null);
       await clearIntent(gitdir);
       if (!held) await locks.release();
     };

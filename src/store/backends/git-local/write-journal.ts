@@ -1,10 +1,12 @@
 // What a write in progress is about to do to the working tree, kept in the Git directory
 // until it is done, so that the next start can finish or undo a write a crash cut off:
-// between the record file's rename and the branch's move, the file holds content HEAD does
+// between the first record file's rename and the branch's move, files hold content HEAD does
 // not have; between the branch's move and the index's, the index is behind HEAD. Either
 // would show in `git status`, and a person's next `git commit -a` would undo the service's
-// commit. The branch decides: moved to the write's commit, the write happened (the file and
-// the index are brought to it); still on its parent, it did not (the file is put back).
+// commit. The intent names every file of the commit (several for a change set), so a crash
+// between two of them is repaired for all. The branch decides: moved to the write's commit,
+// the write happened (every file and its index entry are brought to it); still on its parent,
+// it did not (every file is put back).
 //
 // The journal file is named after the writing process's incarnation (its tag:
 // ../../process-identity.ts), written flushed and renamed into place with its folder flushed,
@@ -26,17 +28,32 @@ import { readRef } from '../../git/files/ref-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
 import { replaceFile, temporaryDir } from './record-file-write.ts';
 
-export interface WriteIntent {
-  /** The branch the write moves ("refs/heads/main"). */
-  ref: string;
+/** One file of a journalled write. */
+export interface IntendedFile {
   /** The record file, relative to the repo. */
   path: string;
-  parent: string;
-  commit: string;
   /** The file's blob after the write; null: the write removes it. */
   blob: string | null;
   /** The file's blob before the write (stored as an object first); null: there was no file. */
   previousBlob: string | null;
+}
+
+export interface WriteIntent {
+  /** The branch the write moves ("refs/heads/main"). */
+  ref: string;
+  parent: string;
+  commit: string;
+  /** Every file the commit changes. */
+  files: IntendedFile[];
+}
+
+/** The intent as a journal file holds it: a version before change sets wrote one file's fields at the top level. */
+type JournalledIntent = WriteIntent | (Omit<WriteIntent, 'files'> & IntendedFile);
+
+function intentOf(journalled: JournalledIntent): WriteIntent {
+  if ('files' in journalled) return journalled;
+  const { ref, parent, commit, path, blob, previousBlob } = journalled;
+  return { ref, parent, commit, files: [{ path, blob, previousBlob }] };
 }
 
 function journalDir(gitdir: string): string {
@@ -118,9 +135,9 @@ export async function repairInterruptedWrites(dir: string, log: Logger): Promise
     const match = JOURNAL_FILE.exec(name) ?? JOURNAL_DRAFT.exec(name);
     if (!match || (await isAlive(match[1]!))) continue;
     if (match.input.endsWith('.json')) {
-      const intent = JSON.parse(await readFile(join(journal, name), 'utf8')) as WriteIntent;
+      const intent = intentOf(JSON.parse(await readFile(join(journal, name), 'utf8')) as JournalledIntent);
       const outcome = await finishOrUndo(dir, repo, intent);
-      log.warn({ path: intent.path, commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
+      log.warn({ paths: intent.files.map((f) => f.path), commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
     }
     await rm(join(journal, name), { force: true });
   }
@@ -131,19 +148,24 @@ export async function repairInterruptedWrites(dir: string, log: Logger): Promise
 async function finishOrUndo(dir: string, { gitdir, commonDir }: GitDirectory, intent: WriteIntent): Promise<string> {
   const branch = await readRef(commonDir, intent.ref);
   const happened = branch === intent.commit || (branch !== undefined && branch !== intent.parent && (await descends(commonDir, branch, intent.commit)));
-  const full = join(dir, intent.path);
-  const onDisk = await fileBlob(full);
   if (happened) {
-    // The commit is in the branch: the file and its index entry must say what it says.
-    if (onDisk !== intent.blob && onDisk === intent.previousBlob) await putBlob(commonDir, gitdir, full, intent.blob);
+    // The commit is in the branch: every file and its index entry must say what it says.
     const index = await readIndexFile(gitdir);
-    if (index && indexEntryOid(index, intent.path) !== (intent.blob ?? undefined) && (await fileBlob(full)) === intent.blob) {
-      await setIndexEntry(gitdir, intent.path, intent.blob === null ? null : { oid: intent.blob, stats: await stat(full, { bigint: true }) });
+    for (const file of intent.files) {
+      const full = join(dir, file.path);
+      const onDisk = await fileBlob(full);
+      if (onDisk !== file.blob && onDisk === file.previousBlob) await putBlob(commonDir, gitdir, full, file.blob);
+      if (index && indexEntryOid(index, file.path) !== (file.blob ?? undefined) && (await fileBlob(full)) === file.blob) {
+        await setIndexEntry(gitdir, file.path, file.blob === null ? null : { oid: file.blob, stats: await stat(full, { bigint: true }) });
+      }
     }
     return 'finished: the commit was in the branch';
   }
-  // Not committed (and never answered as done): the file goes back to what it was.
-  if (onDisk === intent.blob && intent.blob !== intent.previousBlob) await putBlob(commonDir, gitdir, full, intent.previousBlob);
+  // Not committed (and never answered as done): every file goes back to what it was.
+  for (const file of intent.files) {
+    const full = join(dir, file.path);
+    if ((await fileBlob(full)) === file.blob && file.blob !== file.previousBlob) await putBlob(commonDir, gitdir, full, file.previousBlob);
+  }
   return 'undone: the commit never reached the branch';
 }
 

@@ -4,24 +4,24 @@
 // webhook calls. The local branch ref follows the commit served, so a restart finds it again
 // at once, even while the Git host is down.
 //
-// A write is committed as objects on top of the served commit and pushed; only once the
-// remote has it does the local branch move. A push refused because the remote branch moved
+// A write (or a change set: one commit of all its files) is committed as objects on top of
+// the served commit and pushed; only once the remote has it does the local branch move. A push refused because the remote branch moved
 // (a merged pull request, another instance's write) is reported as BaseMoved: the runner
 // fetches, applies the write again on the new head and pushes again. Each commit names the
 // instance that made it (a Gitops-Writer trailer): a push overtaken by another instance's
 // commit is how a second writer on the branch is noticed (./other-writers.ts).
 import * as fs from 'node:fs';
 import { resolve } from 'node:path';
-import git from 'isomorphic-git';
+import git, { type TreeEntry } from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import type { AnyRecord, Collection } from '../../../domain/records.ts';
 import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
-import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
+import { type CommitAuthor, CommitBuilder, type FileContent } from '../../git/commit-builder.ts';
 import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage, ownWriterId } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
@@ -29,7 +29,7 @@ import { clearStaleLocks, type LockOptions } from '../../git/files/lock-file.ts'
 import { readRef, updateRef } from '../../git/files/ref-file.ts';
 import { commitReflogMessage, type ReflogEntry } from '../../git/files/reflog.ts';
 import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/git-directory.ts';
-import { commitAllowsShrink, firstParents, isOlderCommit } from '../../git/history.ts';
+import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { RetryPolicy } from '../../../retry-policy.ts';
@@ -164,17 +164,26 @@ export class RemoteGitBackend implements Backend {
     return isOlderCommit(this.dir, revision, than, this.#target.cache);
   }
 
+  revisionFacts(revision: string): Promise<RevisionFacts | undefined> {
+    return commitFacts(this.dir, revision, this.#target.cache, new ObjectReader(this.dir, this.#target.cache));
+  }
+
   watch(onChange: (reason: string) => void): void {
     this.#onChange = onChange;
     this.#scheduleSync();
   }
 
-  async commit(change: RecordChange, base: BaseRevision, options: CommitOptions = {}): Promise<CommitResult> {
+  async commit(set: ChangeSet, base: BaseRevision, options: CommitOptions = {}): Promise<CommitResult> {
     const parent = base.snapshot.revision;
-    const { collection, id } = change;
-    const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
-    const text = change.record === null ? null : await this.#fileText(parent, path, change.record, collection);
-    const { commit, written } = await this.#builder.build({ path, text }, commitMessage(change, this.#writer), parent, commitAuthor(change));
+    const files: FileContent[] = [];
+    const sources = new Map<string, string>();
+    const folders = new Map<Collection, Promise<{ tree: TreeEntry[] }>>();
+    for (const { collection, id, record } of set.changes) {
+      const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
+      files.push({ path, text: record === null ? null : await this.#fileText(parent, path, record, collection, folders) });
+      if (record !== null) sources.set(`${collection}/${id}`, path);
+    }
+    const { commit, written } = await this.#builder.build(files, commitMessage(set, this.#writer), parent, commitAuthor(set));
     await written;
     try {
       await pushCommit(this.#target, this.#branch!, commit, parent, {
@@ -189,8 +198,8 @@ export class RemoteGitBackend implements Backend {
       throw error;
     }
     // The remote has it: the branch moves and the change is served.
-    await this.#moveLocalBranch(commit, { committer: this.#options.author, message: commitReflogMessage(commitMessage(change)) });
-    return { revision: commit, source: text === null ? undefined : path };
+    await this.#moveLocalBranch(commit, { committer: this.#options.author, message: commitReflogMessage(commitMessage(set)) });
+    return { revision: commit, sources };
   }
 
   describe(): BackendDescription {
@@ -278,13 +287,14 @@ export class RemoteGitBackend implements Backend {
   }
 
   /** The file's text after the write: its text at `commit` edited in place, or a new file with the schema hint its folder uses. */
-  async #fileText(commit: string, path: string, record: AnyRecord, collection: Collection): Promise<string> {
+  async #fileText(commit: string, path: string, record: AnyRecord, collection: Collection, folders: Map<Collection, Promise<{ tree: TreeEntry[] }>>): Promise<string> {
     const { cache } = this.#target;
-    const folder = await git.readTree({ fs, dir: this.dir, oid: commit, filepath: collection, cache }).catch(() => ({ tree: [] }));
+    // A folder's tree is read once per commit, however many of its files a change set writes.
+    if (!folders.has(collection)) folders.set(collection, git.readTree({ fs, dir: this.dir, oid: commit, filepath: collection, cache }).catch(() => ({ tree: [] })));
+    const folder = await folders.get(collection)!;
     const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
     if (own) return nextRecordFileText(collection, record, await readBlobText(this.dir, own.oid, cache));
     const sibling = folder.tree.find((e) => e.type === 'blob');
     return nextRecordFileText(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, cache)) : '');
   }
-
 }

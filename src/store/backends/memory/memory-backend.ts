@@ -1,6 +1,6 @@
 // STORE_BACKEND=memory: the state comes from SEED_FILE at start and lives in memory. Writes
 // change it in memory only (lost at exit); the seed's revision "seed-<hash>" becomes
-// "seed-<hash>.<n>" after the n-th write.
+// "seed-<hash>.<n>" after the n-th write (a change set, whatever its size, is one write).
 import type { Backend, BackendDescription, CommitResult, KnownRevisions, LoadResult } from '../../backend.ts';
 import { readSeedFile, type SeedFile } from '../../seed-file.ts';
 

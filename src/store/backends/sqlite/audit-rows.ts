@@ -1,24 +1,26 @@
-// The audit_log row of one write, written inside the write's own transaction: what changed,
-// the revisions around it, and who wrote it (a shared token by its role, a person by name
-// and e-mail; never a credential).
-import type { RecordChange } from '../../backend.ts';
+// The audit_log rows of one write or change set, written inside its own transaction: one row
+// per record changed, each with what changed, the revisions around it, the change's message
+// (the same for every row of a set), and who wrote it (a shared token by its role, a person
+// by name and e-mail; never a credential).
+import type { ChangeSet, RecordChange } from '../../backend.ts';
 import type { Db } from './sqlite-database.ts';
 
-export function insertAuditRow(db: Db, change: RecordChange, before: number, after: number): void {
+export function insertAuditRow(db: Db, set: Omit<ChangeSet, 'changes'>, change: RecordChange, before: number, after: number): void {
   db.prepare(
-    `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email, message)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     new Date().toISOString(),
     change.action,
     change.collection,
     change.id,
-    change.role,
+    set.role,
     JSON.stringify(change.changedFields),
     BigInt(before),
     BigInt(after),
-    change.who.kind,
-    change.who.name,
-    change.who.email ?? null,
+    set.who.kind,
+    set.who.name,
+    set.who.email ?? null,
+    set.message,
   );
 }

@@ -15,8 +15,8 @@
 // - meta.revision counts committed changes. Triggers bump it for every row changed by
 //   anyone, so a change made by another process (a second instance, the sqlite3 shell) moves
 //   it too; the service's own mutation then sets it to exactly one more than before, inside
-//   the same transaction, so one REST write is one revision.
-// - audit_log: one row per REST mutation, written in the mutation's transaction.
+//   the same transaction, so one REST write (or one change set) is one revision.
+// - audit_log: one row per record a REST write or change set changed, written in its transaction.
 // - published_baseline (version 2): one row, what the rules need of the revision published
 //   last (input counts per cluster, dangling references), so that a restart judges the
 //   database against what was served before it (docs/decisions/0003-baseline-survives-restarts.md).
@@ -25,6 +25,9 @@
 // - audit_log.caller_kind, caller_name, caller_email (version 4): who wrote — a shared token by
 //   its role ('write-token'), a person by the name and e-mail their issuer's token gave.
 //   Rows written before are a shared token's, named after their token_role.
+// - audit_log.message (version 5): the message the change was stored with (a change set's, a
+//   REST write's Gitops-Commit-Message, or the one made from the change), the same on every
+//   row of one change set; NULL on rows written before.
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -176,6 +179,13 @@ ALTER TABLE audit_log ADD COLUMN caller_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_log ADD COLUMN caller_email TEXT;
 UPDATE audit_log SET caller_name = token_role || '-token';
 CREATE INDEX audit_log_caller ON audit_log (caller_kind, caller_name);
+`,
+  },
+  {
+    version: 5,
+    description: 'the message of each write or change set in audit_log',
+    sql: `
+ALTER TABLE audit_log ADD COLUMN message TEXT;
 `,
   },
 ];

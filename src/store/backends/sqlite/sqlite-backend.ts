@@ -2,10 +2,11 @@
 // schema is migrated and a database that never held records gets SEED_FILE. A revision is
 // read whole in one read transaction; a change made by another process (a second instance,
 // the sqlite3 shell) is noticed through PRAGMA data_version within POLL_INTERVAL_MS. A write
-// is one transaction: the record's rows, the revision bump and the audit_log row.
+// (one REST write, or a change set of several records) is one transaction: the records' rows,
+// one revision bump, and one audit_log row per record, each with the change's message.
 import type { Logger } from 'pino';
 import type { BaselineFacts } from '../../../domain/baseline.ts';
-import type { Backend, BackendDescription, BaseRevision, CommitResult, LoadResult, RecordChange } from '../../backend.ts';
+import type { Backend, BackendDescription, BaseRevision, ChangeSet, CommitResult, LoadResult } from '../../backend.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { RetryPolicy } from '../../../retry-policy.ts';
 import { StartupError } from '../../../startup-error.ts';
@@ -126,7 +127,7 @@ export class SqliteBackend implements Backend {
     this.#timer.unref();
   }
 
-  async commit(change: RecordChange, base: BaseRevision): Promise<CommitResult> {
+  async commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
     const db = this.#db;
     const writer = this.#writer;
     if (!db || !writer) throw new StoreUnavailable('read_only', `the database ${this.#name} is open read-only (mode=ro)`);
@@ -136,11 +137,13 @@ export class SqliteBackend implements Backend {
       // The write was computed on what is served; another process may have committed since.
       if (String(before) !== base.snapshot.revision) throw new BaseMoved(`the database moved to revision ${before}`);
       const after = before + 1;
-      if (change.record === null) writer.delete(change.collection, change.id);
-      else writer.put(change.collection, change.record);
-      // The triggers counted every row written; one write is one revision.
+      for (const change of set.changes) {
+        if (change.record === null) writer.delete(change.collection, change.id);
+        else writer.put(change.collection, change.record);
+      }
+      // The triggers counted every row written; one write or change set is one revision.
       setRevision(db, after);
-      insertAuditRow(db, change, before, after);
+      for (const change of set.changes) insertAuditRow(db, set, change, before, after);
       db.exec('COMMIT');
       // This connection's own commit does not move data_version; a later poll sees others'.
       return { revision: String(after) };
@@ -148,7 +151,7 @@ export class SqliteBackend implements Backend {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (error instanceof BaseMoved) throw error;
       if (isDiskFull(error)) throw new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
-      this.#options.log.error({ err: error, collection: change.collection, id: change.id }, 'database write failed');
+      this.#options.log.error({ err: error, records: set.changes.map((c) => `${c.collection}/${c.id}`).slice(0, 20) }, 'database write failed');
       throw new StoreUnavailable('io', `the database refused the write (${sqliteMessage(error)}); nothing was stored`);
     }
   }

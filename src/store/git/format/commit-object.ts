@@ -4,6 +4,8 @@
 export interface CommitObject {
   tree: string;
   parents: string[];
+  /** Absent when the author line cannot be read. */
+  author?: CommitPerson;
   message: string;
 }
 
@@ -13,13 +15,21 @@ export function decodeCommit(data: Buffer): CommitObject | undefined {
   const end = text.indexOf('\n\n');
   const header = end === -1 ? text : text.slice(0, end);
   let tree: string | undefined;
+  let author: CommitPerson | undefined;
   const parents: string[] = [];
   for (const line of header.split('\n')) {
     if (line.startsWith('tree ')) tree = line.slice(5);
     else if (line.startsWith('parent ')) parents.push(line.slice(7));
+    else if (line.startsWith('author ')) author = decodePerson(line.slice(7));
   }
   if (!tree || !/^[0-9a-f]{40}$/.test(tree)) return undefined;
-  return { tree, parents, message: end === -1 ? '' : text.slice(end + 2) };
+  return { tree, parents, ...(author ? { author } : {}), message: end === -1 ? '' : text.slice(end + 2) };
+}
+
+/** "Name <email> 1700000000 +0100": the time zone is dropped, the time is an instant anyway. */
+function decodePerson(text: string): CommitPerson | undefined {
+  const match = /^(.*?) ?<([^>]*)> (\d+) [+-]\d{4}$/.exec(text);
+  return match ? { name: match[1]!, email: match[2]!, timestamp: Number(match[3]) } : undefined;
 }
 
 export interface CommitPerson {

@@ -143,37 +143,67 @@ function entriesOf(layout: IndexLayout, target: Buffer): [number, number] {
   return [first, end];
 }
 
+/** One entry to set (or, with null, to remove) in a patch of the index. */
+export interface IndexPatch {
+  path: string;
+  entry: IndexEntryData | null;
+}
+
 /**
  * The index with `path`'s entry set to `entry`, or removed when `entry` is null. Throws
  * IndexNotWritable for an index a write must not go through. The extensions the layout keeps
  * follow the entries; the others are dropped (git rebuilds them).
  */
 export function patchIndex(index: Buffer | IndexLayout, path: string, entry: IndexEntryData | null): IndexLayout {
+  return patchIndexEntries(index, [{ path, entry }]);
+}
+
+/**
+ * The index with every patch applied (each path once): the bytes between the patched entries
+ * are copied once and the checksum computed once, however many files a commit changes.
+ */
+export function patchIndexEntries(index: Buffer | IndexLayout, patches: readonly IndexPatch[]): IndexLayout {
   const layout = Buffer.isBuffer(index) ? indexLayout(index) : index;
-  const target = Buffer.from(path, 'utf8');
-  const [first, end] = entriesOf(layout, target);
   const { bytes, starts, entriesEnd, extensions } = layout;
-  const from = first < starts.length ? starts[first]! : entriesEnd;
-  const to = end < starts.length ? starts[end]! : entriesEnd;
-  const replacement = entry ? encodeEntry(target, entry) : Buffer.alloc(0);
+  const at = (i: number) => (i < starts.length ? starts[i]! : entriesEnd);
+  const sorted = patches
+    .map(({ path, entry }) => ({ target: Buffer.from(path, 'utf8'), entry }))
+    .sort((a, b) => Buffer.compare(a.target, b.target));
+  const spans = sorted.map(({ target, entry }, i) => {
+    if (i > 0 && sorted[i - 1]!.target.equals(target)) throw new Error(`the index is patched once per path: ${target.toString('utf8')}`);
+    const [first, end] = entriesOf(layout, target);
+    return { first, end, replacement: entry ? encodeEntry(target, entry) : Buffer.alloc(0), added: entry ? 1 : 0 };
+  });
   // One buffer for the whole new index, checksum included (a fleet's index is a megabyte).
-  const newEntriesEnd = entriesEnd - (to - from) + replacement.length;
+  let newEntriesEnd = entriesEnd;
+  let count = starts.length;
+  for (const span of spans) {
+    newEntriesEnd += span.replacement.length - (at(span.end) - at(span.first));
+    count += span.added - (span.end - span.first);
+  }
   const length = newEntriesEnd + extensions.length;
   const out = Buffer.allocUnsafe(length + CHECKSUM);
-  bytes.copy(out, 0, 0, from);
-  replacement.copy(out, from);
-  bytes.copy(out, from + replacement.length, to, entriesEnd);
+  const next = new Uint32Array(count);
+  let copiedTo = 0; // entries of the old index copied so far
+  let written = HEADER; // bytes of the new index written so far
+  let nextEntry = 0;
+  bytes.copy(out, 0, 0, HEADER);
+  const copyEntries = (until: number) => {
+    const shift = written - at(copiedTo);
+    for (let i = copiedTo; i < until; i++) next[nextEntry++] = starts[i]! + shift;
+    written += bytes.copy(out, written, at(copiedTo), at(until));
+    copiedTo = until;
+  };
+  for (const span of spans) {
+    copyEntries(span.first);
+    if (span.added) next[nextEntry++] = written;
+    written += span.replacement.copy(out, written);
+    copiedTo = span.end;
+  }
+  copyEntries(starts.length);
   extensions.copy(out, newEntriesEnd);
-  const count = starts.length - (end - first) + (entry ? 1 : 0);
   out.writeUInt32BE(count, 8);
   createHash('sha1').update(out.subarray(0, length)).digest().copy(out, length);
-  const next = new Uint32Array(count);
-  next.set(starts.subarray(0, first));
-  if (entry) next[first] = from;
-  const shift = replacement.length - (to - from);
-  const rest = starts.subarray(end);
-  const at = first + (entry ? 1 : 0);
-  for (let i = 0; i < rest.length; i++) next[at + i] = rest[i]! + shift;
   return { bytes: out, starts: next, entriesEnd: newEntriesEnd, extensions: out.subarray(newEntriesEnd, length) };
 }
 

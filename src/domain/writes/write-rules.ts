@@ -1,0 +1,91 @@
+// What a written record does to the rest of the revision, judged once the revision is
+// complete: after a single write, or after the last write of a change set. `before` is the
+// revision the writes started from, `after` the one they make.
+//
+// Writes ratchet (docs/decisions/0004-writes-ratchet.md): a problem the record already had
+// in `before` (a dangling reference the read contract allows, a list already too long) does
+// not refuse writes that leave it as it was; only problems they introduce do. Warnings never do.
+import { isError, type Problem, problemIdentity, recordName } from '../problem.ts';
+import type { AnyRecord, Collection } from '../records.ts';
+import { checkRecordChange } from '../rules/index.ts';
+import { dependents } from '../rules/catalog.ts';
+import { referencingClusters } from '../rules/references.ts';
+import { problem } from '../problem.ts';
+import type { Snapshot } from '../snapshot.ts';
+import type { WriteRefusal } from './write-request.ts';
+
+/** How many ids a refusal names before it says "and N more". */
+const NAMES_IN_MESSAGE = 20;
+
+const SINGULAR: Record<Collection, string> = {
+  clusters: 'cluster',
+  platform_components: 'platform component',
+  namespaces: 'namespace',
+  rolebindings: 'rolebinding',
+};
+
+/**
+ * Why the record `id` cannot be as it is in `after`, or undefined when it may: `previous` is
+ * the record in `before` (undefined when it was created). A record that is gone from `after`
+ * must not be referenced there any more; one that is there must bring no new error.
+ */
+export function recordChangeRefusal(before: Snapshot, after: Snapshot, collection: Collection, id: string, previous: AnyRecord | undefined): WriteRefusal | undefined {
+  const record = after[collection].get(id) as AnyRecord | undefined;
+  if (record === undefined) return previous === undefined ? undefined : stillInUse(after, collection, id);
+  const had = new Set(previous ? checkRecordChange(before, before, collection, previous).filter(isError).map(problemIdentity) : []);
+  const problems = checkRecordChange(before, after, collection, record).filter((p) => isError(p) && !had.has(problemIdentity(p)));
+  return problems.length > 0 ? invalidRecord(collection, id, problems) : undefined;
+}
+
+/** A deleted definition that clusters still reference, or a catalog entry others depend on: a conflict naming them. */
+function stillInUse(after: Snapshot, collection: Collection, id: string): WriteRefusal | undefined {
+  const key = { collection, id };
+  if (collection !== 'clusters') {
+    const clusters = referencingClusters(after, collection, id);
+    if (clusters.length > 0) {
+      return {
+        reason: 'conflict',
+        message: `${recordName(key)} is still referenced by clusters: ${listNames(clusters)}; remove those references first`,
+        problems: [problem('still_referenced', { record: key, field: '' }, `referenced by ${clusters.length} cluster(s)`)],
+        subject: key,
+      };
+    }
+  }
+  if (collection === 'platform_components') {
+    const entries = dependents(after, id);
+    if (entries.length > 0) {
+      return {
+        reason: 'conflict',
+        message: `${recordName(key)} is still a depends_on of catalog entries: ${listNames(entries)}; change their depends_on first`,
+        problems: [
+          problem('still_referenced', { record: key, field: '' }, `depended on by ${entries.length} catalog entr${entries.length === 1 ? 'y' : 'ies'}`),
+        ],
+        subject: key,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** A refusal naming every problem of a record (the first three in the message). */
+export function invalidRecord(collection: Collection, id: string, problems: Problem[]): WriteRefusal {
+  const own = (p: Problem) => !p.at.record || (p.at.record.collection === collection && p.at.record.id === id);
+  const where = (p: Problem) => (own(p) ? p.at.field : '');
+  const summary = problems
+    .slice(0, 3)
+    .map((p) => (where(p) ? `${where(p)}: ${p.message}` : p.message))
+    .join('; ');
+  const subject = { collection, id };
+  const placed = problems.map((p) => (p.at.record ? p : { ...p, at: { ...p.at, record: subject } }));
+  return {
+    reason: 'invalid',
+    message: `the ${SINGULAR[collection]} record is invalid: ${summary}${problems.length > 3 ? '; ...' : ''}`,
+    problems: placed,
+    subject,
+  };
+}
+
+function listNames(ids: string[]): string {
+  const shown = ids.slice(0, NAMES_IN_MESSAGE).join(', ');
+  return ids.length > NAMES_IN_MESSAGE ? `${shown} and ${ids.length - NAMES_IN_MESSAGE} more` : shown;
+}

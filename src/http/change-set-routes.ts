@@ -1,0 +1,141 @@
+// POST /api/v2/gitops/changes (crud mode, write role): several writes in one request,
+// applied in order to the served revision, judged once as a whole and stored as one commit
+// with the request's message, or refused all together with the failing write's index
+// (domain/writes/change-set.ts). ?dryRun=All answers the same and stores nothing.
+//
+// This layer checks the body's shape — each write's op, collection, id, record or patch,
+// if_match — naming the write by its index, and turns it into a ChangeSetRequest; the store
+// runner does the rest, exactly as for a single REST write.
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { ID_RULE, isValidId } from '../domain/ids.ts';
+import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
+import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../domain/writes/change-set.ts';
+import { recordEtag } from '../domain/writes/record-etag.ts';
+import type { Role, WriteAuthor, WriteRequest } from '../domain/writes/write-request.ts';
+import type { StoreRunner } from '../store/store-runner.ts';
+import type { Authenticator } from './auth.ts';
+import { fleetWideCaller } from './authorize.ts';
+import { ApiError, type ErrorDetail } from './errors.ts';
+import { parseJsonBody } from './json-body.ts';
+import { isDryRun, messageProblem, readDryRun, writeAuthor } from './write-options.ts';
+
+export const CHANGES_PATH = '/api/v2/gitops/changes';
+
+export interface ChangeSetRouteDeps {
+  store: StoreRunner;
+  auth: Authenticator;
+  /** Largest accepted request body, in bytes (MAX_BODY_SIZE). */
+  maxBodyBytes: number;
+}
+
+const OPS = ['create', 'replace', 'patch', 'delete'] as const;
+type Op = (typeof OPS)[number];
+/** The fields each op takes besides op, collection and id. */
+const FIELDS: Record<Op, readonly string[]> = {
+  create: ['record'],
+  replace: ['record', 'if_match'],
+  patch: ['patch', 'if_match'],
+  delete: ['if_match'],
+};
+
+/** One record as the answer names it: as stored after the set, or null when it is gone. */
+interface StoredRecord {
+  collection: Collection;
+  id: string;
+  record: AnyRecord | null;
+  etag: string | null;
+}
+
+export function changeSetRoutes(deps: ChangeSetRouteDeps): Router {
+  const router = Router();
+  const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    await fleetWideCaller(deps.auth, req, res, 'write');
+    next();
+  };
+  router.post(CHANGES_PATH, writer, readDryRun, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
+    const request = changeSetRequest(req.body, writeAuthor(res));
+    const dryRun = isDryRun(res);
+    const { applied, revisionBefore, revisionAfter } = await deps.store.write(request, { dryRun });
+    const records: StoredRecord[] = applied.touched.map(({ collection, id }) => {
+      const record = (applied.snapshot[collection].get(id) as AnyRecord | undefined) ?? null;
+      return { collection, id, record, etag: record === null ? null : recordEtag(record) };
+    });
+    res
+      .status(201)
+      .set({ 'x-config-revision': revisionAfter ?? revisionBefore, 'cache-control': 'no-store' })
+      .json({ revision: revisionAfter, unchanged: applied.unchanged, records });
+  });
+  router.all(CHANGES_PATH, (req) => {
+    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${CHANGES_PATH}; allowed: POST`, { headers: { allow: 'POST' } });
+  });
+  return router;
+}
+
+/** The body as a change set, or a 400 naming every problem of its shape (each write's by its index). */
+export function changeSetRequest(body: unknown, by: { role: Role; who: WriteAuthor }): ChangeSetRequest {
+  const details: ErrorDetail[] = [];
+  const refuse = (): never => {
+    const summary = details
+      .slice(0, 3)
+      .map((d) => `${d.index === undefined ? '' : `write ${d.index}: `}${d.path}: ${d.message}`)
+      .join('; ');
+    throw new ApiError('validation_error', `the change set is malformed: ${summary}${details.length > 3 ? '; ...' : ''}`, { details });
+  };
+  if (!isObject(body)) {
+    details.push({ path: '', message: 'must be an object with "writes" (and "message")' });
+    return refuse();
+  }
+  for (const key of Object.keys(body)) if (key !== 'message' && key !== 'writes') details.push({ path: key, message: 'unknown field; a change set has "message" and "writes"' });
+  const { message, writes } = body;
+  if (message !== undefined && typeof message !== 'string') details.push({ path: 'message', message: 'must be a string' });
+  else if (typeof message === 'string') {
+    const why = messageProblem(message);
+    if (why) details.push({ path: 'message', message: why });
+  }
+  if (!Array.isArray(writes) || writes.length === 0 || writes.length > MAX_CHANGE_SET_WRITES) {
+    details.push({ path: 'writes', message: `must be an array of 1 to ${MAX_CHANGE_SET_WRITES} writes` });
+    return refuse();
+  }
+  const requests = writes.map((write, index) => writeRequest(write, index, by, details));
+  if (details.length > 0) return refuse();
+  return { writes: requests as WriteRequest[], ...by, ...(typeof message === 'string' ? { message } : {}) };
+}
+
+/** One write of the body, or undefined with its problems added to `details`. */
+function writeRequest(write: unknown, index: number, by: { role: Role; who: WriteAuthor }, details: ErrorDetail[]): WriteRequest | undefined {
+  const problem = (path: string, message: string): undefined => {
+    details.push({ index, path, message });
+    return undefined;
+  };
+  if (!isObject(write)) return problem('', 'must be an object with "op", "collection" and "id"');
+  const { op, collection, id } = write;
+  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) return problem('op', `must be one of: ${OPS.join(', ')}`);
+  const known = ['op', 'collection', 'id', ...FIELDS[op as Op]];
+  const before = details.length;
+  for (const key of Object.keys(write)) if (!known.includes(key)) problem(key, `unknown field for "${op}"; it takes: ${known.join(', ')}`);
+  if (typeof collection !== 'string' || !(COLLECTIONS as readonly string[]).includes(collection)) problem('collection', `must be one of: ${COLLECTIONS.join(', ')}`);
+  if (typeof id !== 'string' || !isValidId(id)) problem('id', `must be ${ID_RULE}`);
+  const field = op === 'patch' ? 'patch' : op === 'delete' ? undefined : 'record';
+  const content = field === undefined ? undefined : write[field];
+  if (field !== undefined && !isObject(content)) problem(field, 'must be a JSON object');
+  if (op === 'create' && isObject(content) && 'id' in content && content.id !== id) problem('record/id', `must be "${String(id)}" (the write's id) or left out`);
+  const ifMatch = write.if_match;
+  if (ifMatch !== undefined && typeof ifMatch !== 'string') problem('if_match', 'must be a string: the ETag as GET returned it');
+  if (details.length > before) return undefined;
+  const common = { collection: collection as Collection, ...by };
+  const precondition = ifMatch === undefined ? {} : { ifMatch: ifMatch as string };
+  switch (op as Op) {
+    case 'create':
+      return { kind: 'create', ...common, body: { id, ...(content as Record<string, unknown>) } };
+    case 'replace':
+      return { kind: 'replace', ...common, id: id as string, body: content as Record<string, unknown>, ...precondition };
+    case 'patch':
+      return { kind: 'merge-patch', ...common, id: id as string, patch: content as Record<string, unknown>, ...precondition };
+    case 'delete':
+      return { kind: 'delete', ...common, id: id as string, ...precondition };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

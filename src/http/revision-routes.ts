@@ -1,0 +1,54 @@
+// GET /api/v2/gitops/revisions: the revisions this replica judged, newest first
+// (store/revision-history.ts), `?cluster=<id>` for those that changed that cluster's answers,
+// `?limit=` (default 50, at most 1,000). Fleet-wide: a caller that reads everything (a cluster
+// credential gets 403). Among replicas each judges the same revisions of the one store, so a
+// replica's own list is the list: nothing is gathered from peers.
+import { Router } from 'express';
+import { ID_RULE, isValidId } from '../domain/ids.ts';
+import { REVISIONS_KEPT } from '../store/revision-history.ts';
+import type { HistoryQuery } from '../store/revision-history.ts';
+import type { StoreRunner } from '../store/store-runner.ts';
+import type { Authenticator } from './auth.ts';
+import { fleetWideCaller } from './authorize.ts';
+import { ApiError, type ErrorDetail } from './errors.ts';
+import { REVISIONS_PATH } from './read-handler.ts';
+import { problemView } from './ready-view.ts';
+
+export const DEFAULT_REVISIONS_LIMIT = 50;
+
+export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pick<StoreRunner, 'revisions'> }): Router {
+  const router = Router();
+  router.get(REVISIONS_PATH, async (req, res) => {
+    await fleetWideCaller(auth, req, res, 'read');
+    const queryAt = req.originalUrl.indexOf('?');
+    const query = parseRevisionsQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
+    const revisions = store.revisions(query).map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
+    res.set('cache-control', 'no-store').json({ revisions });
+  });
+  router.all(REVISIONS_PATH, (req) => {
+    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the revisions answer GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
+  });
+  return router;
+}
+
+/** ?cluster=<id> and ?limit=<1..1000>, each at most once; anything else is refused by name. */
+export function parseRevisionsQuery(query: string): HistoryQuery {
+  const params = new URLSearchParams(query);
+  const details: ErrorDetail[] = [];
+  const parsed: HistoryQuery = { limit: DEFAULT_REVISIONS_LIMIT };
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    const value = values[0]!;
+    if (name !== 'cluster' && name !== 'limit') details.push({ path: name, message: `unknown query parameter "${name}"; allowed: cluster, limit` });
+    else if (values.length > 1) details.push({ path: name, message: 'must be given once' });
+    else if (name === 'cluster') {
+      if (isValidId(value)) parsed.cluster = value;
+      else details.push({ path: name, message: `must be a cluster id: ${ID_RULE}` });
+    } else if (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= REVISIONS_KEPT) parsed.limit = Number(value);
+    else details.push({ path: name, message: `must be a whole number from 1 to ${REVISIONS_KEPT}` });
+  }
+  if (details.length > 0) {
+    throw new ApiError('bad_request', `invalid query: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+  }
+  return parsed;
+}

@@ -1,0 +1,140 @@
+// The revisions this process judged, newest first: published or refused, when, what the
+// store says of each (a Git commit's author, time and message), whose answers each changed,
+// and a refused one's problems. The last 1,000 are kept. Git's are filled at start from the
+// history the runner judges anyway to find its baseline (./start-history.ts), so a restart
+// shows the same list; other stores start empty.
+//
+// Which clusters' answers a revision changed is worked out when it is judged, against the
+// revision published before it (for a refused one: the one it would have replaced), by
+// domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
+// the same objects in both. The ids are kept compactly (./cluster-id-sets.ts).
+import { changedClusterIds } from '../domain/changed-clusters.ts';
+import type { Problem } from '../domain/problem.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
+import type { RevisionFacts } from './backend.ts';
+import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
+
+/** How many revisions are kept. */
+export const REVISIONS_KEPT = 1000;
+/** How many cluster ids an entry names; `clusters_changed` counts them all. */
+export const CLUSTERS_NAMED = 100;
+
+/** One judged revision, as the history lists it. */
+export interface HistoryEntry {
+  revision: string;
+  result: 'published' | 'refused';
+  judged_at: string;
+  author: { name: string; email: string | null } | null;
+  time: string | null;
+  message: string | null;
+  /** Clusters whose answers it changed; null when the revision before it is not known. */
+  clusters_changed: number | null;
+  /** The first of them in id order, at most CLUSTERS_NAMED. */
+  clusters: string[] | null;
+  /** A refused revision's problems (those that refused it). */
+  problems: readonly Problem[];
+}
+
+interface Kept {
+  revision: string;
+  result: HistoryEntry['result'];
+  judgedAt: string;
+  facts: RevisionFacts | undefined;
+  changed: { set: ClusterIdSet; count: number; named: string[] } | null;
+  problems: readonly Problem[];
+}
+
+export interface HistoryQuery {
+  /** Only revisions that changed this cluster's answers. */
+  cluster?: string;
+  limit: number;
+}
+
+export class RevisionHistory {
+  readonly #factsOf: (revision: string) => Promise<RevisionFacts | undefined>;
+  readonly #kept: number;
+  /** Oldest first. */
+  #entries: Kept[] = [];
+  #sets = new ClusterIdSets();
+  /** The revision published last: what the next one changed answers against. */
+  #published: Snapshot | undefined;
+
+  /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
+  constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT) {
+    this.#factsOf = factsOf;
+    this.#kept = kept;
+  }
+
+  /**
+   * A revision published. `facts`: what is known of it besides the store (the author and
+   * message of a write), for a store that says nothing of its revisions. Publishing again the
+   * revision published last (at start, an earlier one served when the newest was refused)
+   * adds nothing.
+   */
+  async published(snapshot: Snapshot, facts?: RevisionFacts): Promise<void> {
+    if (snapshot.revision === this.#published?.revision) return;
+    const before = this.#published;
+    this.#published = snapshot;
+    await this.#add({ revision: snapshot.revision, result: 'published', problems: [] }, before, snapshot, facts);
+  }
+
+  /** A revision refused, with the problems that refused it. */
+  async refused(snapshot: Snapshot, problems: readonly Problem[]): Promise<void> {
+    await this.#add({ revision: snapshot.revision, result: 'refused', problems }, this.#published, snapshot);
+  }
+
+  /** Newest first. */
+  list(query: HistoryQuery): HistoryEntry[] {
+    const found: HistoryEntry[] = [];
+    for (let i = this.#entries.length - 1; i >= 0 && found.length < query.limit; i--) {
+      const entry = this.#entries[i]!;
+      if (query.cluster !== undefined && !(entry.changed && this.#sets.has(entry.changed.set, query.cluster))) continue;
+      found.push(view(entry));
+    }
+    return found;
+  }
+
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  async #add(judged: Pick<Kept, 'revision' | 'result' | 'problems'>, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): Promise<void> {
+    const ids = before === undefined ? undefined : changedClusterIds(before, after);
+    const entry: Kept = {
+      ...judged,
+      judgedAt: new Date().toISOString(),
+      facts: given,
+      changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
+    };
+    // In the order judged, whatever the store takes to tell of each.
+    this.#entries.push(entry);
+    if (this.#entries.length > this.#kept) this.#forgetOldest();
+    entry.facts = (await this.#factsOf(entry.revision).catch(() => undefined)) ?? given;
+  }
+
+  #forgetOldest(): void {
+    this.#entries.shift();
+    // The numbering of cluster ids is made afresh once it holds far more ids than the fleet.
+    const fleet = this.#published?.clusters.size ?? 0;
+    if (this.#sets.size <= 2 * fleet + 10_000) return;
+    const withSets = this.#entries.filter((e) => e.changed !== null);
+    const { sets, renumbered } = this.#sets.renumbered(withSets.map((e) => e.changed!.set));
+    withSets.forEach((e, i) => (e.changed = { ...e.changed!, set: renumbered[i]! }));
+    this.#sets = sets;
+  }
+}
+
+function view(entry: Kept): HistoryEntry {
+  const { facts, changed } = entry;
+  return {
+    revision: entry.revision,
+    result: entry.result,
+    judged_at: entry.judgedAt,
+    author: facts?.author ?? null,
+    time: facts?.time ?? null,
+    message: facts?.message ?? null,
+    clusters_changed: changed ? changed.count : null,
+    clusters: changed ? changed.named : null,
+    problems: entry.problems,
+  };
+}
