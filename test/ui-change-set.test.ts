@@ -4,6 +4,7 @@
 // meanwhile. Pure code of the UI, tested here without a browser; the browser tests commit such
 // sets to the real service.
 import { describe, expect, it } from 'vitest';
+import { whereOf } from '../ui/src/api/change-types.ts';
 import type { ClusterRecord, NamespaceRecord, PlatformComponentRecord } from '../ui/src/api/types.ts';
 import { ChangeSet } from '../ui/src/edits/change-set.ts';
 import { applyMergePatch, mergePatch } from '../ui/src/edits/merge-patch.ts';
@@ -139,5 +140,14 @@ describe('JSON Merge Patch (RFC 7386)', () => {
     const patch = mergePatch(before, after);
     expect(patch).toEqual({ a: 2, keep: { y: null, z: '3' }, list: [1, 2, 3], added: 'yes', gone: null });
     expect(applyMergePatch(before, patch)).toEqual(after);
+  });
+});
+
+describe('where a problem is', () => {
+  it('reads file:line from the diff report\'s places and the formatted places of the history alike', () => {
+    const problem = { code: 'unknown_field', severity: 'error' as const, message: 'unknown field' };
+    expect(whereOf({ ...problem, at: { record: { collection: 'clusters', id: 'c1' }, field: '/enviroment', file: 'clusters/c1.yaml', line: 2, column: 1 } })).toBe('clusters/c1.yaml:2:1');
+    expect(whereOf({ ...problem, at: 'clusters/c1.yaml:2:1', file: 'clusters/c1.yaml' })).toBe('clusters/c1.yaml:2:1');
+    expect(whereOf({ ...problem, at: { record: { collection: 'clusters', id: 'c1' }, field: '/namespaces/0/id' } })).toBe('clusters/c1/namespaces/0/id');
   });
 });

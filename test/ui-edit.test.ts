@@ -365,7 +365,7 @@ describe('the history', () => {
     expect(messages).not.toContain('uat-us-1: three podinfo replicas');
   });
 
-  it('shows a refused revision with its problems at file:line', async () => {
+  it('shows a refused revision with its problems where they are (the file, and its line where the service names it)', async () => {
     writeFileSync(join(repo, 'clusters', 'qa-eu-1.yaml'), 'id: qa-eu-1\nenviroment: qa\n');
     const refused = commitAll(repo, 'a broken cluster');
     await eventually(async () => (await request(service.url, '/ready')).json().stale === true, 15_000);
@@ -374,7 +374,8 @@ describe('the history', () => {
     const row = page.getByRole('table', { name: 'Revisions' }).locator('tbody tr').first();
     await row.waitFor();
     expect(await row.textContent()).toMatch(/Refused/);
-    expect(await row.getByRole('list', { name: `Problems of ${refused.slice(0, 12)}` }).textContent()).toMatch(/clusters\/qa-eu-1\.yaml:2/);
+    // The history names the file and the field of each problem (the line too, when it gives one).
+    expect(await row.getByRole('list', { name: `Problems of ${refused.slice(0, 12)}` }).textContent()).toMatch(/clusters\/qa-eu-1\.yaml(:2:\d+| \/enviroment) unknown field "enviroment"/);
     await expectAccessible(page, 'a refused revision');
     await screenshot(page, 'revisions');
   });

@@ -69,11 +69,13 @@ export interface RevisionEntry {
   revision: string;
   result: 'published' | 'refused';
   judged_at: string;
-  author?: string | { name?: string; email?: string } | null;
+  author?: string | { name?: string; email?: string | null } | null;
   time?: string | null;
   message?: string | null;
-  clusters_changed: number;
-  clusters: string[];
+  /** Null when the revision before it is not known. */
+  clusters_changed: number | null;
+  /** The first 100 of them, in id order. */
+  clusters: string[] | null;
   problems?: ProblemReport[];
 }
 

@@ -46,8 +46,16 @@ export function RevisionTable({ revisions, label, showClusters = true }: { revis
             </td>
             {showClusters && (
               <td>
-                {entry.clusters_changed === 0 ? <span class="muted">none</span> : <UsedBy clusters={entry.clusters} />}
-                {entry.clusters_changed > entry.clusters.length && <div class="muted">{entry.clusters_changed.toLocaleString()} in all</div>}
+                {entry.clusters_changed === null ? (
+                  <span class="muted">not known</span>
+                ) : entry.clusters_changed === 0 ? (
+                  <span class="muted">none</span>
+                ) : (
+                  <UsedBy clusters={entry.clusters ?? []} />
+                )}
+                {entry.clusters_changed !== null && entry.clusters_changed > (entry.clusters?.length ?? 0) && (
+                  <div class="muted">{entry.clusters_changed.toLocaleString()} in all</div>
+                )}
               </td>
             )}
           </tr>
