@@ -150,7 +150,7 @@ describe('the fleet and a cluster', () => {
     const record = await request(crud.url, '/clusters/qa-eu-1', { token: READ_TOKEN });
     await page.getByRole('region', { name: 'Record' }).getByRole('button', { name: 'Raw' }).click();
     expect(await page.getByRole('region', { name: 'Record' }).locator('pre').textContent()).toBe(record.text);
-    await expect.poll(() => page.getByRole('region', { name: 'Revisions that changed it' }).textContent()).toMatch(/History is not available/);
+    await expect.poll(() => page.getByRole('region', { name: 'Revisions that changed it' }).textContent()).toMatch(/No revision the service judged changed this cluster's answers/);
     await expectAccessible(page, 'the cluster view');
     await page.getByRole('region', { name: 'platform-components' }).getByRole('button', { name: 'Raw' }).click();
     await screenshot(page, 'cluster');

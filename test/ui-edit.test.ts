@@ -95,8 +95,17 @@ async function expectAccessible(page: Page, view: string): Promise<void> {
   expect(await seriousAxeViolations(page), `axe-core on ${view}`).toEqual([]);
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+/** The whole page; or, with `from`, `height` pixels of it from that heading on (the part of a long page that matters). */
+async function screenshot(page: Page, name: string, from?: string, height = 900): Promise<void> {
+  if (!SCREENSHOTS) return;
+  const path = join(SCREENSHOTS, `${name}.png`);
+  // From the top: the sticky bar of pending changes is painted where the window stands.
+  await page.evaluate('window.scrollTo(0, 0)');
+  if (from === undefined) return void (await page.screenshot({ path, fullPage: true }));
+  const top = await page
+    .getByRole('heading', { name: from, exact: true })
+    .evaluate((heading: { getBoundingClientRect(): { top: number } }) => heading.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY);
+  await page.screenshot({ path, fullPage: true, clip: { x: 0, y: Math.max(0, top - 16), width: 1280, height } });
 }
 
 /** Types into a field and leaves it with Tab: the edit goes into the change set. */
@@ -186,7 +195,7 @@ describe('a change set', () => {
     await setField(page, 'Value of podinfo replicaCount', '2');
     await expect.poll(() => pendingBar(page).textContent()).toMatch(/^1 change pending in 1 record/);
     await expectAccessible(page, 'the cluster view, editing');
-    await screenshot(page, 'cluster-edit');
+    await screenshot(page, 'cluster-edit', 'Record', 1400);
 
     await page.getByRole('link', { name: 'Catalog', exact: true }).click();
     await setField(page, 'Version of kube-prometheus-stack', '67.5.0');

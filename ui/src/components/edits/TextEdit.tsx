@@ -24,6 +24,7 @@ export function TextEdit({ label, value, onCommit, placeholder, changed, list, c
       class={`edit${changed ? ' changed' : ''}${className ? ` ${className}` : ''}`}
       aria-label={label}
       value={draft}
+      title={draft.length > 24 ? draft : undefined}
       placeholder={placeholder}
       list={list}
       autoComplete="off"

@@ -13,15 +13,16 @@ export interface PatchesEditorProps {
 
 export function PatchesEditor({ stored, current, editor }: PatchesEditorProps) {
   const { edit } = editor;
-  const [component, setComponent] = useState('');
+  const [chosen, setComponent] = useState('');
+  // The first of the cluster's components until another is chosen (and when the chosen one is removed).
+  const component = current.platform_components.some((ref) => ref.id === chosen) ? chosen : (current.platform_components[0]?.id ?? '');
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const components = Object.keys(current.patches ?? {});
   const add = (event: Event) => {
     event.preventDefault();
-    const chosen = component || current.platform_components[0]?.id;
-    if (!chosen || !key.trim()) return;
-    edit({ kind: 'patch', component: chosen, key: key.trim(), value });
+    if (!component || !key.trim()) return;
+    edit({ kind: 'patch', component, key: key.trim(), value });
     setKey('');
     setValue('');
   };
