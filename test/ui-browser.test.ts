@@ -254,6 +254,9 @@ describe('the definitions', () => {
     await page.getByRole('link', { name: 'prod-eu-1', exact: true }).click();
     await page.getByText('Records are shown in crud mode (API_MODE=crud)').waitFor();
     await expectAccessible(page, 'a cluster in read-only mode');
+    // Read-only mode: no edit control, whatever the token may do.
+    expect(await page.locator('main input, main textarea').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Changes' }).count()).toBe(0);
   });
 
   it('answers an unknown view path with a page that says so', async () => {

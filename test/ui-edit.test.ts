@@ -354,6 +354,18 @@ describe('a change set', () => {
     expect(git(repo, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['clusters/qa-eu-1.yaml', 'namespaces/team-search.yaml']);
     const namespaces = (await request(service.url, '/api/v2/gitops/clusters/qa-eu-1.k8s.example.com/namespaces', { token: READ_TOKEN })).json();
     expect(namespaces.inputs.map((input: { id: string }) => input.id)).toContain('team-search');
+    // The other editing views, and the changes view with nothing pending.
+    await page.getByRole('link', { name: 'Role bindings', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Role of platform-admins' }).waitFor();
+    await setField(page, 'Name of the new subject of platform-admins', 'oncall');
+    await page.getByRole('button', { name: 'Add subject to platform-admins' }).click();
+    await expect.poll(() => pendingBar(page).count()).toBe(1);
+    await expectAccessible(page, 'the role bindings, editing');
+    await screenshot(page, 'rolebindings-edit');
+    await page.getByRole('link', { name: 'Changes', exact: true }).click();
+    await page.getByRole('button', { name: 'Discard all' }).click();
+    await page.getByText('No changes pending.').waitFor();
+    await expectAccessible(page, 'the changes view, empty');
   });
 });
 

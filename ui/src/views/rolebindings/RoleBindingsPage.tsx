@@ -62,12 +62,13 @@ export function RoleBindingsPage({ client }: { client: ApiClient }) {
   );
 }
 
-function Subjects({ subjects, onRemove }: { subjects: Subject[]; onRemove?: (subject: Subject) => void }) {
+function Subjects({ subjects, stored, onRemove }: { subjects: Subject[]; stored?: Subject[]; onRemove?: (subject: Subject) => void }) {
   if (subjects.length === 0) return <span class="muted">none</span>;
+  const isNew = (subject: Subject) => stored !== undefined && !stored.some((s) => s.kind === subject.kind && s.name === subject.name && s.apiGroup === subject.apiGroup);
   return (
     <ul class="pairs">
       {subjects.map((subject) => (
-        <li>
+        <li class={isNew(subject) ? 'changed' : undefined}>
           {subject.kind} <code>{subject.name}</code>
           {onRemove && (
             <button type="button" class="small" onClick={() => onRemove(subject)}>
@@ -96,7 +97,7 @@ function EditableRow({ client, stored, current, users }: { client: ApiClient; st
         <TextEdit label={`Role of ${current.id}`} value={current.role} changed={stored?.role !== current.role} onCommit={(value) => edit({ kind: 'field', field: 'role', value: value.trim() })} />
       </td>
       <td>
-        <Subjects subjects={current.subjects} onRemove={(subject) => edit({ kind: 'subject', subject, present: false })} />
+        <Subjects subjects={current.subjects} stored={stored?.subjects ?? []} onRemove={(subject) => edit({ kind: 'subject', subject, present: false })} />
         <form
           class="add-row"
           onSubmit={(event) => {
@@ -111,7 +112,7 @@ function EditableRow({ client, stored, current, users }: { client: ApiClient; st
               <option value={k}>{k}</option>
             ))}
           </select>
-          <input type="text" aria-label={`Name of the new subject of ${current.id}`} value={name} autoComplete="off" spellcheck={false} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
+          <input type="text" aria-label={`Name of the new subject of ${current.id}`} placeholder="name" value={name} autoComplete="off" spellcheck={false} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
           <button type="submit" class="small" disabled={!name.trim()}>
             Add <span class="visually-hidden">{`subject to ${current.id}`}</span>
           </button>
