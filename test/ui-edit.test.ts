@@ -76,8 +76,8 @@ afterEach(async () => {
   }
 });
 
-async function open(path = '/ui/', expected: RegExp[] = []): Promise<{ page: Page; record: PageRecord }> {
-  const opened = await openPage(browser);
+async function open(path = '/ui/', expected: RegExp[] = [], colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; record: PageRecord }> {
+  const opened = await openPage(browser, { colorScheme });
   pages.push({ ...opened, expected });
   const response = await opened.page.goto(service.url + path);
   expect(response?.status()).toBe(200);
@@ -347,6 +347,9 @@ describe('a change set', () => {
     await page.getByLabel('Add namespace').fill('team-search');
     await page.getByRole('button', { name: 'Add namespace' }).click();
     await expect.poll(() => pendingBar(page).textContent()).toMatch(/in 2 records/);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Fleet' }).click();
+    await expect.poll(() => page.getByRole('row').count()).toBe(5);
+    await expectAccessible(page, 'the fleet with changes pending');
     await page.getByRole('link', { name: 'Changes', exact: true }).click();
     await page.getByLabel('Commit message').fill('Search team: namespace on qa-eu-1');
     await page.getByRole('button', { name: 'Commit' }).click();
@@ -366,6 +369,27 @@ describe('a change set', () => {
     await page.getByRole('button', { name: 'Discard all' }).click();
     await page.getByText('No changes pending.').waitFor();
     await expectAccessible(page, 'the changes view, empty');
+  });
+});
+
+describe('the dark colour scheme', () => {
+  it('keeps the editing views and the preview readable (axe-core checks the contrast of each colour pair)', async () => {
+    const { page } = await open('/ui/clusters/prod-eu-1', [], 'dark');
+    await signInAs(page, ALICE, 'prod-eu-1');
+    await setField(page, 'Tag pin of kube-prometheus-stack', '67.4.1');
+    await expect.poll(() => pendingBar(page).count()).toBe(1);
+    await expectAccessible(page, 'the cluster view, editing, dark');
+    await page.getByRole('link', { name: 'Catalog', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Version of podinfo' }).waitFor();
+    await expectAccessible(page, 'the catalog, editing, dark');
+    await page.getByRole('link', { name: 'Changes', exact: true }).click();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('list', { name: 'Clusters this change affects' }).waitFor();
+    await expectAccessible(page, 'the preview, dark');
+    await page.getByRole('button', { name: 'Discard all' }).click();
+    await page.getByRole('link', { name: 'Revisions', exact: true }).click();
+    await page.getByRole('table', { name: 'Revisions' }).waitFor();
+    await expectAccessible(page, 'the revisions, dark');
   });
 });
 
