@@ -154,6 +154,8 @@ describe('the built UI', () => {
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     for (const name of assetNames()) {
       const text = readFileSync(join(UI_BUILD_DIR, 'assets', name), 'utf8');
+      // Built for production: no development JSX carrying the files' paths on the build machine.
+      expect(text, name).not.toContain(ROOT);
       expect(text, name).not.toMatch(/https?:\/\/(?!www\.w3\.org\/)[a-z]/i);
       expect(text, name).not.toMatch(/@import|url\(\s*['"]?(https?:|\/\/|data:)/);
     }

@@ -61,7 +61,10 @@ export interface Preview {
 }
 
 export interface Committed {
-  revision: string;
+  /** The revision that holds the set (the one served already when `unchanged`). */
+  revision: string | null;
+  /** The writes left every record as it was: nothing was stored. */
+  unchanged?: boolean;
   records?: unknown[];
 }
 

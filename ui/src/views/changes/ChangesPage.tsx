@@ -52,7 +52,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
       discardChangeSet();
       forget();
       reload();
-      setOutcome({ kind: 'committed', revision: committed.revision, message: message.trim() });
+      setOutcome({ kind: 'committed', revision: committed.revision, unchanged: committed.unchanged === true, message: message.trim() });
       setMessage('');
     } catch (error) {
       setOutcome(await outcomeOf(error, current));
@@ -96,7 +96,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
           <p>Changes are made in crud mode (API_MODE=crud) by a person or token with the write role.</p>
         </Banner>
       )}
-      {outcome?.kind === 'committed' && <Committed revision={outcome.revision} message={outcome.message} />}
+      {outcome?.kind === 'committed' && <Committed revision={outcome.revision} unchanged={outcome.unchanged} message={outcome.message} />}
       {outcome?.kind === 'failed' && (
         <Banner tone="error" title="The change could not be sent">
           <p>{outcome.message}</p>

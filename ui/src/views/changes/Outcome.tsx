@@ -8,12 +8,19 @@ import type { Conflict } from '../../edits/conflicts.ts';
 import { shown } from '../../edits/record-diff.ts';
 
 export type CommitOutcome =
-  | { kind: 'committed'; revision: string; message: string }
+  | { kind: 'committed'; revision: string | null; unchanged: boolean; message: string }
   | { kind: 'refused'; error: ChangeRefused; records: readonly PendingRecord[] }
   | { kind: 'conflict'; error: ChangeRefused; conflicts: Conflict[] }
   | { kind: 'failed'; message: string };
 
-export function Committed({ revision, message }: { revision: string; message: string }) {
+export function Committed({ revision, unchanged, message }: { revision: string | null; unchanged: boolean; message: string }) {
+  if (unchanged) {
+    return (
+      <Banner tone="info" title="Nothing to commit">
+        <p>The records already hold these values: no commit was made{revision ? <> (the service serves <code class="revision">{revision}</code>)</> : ''}.</p>
+      </Banner>
+    );
+  }
   return (
     <Banner tone="info" title="Committed">
       <p>
