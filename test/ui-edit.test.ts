@@ -295,7 +295,7 @@ describe('a change set', () => {
     issuer.logIn(ALICE);
     const focused = (selector: string) => page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`);
     const tabTo = async (selector: string, options: { back?: boolean; most?: number } = {}) => {
-      for (let i = 0; i < (options.most ?? 80); i++) {
+      for (let i = 0; i < (options.most ?? 200); i++) {
         await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
         if (await focused(selector)) return;
       }
