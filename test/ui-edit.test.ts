@@ -158,6 +158,24 @@ describe('signing in at the OIDC issuer', () => {
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
 
+  it('asks to sign in again when the ID token expires, keeping the pending edits', async () => {
+    const { page } = await open('/ui/clusters/dev-eu-1', [/status of 401 /]);
+    await signInAs(page, ALICE, 'dev-eu-1');
+    await setField(page, 'Value of podinfo ui.color', '#805ad5');
+    await expect.poll(() => pendingBar(page).count()).toBe(1);
+    // The tab now holds a token the issuer made an hour ago, expired since.
+    const expired = await issuer.sign({ ...ALICE, aud: AUDIENCE, iat: Math.floor(Date.now() / 1000) - 3600, exp: Math.floor(Date.now() / 1000) - 3000 });
+    await page.evaluate(`sessionStorage.setItem('gitops-config-api.token', ${JSON.stringify(expired)})`);
+    await page.reload();
+    await page.getByText('Your sign-in has expired (the service answered 401). Sign in again; your pending changes are kept.').waitFor();
+    await signInAs(page, ALICE, 'dev-eu-1');
+    expect(await pendingBar(page).textContent()).toMatch(/^1 change pending in 1 record/);
+    expect(await page.getByRole('textbox', { name: 'Value of podinfo ui.color' }).inputValue()).toBe('#805ad5');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+  });
+
   it('keeps the pasted token available beside the issuer', async () => {
     const { page } = await open();
     await page.getByText('Paste a token instead').click();
