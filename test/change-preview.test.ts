@@ -8,54 +8,16 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { dump } from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BACKENDS, type Backend, type DataSet, prepareBackend } from './helpers/backends.ts';
+import { BACKENDS, type Backend, prepareBackend } from './helpers/backends.ts';
+import { BUMP, component, DROP_TEAM_X, PREVIEW_DATA } from './helpers/preview-data.ts';
 import { send } from './helpers/crud.ts';
 import { git, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
 import { runCli } from './helpers/tools.ts';
 
 const PREVIEW = '/api/v2/gitops/changes/preview';
-
-const component = (id: string, version: string) => ({
-  id,
-  component_path: id,
-  component_version: version,
-  oci_url: `oci://ghcr.io/example/${id}`,
-  oci_tag: version,
-});
-const cluster = (id: string, environment: string, components: object[], namespaces: string[]) => ({
-  id,
-  cluster_name: id,
-  cluster_dns: `${id}.k8s.example.com`,
-  environment,
-  platform_components: components,
-  namespaces: namespaces.map((ns) => ({ id: ns })),
-});
-
-/** Five clusters: podinfo on two prod clusters and on qa-1 (which pins its tag); team-x is the only namespace of prod-1 and prod-2. */
-export const PREVIEW_DATA: DataSet = {
-  clusters: [
-    cluster('prod-1', 'prod', [{ id: 'podinfo', enabled: true }, { id: 'traefik', enabled: true }], ['team-x']),
-    cluster('prod-2', 'prod', [{ id: 'podinfo', enabled: true }], ['team-x']),
-    cluster('qa-1', 'qa', [{ id: 'podinfo', enabled: true, oci_tag: '6.7.1-hotfix' }], ['team-a']),
-    cluster('dev-1', 'dev', [{ id: 'traefik', enabled: true }], ['team-a']),
-    cluster('uat-1', 'uat', [{ id: 'traefik', enabled: true }], ['team-a']),
-  ],
-  platform_components: [component('podinfo', '6.7.1'), component('traefik', '33.0.0')],
-  namespaces: [{ id: "team-a" }, { id: "team-x", labels: { team: "x" } } as { id: string }],
-  rolebindings: [],
-};
-
-const BUMP = { message: 'podinfo 6.8.0', writes: [{ op: 'patch', collection: 'platform_components', id: 'podinfo', patch: { component_version: '6.8.0', oci_tag: '6.8.0' } }] };
-const DROP_TEAM_X = {
-  message: 'team-x leaves',
-  writes: [
-    { op: 'patch', collection: 'clusters', id: 'prod-1', patch: { namespaces: [] } },
-    { op: 'patch', collection: 'clusters', id: 'prod-2', patch: { namespaces: [] } },
-    { op: 'delete', collection: 'namespaces', id: 'team-x' },
-  ],
-};
 
 let services: TestService[] = [];
 afterEach(async () => {
@@ -77,6 +39,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
     const res = await send(service, 'POST', PREVIEW, BUMP);
     expect(res.status, res.text).toBe(200);
     const report = res.json();
+    await expectMatchesOpenApi('post', PREVIEW, 200, report);
     expect(report.publishable).toBe(true);
     expect(report.guard).toMatchObject({ verdict: 'pass', emptied_clusters: [] });
     expect(report.base).toEqual({ label: 'served', commit: served, problems: [] });
@@ -97,6 +60,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
     const res = await send(service, 'POST', PREVIEW, DROP_TEAM_X);
     expect(res.status, res.text).toBe(200);
     const report = res.json();
+    await expectMatchesOpenApi('post', PREVIEW, 200, report);
     expect(report.publishable).toBe(false);
     expect(report.verdict.publish).toBe(false);
     expect(report.guard).toEqual({
@@ -136,6 +100,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
       const preview = await send(service, 'POST', PREVIEW, body);
       const commit = await send(service, 'POST', '/api/v2/gitops/changes?dryRun=All', body);
       expect(preview.status, preview.text).toBe(status);
+      await expectMatchesOpenApi('post', PREVIEW, status, preview.json());
       expect(preview.json(), JSON.stringify(body)).toEqual(commit.json());
     }
     expect((await send(service, 'POST', PREVIEW, { writes: [BUMP.writes[0], { op: 'delete', collection: 'namespaces', id: 'nope' }] })).json().details[0].index).toBe(1);

@@ -11,6 +11,7 @@ import { clusterTokenKey, signClusterToken } from '../src/domain/cluster-token.t
 import { CRUD_BACKENDS, CRUD_DATA, type CrudBackend, type CrudService, send, startCrud } from './helpers/crud.ts';
 import { git } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, startTestService } from './helpers/service.ts';
 import { sqlInOtherProcess } from './helpers/sqlite.ts';
 import { announcePush, storeActions } from './helpers/store-actions.ts';
@@ -43,6 +44,7 @@ async function start(backend: CrudBackend, env: Record<string, string> = {}): Pr
 async function revisions(service: CrudService, query = ''): Promise<Entry[]> {
   const res = await request(service.url, `/api/v2/gitops/revisions${query}`, { token: READ_TOKEN });
   expect(res.status, res.text).toBe(200);
+  await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 200, res.json());
   return (res.json() as { revisions: Entry[] }).revisions;
 }
 
@@ -128,7 +130,23 @@ describe.each(CRUD_BACKENDS)('the history of revisions on %s', (backend) => {
       expect(c0Entry!.message).toMatch(/^clusters: update c0\n\nChanged fields: namespaces/);
       expect(bumpEntry!.message).toMatch(/^platform_components: update traefik/);
       for (const e of all) expect(Date.parse(e.time!)).not.toBeNaN();
+    } else {
+      // The store says nothing of its revisions; the service knows its own writes.
+      const [bumpEntry, c0Entry] = all;
+      expect(c0Entry).toMatchObject({ author: { name: 'write-token', email: null }, message: 'clusters: update c0\n\nChanged fields: namespaces' });
+      expect(bumpEntry!.message).toMatch(/^platform_components: update traefik/);
+      expect(Date.parse(c0Entry!.time!)).not.toBeNaN();
+      if (backend === 'sqlite') expect(all[2]).toMatchObject({ author: null, time: null, message: null });
     }
+  });
+
+  it('keeps the message a write gives', async () => {
+    const service = await start(backend);
+    const message = encodeURIComponent('Move c0 to team-b\n\nAsked for in TICKET-7');
+    const res = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] }, { headers: { 'gitops-commit-message': message } });
+    expect(res.status, res.text).toBe(200);
+    // (A remote's commits end with the trailer that names the writing instance.)
+    await eventually(async () => (await revisions(service))[0]?.message?.startsWith('Move c0 to team-b\n\nAsked for in TICKET-7') === true);
   });
 
   // Skipped on memory: nothing changes its store behind the service's back, and a write the
@@ -185,10 +203,12 @@ describe('GET /api/v2/gitops/revisions', () => {
     const token = signClusterToken(clusterTokenKey('history-key-of-at-least-32-bytes-long'), 'c1', 0);
     const refused = await request(service.url, '/api/v2/gitops/revisions', { token });
     expect(refused.status).toBe(403);
+    await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 403, refused.json());
     expect(refused.json().message).toMatch(/reads only cluster "c1"/);
     for (const query of ['?limit=0', '?limit=1001', '?limit=x', '?cluster=../x', '?since=1', '?limit=1&limit=2']) {
       const res = await request(service.url, `/api/v2/gitops/revisions${query}`, { token: READ_TOKEN });
       expect(res.status, query).toBe(400);
+      await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 400, res.json());
     }
     expect((await request(service.url, '/api/v2/gitops/revisions?limit=1000', { token: READ_TOKEN })).status).toBe(200);
     const post = await request(service.url, '/api/v2/gitops/revisions', { method: 'POST', token: READ_TOKEN });

@@ -11,7 +11,7 @@
 import { changedClusterIds } from '../domain/changed-clusters.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
-import type { RevisionFacts } from './backend.ts';
+import type { ChangeSet, RevisionFacts } from './backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
 
 /** How many revisions are kept. */
@@ -122,6 +122,14 @@ export class RevisionHistory {
     withSets.forEach((e, i) => (e.changed = { ...e.changed!, set: renumbered[i]! }));
     this.#sets = sets;
   }
+}
+
+/**
+ * What the service knows of a revision it wrote itself: who wrote it, when, and the message —
+ * for a store that says nothing of its revisions (SQLite, memory). A Git commit says it itself.
+ */
+export function writeFacts(set: Pick<ChangeSet, 'who' | 'message'>): RevisionFacts {
+  return { author: { name: set.who.name, email: set.who.email ?? null }, time: new Date().toISOString(), message: set.message.replace(/\n+$/, '') };
 }
 
 function view(entry: Kept): HistoryEntry {

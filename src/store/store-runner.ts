@@ -10,7 +10,7 @@ import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
-import type { Backend, BackendDescription, LoadedRevision } from './backend.ts';
+import type { Backend, BackendDescription, LoadedRevision, RevisionFacts } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable } from './errors.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
@@ -24,7 +24,7 @@ import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
 import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
 import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
-import { type HistoryEntry, type HistoryQuery, RevisionHistory } from './revision-history.ts';
+import { type HistoryEntry, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -258,13 +258,14 @@ export class StoreRunner {
     this.#retryTimer.unref();
   }
 
-  async #publish(revision: Omit<PublishedRevision, 'publishedAt'>): Promise<void> {
+  /** `facts`: what is known of the revision besides what the store tells (a write's author and message). */
+  async #publish(revision: Omit<PublishedRevision, 'publishedAt'>, facts?: RevisionFacts): Promise<void> {
     await waitBeforePublish(this.#beforePublish, revision.snapshot.revision, this.#log);
     const previous = this.#published;
     const next = { ...revision, publishedAt: new Date() };
     this.#published = next;
     this.#events.published(next, previous);
-    await this.#history.published(next.snapshot);
+    await this.#history.published(next.snapshot, facts);
   }
 
   /** What a write may see and do of this runner (./write-attempts.ts). */
@@ -279,9 +280,9 @@ export class StoreRunner {
       published: () => this.#published,
       refused: () => this.#refused,
       load: (reason, lookedJustNow) => this.#load(reason, lookedJustNow),
-      publishWrite: async (snapshot, sources, base) => {
+      publishWrite: async (snapshot, sources, base, set) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
-        await this.#publish({ snapshot, sources, problems: base.problems });
+        await this.#publish({ snapshot, sources, problems: base.problems }, writeFacts(set));
         await keepForRestart(this.#backend, snapshot, this.#log);
       },
     };

@@ -76,8 +76,8 @@ export interface WriteSide {
   refused(): { revision: string; error: string; problems: Problem[] } | undefined;
   /** Loads the store's newest revision (within the runner's queue); `lookedJustNow`: see KnownRevisions. */
   load(reason: string, lookedJustNow?: boolean): Promise<void>;
-  /** Publishes the written revision. */
-  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision): Promise<void>;
+  /** Publishes the written revision; `set` is what was stored (its message and author). */
+  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision, set: ChangeSet): Promise<void>;
 }
 
 /** How far a write got over its turns. */
@@ -197,7 +197,7 @@ async function writeTurn(
     }
     const sources = sourcesAfterWrite(base.sources, set, committed.sources);
     const snapshot = withRevision(applied.snapshot, committed.revision);
-    await side.publishWrite(snapshot, sources, base);
+    await side.publishWrite(snapshot, sources, base, set);
     side.log.info(
       { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
       'published a write',

@@ -8,6 +8,7 @@ import { byteSize } from '../byte-size.ts';
 import { clusterTokenKeysFrom, ConfigError } from '../secret-settings.ts';
 import { locateInGitRepository } from '../store/git/repository-root.ts';
 import { VERSION } from '../version.ts';
+import { ApplyUsage, applyChanges, type ApplyOptions, TOKEN_VARIABLE } from './apply.ts';
 import type { CliIo } from './cli-io.ts';
 import { clusterToken, ClusterTokenUsage } from './cluster-token.ts';
 import { defaultConfigDir } from './config-folder.ts';
@@ -137,6 +138,33 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
         }
         io.stdout(renderDiff(report, options.format, palette));
         return report.verdict.publish ? EXIT_OK : EXIT_PROBLEMS;
+      }),
+    );
+
+  program
+    .command('apply')
+    .summary('send a change set to a service')
+    .description(
+      `Sends a change set — a JSON file {"message": ..., "writes": [...]}, the body of POST /api/v2/gitops/changes — to a service in crud mode, ` +
+        `with the token in ${TOKEN_VARIABLE} (or the file --token-file names). --preview prints what it would do, as diff prints it; ` +
+        '--dry-run whether it would be stored; without either it is committed and the new revision printed.',
+    )
+    .argument('<changes-file>', 'the change set, a JSON file')
+    .requiredOption('--server <url>', "the service's address, e.g. https://gitops-config.example.com")
+    .option('--token-file <file>', `a file holding the token (instead of ${TOKEN_VARIABLE})`)
+    .addOption(new Option('--preview', 'print what the change set would do; store nothing').conflicts('dryRun'))
+    .addOption(new Option('--dry-run', 'ask whether the change set would be stored; store nothing').conflicts('preview'))
+    .addOption(new Option('--format <format>', 'of --preview: text; markdown; json, as the service answers').choices(DIFF_FORMATS).default('text'))
+    .showHelpAfterError('Run gitops-config apply --help for its usage.')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP.apply}`)
+    .action(
+      guarded(outcome, async (file: string, options: ApplyOptions) => {
+        try {
+          return await applyChanges(file, options, io, palette);
+        } catch (error) {
+          if (error instanceof ApplyUsage) throw new UsageError(error.message);
+          throw error;
+        }
       }),
     );
 

@@ -1,7 +1,7 @@
 // The exit status of gitops-config: the contract with the CI that runs it.
 
 export const EXIT_OK = 0;
-/** validate found errors; inputs cannot answer; diff's head would be refused by the server. */
+/** validate found errors; inputs cannot answer; diff's head would be refused by the server; apply was refused. */
 export const EXIT_PROBLEMS = 1;
 /** The command line is wrong, or what it names cannot be read: nothing was judged. */
 export const EXIT_USAGE = 2;
@@ -14,7 +14,7 @@ export const EXIT_STATUS_HELP = {
   program: `Exit status:
   0  no problems (validate: warnings allowed, unless --strict)
   1  problems: validate found errors; inputs cannot answer; diff's head would be
-     REFUSED by the server
+     REFUSED by the server; apply was refused, or its --preview would be
 ${USAGE_LINE}`,
   validate: `Exit status:
   0  no errors (warnings allowed, unless --strict)
@@ -31,6 +31,13 @@ ${USAGE_LINE}`,
   1  the working tree has no valid record of that cluster
   2  usage: CLUSTER_TOKEN_KEYS is not set or not valid, a malformed cluster id,
      an unknown option, a missing argument`,
+  apply: `Exit status:
+  0  stored (or, with --dry-run, it would be); with --preview: the service would
+     publish what the change set makes
+  1  the service refused it (its message and, per write, the details go to
+     stderr), could not be reached, or, with --preview, would not publish it
+  2  usage: an unknown option, a missing argument or --server, no token, a file
+     that cannot be read or is not JSON, --preview with --dry-run`,
   diff: `Exit status:
   0  the server, serving the base, would publish the head
   1  REFUSED: it would refuse the head and keep serving the base (the problems
