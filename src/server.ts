@@ -16,7 +16,7 @@ import { changeSetRoutes } from './http/change-set-routes.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { TlsContext } from './http/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/ui-files.ts';
-import { type UiState, uiSettings } from './http/ui-routes.ts';
+import { type UiState, uiContentSecurityPolicy, uiSettings } from './http/ui-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createLogger } from './logger.ts';
 import { redactUrls } from './redact-url.ts';
@@ -220,7 +220,7 @@ function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
 function webUi(config: ServiceConfig, log: Logger): UiState {
   if (!config.ui) return { kind: 'off' };
   const files = UiFiles.load();
-  if (files) return { kind: 'on', files: files.withGenerated('config.json', uiSettings(config), 'application/json') };
+  if (files) return { kind: 'on', files: files.withGenerated('config.json', uiSettings(config), 'application/json'), contentSecurityPolicy: uiContentSecurityPolicy(config.oidc) };
   log.warn({ ui_dir: UI_BUILD_DIR }, 'the web UI is not built (run npm run build): /ui/ answers 404; the API is served as usual');
   return { kind: 'not-built' };
 }

@@ -326,6 +326,18 @@ describe('people signing in with OIDC', () => {
     );
   });
 
+  it('takes the web UI\'s OIDC client (OIDC_UI_CLIENT_ID) only when it is one of the audiences, with openid among its scopes', () => {
+    const oidc = { ...base, OIDC_ISSUER_URL: 'https://dex.example.com', OIDC_AUDIENCE: 'gitops-config-api,kubectl' };
+    expect(loadConfig(oidc).oidc?.ui).toBeUndefined();
+    expect(loadConfig({ ...oidc, OIDC_UI_CLIENT_ID: 'gitops-config-api' }).oidc?.ui).toEqual({ clientId: 'gitops-config-api', scopes: ['openid', 'profile', 'email'] });
+    expect(loadConfig({ ...oidc, OIDC_UI_CLIENT_ID: 'gitops-config-api', OIDC_UI_SCOPES: 'profile groups' }).oidc?.ui?.scopes).toEqual(['openid', 'profile', 'groups']);
+    expect(() => loadConfig({ ...oidc, OIDC_UI_CLIENT_ID: 'gitops-ui' })).toThrow(
+      'OIDC_UI_CLIENT_ID=gitops-ui is not among OIDC_AUDIENCE (gitops-config-api, kubectl): the web UI sends the ID token the issuer makes for this client, whose aud is the client id; add it to OIDC_AUDIENCE',
+    );
+    expect(() => loadConfig({ ...oidc, OIDC_UI_SCOPES: 'openid' })).toThrow('OIDC_UI_SCOPES is set without OIDC_UI_CLIENT_ID');
+    expect(() => loadConfig({ AUTH_TOKEN: 't', OIDC_UI_CLIENT_ID: 'gitops-config-api' })).toThrow('OIDC_UI_CLIENT_ID is set without OIDC_ISSUER_URL');
+  });
+
   it('refuses a cooldown that is not a duration', () => {
     expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'https://dex.example.com', OIDC_JWKS_COOLDOWN: 'soon' })).toThrow('OIDC_JWKS_COOLDOWN=soon is not a duration');
   });

@@ -246,6 +246,25 @@ describe('examples of the README and docs/', () => {
     expect(examples[2]!.OIDC_WRITE_GROUPS).toBe('acme:platform');
   });
 
+  it('The web UI at an identity provider: the Dex and Keycloak settings are settings the service starts with, the UI signing in as the client', () => {
+    const blocks = ALL_BLOCKS.filter((b) => b.section === 'Signing in with your identity provider' && b.lang === 'sh');
+    expect(blocks.map((b) => b.text.split('\n')[0])).toEqual(['OIDC_ISSUER_URL=https://dex.example.com', 'OIDC_ISSUER_URL=https://keycloak.example.com/realms/platform']);
+    const settings = blocks.map((block) =>
+      Object.fromEntries(
+        block.text
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => {
+            const [name, ...value] = line.replace(/\s+#.*$/, '').split('=');
+            return [name!, value.join('=').replace(/^"(.*)"$/, '$1')];
+          }),
+      ),
+    );
+    const [dex, keycloak] = settings.map((env) => loadConfig({ AUTH_TOKEN: README_READ_TOKEN, ...env }).oidc?.ui);
+    expect(dex).toEqual({ clientId: 'gitops-config-api', scopes: ['openid', 'profile', 'email', 'groups'] });
+    expect(keycloak).toEqual({ clientId: 'gitops-config-api', scopes: ['openid', 'profile', 'email'] });
+  });
+
   it('shows a fleet view of the shape the service answers', async () => {
     const block = blockUnder('The fleet view', 'json');
     await expectMatchesOpenApi('get', '/api/v2/gitops/fleet', 200, JSON.parse(block.text));
@@ -305,5 +324,7 @@ const RUN = [
   { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },
   { first: '# list: all clusters of one environment, 50 at a time; the total is in X-Total-Count' },
   { first: '# Dex (https://dexidp.io): a static client "gitops-config-api"; the person asks for the' },
+  { first: 'OIDC_ISSUER_URL=https://dex.example.com' },
+  { first: 'OIDC_ISSUER_URL=https://keycloak.example.com/realms/platform' },
 ];
 

@@ -84,7 +84,7 @@ describe('signing in', () => {
     await screenshot(page, 'sign-in');
     await signIn(page);
     await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
-    expect(await page.evaluate('Object.values(sessionStorage)')).toEqual([READ_TOKEN]);
+    expect(await page.evaluate('({ ...sessionStorage })')).toEqual({ 'gitops-config-api.token': READ_TOKEN, 'gitops-config-api.token-from': 'pasted' });
     expect(await page.evaluate('localStorage.length')).toBe(0);
     expect(await page.context().cookies()).toEqual([]);
     expect(page.url()).not.toContain(READ_TOKEN);
@@ -98,7 +98,7 @@ describe('signing in', () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
     // As after a rotation of the service's token: the tab still holds the old one.
-    await page.evaluate(`sessionStorage.setItem(sessionStorage.key(0), 'a-rotated-token')`);
+    await page.evaluate(`sessionStorage.setItem('gitops-config-api.token', 'a-rotated-token')`);
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
     await expect.poll(() => page.getByText('The service refused the token (401)').count()).toBe(1);
@@ -150,7 +150,7 @@ describe('the fleet and a cluster', () => {
     const record = await request(crud.url, '/clusters/qa-eu-1', { token: READ_TOKEN });
     await page.getByRole('region', { name: 'Record' }).getByRole('button', { name: 'Raw' }).click();
     expect(await page.getByRole('region', { name: 'Record' }).locator('pre').textContent()).toBe(record.text);
-    await expect.poll(() => page.getByRole('region', { name: 'Revisions that changed it' }).textContent()).toMatch(/History is not available/);
+    await expect.poll(() => page.getByRole('region', { name: 'Revisions that changed it' }).textContent()).toMatch(/No revision the service judged changed this cluster's answers/);
     await expectAccessible(page, 'the cluster view');
     await page.getByRole('region', { name: 'platform-components' }).getByRole('button', { name: 'Raw' }).click();
     await screenshot(page, 'cluster');
@@ -254,6 +254,9 @@ describe('the definitions', () => {
     await page.getByRole('link', { name: 'prod-eu-1', exact: true }).click();
     await page.getByText('Records are shown in crud mode (API_MODE=crud)').waitFor();
     await expectAccessible(page, 'a cluster in read-only mode');
+    // Read-only mode: no edit control, whatever the token may do.
+    expect(await page.locator('main input, main textarea').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Changes' }).count()).toBe(0);
   });
 
   it('answers an unknown view path with a page that says so', async () => {

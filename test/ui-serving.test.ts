@@ -9,6 +9,7 @@ import { UI_BUILD_DIR, UiFiles } from '../src/http/ui-files.ts';
 import { UI_CONTENT_SECURITY_POLICY } from '../src/http/ui-routes.ts';
 import { removeDir, tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
+import { AUDIENCE, startOidcIssuer } from './helpers/oidc-issuer.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -100,6 +101,51 @@ describe('the web UI at /ui/', () => {
   });
 });
 
+describe('/ui/config.json and the policy with sign-in at an OIDC issuer', () => {
+  it('without OIDC_UI_CLIENT_ID: the policy is exactly default-src \'self\' as always, and the page is told to take a pasted token', async () => {
+    const settings = await request(service.url, '/ui/config.json');
+    expect(settings.json()).toEqual({ api_mode: 'read-only', fleet_view: true, oidc: null });
+    expect(settings.headers['content-security-policy']).toBe("default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    // An issuer for people's tokens alone (no client for the UI) changes nothing either.
+    const issuer = await startOidcIssuer();
+    const withIssuer = await startTestService({ CONFIG_REPO: join(ROOT, 'config-repo-example'), OIDC_ISSUER_URL: issuer.url, OIDC_AUDIENCE: AUDIENCE });
+    try {
+      const page = await request(withIssuer.url, '/ui/');
+      expect(page.headers['content-security-policy']).toBe(UI_CONTENT_SECURITY_POLICY);
+      expect((await request(withIssuer.url, '/ui/config.json')).json().oidc).toBeNull();
+    } finally {
+      await withIssuer.close();
+      await issuer.close();
+    }
+  });
+
+  it("with OIDC_UI_CLIENT_ID: connect-src names the issuer's origin and nothing else, and config.json says where to sign in", async () => {
+    const issuer = await startOidcIssuer();
+    const oidc = await startTestService({
+      CONFIG_REPO: join(ROOT, 'config-repo-example'),
+      OIDC_ISSUER_URL: issuer.url,
+      OIDC_AUDIENCE: AUDIENCE,
+      OIDC_UI_CLIENT_ID: AUDIENCE,
+      OIDC_UI_SCOPES: 'openid profile email groups',
+    });
+    try {
+      const origin = new URL(issuer.url).origin;
+      for (const path of ['/ui/', '/ui/signed-in', '/ui/config.json']) {
+        const res = await request(oidc.url, path);
+        expect(res.headers['content-security-policy'], path).toBe(`default-src 'self'; connect-src 'self' ${origin}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`);
+      }
+      expect((await request(oidc.url, '/ui/config.json')).json()).toEqual({
+        api_mode: 'read-only',
+        fleet_view: true,
+        oidc: { issuer: issuer.url, client_id: AUDIENCE, scopes: ['openid', 'profile', 'email', 'groups'] },
+      });
+    } finally {
+      await oidc.close();
+      await issuer.close();
+    }
+  });
+});
+
 describe('the built UI', () => {
   it('needs no inline script or style and loads nothing from another origin', () => {
     const html = readFileSync(join(UI_BUILD_DIR, 'index.html'), 'utf8');
@@ -108,6 +154,8 @@ describe('the built UI', () => {
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     for (const name of assetNames()) {
       const text = readFileSync(join(UI_BUILD_DIR, 'assets', name), 'utf8');
+      // Built for production: no development JSX carrying the files' paths on the build machine.
+      expect(text, name).not.toContain(ROOT);
       expect(text, name).not.toMatch(/https?:\/\/(?!www\.w3\.org\/)[a-z]/i);
       expect(text, name).not.toMatch(/@import|url\(\s*['"]?(https?:|\/\/|data:)/);
     }

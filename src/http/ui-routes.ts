@@ -7,7 +7,13 @@
 // host), never be framed (`frame-ancestors 'none'`), keep its base URL (`base-uri 'none'`)
 // and post forms only here; and `Referrer-Policy: no-referrer`, so that a link followed from
 // the UI does not tell another site which cluster was being looked at.
+//
+// With sign-in through the OIDC issuer (OIDC_UI_CLIENT_ID), the page must also read the
+// issuer's discovery document and exchange the code at its token endpoint: `connect-src`
+// then names the issuer's origin, and nothing else. Going to the issuer's login page is a
+// top-level navigation, which the policy does not govern, so `form-action` stays 'self'.
 import type { Request, Response } from 'express';
+import type { OidcSettings } from './oidc/oidc-settings.ts';
 import type { ApiMode } from '../store/backends/settings.ts';
 import { Router } from 'express';
 import { acceptsGzip } from './content-coding.ts';
@@ -20,10 +26,11 @@ export const UI_PATH = '/ui/';
 
 export const UI_CONTENT_SECURITY_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-const UI_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': UI_CONTENT_SECURITY_POLICY,
-  'referrer-policy': 'no-referrer',
-};
+/** The policy for this service: exactly UI_CONTENT_SECURITY_POLICY, unless the UI signs people in at an issuer. */
+export function uiContentSecurityPolicy(oidc: OidcSettings | undefined): string {
+  if (!oidc?.ui) return UI_CONTENT_SECURITY_POLICY;
+  return `default-src 'self'; connect-src 'self' ${new URL(oidc.issuerUrl).origin}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+}
 
 /** A year: hashed file names change with their content, so a cached copy never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -32,14 +39,19 @@ const REVALIDATE = 'no-cache';
 
 /**
  * What the page needs to know of this service before it asks the API anything, served as
- * /ui/config.json: whether records are served (crud mode) and whether the fleet view is kept
- * (METRICS). Public, like the page: the API's own answers say the same to anyone who asks.
+ * /ui/config.json: whether records are served (crud mode), whether the fleet view is kept
+ * (METRICS), and where people sign in (the issuer, the UI's public client id and the scopes
+ * it asks for; null: people paste a token). Public, like the page: the API's own answers and
+ * the issuer's discovery document say the same to anyone who asks, and a public client has no
+ * secret.
  */
-export function uiSettings(config: { apiMode: ApiMode; metrics: boolean }): Buffer {
-  return Buffer.from(JSON.stringify({ api_mode: config.apiMode, fleet_view: config.metrics }));
+export function uiSettings(config: { apiMode: ApiMode; metrics: boolean; oidc: OidcSettings | undefined }): Buffer {
+  const ui = config.oidc?.ui;
+  const oidc = ui ? { issuer: config.oidc!.issuerUrl, client_id: ui.clientId, scopes: ui.scopes } : null;
+  return Buffer.from(JSON.stringify({ api_mode: config.apiMode, fleet_view: config.metrics, oidc }));
 }
 
-export type UiState = { kind: 'off' } | { kind: 'not-built' } | { kind: 'on'; files: UiFiles };
+export type UiState = { kind: 'off' } | { kind: 'not-built' } | { kind: 'on'; files: UiFiles; contentSecurityPolicy: string };
 
 export function uiRoutes(state: UiState): Router {
   // Strict: /ui and /ui/ are different paths (the first redirects to the second, so that the
@@ -57,12 +69,12 @@ export function uiRoutes(state: UiState): Router {
     }
     const name = fileName(req.path);
     const file = name === undefined ? undefined : state.files.file(name === '' ? 'index.html' : name);
-    if (file) return send(req, res, file);
+    if (file) return send(req, res, file, state.contentSecurityPolicy);
     // Every other path under /ui/ is a view of the page (/ui/clusters/<id>): the page answers
     // it and reads the path itself. A missing hashed file stays a 404: a page of an older build
     // asking for its script must not get HTML instead.
     if (name === undefined || Files.isAsset(name)) throw new ApiError('not_found', `no such file of the web UI: ${req.path}`);
-    return send(req, res, state.files.file('index.html')!);
+    return send(req, res, state.files.file('index.html')!, state.contentSecurityPolicy);
   });
   router.all(['/ui', '/ui/', '/ui/*rest'], (req) => {
     if (state.kind === 'off') throw uiOff();
@@ -84,9 +96,9 @@ function fileName(path: string): string | undefined {
   }
 }
 
-function send(req: Request, res: Response, file: UiFile): void {
+function send(req: Request, res: Response, file: UiFile, contentSecurityPolicy: string): void {
   const gzip = file.gzip !== undefined && acceptsGzip(req.headers['accept-encoding']);
-  res.set(UI_HEADERS);
+  res.set({ 'content-security-policy': contentSecurityPolicy, 'referrer-policy': 'no-referrer' });
   res.set({
     'cache-control': file.immutable ? IMMUTABLE : REVALIDATE,
     etag: gzip ? `${file.etag.slice(0, -1)}-gzip"` : file.etag,

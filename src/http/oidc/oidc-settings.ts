@@ -18,13 +18,25 @@ export interface OidcSettings {
   writeGroups: string[];
   /** OIDC_JWKS_COOLDOWN: after the issuer's keys were fetched, how long a token with an unknown `kid` waits for another fetch. */
   jwksCooldownMs: number;
+  /** OIDC_UI_CLIENT_ID, OIDC_UI_SCOPES: the web UI signs people in itself (authorization code with PKCE); undefined: people paste a token. */
+  ui?: UiSignInSettings;
 }
 
-const DEPENDENT = ['OIDC_AUDIENCE', 'OIDC_GROUPS_CLAIM', 'OIDC_READ_GROUPS', 'OIDC_WRITE_GROUPS', 'OIDC_JWKS_COOLDOWN'];
+/** How the web UI signs a person in with the issuer: as a public client, without a secret. */
+export interface UiSignInSettings {
+  /** OIDC_UI_CLIENT_ID: the client registered at the issuer for the UI (public, PKCE). */
+  clientId: string;
+  /** OIDC_UI_SCOPES: the scopes asked for; `openid` always among them. */
+  scopes: string[];
+}
+
+const DEPENDENT = ['OIDC_AUDIENCE', 'OIDC_GROUPS_CLAIM', 'OIDC_READ_GROUPS', 'OIDC_WRITE_GROUPS', 'OIDC_JWKS_COOLDOWN', 'OIDC_UI_CLIENT_ID', 'OIDC_UI_SCOPES'];
 
 export const DEFAULT_GROUPS_CLAIM = 'groups';
 /** What jose waits by default, and long enough that tokens with made-up key ids cannot make the service hammer the issuer. */
 export const DEFAULT_JWKS_COOLDOWN = '30s';
+/** The claims of a person's name and e-mail; the groups come with them at most issuers (Dex needs `groups` added). */
+export const DEFAULT_UI_SCOPES = 'openid profile email';
 
 export function oidcSettingsFrom(env: Record<string, string | undefined>): OidcSettings | undefined {
   const issuerUrl = env.OIDC_ISSUER_URL?.trim();
@@ -48,7 +60,28 @@ export function oidcSettingsFrom(env: Record<string, string | undefined>): OidcS
     readGroups: list(env.OIDC_READ_GROUPS),
     writeGroups: list(env.OIDC_WRITE_GROUPS),
     jwksCooldownMs: Math.round(cooldown),
+    ui: uiSignIn(env, audiences),
   };
+}
+
+/**
+ * The UI sends the ID token the issuer gives its client as the person's Bearer token: an ID
+ * token is always a JWT, and its `aud` is the client id. So the client id must be one of the
+ * audiences the service accepts, or every person signing in through the UI would be refused.
+ */
+function uiSignIn(env: Record<string, string | undefined>, audiences: readonly string[]): UiSignInSettings | undefined {
+  const clientId = env.OIDC_UI_CLIENT_ID?.trim();
+  if (!clientId) {
+    if (env.OIDC_UI_SCOPES) throw new ConfigError('OIDC_UI_SCOPES is set without OIDC_UI_CLIENT_ID; set the UI\'s client id too, or unset it');
+    return undefined;
+  }
+  if (!audiences.includes(clientId)) {
+    throw new ConfigError(
+      `OIDC_UI_CLIENT_ID=${clientId} is not among OIDC_AUDIENCE (${audiences.join(', ')}): the web UI sends the ID token the issuer makes for this client, whose aud is the client id; add it to OIDC_AUDIENCE`,
+    );
+  }
+  const scopes = (env.OIDC_UI_SCOPES || DEFAULT_UI_SCOPES).split(/[\s,]+/).filter((scope) => scope !== '');
+  return { clientId, scopes: scopes.includes('openid') ? scopes : ['openid', ...scopes] };
 }
 
 /**

@@ -30,6 +30,9 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** A JSON body, for POST. */
+  body?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Send no token even when signed in (public endpoints, or checking a token first). */
@@ -52,7 +55,7 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     const token = options.token === undefined ? this.#tokens.token() : options.token;
     if (token) headers.authorization = `Bearer ${token}`;
-    const response = await fetch(path, { headers, signal: options.signal, credentials: 'omit', redirect: 'error' });
+    const response = await fetch(path, { method: options.method ?? 'GET', body: options.body, headers, signal: options.signal, credentials: 'omit', redirect: 'error' });
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (response.status === 401 && options.token === undefined && token) this.#onUnauthorized?.();
     return { status: response.status, ok: response.ok, headers: response.headers, bytes, text: new TextDecoder().decode(bytes) };

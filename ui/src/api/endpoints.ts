@@ -1,6 +1,5 @@
-// Typed calls of the public API, one function per question the UI asks. Editing, previews
-// and history will add their calls here (POST /api/v2/gitops/changes, …/changes/preview,
-// GET /api/v2/gitops/revisions) next to the reads.
+// Typed calls of the public API, one function per question the UI asks. Committing a change
+// set, its preview and the history of revisions are in ./changes.ts.
 import { ApiError, type ApiClient, errorOf } from './client.ts';
 import type { ClusterSummary, Collection, Endpoint, FleetView, ReadyBody, RecordsByCollection, Whoami } from './types.ts';
 
@@ -110,14 +109,6 @@ export async function fetchAllRecords<C extends Collection>(client: ApiClient, c
     return data;
   });
   return [first.data, ...pages].flat();
-}
-
-/** True when this service keeps the history of revisions (GET /api/v2/gitops/revisions). */
-export async function probeRevisions(client: ApiClient): Promise<boolean> {
-  const response = await client.request(`${API}/revisions?limit=1`);
-  if (response.ok) return true;
-  if (response.status === 404) return false;
-  throw errorOf(response);
 }
 
 async function inParallel<T>(count: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {

@@ -65,10 +65,16 @@ export interface NamespaceRecord {
   annotations: Record<string, string>;
 }
 
+export interface Subject {
+  kind: string;
+  name: string;
+  apiGroup: string;
+}
+
 export interface RoleBindingRecord {
   id: string;
   role: string;
-  subjects: { kind: string; name: string; apiGroup: string }[];
+  subjects: Subject[];
 }
 
 export interface RecordsByCollection {

@@ -1,42 +1,76 @@
-// The page: who is signed in, which view the URL names, and the frame around it.
+// The page: who is signed in (and whether they may edit), which view the URL names, and the
+// frame around it.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/client.ts';
 import { fetchWhoami } from '../api/endpoints.ts';
 import type { Whoami } from '../api/types.ts';
-import { PastedTokenProvider } from '../auth/pasted-token.ts';
+import { OidcCallback } from '../auth/OidcCallback.tsx';
+import { CALLBACK_PATH, forgetPendingSignIn } from '../auth/oidc-sign-in.ts';
+import { SessionToken } from '../auth/session-token.ts';
 import { SignInPage } from '../auth/SignInPage.tsx';
 import { Layout } from '../components/common/Layout.tsx';
 import { StaleBanner, useReady } from '../components/common/StaleBanner.tsx';
+import { PendingBar } from '../components/edits/PendingBar.tsx';
 import { forget } from '../data/cache.ts';
+import { serviceSettings, type ServiceSettings } from '../data/capabilities.ts';
+import { EditingContext } from '../edits/editing.ts';
+import { discardChangeSet } from '../edits/use-change-set.ts';
 import { route } from './routes.tsx';
 import { useLocation } from './router.ts';
+import { useAsync } from './use-async.ts';
 
-const provider = new PastedTokenProvider();
+const tokens = new SessionToken();
 
 export function App() {
-  const [signedIn, setSignedIn] = useState(() => provider.token() !== undefined);
+  const [signedIn, setSignedIn] = useState(() => tokens.token() !== undefined);
   const [whoami, setWhoami] = useState<Whoami | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [dataVersion, setDataVersion] = useState(0);
   const location = useLocation();
+  // The issuer's answer on /ui/signed-in, taken once when the page loads there.
+  const [callback, setCallback] = useState(() => (location.path === CALLBACK_PATH ? location.search : undefined));
 
   const client = useMemo(
     () =>
-      new ApiClient(provider, () => {
-        signOut();
-        setNotice('The service refused the token (401): it may have been changed or revoked. Sign in again.');
+      new ApiClient(tokens, () => {
+        const fromIssuer = tokens.origin() === 'oidc';
+        // The pending edits stay: signing in again brings them back.
+        forgetSession();
+        setNotice(
+          fromIssuer
+            ? 'Your sign-in has expired (the service answered 401). Sign in again; your pending changes are kept.'
+            : 'The service refused the token (401): it may have been changed or revoked. Sign in again.',
+        );
       }),
     [],
   );
   const ready = useReady(client, location.path);
+  const settings = useAsync<ServiceSettings | undefined>(() => serviceSettings(client).catch(() => undefined), [client]);
+  const oidc = settings.state === 'done' ? settings.value?.oidc : undefined;
+  const crud = settings.state === 'done' && settings.value?.api_mode === 'crud';
 
-  function signOut() {
-    provider.signOut();
+  function forgetSession() {
+    tokens.signOut();
     forget();
     setWhoami(undefined);
     setSignedIn(false);
   }
 
-  // After a reload the token is still in the tab: ask again whose it is, for the header.
+  function signOut() {
+    forgetSession();
+    forgetPendingSignIn();
+    discardChangeSet();
+  }
+
+  function signedInWith(token: string, origin: 'pasted' | 'oidc', who: Whoami | undefined) {
+    tokens.keep(token, origin);
+    setNotice(undefined);
+    setWhoami(who);
+    setSignedIn(true);
+  }
+
+  // After a reload the token is still in the tab: ask again whose it is, for the header and
+  // for whether the person may edit.
   useEffect(() => {
     if (!signedIn || whoami) return;
     fetchWhoami(client).then((answer) => answer.kind === 'known' && setWhoami(answer.whoami), () => undefined);
@@ -53,19 +87,40 @@ export function App() {
     document.querySelector<HTMLElement>('main h1')?.focus();
   }, [location.path, signedIn]);
 
+  const canEdit = crud && signedIn && (whoami?.roles ?? []).includes('write');
+  const editing = useMemo(() => ({ canEdit, dataVersion, reload: () => setDataVersion((v) => v + 1) }), [canEdit, dataVersion]);
+
+  if (callback && !signedIn) {
+    if (settings.state !== 'done') return <Layout current={undefined}>{null}</Layout>;
+    if (!oidc) {
+      setCallback(undefined);
+      return null;
+    }
+    return (
+      <Layout current={undefined}>
+        <OidcCallback
+          client={client}
+          oidc={oidc}
+          query={callback}
+          onSignedIn={(token, who) => {
+            setCallback(undefined);
+            signedInWith(token, 'oidc', who);
+          }}
+          onFailed={(message) => {
+            setCallback(undefined);
+            setNotice(message);
+          }}
+        />
+      </Layout>
+    );
+  }
+
   if (!signedIn) {
     return (
       <Layout current={undefined} banner={<StaleBanner ready={ready} />}>
-        <SignInPage
-          client={client}
-          notice={notice}
-          onSignedIn={(token, who) => {
-            provider.keep(token);
-            setNotice(undefined);
-            setWhoami(who);
-            setSignedIn(true);
-          }}
-        />
+        {settings.state === 'loading' ? null : (
+          <SignInPage client={client} oidc={oidc} notice={notice} onSignedIn={(token, who) => signedInWith(token, 'pasted', who)} />
+        )}
       </Layout>
     );
   }
@@ -80,9 +135,21 @@ export function App() {
     </>
   );
   return (
-    <Layout current={nav} session={session} banner={<StaleBanner ready={ready} />}>
-      {view}
-    </Layout>
+    <EditingContext.Provider value={editing}>
+      <Layout
+        current={nav}
+        session={session}
+        canEdit={canEdit}
+        banner={
+          <>
+            <StaleBanner ready={ready} />
+            {canEdit && <PendingBar current={nav} />}
+          </>
+        }
+      >
+        {view}
+      </Layout>
+    </EditingContext.Provider>
   );
 }
 

@@ -1,12 +1,14 @@
-// Which view a path under /ui/ shows. A new view (the revisions, a change set's preview) is a
-// folder under views/ and a line here.
+// Which view a path under /ui/ shows. A new view is a folder under views/ and a line here.
 import type { VNode } from 'preact';
 import type { ApiClient } from '../api/client.ts';
+import { CALLBACK_PATH } from '../auth/oidc-sign-in.ts';
 import { CatalogPage } from '../views/catalog/CatalogPage.tsx';
+import { ChangesPage } from '../views/changes/ChangesPage.tsx';
 import { ClusterPage } from '../views/cluster/ClusterPage.tsx';
 import { FleetPage } from '../views/fleet/FleetPage.tsx';
 import { NamespacesPage } from '../views/namespaces/NamespacesPage.tsx';
 import { NotFoundPage } from '../views/not-found/NotFoundPage.tsx';
+import { RevisionsPage } from '../views/revisions/RevisionsPage.tsx';
 import { RoleBindingsPage } from '../views/rolebindings/RoleBindingsPage.tsx';
 import { BASE, href, type Location } from './router.ts';
 
@@ -19,7 +21,8 @@ export interface Routed {
 export function route(location: Location, client: ApiClient): Routed {
   const parts = location.path.split('/').filter((part) => part !== '');
   const [first, second] = parts;
-  if (parts.length === 0) return { nav: BASE, view: <FleetPage client={client} location={location} /> };
+  // The issuer's way back after a sign-in: once signed in, the fleet.
+  if (parts.length === 0 || (parts.length === 1 && first === CALLBACK_PATH)) return { nav: BASE, view: <FleetPage client={client} location={location} /> };
   if (first === 'clusters' && parts.length === 2) {
     const id = decodePart(second!);
     if (id !== undefined) return { nav: BASE, view: <ClusterPage key={id} client={client} id={id} /> };
@@ -27,6 +30,8 @@ export function route(location: Location, client: ApiClient): Routed {
   if (parts.length === 1 && first === 'catalog') return { nav: href('catalog'), view: <CatalogPage client={client} /> };
   if (parts.length === 1 && first === 'namespaces') return { nav: href('namespaces'), view: <NamespacesPage client={client} /> };
   if (parts.length === 1 && first === 'rolebindings') return { nav: href('rolebindings'), view: <RoleBindingsPage client={client} /> };
+  if (parts.length === 1 && first === 'revisions') return { nav: href('revisions'), view: <RevisionsPage client={client} /> };
+  if (parts.length === 1 && first === 'changes') return { nav: href('changes'), view: <ChangesPage client={client} /> };
   return { nav: undefined, view: <NotFoundPage path={location.path} /> };
 }
 

@@ -13,18 +13,24 @@ export const NAV: NavItem[] = [
   { label: 'Catalog', path: href('catalog') },
   { label: 'Namespaces', path: href('namespaces') },
   { label: 'Role bindings', path: href('rolebindings') },
+  { label: 'Revisions', path: href('revisions') },
 ];
+
+/** Shown to a person who may edit: the pending change set, its preview and commit. */
+const CHANGES: NavItem = { label: 'Changes', path: href('changes') };
 
 export interface LayoutProps {
   /** The nav item of the view shown, for aria-current. */
   current: string | undefined;
   /** Who is signed in, and the sign-out control; absent on the sign-in page. */
   session?: ComponentChildren;
+  /** The person may edit: the Changes view is offered. */
+  canEdit?: boolean;
   banner?: ComponentChildren;
   children: ComponentChildren;
 }
 
-export function Layout({ current, session, banner, children }: LayoutProps) {
+export function Layout({ current, session, canEdit, banner, children }: LayoutProps) {
   return (
     <>
       <a class="skip-link" href="#main">
@@ -37,7 +43,7 @@ export function Layout({ current, session, banner, children }: LayoutProps) {
         {session && (
           <nav aria-label="Views">
             <ul>
-              {NAV.map((item) => (
+              {(canEdit ? [...NAV, CHANGES] : NAV).map((item) => (
                 <li>
                   <a href={item.path} aria-current={item.path === current ? 'page' : undefined}>
                     {item.label}

@@ -1,11 +1,16 @@
 // The catalog: each platform component with its version, artifact and the clusters that use
 // it (and those that pin another tag). From the records (crud mode): two requests for the
 // whole fleet, where reading each cluster's platform-components answer would be one per cluster.
+// A person who may edit changes an entry's version, tag and other fields in place.
 import type { ApiClient } from '../../api/client.ts';
+import type { PlatformComponentRecord } from '../../api/types.ts';
 import { DefinitionsPage } from '../../components/common/DefinitionsPage.tsx';
 import { UsedBy } from '../../components/common/UsedBy.tsx';
+import { useEditing } from '../../edits/editing.ts';
+import { CatalogEntryFields, CatalogVersionFields } from './CatalogEntryEditor.tsx';
 
 export function CatalogPage({ client }: { client: ApiClient }) {
+  const { canEdit } = useEditing();
   return (
     <DefinitionsPage
       client={client}
@@ -13,7 +18,7 @@ export function CatalogPage({ client }: { client: ApiClient }) {
       collection="platform_components"
       readOnlyHint="Each cluster's page shows the components it gets, with their versions."
     >
-      {(components, usage) => (
+      {(rows, usage) => (
         <table class="records" aria-label="Platform components">
           <thead>
             <tr>
@@ -25,22 +30,40 @@ export function CatalogPage({ client }: { client: ApiClient }) {
             </tr>
           </thead>
           <tbody>
-            {components.map((component) => {
-              const use = usage.components.get(component.id);
+            {rows.map(({ id, stored, current }) => {
+              const component = (current ?? stored) as PlatformComponentRecord;
+              const use = usage.components.get(id);
               return (
-                <tr>
-                  <th scope="row">{component.id}</th>
-                  <td>{component.component_version}</td>
+                <tr key={id}>
+                  <th scope="row">
+                    {id}
+                    {current === null && <div class="muted">deleted in the pending change set</div>}
+                  </th>
+                  {canEdit && current && stored ? (
+                    <CatalogVersionFields client={client} stored={stored} current={current} />
+                  ) : (
+                    <>
+                      <td>{component.component_version}</td>
+                      <td>
+                        <code>
+                          {component.oci_url}:{component.oci_tag}
+                        </code>
+                        <div class="muted">
+                          path {component.component_path}
+                          {component.cluster_env_enabled ? '/<environment>' : ''}
+                        </div>
+                      </td>
+                    </>
+                  )}
                   <td>
-                    <code>
-                      {component.oci_url}:{component.oci_tag}
-                    </code>
-                    <div class="muted">
-                      path {component.component_path}
-                      {component.cluster_env_enabled ? '/<environment>' : ''}
-                    </div>
+                    {canEdit && current && stored ? (
+                      <CatalogEntryFields client={client} stored={stored} current={current} />
+                    ) : component.depends_on.length ? (
+                      component.depends_on.join(', ')
+                    ) : (
+                      <span class="muted">nothing</span>
+                    )}
                   </td>
-                  <td>{component.depends_on.length ? component.depends_on.join(', ') : <span class="muted">nothing</span>}</td>
                   <td>
                     <UsedBy clusters={use?.clusters} />
                     {use && use.pins.length > 0 && (

@@ -1,12 +1,16 @@
-// The cluster's record: from REST in crud mode; in read-only mode (no REST) the listing's
-// summary of it, saying where the whole record is shown.
+// The cluster's record: from REST in crud mode — as a form for a person who may edit, and as
+// served (with its ETag) for everyone —; in read-only mode (no REST) the listing's summary of
+// it, saying where the whole record is shown.
 import type { ApiClient } from '../../api/client.ts';
 import { fetchRecord } from '../../api/endpoints.ts';
+import type { ClusterRecord } from '../../api/types.ts';
 import { useAsync } from '../../app/use-async.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { CodeBlock } from '../../components/common/CodeBlock.tsx';
 import { crudMode } from '../../data/capabilities.ts';
+import { useEditing } from '../../edits/editing.ts';
+import { ClusterEditor } from './ClusterEditor.tsx';
 
 export interface ClusterRecordProps {
   client: ApiClient;
@@ -15,7 +19,8 @@ export interface ClusterRecordProps {
 }
 
 export function ClusterRecordSection({ client, id, summary }: ClusterRecordProps) {
-  const record = useAsync(async () => fetchRecord(client, 'clusters', id, await crudMode(client)), [client, id]);
+  const { canEdit, dataVersion } = useEditing();
+  const record = useAsync(async () => fetchRecord(client, 'clusters', id, await crudMode(client)), [client, id, dataVersion]);
   return (
     <section aria-labelledby="record">
       <h2 id="record">Record</h2>
@@ -24,6 +29,8 @@ export function ClusterRecordSection({ client, id, summary }: ClusterRecordProps
           if (answer.kind === 'record') {
             return (
               <>
+                {canEdit && <ClusterEditor client={client} stored={answer.record as ClusterRecord} etag={answer.etag} />}
+                {canEdit && <h3>As stored</h3>}
                 <dl class="facts">
                   <dt>ETag</dt>
                   <dd>

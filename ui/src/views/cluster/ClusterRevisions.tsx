@@ -1,24 +1,28 @@
-// "Revisions that changed it": the history of the cluster's answers. Filled from
-// GET /api/v2/gitops/revisions?cluster=<id> where the service keeps the history; until then
-// (the path answers 404) it says so.
+// The revisions that changed this cluster's answers (GET /api/v2/gitops/revisions?cluster=),
+// newest first; a service that keeps no history says so.
 import type { ApiClient } from '../../api/client.ts';
+import { fetchRevisions } from '../../api/changes.ts';
 import { useAsync } from '../../app/use-async.ts';
 import { Loaded } from '../../components/common/Async.tsx';
-import { historyAvailable } from '../../data/capabilities.ts';
+import { useEditing } from '../../edits/editing.ts';
+import { RevisionTable } from '../revisions/RevisionTable.tsx';
+
+const SHOWN = 20;
 
 export function ClusterRevisions({ client, id }: { client: ApiClient; id: string }) {
-  const available = useAsync(() => historyAvailable(client), [client]);
+  const { dataVersion } = useEditing();
+  const history = useAsync(() => fetchRevisions(client, { cluster: id, limit: SHOWN }), [client, id, dataVersion]);
   return (
     <section aria-labelledby="revisions">
       <h2 id="revisions">Revisions that changed it</h2>
-      <Loaded value={available} what="the history">
-        {(yes) =>
-          yes ? (
-            <p class="muted">
-              This service keeps the history of revisions: <code>GET /api/v2/gitops/revisions?cluster={id}</code> lists those that changed this cluster.
-            </p>
-          ) : (
+      <Loaded value={history} what="the history">
+        {(answer) =>
+          answer.kind === 'not-kept' ? (
             <p class="muted">History is not available: this service does not keep the history of revisions.</p>
+          ) : answer.revisions.length === 0 ? (
+            <p class="muted">No revision the service judged changed this cluster's answers.</p>
+          ) : (
+            <RevisionTable revisions={answer.revisions} label={`Revisions that changed ${id}`} showClusters={false} />
           )
         }
       </Loaded>

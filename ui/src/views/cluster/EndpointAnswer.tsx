@@ -8,6 +8,7 @@ import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { CodeBlock } from '../../components/common/CodeBlock.tsx';
 import { Time } from '../../components/common/Time.tsx';
+import { useEditing } from '../../edits/editing.ts';
 
 export interface EndpointAnswerProps {
   client: ApiClient;
@@ -18,7 +19,8 @@ export interface EndpointAnswerProps {
 }
 
 export function EndpointAnswer({ client, dns, endpoint, poll, statesUnavailable }: EndpointAnswerProps) {
-  const answer = useAsync(() => fetchClusterAnswer(client, dns, endpoint), [client, dns, endpoint]);
+  const { dataVersion } = useEditing();
+  const answer = useAsync(() => fetchClusterAnswer(client, dns, endpoint), [client, dns, endpoint, dataVersion]);
   const headingId = `answer-${endpoint}`;
   return (
     <section class="answer" aria-labelledby={headingId}>

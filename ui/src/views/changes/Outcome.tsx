@@ -1,0 +1,87 @@
+// What came of pressing Commit: the new revision; or the refusal, with the writes at fault
+// named by their record (nothing was stored); or, for a 412, what changed meanwhile.
+import type { ChangeRefused } from '../../api/changes.ts';
+import { href } from '../../app/router.ts';
+import { Banner } from '../../components/common/Banner.tsx';
+import type { PendingRecord } from '../../edits/change-set.ts';
+import type { Conflict } from '../../edits/conflicts.ts';
+import { shown } from '../../edits/record-diff.ts';
+
+export type CommitOutcome =
+  | { kind: 'committed'; revision: string | null; unchanged: boolean; message: string }
+  | { kind: 'refused'; error: ChangeRefused; records: readonly PendingRecord[] }
+  | { kind: 'conflict'; error: ChangeRefused; conflicts: Conflict[] }
+  | { kind: 'failed'; message: string };
+
+export function Committed({ revision, unchanged, message }: { revision: string | null; unchanged: boolean; message: string }) {
+  if (unchanged) {
+    return (
+      <Banner tone="info" title="Nothing to commit">
+        <p>The records already hold these values: no commit was made{revision ? <> (the service serves <code class="revision">{revision}</code>)</> : ''}.</p>
+      </Banner>
+    );
+  }
+  return (
+    <Banner tone="info" title="Committed">
+      <p>
+        The change is stored as revision <code class="revision">{revision}</code> ({message.split('\n')[0]}). See <a href={href('revisions')}>the revisions</a>.
+      </p>
+    </Banner>
+  );
+}
+
+export function Refused({ error, records }: { error: ChangeRefused; records: readonly PendingRecord[] }) {
+  return (
+    <Banner tone="error" title={`The service refused the change (${error.status}); nothing was committed`}>
+      <p>{error.message}</p>
+      {error.details.length > 0 && (
+        <ul class="problems" aria-label="Why the change was refused">
+          {error.details.map((detail) => {
+            const record = detail.index === undefined ? undefined : records[detail.index];
+            return (
+              <li>
+                {record && <strong>{`${record.collection}/${record.id}`}</strong>} {detail.path && <code>{detail.path}</code>} {detail.message}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Banner>
+  );
+}
+
+export function Conflicts({ error, conflicts, onRebase, busy }: { error: ChangeRefused; conflicts: Conflict[]; onRebase: () => void; busy: boolean }) {
+  return (
+    <Banner tone="warning" title="Changed meanwhile: nothing was committed">
+      <p>{error.message}</p>
+      {conflicts.length === 0 ? (
+        <p>The records of the change set read the same again now; commit again.</p>
+      ) : (
+        <>
+          <p>Someone changed these records after you began editing them. Their change:</p>
+          {conflicts.map((conflict) => (
+            <div class="conflict">
+              <p>
+                <strong>{`${conflict.collection}/${conflict.id}`}</strong>
+                {conflict.current === null ? ' was deleted.' : ` (now ETag ${conflict.etag ?? '—'})`}
+              </p>
+              {conflict.current !== null && (
+                <ul aria-label={`What changed in ${conflict.collection}/${conflict.id}`}>
+                  {conflict.differences.map((difference) => (
+                    <li>
+                      <code>{difference.field}</code>: {shown(difference.before)} → {shown(difference.after)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          ))}
+          <p>Re-basing applies your edits again to the records as they are now, and commits again.</p>
+          <button type="button" onClick={onRebase} disabled={busy}>
+            Re-base and retry
+          </button>
+        </>
+      )}
+    </Banner>
+  );
+}
