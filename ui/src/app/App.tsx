@@ -1,6 +1,6 @@
 // The page: who is signed in (and whether they may edit), which view the URL names, and the
 // frame around it.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/client.ts';
 import { fetchWhoami } from '../api/endpoints.ts';
 import type { Whoami } from '../api/types.ts';
@@ -33,6 +33,10 @@ export function App() {
   const client = useMemo(
     () =>
       new ApiClient(tokens, () => {
+        // Requests sent side by side with the one token are refused side by side: the first
+        // refusal signs out, and the later ones must not say it again without knowing how
+        // the token was got.
+        if (tokens.token() === undefined) return;
         const fromIssuer = tokens.origin() === 'oidc';
         // The pending edits stay: signing in again brings them back.
         forgetSession();
@@ -77,9 +81,11 @@ export function App() {
   }, [signedIn]);
 
   // On a move to another view, focus goes to its heading, as on a new page: a screen reader
-  // reads where the person is, and Tab continues from the top of the view.
+  // reads where the person is, and Tab continues from the top of the view. A layout effect,
+  // so that focus has moved by the time the view is painted (a deferred effect left a frame
+  // in which the followed link was gone and focus was on the page's body).
   const first = useRef(true);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (first.current) {
       first.current = false;
       return;
