@@ -111,7 +111,11 @@ describe('examples of the README and docs/', () => {
   });
 
   it('Quick start and Endpoints: every read example answers 2xx (or 304) with what the comment says', async () => {
-    for (const first of ['curl -s -H \'Authorization: Bearer change-me\' \\', 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components']) {
+    for (const first of [
+      'curl -s -H \'Authorization: Bearer change-me\' \\',
+      'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components',
+      "# the last revision that changed prod-eu-1's answers",
+    ]) {
       const block = shellBlocks.find((b) => b.text.startsWith(first))!;
       expect(block, first).toBeDefined();
       for (const command of commands(block.text)) {
@@ -163,7 +167,7 @@ describe('examples of the README and docs/', () => {
   });
 
   // Skipped only where jq is not installed: the worked example builds its change set with jq, as it says.
-  it.skipIf(!HAS_JQ)('Commit messages and the worked example: a message of its own, a dry run that stores nothing, one commit for every prod cluster', async () => {
+  it.skipIf(!HAS_JQ)('Commit messages and the worked example: a message of its own, a preview, a dry run that stores nothing, one commit for every prod cluster, found in the history', async () => {
     /** A block run as one script, its output split by the comment that introduces each part. */
     const run = async (first: string) => {
       const block = shellBlocks.find((b) => b.text.startsWith(first))!;
@@ -185,6 +189,13 @@ describe('examples of the README and docs/', () => {
 
     const head = gitOutIn(crudDir, 'rev-parse', 'HEAD');
     const example = await run('# every prod cluster, as read (its ETag)');
+    const preview = JSON.parse(example('preview: which clusters'));
+    expect(preview).toEqual({
+      publishable: true,
+      guard: 'pass',
+      clusters: [{ id: 'prod-eu-1', changed: [{ id: 'podinfo', fields: ['source.oci_tag: 6.7.1 -> 6.7.2'] }] }],
+    });
+    expect(gitOutIn(crudDir, 'rev-parse', 'HEAD')).toBe(head);
     const trial = example('a dry run');
     expect(statuses(trial)).toEqual([201]);
     expect(trial.toLowerCase()).toContain('gitops-dry-run: true');
@@ -194,6 +205,13 @@ describe('examples of the README and docs/', () => {
     expect(stored).toContain('Pin podinfo 6.7.2 on every prod cluster\n\nThe catalog follows in the next release.');
     expect(stored).toContain('clusters/prod-eu-1.yaml');
     expect(gitOutIn(crudDir, 'rev-list', '--count', `${head}..HEAD`)).toBe('1');
+    const history = JSON.parse(example('find it in the history'));
+    expect(history).toEqual({
+      result: 'published',
+      author: 'gitops-config-api',
+      message: 'Pin podinfo 6.7.2 on every prod cluster\n\nThe catalog follows in the next release.',
+      clusters: ['prod-eu-1'],
+    });
     const served = await request(writer.url, '/api/v2/gitops/clusters/prod-eu-1.k8s.example.com/platform-components', { token: README_READ_TOKEN });
     expect(served.json().inputs.find((i: { id: string }) => i.id === 'podinfo').source.oci_tag).toBe('6.7.2');
   });
@@ -321,6 +339,7 @@ const RUN = [
   { first: '# a patch committed with a message of its own: subject, blank line, body' },
   { first: '# every prod cluster, as read (its ETag), with podinfo pinned to 6.7.2: one change set' },
   { first: "curl -s -H 'Authorization: Bearer change-me' \\" },
+  { first: "# the last revision that changed prod-eu-1's answers" },
   { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },
   { first: '# list: all clusters of one environment, 50 at a time; the total is in X-Total-Count' },
   { first: '# Dex (https://dexidp.io): a static client "gitops-config-api"; the person asks for the' },
