@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StartupError } from '../src/startup-error.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, parseSqliteDsn } from '../src/store/backends/sqlite/dsn.ts';
+import { SCHEMA_VERSION } from '../src/store/backends/sqlite/migrations.ts';
 import { asSeedFile } from './helpers/fixture-data.ts';
 import { tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
@@ -98,7 +99,7 @@ describe('opening the database', () => {
       const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
       expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: path, database_mode: 'rwc', clusters: 2 });
       const db = new Database(path, { readonly: true });
-      expect(db.pragma('user_version', { simple: true })).toBe(4);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       db.close();
     } finally {
@@ -199,7 +200,7 @@ describe('opening the database', () => {
     db.pragma('user_version = 99');
     db.close();
     const error = await startError(sqliteEnv(`sqlite://${path}?mode=rw`));
-    expect(error.message).toMatch(/has schema version 99, newer than this service understands \(4\)/);
+    expect(error.message).toContain(`has schema version 99, newer than this service understands (${SCHEMA_VERSION})`);
   });
 
   it('a new database without a readable seed file is a clear error, and stays unseeded', async () => {
