@@ -24,6 +24,15 @@ console.log(`git-crash-safety: CRASH_SEED=${SEED}`);
 
 const groups: ServiceGroup[] = [];
 afterAll(async () => {
+  // The last restart's service is alive (and one cut short by a failure may be): kill every
+  // group before its parent ends, or it outlives the test run.
+  for (const g of groups) {
+    try {
+      g.killGroup();
+    } catch {
+      // ESRCH: that group is gone already.
+    }
+  }
   await Promise.all(groups.map((g) => g.endParent()));
 });
 
