@@ -132,7 +132,7 @@ try {
       published.push(performance.now() - started);
     }
     const judged = timed(() => judge({ snapshot: after(request).snapshot, problems: [] }, before)).ms;
-    rows.push(`| ${label} (${count.toLocaleString('en')} clusters' answers change) | ${ms(median(changed))} | ${ms(median(published))} | ${ms(median(applied))} | ${ms(judged)} |`);
+    rows.push(`| ${label} (${count.toLocaleString('en')} ${count === 1 ? "cluster's answers change" : "clusters' answers change"}) | ${ms(median(changed))} | ${ms(median(published))} | ${ms(median(applied))} | ${ms(judged)} |`);
   }
   console.log(`What the history adds to a publication, on ${historyClusters.toLocaleString('en')} clusters × 25 components (median of ${runs}):\n`);
   console.log('| change | which clusters changed | history entry in all | applyChangeSet | judge |');

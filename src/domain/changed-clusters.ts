@@ -7,6 +7,7 @@
 // reaches the whole fleet, none for the clusters it does not reach. A cluster whose record
 // changed is merged whole, in both revisions.
 import { dnsKey } from './cluster-dns.ts';
+import { LayeredMap } from './layered-map.ts';
 import { sameJson } from './input-diff.ts';
 import { ENDPOINT_DEFINITIONS, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
 import type { Cluster } from './records.ts';
@@ -62,6 +63,18 @@ export function changedClusterIds(before: Snapshot, after: Snapshot): string[] {
   const sameDefinitions =
     before.platform_components === after.platform_components && before.namespaces === after.namespaces && before.rolebindings === after.rolebindings;
   if (before.clusters === after.clusters && sameDefinitions) return changed;
+  // A write to a few clusters: only the clusters it wrote can have changed, and the maps say
+  // which they are without a walk of the fleet (50,000 entries: some 50 ms).
+  const written = sameDefinitions ? LayeredMap.differingKeys(before.clusters, after.clusters) : undefined;
+  if (written !== undefined) {
+    for (const id of written) {
+      const old = before.clusters.get(id);
+      const now = after.clusters.get(id);
+      if (old === now) continue;
+      if (!old || !now || clusterChanged(before, after, old, now)) changed.push(id);
+    }
+    return changed.sort(compareIds);
+  }
   for (const [id, now] of after.clusters) {
     const old = before.clusters.get(id);
     if (old === now && sameDefinitions) continue;

@@ -49,6 +49,20 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
     return layer.size > Math.max(32, Math.sqrt(size)) ? new Map(next.entries()) : next;
   }
 
+  /**
+   * The keys whose values may differ between two maps of which one was made from the other
+   * by `with` (or both from one map), without walking them: the keys of their layers. Undefined
+   * when the maps do not share a base (one was folded, or they were built apart): then only a
+   * walk of both tells.
+   */
+  static differingKeys<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): Set<string> | undefined {
+    const baseOf = (m: ReadonlyMap<string, V>) => (m instanceof LayeredMap ? (m as LayeredMap<V>).#base : m);
+    if (baseOf(a) !== baseOf(b)) return undefined;
+    const keys = new Set<string>();
+    for (const m of [a, b]) if (m instanceof LayeredMap) for (const key of (m as LayeredMap<V>).#layer.keys()) keys.add(key);
+    return keys;
+  }
+
   get(key: string): V | undefined {
     const value = this.#layer.get(key);
     if (value !== undefined) return value === GONE ? undefined : value;
