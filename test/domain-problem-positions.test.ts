@@ -6,7 +6,7 @@ import { type Problem, problem } from '../src/domain/problem.ts';
 import { filesToLocate, locateProblems } from '../src/domain/repo-layout/problem-positions.ts';
 
 const at = (file: string, field: string): Problem['at'] => ({ record: { collection: 'clusters', id: file.slice(9, -5) }, field, file });
-const unknownIn = (file: string) => problem('unknown_field', at(file, '/colour'), 'is not a field of a cluster');
+const unknownIn = (file: string) => problem('unknown_field', at(file, '/colour'), 'unknown field "colour"');
 const TEXT = 'cluster_name: one\ncluster_dns: one.example.com\nenvironment: dev\ncolour: blue\n';
 
 describe('filesToLocate', () => {
