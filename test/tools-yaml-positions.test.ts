@@ -1,6 +1,6 @@
 // Source positions of YAML keys and values by JSON-pointer path.
 import { describe, expect, it } from 'vitest';
-import { YamlPositions } from '../src/tools/yaml-positions.ts';
+import { YamlPositions } from '../src/domain/repo-layout/yaml-positions.ts';
 
 const TEXT = `# comment
 id: c1

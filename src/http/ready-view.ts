@@ -86,6 +86,8 @@ export function problemView(p: Problem): Record<string, unknown> {
     severity: p.severity,
     at: formatLocation(p.at),
     ...(p.at.file !== undefined ? { file: p.at.file } : {}),
+    // Where in the file, as `gitops-config validate` says it (1-based; the column in UTF-16 code units).
+    ...(p.at.line !== undefined ? { line: p.at.line, column: p.at.column ?? 1 } : {}),
     ...(p.at.record ? { record: `${p.at.record.collection}/${p.at.record.id}` } : {}),
     field: p.at.field,
     message: p.message,

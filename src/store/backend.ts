@@ -152,6 +152,14 @@ export interface Backend {
    * undefined for one it cannot tell of (uncommitted edits, a commit no longer there).
    */
   revisionFacts?(revision: string): Promise<RevisionFacts | undefined>;
+  /**
+   * The texts of record files as `revision` holds them, by path, read as the loaders read
+   * record files (regular files within MAX_RECORD_BYTES, through the read pool). A file the
+   * store cannot vouch for (gone, changed since that revision was loaded, not a regular file)
+   * is left out. Asked only for the few files a refused revision's problems name, to give each
+   * problem its line and column. A store without files (SQLite, memory) has none.
+   */
+  sourceTexts?(revision: string, files: readonly string[]): Promise<Map<string, string>>;
 
   // What a restart needs to judge the store's revision against the one published before it,
   // so that a restart never falls behind what was served. A store with history offers its

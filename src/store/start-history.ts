@@ -9,6 +9,7 @@ import { type Baseline, baselineFacts } from '../domain/baseline.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { Backend, LoadedRevision } from './backend.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
+import { locateRefusedProblems } from './refused-problems.ts';
 import type { RevisionHistory } from './revision-history.ts';
 
 /** How far back a restart looks for a revision that passes (docs/decisions/0003-baseline-survives-restarts.md). */
@@ -53,7 +54,7 @@ async function lookBack(backend: Backend, newest: LoadedRevision, acceptShrink: 
       previous = judged.snapshot;
       if (judged.judgement.publish) good = judged;
       if (judged.judgement.publish) await history?.published(judged.snapshot);
-      else await history?.refused(judged.snapshot, judged.judgement.blocking);
+      else if (history) await history.refused(judged.snapshot, await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking));
     }
     return { baseline: good?.snapshot, fallback: good, previous };
   }

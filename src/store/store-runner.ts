@@ -24,6 +24,7 @@ import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
 import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
 import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
+import { locateRefusedProblems } from './refused-problems.ts';
 import { type HistoryEntry, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
 import { StartupError } from '../startup-error.ts';
 
@@ -209,17 +210,19 @@ export class StoreRunner {
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
-      const error = `${judgement.blocking.length} problem(s) in revision ${revision}`;
-      this.#refused = { revision, error, problems: judgement.blocking };
-      this.#lastLoad = { at, ok: false, revision, error, problems: judgement.blocking };
+      // Each problem with its line, before anything reports the refusal (bounded: ./refused-problems.ts).
+      const blocking = await locateRefusedProblems(this.#backend, revision, judgement.blocking);
+      const error = `${blocking.length} problem(s) in revision ${revision}`;
+      this.#refused = { revision, error, problems: blocking };
+      this.#lastLoad = { at, ok: false, revision, error, problems: blocking };
       // warn, not error: the service goes on serving the last good revision; the fix is in the data.
-      const problems = judgement.blocking.slice(0, 50).map(formatProblem);
+      const problems = blocking.slice(0, 50).map(formatProblem);
       this.#log.warn(
-        { reason, revision, served_revision: served ?? null, ...sizeOf(judged.snapshot), errors: judgement.blocking.length, problems },
+        { reason, revision, served_revision: served ?? null, ...sizeOf(judged.snapshot), errors: blocking.length, problems },
         served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused: ${error}`,
       );
       this.#events.loaded({ result: 'refused', revision });
-      await this.#history.refused(judged.snapshot, judgement.blocking);
+      await this.#history.refused(judged.snapshot, blocking);
       // Nothing served yet (a restart on a refused revision): the newest earlier one that passes.
       const fallback = this.#published ? undefined : this.#start?.fallback;
       if (fallback) {

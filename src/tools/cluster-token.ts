@@ -9,7 +9,7 @@ import { ID_RULE, isValidId } from '../domain/ids.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { Cluster } from '../domain/records.ts';
 import { parseRecordFile } from '../domain/repo-layout/record-file-parse.ts';
-import { locateProblems } from './problem-positions.ts';
+import { locateProblems } from '../domain/repo-layout/problem-positions.ts';
 
 export type ClusterTokenOutcome = { ok: true; token: string; generation: number } | { ok: false; message: string; problems: Problem[] };
 
@@ -28,7 +28,7 @@ export async function clusterToken(dir: string, clusterId: string, keys: readonl
   const text = readFileSync(join(dir, path), 'utf8');
   const parsed = parseRecordFile(path, text)!;
   if (parsed.record === undefined) {
-    const problems = await locateProblems(parsed.problems, async (file) => (file === path ? text : undefined));
+    const problems = locateProblems(parsed.problems, new Map([[path, text]]), { withoutText: 'first-line' });
     return { ok: false, message: `${path} is not a valid cluster record; the server would not serve it`, problems };
   }
   const generation = (parsed.record as Cluster).credential_generation;

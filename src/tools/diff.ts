@@ -10,8 +10,7 @@ import { ObjectReader } from '../store/git/files/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit as headOf } from '../store/git/repository.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
-import { fileTexts, revisionReport } from './revision-report.ts';
-import { locateProblems } from './problem-positions.ts';
+import { locateInFiles, revisionReport } from './revision-report.ts';
 import { commitFiles, historyOf, resolveRevision, type RevisionFiles, workingTreeFiles } from './revisions.ts';
 
 export interface DiffRevisions {
@@ -48,9 +47,9 @@ export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisi
   const after = await revisionReport(loader, head.files, head.commit ?? 'working-tree');
   // As the server would judge the head while it serves the base.
   const judged = judge({ snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink }, before.snapshot);
-  const problems = await locateProblems(withSources(judged.problems, after.sources), fileTexts(head.files));
+  const problems = await locateInFiles(withSources(judged.problems, after.sources), head.files);
   return revisionDiff(before.snapshot, after.snapshot, {
-    base: { label: base.label, commit: base.commit ?? null, problems: await locateProblems(before.loadProblems, fileTexts(base.files)) },
+    base: { label: base.label, commit: base.commit ?? null, problems: await locateInFiles(before.loadProblems, base.files) },
     head: { label: head.label, commit: head.commit ?? null },
     judgement: { ...judged, problems, blocking: problems.filter(isError) },
   });

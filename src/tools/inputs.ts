@@ -11,8 +11,7 @@ import { workingTreeRevision } from '../store/git/repository.ts';
 import { checkedGitDirectory } from '../store/git/repository-format.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
-import { fileTexts, revisionReport } from './revision-report.ts';
-import { locateProblems } from './problem-positions.ts';
+import { locateInFiles, revisionReport } from './revision-report.ts';
 
 export const ENDPOINTS = [...Object.keys(PER_CLUSTER_ENDPOINTS), 'clusters'] as const;
 
@@ -34,7 +33,7 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
       ok: false,
       status: 'invalid',
       message: `the server would refuse this revision (${judgement.blocking.length} problem(s)) and keep serving the previous one`,
-      problems: await locateProblems(judgement.blocking, fileTexts(files)),
+      problems: await locateInFiles(judgement.blocking, files),
     };
   }
   const responses = new ResponseTable(loaded.snapshot);

@@ -2,6 +2,7 @@
 // server's own loader and snapshot code, keeping what a tool needs to report: the problems
 // that make the server refuse the revision, and which records failed to load.
 import { type Problem, recordName, withSources } from '../domain/problem.ts';
+import { filesToLocate, locateProblems } from '../domain/repo-layout/problem-positions.ts';
 import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
 import type { RecordFileEntry } from '../store/record-files/record-file-entry.ts';
 import type { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
@@ -34,12 +35,18 @@ export async function revisionReport(loader: RecordFileLoader, files: readonly R
   };
 }
 
-/** The text of each file a problem names, read only for those. */
-export function fileTexts(files: readonly RecordFileEntry[]): (path: string) => Promise<string | undefined> {
+/**
+ * The problems with the line and column of each in its file, as `validate` prints them: the
+ * text of each file a problem names is read (only those); a file that has none (one refused
+ * for what it is) puts its problems at 1:1.
+ */
+export async function locateInFiles(problems: readonly Problem[], files: readonly RecordFileEntry[]): Promise<Problem[]> {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  return async (path) => {
+  const texts = new Map<string, string>();
+  for (const path of filesToLocate(problems)) {
     const file = byPath.get(path);
-    if (!file) return undefined;
-    return file.text ?? (await file.read?.());
-  };
+    const text = file && (file.text ?? (await file.read?.()));
+    if (text !== undefined) texts.set(path, text);
+  }
+  return locateProblems(problems, texts, { withoutText: 'first-line' });
 }

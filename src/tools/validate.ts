@@ -15,8 +15,7 @@ import { headCommit } from '../store/git/repository.ts';
 import { DEFAULT_MAX_RECORD_BYTES } from '../store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { ignoredWorkingTreeFiles, readWorkingTree } from '../store/record-files/working-tree.ts';
-import { fileTexts, type RevisionReport, revisionReport } from './revision-report.ts';
-import { locateProblems } from './problem-positions.ts';
+import { locateInFiles, type RevisionReport, revisionReport } from './revision-report.ts';
 import { commitFiles, historyOf, resolveRevision } from './revisions.ts';
 
 export interface ValidationReport {
@@ -74,7 +73,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
       severity: 'warning' as const,
     })),
   ];
-  const located = (await locateProblems(withFiles(problems, loaded), fileTexts(files))).map((p) =>
+  const located = (await locateInFiles(withFiles(problems, loaded), files)).map((p) =>
     options.strict && p.severity === 'warning' ? { ...p, severity: 'error' as const } : p,
   );
   located.sort(compareProblems);

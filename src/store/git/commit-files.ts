@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/record-path.ts';
+import { fileReads } from '../record-files/read-pool.ts';
 import { byPath, DEFAULT_MAX_RECORD_BYTES, type RecordFileEntry, RecordRefused } from '../record-files/record-file-entry.ts';
 import { notRegular, tooLarge } from '../record-files/safe-read.ts';
 import { ObjectReader, BlobTooLarge } from './files/object-reader.ts';
@@ -121,6 +122,58 @@ export async function commitFileEntries(
     };
     return { path: blob.path, blobId: blob.oid, text: known.get(blob.oid), read };
   });
+}
+
+/**
+ * The texts of some record files of a commit, read as the loaders read them: regular files
+ * (not links, not submodules) within `maxBytes`, through the read pool. A path the commit
+ * holds no such file at is left out. One reader for all, so that a folder's tree is read once.
+ */
+export async function commitFileTexts(dir: string, commit: string, paths: readonly string[], cache: object, maxBytes = DEFAULT_MAX_RECORD_BYTES): Promise<Map<string, string>> {
+  const reader = new ObjectReader(dir, cache);
+  const texts = new Map<string, string>();
+  await fileReads.map(paths, async (path) => {
+    const native = nativeBlobAt(reader, commit, path);
+    const blob = native === undefined ? await blobAt(dir, commit, path, cache) : native;
+    // A link or a submodule is never read as a record file, here neither.
+    if (!blob || blob.type !== 'blob' || blob.mode === SYMLINK) return;
+    try {
+      texts.set(path, await reader.readText(blob.oid, maxBytes));
+    } catch (error) {
+      if (!(error instanceof BlobTooLarge)) throw error;
+    }
+  });
+  return texts;
+}
+
+type PathEntry = { oid: string; mode: string; type: string } | null;
+
+/** The entry at `path` in a commit, read natively; null when there is none, undefined when not readable here. */
+function nativeBlobAt(reader: ObjectReader, commitOid: string, path: string): PathEntry | undefined {
+  const commit = reader.readCommit(commitOid);
+  let tree = commit && reader.readTree(commit.tree);
+  const names = path.split('/');
+  for (const [i, name] of names.entries()) {
+    if (!tree) return undefined;
+    const entry = tree.find((e) => e.path === name);
+    if (!entry) return null;
+    if (i === names.length - 1) return entry;
+    if (entry.type !== 'tree') return null;
+    tree = reader.readTree(entry.oid);
+  }
+  return null;
+}
+
+/** The same through isomorphic-git, for objects the native reader does not handle. */
+async function blobAt(dir: string, commit: string, path: string, cache: object): Promise<PathEntry> {
+  const slash = path.lastIndexOf('/');
+  try {
+    const { tree } = await git.readTree({ fs, gitdir: sharedGitDir(dir), oid: commit, filepath: slash === -1 ? '' : path.slice(0, slash), cache });
+    return tree.find((e) => e.path === path.slice(slash + 1)) ?? null;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NotFoundError') return null;
+    throw error;
+  }
 }
 
 export async function readBlobText(dir: string, oid: string, cache: object = {}): Promise<string> {

@@ -154,6 +154,14 @@ export class WorkingTreeReader {
     return { entry, stamp: read.stamp, withText: { ...entry, text: read.bytes.toString('utf8') } };
   }
 
+  /**
+   * The text of `path` if it is still the content `blobId` names, read safely through the
+   * pool; undefined when it changed, went or is not a regular file any more.
+   */
+  async textIfSame(path: string, blobId: string): Promise<string | undefined> {
+    return fileReads.run(() => this.#readText(path, blobId)).catch(() => undefined);
+  }
+
   /** The text of a file whose parse was not kept (an entry handed out before without its text), if it is still that content. */
   async #readText(path: string, blobId: string): Promise<string> {
     const read = await readRecordFileSafely(this.#dir, path, this.#maxBytes);

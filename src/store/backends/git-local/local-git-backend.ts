@@ -12,7 +12,7 @@ import type { Collection } from '../../../domain/records.ts';
 import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
-import { changedBetween, commitFileEntries, type TreeBlob } from '../../git/commit-files.ts';
+import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
 import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
@@ -55,7 +55,7 @@ export class LocalGitBackend implements Backend {
   readonly #builder: CommitBuilder;
   readonly #watcher: ChangeWatcher;
   /** What the last load or commit saw; the watcher compares changes with it. */
-  #seen: { head: string | undefined; files: Map<string, string> } | undefined;
+  #seen: { head: string | undefined; files: Map<string, string>; revision?: string } | undefined;
   readonly #reader: WorkingTreeReader;
   /** Record files changed since the last load (from the watcher), or "all": read every one. */
   #pending: Set<string> | 'all' = 'all';
@@ -114,7 +114,7 @@ export class LocalGitBackend implements Backend {
     });
     const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader, this.#headFiles);
     const head = commitOfRevision(revision);
-    this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])) };
+    this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])), revision };
     // The work of a load is cut into steps with a turn of the event loop between them, so
     // that polls are answered while a large fleet is being reloaded.
     await yieldToEventLoop();
@@ -152,6 +152,14 @@ export class LocalGitBackend implements Backend {
   async revisionFacts(revision: string): Promise<RevisionFacts | undefined> {
     if (commitOfRevision(revision) !== revision) return undefined;
     return commitFacts(this.dir, revision, this.#gitCache, new ObjectReader(this.dir, this.#gitCache));
+  }
+
+  /** A commit's files from the object store; a working tree's from disk, each while it is the file that revision was loaded with. */
+  async sourceTexts(revision: string, files: readonly string[]): Promise<Map<string, string>> {
+    if (commitOfRevision(revision) === revision) return commitFileTexts(this.dir, revision, files, this.#gitCache, this.#options.maxRecordBytes);
+    const seen = this.#seen?.revision === revision ? this.#seen.files : new Map<string, string>();
+    const texts = await Promise.all(files.map(async (file) => [file, seen.has(file) ? await this.#reader.textIfSame(file, seen.get(file)!) : undefined] as const));
+    return new Map(texts.filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
 
   watch(onChange: (reason: string) => void): void {
@@ -256,6 +264,7 @@ export class LocalGitBackend implements Backend {
     // the next load would.
     const clean = base.snapshot.revision === parent;
     const revision = clean ? head : await workingTreeRevision(this.dir, [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath), this.#gitCache);
+    this.#seen.revision = revision;
     return { revision, sources };
   }
 

@@ -12,17 +12,14 @@
 // commit is how a second writer on the branch is noticed (./other-writers.ts).
 import * as fs from 'node:fs';
 import { resolve } from 'node:path';
-import git, { type TreeEntry } from 'isomorphic-git';
+import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import type { AnyRecord, Collection } from '../../../domain/records.ts';
-import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
-import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { StartupError } from '../../../startup-error.ts';
 import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder, type FileContent } from '../../git/commit-builder.ts';
-import { commitFileEntries, readBlobText } from '../../git/commit-files.ts';
+import { commitFileEntries, commitFileTexts } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage, ownWriterId } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
 import { clearStaleLocks, type LockOptions } from '../../git/files/lock-file.ts';
@@ -36,6 +33,7 @@ import { RetryPolicy } from '../../../retry-policy.ts';
 import { redactUrls } from '../../../redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
 import { OtherWriters } from './other-writers.ts';
+import { WrittenFileTexts } from './written-file-texts.ts';
 import { BranchMoved, cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
 
 export interface RemoteGitOptions {
@@ -168,6 +166,11 @@ export class RemoteGitBackend implements Backend {
     return commitFacts(this.dir, revision, this.#target.cache, new ObjectReader(this.dir, this.#target.cache));
   }
 
+  /** A commit's files, from the clone's objects. */
+  sourceTexts(revision: string, files: readonly string[]): Promise<Map<string, string>> {
+    return commitFileTexts(this.dir, revision, files, this.#target.cache, this.#options.maxRecordBytes);
+  }
+
   watch(onChange: (reason: string) => void): void {
     this.#onChange = onChange;
     this.#scheduleSync();
@@ -177,10 +180,10 @@ export class RemoteGitBackend implements Backend {
     const parent = base.snapshot.revision;
     const files: FileContent[] = [];
     const sources = new Map<string, string>();
-    const folders = new Map<Collection, Promise<{ tree: TreeEntry[] }>>();
+    const texts = new WrittenFileTexts(this.dir, parent, this.#target.cache);
     for (const { collection, id, record } of set.changes) {
       const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
-      files.push({ path, text: record === null ? null : await this.#fileText(parent, path, record, collection, folders) });
+      files.push({ path, text: record === null ? null : await texts.of(path, collection, record) });
       if (record !== null) sources.set(`${collection}/${id}`, path);
     }
     const { commit, written } = await this.#builder.build(files, commitMessage(set, this.#writer), parent, commitAuthor(set));
@@ -284,17 +287,5 @@ export class RemoteGitBackend implements Backend {
       this.#options.log.debug({ error: describeError(error) }, 'cannot tell whether the branch was rewritten');
       return false;
     }
-  }
-
-  /** The file's text after the write: its text at `commit` edited in place, or a new file with the schema hint its folder uses. */
-  async #fileText(commit: string, path: string, record: AnyRecord, collection: Collection, folders: Map<Collection, Promise<{ tree: TreeEntry[] }>>): Promise<string> {
-    const { cache } = this.#target;
-    // A folder's tree is read once per commit, however many of its files a change set writes.
-    if (!folders.has(collection)) folders.set(collection, git.readTree({ fs, dir: this.dir, oid: commit, filepath: collection, cache }).catch(() => ({ tree: [] })));
-    const folder = await folders.get(collection)!;
-    const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
-    if (own) return nextRecordFileText(collection, record, await readBlobText(this.dir, own.oid, cache));
-    const sibling = folder.tree.find((e) => e.type === 'blob');
-    return nextRecordFileText(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(this.dir, sibling.oid, cache)) : '');
   }
 }
