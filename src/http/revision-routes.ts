@@ -22,7 +22,7 @@ export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pi
     await fleetWideCaller(auth, req, res, 'read');
     const queryAt = req.originalUrl.indexOf('?');
     const query = parseRevisionsQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
-    const revisions = store.revisions(query).map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
+    const revisions = (await store.revisions(query)).map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
     res.set('cache-control', 'no-store').json({ revisions });
   });
   router.all(REVISIONS_PATH, (req) => {

@@ -7,7 +7,8 @@
 // Which clusters' answers a revision changed is worked out when it is judged, against the
 // revision published before it (for a refused one: the one it would have replaced), by
 // domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
-// the same objects in both. The ids are kept compactly (./cluster-id-sets.ts).
+// the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
+// why: docs/decisions/0025-previews-and-history.md.
 import { changedClusterIds } from '../domain/changed-clusters.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
@@ -58,6 +59,8 @@ export class RevisionHistory {
   #sets = new ClusterIdSets();
   /** The revision published last: what the next one changed answers against. */
   #published: Snapshot | undefined;
+  /** The entries being made, in the order judged. */
+  #work: Promise<void> = Promise.resolve();
 
   /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
   constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT) {
@@ -71,20 +74,26 @@ export class RevisionHistory {
    * revision published last (at start, an earlier one served when the newest was refused)
    * adds nothing.
    */
-  async published(snapshot: Snapshot, facts?: RevisionFacts): Promise<void> {
+  published(snapshot: Snapshot, facts?: RevisionFacts): void {
     if (snapshot.revision === this.#published?.revision) return;
     const before = this.#published;
     this.#published = snapshot;
-    await this.#add({ revision: snapshot.revision, result: 'published', problems: [] }, before, snapshot, facts);
+    this.#add({ revision: snapshot.revision, result: 'published', problems: [] }, before, snapshot, facts);
   }
 
   /** A revision refused, with the problems that refused it. */
-  async refused(snapshot: Snapshot, problems: readonly Problem[]): Promise<void> {
-    await this.#add({ revision: snapshot.revision, result: 'refused', problems }, this.#published, snapshot);
+  refused(snapshot: Snapshot, problems: readonly Problem[]): void {
+    this.#add({ revision: snapshot.revision, result: 'refused', problems }, this.#published, snapshot);
   }
 
-  /** Newest first. */
-  list(query: HistoryQuery): HistoryEntry[] {
+  /** Resolves once every revision told so far is in the list. */
+  settled(): Promise<void> {
+    return this.#work;
+  }
+
+  /** Newest first, once every revision told so far is in the list. */
+  async list(query: HistoryQuery): Promise<HistoryEntry[]> {
+    await this.#work;
     const found: HistoryEntry[] = [];
     for (let i = this.#entries.length - 1; i >= 0 && found.length < query.limit; i--) {
       const entry = this.#entries[i]!;
@@ -98,18 +107,32 @@ export class RevisionHistory {
     return this.#entries.length;
   }
 
-  async #add(judged: Pick<Kept, 'revision' | 'result' | 'problems'>, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): Promise<void> {
-    const ids = before === undefined ? undefined : changedClusterIds(before, after);
-    const entry: Kept = {
-      ...judged,
-      judgedAt: new Date().toISOString(),
-      facts: given,
-      changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
-    };
-    // In the order judged, whatever the store takes to tell of each.
-    this.#entries.push(entry);
-    if (this.#entries.length > this.#kept) this.#forgetOldest();
-    entry.facts = (await this.#factsOf(entry.revision).catch(() => undefined)) ?? given;
+  /**
+   * Entries are made in the order judged, one after another, after the publication that told
+   * of them has been answered: finding the clusters a catalog change reached walks the fleet
+   * (some 80 ms at 10,000 clusters), which a write's answer need not wait for.
+   */
+  #add(judged: Pick<Kept, 'revision' | 'result' | 'problems'>, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): void {
+    const judgedAt = new Date().toISOString();
+    this.#work = this.#work.then(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      let ids: string[] | undefined;
+      try {
+        ids = before === undefined ? undefined : changedClusterIds(before, after);
+      } catch {
+        // Not known rather than no entry: the revision was judged all the same.
+        ids = undefined;
+      }
+      const entry: Kept = {
+        ...judged,
+        judgedAt,
+        facts: given,
+        changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
+      };
+      this.#entries.push(entry);
+      if (this.#entries.length > this.#kept) this.#forgetOldest();
+      entry.facts = (await this.#factsOf(entry.revision).catch(() => undefined)) ?? given;
+    });
   }
 
   #forgetOldest(): void {

@@ -53,8 +53,8 @@ async function lookBack(backend: Backend, newest: LoadedRevision, acceptShrink: 
       const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink);
       previous = judged.snapshot;
       if (judged.judgement.publish) good = judged;
-      if (judged.judgement.publish) await history?.published(judged.snapshot);
-      else if (history) await history.refused(judged.snapshot, await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking));
+      if (judged.judgement.publish) history?.published(judged.snapshot);
+      else if (history) history.refused(judged.snapshot, await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking));
     }
     return { baseline: good?.snapshot, fallback: good, previous };
   }

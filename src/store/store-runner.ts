@@ -77,7 +77,7 @@ export class StoreRunner {
   }
 
   /** The revisions judged, newest first (./revision-history.ts). */
-  revisions(query: HistoryQuery): HistoryEntry[] {
+  revisions(query: HistoryQuery): Promise<HistoryEntry[]> {
     return this.#history.list(query);
   }
 
@@ -222,7 +222,7 @@ export class StoreRunner {
         served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused: ${error}`,
       );
       this.#events.loaded({ result: 'refused', revision });
-      await this.#history.refused(judged.snapshot, blocking);
+      this.#history.refused(judged.snapshot, blocking);
       // Nothing served yet (a restart on a refused revision): the newest earlier one that passes.
       const fallback = this.#published ? undefined : this.#start?.fallback;
       if (fallback) {
@@ -268,7 +268,7 @@ export class StoreRunner {
     const next = { ...revision, publishedAt: new Date() };
     this.#published = next;
     this.#events.published(next, previous);
-    await this.#history.published(next.snapshot, facts);
+    this.#history.published(next.snapshot, facts);
   }
 
   /** What a write may see and do of this runner (./write-attempts.ts). */
