@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dump } from 'js-yaml';
 import { clusterTokenKey, signClusterToken } from '../src/domain/cluster-token.ts';
+import type { HistoryEntry } from '../src/store/revision-history.ts';
 import { CRUD_BACKENDS, CRUD_DATA, type CrudBackend, type CrudService, send, startCrud } from './helpers/crud.ts';
 import { git } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
@@ -17,17 +18,8 @@ import { sqlInOtherProcess } from './helpers/sqlite.ts';
 import { announcePush, storeActions } from './helpers/store-actions.ts';
 import { published } from './helpers/store-events.ts';
 
-interface Entry {
-  revision: string;
-  result: 'published' | 'refused';
-  judged_at: string;
-  author: { name: string; email: string | null } | null;
-  time: string | null;
-  message: string | null;
-  clusters_changed: number | null;
-  clusters: string[] | null;
-  problems: { code: string; severity: string; at: string; file?: string; message: string }[];
-}
+/** An entry as the service sends it: problems as /ready shows them. */
+type Entry = Omit<HistoryEntry, 'problems'> & { problems: { code: string; severity: string; at: string; file?: string; message: string }[] };
 
 let services: CrudService[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type PageRecord, seriousAxeViolations } from './helpers/browser.ts';
+import { launchBrowser, openPage, type PageRecord, seriousAxeViolations, tabTo } from './helpers/browser.ts';
 import { commitAll, git, removeDir, tempDir } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from './helpers/service.ts';
@@ -178,22 +178,15 @@ describe('the fleet and a cluster', () => {
 
   it('works by keyboard alone: sign in, search, open a cluster (Tab and Enter only)', async () => {
     const { page } = await open(crud);
-    const tabTo = async (matches: string, most = 30) => {
-      for (let i = 0; i < most; i++) {
-        await page.keyboard.press('Tab');
-        if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(matches)}) ?? false`)) return;
-      }
-      throw new Error(`Tab never reached ${matches}`);
-    };
-    await tabTo('input#token');
+    await tabTo(page, 'input#token');
     await page.keyboard.type(READ_TOKEN);
-    await tabTo('button[type=submit]', 1);
+    await tabTo(page, 'button[type=submit]', { most: 1 });
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
-    await tabTo('input[type=search]');
+    await tabTo(page, 'input[type=search]');
     await page.keyboard.type('uat');
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
-    await tabTo('a[href="/ui/clusters/uat-us-1"]');
+    await tabTo(page, 'a[href="/ui/clusters/uat-us-1"]');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'uat-us-1', level: 1 }).waitFor();
     expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');

@@ -122,3 +122,15 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/**
+ * Presses Tab (Shift+Tab with `back`) until the focused element matches `selector`, as a
+ * person using the keyboard alone would; fails after `most` presses.
+ */
+export async function tabTo(page: Page, selector: string, options: { back?: boolean; most?: number } = {}): Promise<void> {
+  for (let i = 0; i < (options.most ?? 30); i++) {
+    await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
