@@ -1,6 +1,7 @@
 // A catalog entry's fields as a form, in its row of the catalog: the version and the tag (the
-// usual change: a new release for every cluster that does not pin another tag), the artifact's
-// URL and path, whether the path gets the environment appended, and what it depends on.
+// usual change: a new release for every cluster that does not pin another tag), and folded
+// away under them the artifact's URL and path, whether the path gets the environment appended,
+// and what it depends on.
 import type { ApiClient } from '../../api/client.ts';
 import type { PlatformComponentRecord } from '../../api/types.ts';
 import { EditError } from '../../components/edits/EditError.tsx';
@@ -29,20 +30,20 @@ export function CatalogVersionFields({ client, stored, current }: EntryProps) {
         <EditError error={error} />
       </td>
       <td>
-        <code class="muted">{current.oci_url}:</code>
+        <code class="artifact-url muted">{current.oci_url}:</code>
         <TextEdit label={`Tag of ${stored.id}`} value={current.oci_tag} changed={current.oci_tag !== stored.oci_tag} onCommit={set('oci_tag')} />
+        <CatalogEntryFields client={client} stored={stored} current={current} />
       </td>
     </>
   );
 }
 
-/** The other fields, folded away in the Depends on cell. */
-export function CatalogEntryFields({ client, stored, current }: EntryProps) {
+/** The other fields, folded away under the tag in the (wide) Artifact cell. */
+function CatalogEntryFields({ client, stored, current }: EntryProps) {
   const { edit } = useEdit(client, 'platform_components', stored.id);
   const dependsOn = current.depends_on.join(', ');
   return (
     <>
-      {dependsOn || <span class="muted">nothing</span>}
       <details class="entry-fields">
         <summary>
           Other fields <span class="visually-hidden">of {stored.id}</span>

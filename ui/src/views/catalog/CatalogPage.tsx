@@ -7,7 +7,7 @@ import type { PlatformComponentRecord } from '../../api/types.ts';
 import { DefinitionsPage } from '../../components/common/DefinitionsPage.tsx';
 import { UsedBy } from '../../components/common/UsedBy.tsx';
 import { useEditing } from '../../edits/editing.ts';
-import { CatalogEntryFields, CatalogVersionFields } from './CatalogEntryEditor.tsx';
+import { CatalogVersionFields } from './CatalogEntryEditor.tsx';
 
 export function CatalogPage({ client }: { client: ApiClient }) {
   const { canEdit } = useEditing();
@@ -55,15 +55,7 @@ export function CatalogPage({ client }: { client: ApiClient }) {
                       </td>
                     </>
                   )}
-                  <td>
-                    {canEdit && current && stored ? (
-                      <CatalogEntryFields client={client} stored={stored} current={current} />
-                    ) : component.depends_on.length ? (
-                      component.depends_on.join(', ')
-                    ) : (
-                      <span class="muted">nothing</span>
-                    )}
-                  </td>
+                  <td>{component.depends_on.length ? component.depends_on.join(', ') : <span class="muted">nothing</span>}</td>
                   <td>
                     <UsedBy clusters={use?.clusters} />
                     {use && use.pins.length > 0 && (
