@@ -117,6 +117,7 @@ try {
     const applied = [];
     const changed = [];
     const published = [];
+    const stalls: number[] = [];
     let count = 0;
     for (let i = 0; i < runs; i++) {
       const next = after(request);
@@ -128,17 +129,28 @@ try {
       const history = new RevisionHistory(async () => undefined);
       history.published(before);
       await history.settled();
+      // A timer due every millisecond: the longest wait for it is the longest the event
+      // loop was held while the entry was made.
+      let last = performance.now();
+      let stall = 0;
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        stall = Math.max(stall, now - last);
+        last = now;
+      }, 1);
       const started = performance.now();
       history.published({ ...next.snapshot, revision: `after-${i}` });
       await history.settled();
       published.push(performance.now() - started);
+      clearInterval(ticker);
+      stalls.push(Math.max(stall, performance.now() - last));
     }
     const judged = timed(() => judge({ snapshot: after(request).snapshot, problems: [] }, before)).ms;
-    rows.push(`| ${label} (${count.toLocaleString('en')} ${count === 1 ? "cluster's answers change" : "clusters' answers change"}) | ${ms(median(changed))} | ${ms(median(published))} | ${ms(median(applied))} | ${ms(judged)} |`);
+    rows.push(`| ${label} (${count.toLocaleString('en')} ${count === 1 ? "cluster's answers change" : "clusters' answers change"}) | ${ms(median(changed))} | ${ms(median(published))} | ${ms(median(stalls))} | ${ms(median(applied))} | ${ms(judged)} |`);
   }
   console.log(`What the history adds to a publication, on ${historyClusters.toLocaleString('en')} clusters × 25 components (median of ${runs}):\n`);
-  console.log('| change | which clusters changed | history entry in all | applyChangeSet | judge |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('| change | which clusters changed | history entry in all | longest event-loop stall meanwhile | applyChangeSet | judge |');
+  console.log('|---|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
 } finally {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // plain computation on seeded random changes (CHANGE_SEED, printed), each made both by
 // applying writes (snapshots that share objects) and by building the revision afresh.
 import { describe, expect, it } from 'vitest';
-import { changedClusterIds, dnsMoved } from '../src/domain/changed-clusters.ts';
+import { CLUSTERS_PER_STEP, changedClusterIds, changedClusterIdsInSteps, dnsMoved } from '../src/domain/changed-clusters.ts';
 import { diffFields } from '../src/domain/input-diff.ts';
 import { clusterSummaryInputs, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../src/domain/projections/index.ts';
 import type { Collection, RecordSets } from '../src/domain/records.ts';
@@ -198,6 +198,29 @@ describe(`the report of a change (CHANGE_SEED=${SEED})`, () => {
       }
     }
     expect(compared).toBeGreaterThan(200);
+  });
+
+  it('works out the clusters a catalog change reached in steps of CLUSTERS_PER_STEP clusters, with the same answer', () => {
+    const raw = fleet(random(SEED + 2));
+    const base = raw.clusters[0]!;
+    // 2,500 clusters, each using comp-0: a change to comp-0 reaches every one of them.
+    const many = Array.from({ length: 2500 }, (_, i) => ({
+      ...base,
+      id: `m-${String(i).padStart(4, '0')}`,
+      cluster_dns: `m${i}.example.com`,
+      platform_components: [{ id: 'comp-0', enabled: true }],
+      patches: {},
+    }));
+    const before = snapshotOf({ ...raw, clusters: many }, 'before');
+    const applied = applyChangeSet(before, { role: 'write', who, writes: [{ kind: 'merge-patch', collection: 'platform_components', id: 'comp-0', patch: { oci_tag: '9.9.9' }, role: 'write', who }] });
+    if (!applied.ok) throw new Error(JSON.stringify(applied.refusal));
+    const steps = changedClusterIdsInSteps(before, applied.snapshot);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBe(Math.floor(2500 / CLUSTERS_PER_STEP));
+    expect(step.value).toHaveLength(2500);
+    expect(step.value).toEqual(changedClusterIds(before, applied.snapshot));
   });
 
   it('finds the same field differences as comparing every leaf', () => {

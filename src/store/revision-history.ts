@@ -9,11 +9,12 @@
 // domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
 // the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
 // why: docs/decisions/0025-previews-and-history.md.
-import { changedClusterIds } from '../domain/changed-clusters.ts';
+import { changedClusterIdsInSteps } from '../domain/changed-clusters.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { ChangeSet, RevisionFacts } from './backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
+import { yieldToEventLoop } from './event-loop.ts';
 
 /** How many revisions are kept. */
 export const REVISIONS_KEPT = 1000;
@@ -118,7 +119,7 @@ export class RevisionHistory {
       await new Promise((resolve) => setImmediate(resolve));
       let ids: string[] | undefined;
       try {
-        ids = before === undefined ? undefined : changedClusterIds(before, after);
+        ids = before === undefined ? undefined : await inSteps(changedClusterIdsInSteps(before, after));
       } catch {
         // Not known rather than no entry: the revision was judged all the same.
         ids = undefined;
@@ -168,4 +169,13 @@ function view(entry: Kept): HistoryEntry {
     clusters: changed ? changed.named : null,
     problems: entry.problems,
   };
+}
+
+/** Runs a computation in steps, letting requests in after each (./event-loop.ts). */
+async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await yieldToEventLoop();
+  }
 }
