@@ -7,15 +7,11 @@
 //   npm run bench -- --change-set [clusters=10000] [writes=100] [rounds=5]
 //   npm run bench:change-set -- [clusters=10000] [writes=100] [rounds=5]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startService } from '../src/server.ts';
+import { rmSync } from 'node:fs';
 import { timedWrite } from './bench/rest-write.ts';
+import { crudFleetDir, startCrudFleet } from './bench/crud-fleet.ts';
 import { spread } from './bench/stats.ts';
-import { clusterDns, clusterId, generateConfigRepo } from './generate-repo.ts';
+import { clusterDns, clusterId } from './generate-repo.ts';
 
 const [clustersArg = '10000', writesArg = '100', roundsArg = '5'] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const CLUSTERS = Number(clustersArg);
@@ -23,16 +19,10 @@ const WRITES = Number(writesArg);
 const ROUNDS = Number(roundsArg);
 const TOKEN = 'bench-change-set-token';
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-change-set-'));
+const dir = crudFleetDir('bench-change-set-');
 const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 try {
-  let t = performance.now();
-  generateConfigRepo(dir, { clusters: CLUSTERS, componentsPerCluster: 25, git: true });
-  console.log(`generated ${CLUSTERS} clusters x 25 components in ${((performance.now() - t) / 1000).toFixed(1)} s (${dir})`);
-  t = performance.now();
-  const config = loadConfig({ AUTH_TOKEN: TOKEN, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'warn' });
-  const service = await startService(config, { log: createLogger('warn') });
-  console.log(`service started in crud mode in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}`);
+  const { service } = await startCrudFleet(dir, CLUSTERS, TOKEN);
 
   let serial = 0;
   /** The write of cluster i in a round: a new replicaCount for one of its components. */

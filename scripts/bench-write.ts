@@ -3,14 +3,9 @@
 // it, and times sequential REST writes, each one a commit. Usage:
 //   npm run bench:write -- [clusters=10000] [writes=200]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startService } from '../src/server.ts';
+import { rmSync } from 'node:fs';
+import { crudFleetDir, startCrudFleet } from './bench/crud-fleet.ts';
 import { clusterPatch, latencyLine, timedWrite } from './bench/rest-write.ts';
-import { generateConfigRepo } from './generate-repo.ts';
 
 const [clustersArg = '10000', writesArg = '200'] = process.argv.slice(2);
 const CLUSTERS = Number(clustersArg);
@@ -20,16 +15,10 @@ const TOKEN = 'bench-write-token';
 const timed = (url: string, method: string, body?: unknown, contentType?: string) => timedWrite(url, method, TOKEN, body, contentType);
 const report = (name: string, ms: number[]) => console.log(latencyLine(name, ms));
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-write-'));
+const dir = crudFleetDir('bench-write-');
 try {
-  let t = performance.now();
-  generateConfigRepo(dir, { clusters: CLUSTERS, componentsPerCluster: 25, git: true });
-  console.log(`generated ${CLUSTERS} clusters x 25 components in ${((performance.now() - t) / 1000).toFixed(1)} s (${dir})`);
-
-  t = performance.now();
-  const config = loadConfig({ AUTH_TOKEN: TOKEN, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'warn' });
-  const service = await startService(config, { log: createLogger('warn') });
-  console.log(`service started in crud mode in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}\n`);
+  const { service } = await startCrudFleet(dir, CLUSTERS, TOKEN);
+  console.log();
   const commitsBefore = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }));
 
   const cluster = (i: number) => `cluster-${String(i).padStart(5, '0')}`;
