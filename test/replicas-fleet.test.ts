@@ -3,23 +3,19 @@
 // in turn each of them reports the same, true states; and a replica that stops answering
 // holds nobody up for longer than the announcement's second, is named in the fleet view and
 // counted in gitops_config_peer_errors_total.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asRepoFiles, fixtureData } from './helpers/fixture-data.ts';
-import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
 import { request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.ts';
 import {
-  GIT_PASSWORD,
-  GIT_USER,
-  newRemoteRepo,
   PROCESS_TOKEN,
   pushFiles,
+  replicaSuite,
   type Replica,
   sendPushWebhook,
   servedRevision,
   startReplicas,
-  stopReplicas,
 } from './helpers/replica-set.ts';
 
 const FLEET = '/api/v2/gitops/fleet';
@@ -47,25 +43,13 @@ const CLUSTERS = [
 const files = asRepoFiles({ ...fixtureData, clusters: CLUSTERS });
 const podinfo = fixtureData.platform_components.find((c) => c.id === 'podinfo')!;
 
-let remote: GitHttpRemote;
-let replicas: Replica[] = [];
-let repoCount = 0;
-
-beforeAll(async () => {
-  remote = await startGitHttpRemote({ username: GIT_USER, password: GIT_PASSWORD });
-});
-afterEach(async () => {
-  for (const r of replicas) if (r.process.child.exitCode === null) r.process.child.kill('SIGCONT');
-  await stopReplicas(replicas);
-  replicas = [];
-});
-afterAll(() => remote?.close());
+const suite = replicaSuite();
 
 /** Each cluster polls its three endpoints, endpoint j of cluster i through replica (i + j + shift) mod 3. */
 async function pollAll(ids: readonly string[], shift: number): Promise<void> {
   for (const [i, id] of ids.entries()) {
     for (const [j, endpoint] of ENDPOINTS.entries()) {
-      const replica = replicas[(i + j + shift) % replicas.length]!;
+      const replica = suite.replicas[(i + j + shift) % suite.replicas.length]!;
       expect((await request(replica.url, pathOf(id, endpoint), { token: PROCESS_TOKEN })).status).toBe(200);
     }
   }
@@ -96,7 +80,7 @@ async function metricsOf(replica: Replica) {
 
 async function everyReplicaServes(commit: string, since: number, limitMs: number): Promise<number[]> {
   return Promise.all(
-    replicas.map(async (replica) => {
+    suite.replicas.map(async (replica) => {
       while (performance.now() - since < limitMs) {
         if ((await servedRevision(replica, pathOf('alpha', 'namespaces'))) === commit) return performance.now() - since;
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -110,14 +94,14 @@ const bump = (n: number) => ({ 'platform_components/podinfo.yaml': { ...podinfo,
 
 describe('the fleet view of three replicas with PEERS', () => {
   it('is the same, true view on every replica: all up_to_date after every cluster polled, exactly the podinfo clusters that did not poll again behind after podinfo changed', async () => {
-    const repo = newRemoteRepo(remote, `fleet-${++repoCount}`, files);
-    replicas = await startReplicas(repo.url, { count: 3, peers: true });
+    const repo = suite.newRepo('fleet', files);
+    suite.replicas = await startReplicas(repo.url, { count: 3, peers: true });
     const ids = CLUSTERS.map((c) => c.id);
     await pollAll(ids, 0);
-    for (const replica of replicas) {
+    for (const replica of suite.replicas) {
       const view = await fleetOf(replica);
       expect(view.summary, replica.name).toEqual({ clusters: 6, up_to_date: 6, behind: 0, never_seen: 0 });
-      expect(view.peers.answered.map((p: { url: string }) => p.url).sort()).toEqual(replicas.filter((r) => r !== replica).map((r) => r.url).sort());
+      expect(view.peers.answered.map((p: { url: string }) => p.url).sort()).toEqual(suite.replicas.filter((r) => r !== replica).map((r) => r.url).sort());
       expect(view.peers.missing).toEqual([]);
       // Each polled endpoint is shown with the poll that got it, whichever replica answered it.
       for (const c of view.clusters) for (const endpoint of ENDPOINTS) expect(c.endpoints[endpoint].up_to_date, `${c.id} ${endpoint}`).toBe(true);
@@ -127,19 +111,19 @@ describe('the fleet view of three replicas with PEERS', () => {
 
     const commit = pushFiles(repo.work, bump(1), 'podinfo 6.8.1');
     const sent = performance.now();
-    expect(await sendPushWebhook(replicas[1]!, commit, 'delivery-fleet-1')).toBe(202);
+    expect(await sendPushWebhook(suite.replicas[1]!, commit, 'delivery-fleet-1')).toBe(202);
     const times = await everyReplicaServes(commit, sent, 10_000);
     expect(Math.max(...times) - Math.min(...times)).toBeLessThan(2000);
     // alpha and gamma poll again, through other replicas than before; delta and zeta do not.
     await pollAll(['alpha', 'gamma', 'beta'], 1);
-    const views = await Promise.all(replicas.map(fleetOf));
+    const views = await Promise.all(suite.replicas.map(fleetOf));
     for (const [i, view] of views.entries()) {
-      expect(view.revision, replicas[i]!.name).toBe(commit);
-      expect(view.summary, replicas[i]!.name).toEqual({ clusters: 6, up_to_date: 4, behind: 2, never_seen: 0 });
-      expect(states(view), replicas[i]!.name).toEqual({ alpha: 'up_to_date', beta: 'up_to_date', delta: 'behind', epsilon: 'up_to_date', gamma: 'up_to_date', zeta: 'behind' });
+      expect(view.revision, suite.replicas[i]!.name).toBe(commit);
+      expect(view.summary, suite.replicas[i]!.name).toEqual({ clusters: 6, up_to_date: 4, behind: 2, never_seen: 0 });
+      expect(states(view), suite.replicas[i]!.name).toEqual({ alpha: 'up_to_date', beta: 'up_to_date', delta: 'behind', epsilon: 'up_to_date', gamma: 'up_to_date', zeta: 'behind' });
       expect(view.clusters).toEqual(views[0].clusters);
     }
-    const behind = (await request(replicas[2]!.url, `${FLEET}?state=behind`, { token: PROCESS_TOKEN })).json();
+    const behind = (await request(suite.replicas[2]!.url, `${FLEET}?state=behind`, { token: PROCESS_TOKEN })).json();
     expect(behind.clusters.map((c: { id: string }) => c.id)).toEqual(['delta', 'zeta']);
     expect(behind.summary).toEqual(views[2].summary);
   });
@@ -147,10 +131,10 @@ describe('the fleet view of three replicas with PEERS', () => {
 
 describe('a replica that stops answering', () => {
   it('holds publication on the others up by at most the announcement\'s second, is named in their fleet view and counted', async () => {
-    const repo = newRemoteRepo(remote, `stopped-${++repoCount}`, files);
+    const repo = suite.newRepo('stopped', files);
     // At debug each announcement is logged with how long it waited.
-    replicas = await startReplicas(repo.url, { count: 3, peers: true, env: { LOG_LEVEL: 'debug' } });
-    const [a, b, c] = replicas as [Replica, Replica, Replica];
+    suite.replicas = await startReplicas(repo.url, { count: 3, peers: true, env: { LOG_LEVEL: 'debug' } });
+    const [a, b, c] = suite.replicas as [Replica, Replica, Replica];
     await pollAll(['alpha'], 0);
     const timeoutsBefore = sampleValue(await metricsOf(a), 'gitops_config_peer_errors_total', { reason: 'timeout' }) ?? 0;
     // Stopped, not gone: its socket still takes connections, nothing answers them.

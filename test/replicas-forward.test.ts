@@ -4,22 +4,18 @@
 // webhook sent to any one replica must reach every replica. Without PEERS the same setup shows
 // why: the replica the webhook reached serves the push, the others the revision before, for
 // up to a sync interval.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asRepoFiles, fixtureData } from './helpers/fixture-data.ts';
 import { git } from './helpers/git-fixture.ts';
-import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
 import { request } from './helpers/http.ts';
 import {
-  GIT_PASSWORD,
-  GIT_USER,
-  newRemoteRepo,
   PROCESS_TOKEN,
   pushFiles,
+  replicaSuite,
   type Replica,
   sendPushWebhook,
   servedRevision,
   startReplicas,
-  stopReplicas,
 } from './helpers/replica-set.ts';
 
 const DNS = 'c1.k8s.example.com';
@@ -28,18 +24,7 @@ const ENDPOINTS = ['platform-components', 'namespaces', 'rolebindings'] as const
 const pathOf = (endpoint: string) => `/api/v2/gitops/clusters/${DNS}/${endpoint}`;
 const podinfo = fixtureData.platform_components.find((c) => c.id === 'podinfo')!;
 
-let remote: GitHttpRemote;
-let replicas: Replica[] = [];
-let repoCount = 0;
-
-beforeAll(async () => {
-  remote = await startGitHttpRemote({ username: GIT_USER, password: GIT_PASSWORD });
-});
-afterEach(async () => {
-  await stopReplicas(replicas);
-  replicas = [];
-});
-afterAll(() => remote?.close());
+const suite = replicaSuite();
 
 interface Poll {
   tick: number;
@@ -108,17 +93,17 @@ const bump = (n: number) => ({ 'platform_components/podinfo.yaml': { ...podinfo,
 
 describe('three replicas with PEERS, the default 30 s sync', () => {
   it('answer only forward while 5 pushes land, the webhook sent to a different replica each time, and every replica serves each push within 2 s of the first', async () => {
-    const repo = newRemoteRepo(remote, `forward-${++repoCount}`, asRepoFiles());
-    replicas = await startReplicas(repo.url, { count: 3, peers: true });
+    const repo = suite.newRepo('forward', asRepoFiles());
+    suite.replicas = await startReplicas(repo.url, { count: 3, peers: true });
     const order = new Map([[git(repo.work, 'rev-parse', 'HEAD'), 0]]);
-    const cluster = startCluster(replicas);
+    const cluster = startCluster(suite.replicas);
     const servedIn: number[][] = [];
     for (let n = 1; n <= 5; n++) {
       const commit = pushFiles(repo.work, bump(n), `push ${n}`);
       order.set(commit, n);
       const sent = performance.now();
-      expect(await sendPushWebhook(replicas[(n - 1) % 3]!, commit, `delivery-forward-${n}`)).toBe(202);
-      const times = await Promise.all(replicas.map((replica) => servedAfter(replica, commit, sent, 10_000)));
+      expect(await sendPushWebhook(suite.replicas[(n - 1) % 3]!, commit, `delivery-forward-${n}`)).toBe(202);
+      const times = await Promise.all(suite.replicas.map((replica) => servedAfter(replica, commit, sent, 10_000)));
       servedIn.push(times.map((ms) => Math.round(ms ?? Number.POSITIVE_INFINITY)));
       // The cluster goes round the replicas once more before the next push.
       await moreTicks(cluster, 3);
@@ -140,15 +125,15 @@ describe('three replicas with PEERS, the default 30 s sync', () => {
 
 describe('a crud writer among the replicas', () => {
   it('announces its write before answering: right after the answer every read replica serves it, a poll waiting while its replica fetches', async () => {
-    const repo = newRemoteRepo(remote, `written-${++repoCount}`, asRepoFiles());
-    replicas = await startReplicas(repo.url, {
+    const repo = suite.newRepo('written', asRepoFiles());
+    suite.replicas = await startReplicas(repo.url, {
       count: 3,
       peers: true,
       envOf: (i): Record<string, string> => (i === 0 ? { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN } : {}),
     });
-    const [writer, ...readers] = replicas as [Replica, ...Replica[]];
+    const [writer, ...readers] = suite.replicas as [Replica, ...Replica[]];
     // Fetches take 400 ms more: a reader that answered before it fetched would answer the revision before.
-    await remote.slowFetches(400);
+    await suite.remote.slowFetches(400);
     try {
       const write = await request(writer.url, '/namespaces/team-b', {
         method: 'PATCH',
@@ -171,28 +156,28 @@ describe('a crud writer among the replicas', () => {
       // At least one of them waited for its fetch rather than answering at once.
       expect(Math.max(...answers.map((a) => a.ms))).toBeGreaterThan(100);
     } finally {
-      await remote.slowFetches(0);
+      await suite.remote.slowFetches(0);
     }
   });
 });
 
 describe('three replicas without PEERS, the default 30 s sync', () => {
   it('show the old behaviour: the webhook speeds up one replica, the others serve the revision before and the cluster goes back', async () => {
-    const repo = newRemoteRepo(remote, `alone-${++repoCount}`, asRepoFiles());
+    const repo = suite.newRepo('alone', asRepoFiles());
     // Just started: none of the interval syncs (30 s after each start) falls in this test.
-    replicas = await startReplicas(repo.url, { count: 3, peers: false });
+    suite.replicas = await startReplicas(repo.url, { count: 3, peers: false });
     const before = git(repo.work, 'rev-parse', 'HEAD');
     const order = new Map([[before, 0]]);
-    const cluster = startCluster(replicas);
+    const cluster = startCluster(suite.replicas);
     const commit = pushFiles(repo.work, bump(1), 'push 1');
     order.set(commit, 1);
     const sent = performance.now();
-    expect(await sendPushWebhook(replicas[0]!, commit, 'delivery-alone-1')).toBe(202);
-    expect(await servedAfter(replicas[0]!, commit, sent, 5000)).toBeLessThan(2000);
+    expect(await sendPushWebhook(suite.replicas[0]!, commit, 'delivery-alone-1')).toBe(202);
+    expect(await servedAfter(suite.replicas[0]!, commit, sent, 5000)).toBeLessThan(2000);
     // The two seconds in which every replica serves a push with PEERS.
     while (performance.now() - sent < 2000) await moreTicks(cluster, 1);
     const polls = await cluster.stop();
-    for (const replica of replicas.slice(1)) expect(await servedRevision(replica, pathOf('namespaces'))).toBe(before);
+    for (const replica of suite.replicas.slice(1)) expect(await servedRevision(replica, pathOf('namespaces'))).toBe(before);
     expect(regressions(polls, order).length).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,8 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { git, makeConfigRepo, tempDir, writeFiles, type RepoFiles } from './git-fixture.ts';
-import type { GitHttpRemote } from './git-http-server.ts';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type GitHttpRemote, startGitHttpRemote } from './git-http-server.ts';
 import { request } from './http.ts';
 import { type ServiceProcess, startServiceProcess } from './process.ts';
 
@@ -106,4 +107,36 @@ export async function servedRevision(replica: Replica, path: string): Promise<st
 /** Stops every replica that still runs. */
 export async function stopReplicas(replicas: readonly Replica[]): Promise<void> {
   await Promise.all(replicas.map((r) => (r.process.child.exitCode === null && r.process.child.signalCode === null ? r.process.stop('SIGKILL') : undefined)));
+}
+
+/** A test file's remote and replicas (replicaSuite). */
+export interface ReplicaSuite {
+  remote: GitHttpRemote;
+  /** The replicas of the running test: stopped after it. */
+  replicas: Replica[];
+  /** A new repo on the remote, named `<prefix>-<n>`, and a clone to push from. */
+  newRepo(prefix: string, files: RepoFiles): { url: string; work: string };
+}
+
+/**
+ * The remote of a test file, started once, and its replicas, stopped after each test (woken
+ * first, should a test have paused one with SIGSTOP).
+ */
+export function replicaSuite(): ReplicaSuite {
+  let count = 0;
+  const suite: ReplicaSuite = {
+    remote: undefined as unknown as GitHttpRemote,
+    replicas: [],
+    newRepo: (prefix, files) => newRemoteRepo(suite.remote, `${prefix}-${++count}`, files),
+  };
+  beforeAll(async () => {
+    suite.remote = await startGitHttpRemote({ username: GIT_USER, password: GIT_PASSWORD });
+  });
+  afterEach(async () => {
+    for (const r of suite.replicas) if (r.process.child.exitCode === null) r.process.child.kill('SIGCONT');
+    await stopReplicas(suite.replicas);
+    suite.replicas = [];
+  });
+  afterAll(() => suite.remote?.close());
+  return suite;
 }
