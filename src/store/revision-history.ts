@@ -104,10 +104,6 @@ export class RevisionHistory {
     return found;
   }
 
-  get size(): number {
-    return this.#entries.length;
-  }
-
   /**
    * Entries are made in the order judged, one after another, after the publication that told
    * of them has been answered: finding the clusters a catalog change reached walks the fleet

@@ -125,10 +125,11 @@ export class StoreRunner {
     return { published: this.#published, lastLoad: this.#lastLoad, details, internal: internal ?? {} };
   }
 
-  /** Resolves once every load and write queued so far has finished. */
+  /** Resolves once every load and write queued so far has finished, its history entry too. */
   async idle(): Promise<void> {
     await this.#writes.settled();
     await this.#queue.idle();
+    await this.#history.settled();
   }
 
   describe(): BackendDescription {
