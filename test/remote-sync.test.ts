@@ -3,12 +3,12 @@
 import { createHmac } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { asRepoFiles } from './helpers/fixture-data.ts';
-import { git, makeConfigRepo, tempDir, writeFiles } from './helpers/git-fixture.ts';
-import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
+import { git, tempDir, writeFiles } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
+import { gitRemoteSuite, pushFiles } from './helpers/remote-suite.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 
 const USER = 'config-bot';
@@ -16,13 +16,9 @@ const PASSWORD = 's3cret-git-password-7f2a';
 const WEBHOOK_SECRET = 'webhook-secret-91c3';
 const NS = '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces';
 
-let remote: GitHttpRemote;
+const suite = gitRemoteSuite({ username: USER, password: PASSWORD });
 const services: TestService[] = [];
-let repoCount = 0;
 
-beforeAll(async () => {
-  remote = await startGitHttpRemote({ username: USER, password: PASSWORD });
-});
 afterEach(async () => {
   for (const s of services.splice(0)) {
     expect(s.logText()).not.toContain(PASSWORD);
@@ -30,25 +26,6 @@ afterEach(async () => {
     await s.close();
   }
 });
-afterAll(() => remote?.close());
-
-/** A new repo on the remote, and a working clone of it for the "other engineer". */
-function newRemoteRepo(files = asRepoFiles()): { name: string; url: string; work: string } {
-  const name = `config-${++repoCount}`;
-  remote.publish(name, makeConfigRepo(files));
-  const work = join(tempDir(), 'work');
-  git(tempDir(), 'clone', '-q', remote.url(name).replace('http://', `http://${USER}:${PASSWORD}@`), work);
-  return { name, url: remote.url(name), work };
-}
-
-function pushChange(work: string, files: Record<string, string | object>, message: string): string {
-  writeFiles(work, files);
-  git(work, 'add', '-A');
-  git(work, 'commit', '-q', '-m', message);
-  git(work, 'push', '-q', 'origin', 'HEAD:main');
-  return git(work, 'rev-parse', 'HEAD');
-}
-
 async function start(env: Record<string, string>): Promise<TestService> {
   const service = await startTestService({
     GIT_USERNAME: USER,
@@ -65,7 +42,7 @@ const revisionOf = async (s: TestService) => (await request(s.url, NS, { token: 
 
 describe('remote config repo', () => {
   it('clones with credentials and serves the branch head, with /ready showing branch and sync', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url });
     expect(await revisionOf(service)).toBe(git(repo.work, 'rev-parse', 'HEAD'));
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
@@ -81,18 +58,18 @@ describe('remote config repo', () => {
   });
 
   it('serves a commit pushed by someone else within the sync interval', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '300ms' });
-    const commit = pushChange(repo.work, { 'namespaces/team-b.yaml': { labels: { pushed: 'yes' } } }, 'label team-b');
+    const commit = pushFiles(repo.work, { 'namespaces/team-b.yaml': { labels: { pushed: 'yes' } } }, 'label team-b');
     await eventually(async () => (await revisionOf(service)) === commit, 3000);
     const body = (await request(service.url, NS, { token: READ_TOKEN })).json();
     expect(body.inputs.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({ pushed: 'yes' });
   });
 
   it('syncs at once on a signed GitHub webhook, ignores other branches, refuses bad signatures', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '1h', WEBHOOK_SECRET });
-    const commit = pushChange(repo.work, { 'namespaces/team-b.yaml': { labels: { hook: 'github' } } }, 'hooked');
+    const commit = pushFiles(repo.work, { 'namespaces/team-b.yaml': { labels: { hook: 'github' } } }, 'hooked');
     const payload = JSON.stringify({ ref: 'refs/heads/main', after: commit });
     const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(payload).digest('hex')}`;
 
@@ -120,9 +97,9 @@ describe('remote config repo', () => {
   });
 
   it('accepts the GitLab token header', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '1h', WEBHOOK_SECRET });
-    const commit = pushChange(repo.work, { 'namespaces/team-a.yaml': { labels: { hook: 'gitlab' } } }, 'gitlab hook');
+    const commit = pushFiles(repo.work, { 'namespaces/team-a.yaml': { labels: { hook: 'gitlab' } } }, 'gitlab hook');
     const wrong = await request(service.url, '/hooks/git', { method: 'POST', body: '{}', headers: { 'x-gitlab-token': 'nope' } });
     expect(wrong.status).toBe(401);
     const ok = await request(service.url, '/hooks/git', { method: 'POST', body: JSON.stringify({ ref: 'refs/heads/main' }), headers: { 'x-gitlab-token': WEBHOOK_SECRET } });
@@ -131,17 +108,17 @@ describe('remote config repo', () => {
   });
 
   it('answers 404 on the webhook when WEBHOOK_SECRET is not set', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url });
     expect((await request(service.url, '/hooks/git', { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
   it('keeps the last good commit served when a broken one is pushed, and serves the fix', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' });
     const good = await revisionOf(service);
     const before = (await request(service.url, NS, { token: READ_TOKEN })).body;
-    const broken = pushChange(repo.work, { 'clusters/c1.yaml': 'cluster_name: [unclosed\n', 'namespaces/team-b.yaml': { labels: { x: 'y' } } }, 'broken');
+    const broken = pushFiles(repo.work, { 'clusters/c1.yaml': 'cluster_name: [unclosed\n', 'namespaces/team-b.yaml': { labels: { x: 'y' } } }, 'broken');
     await eventually(async () => (await request(service.url, '/ready')).json().last_load?.revision === broken, 3000);
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready).toMatchObject({ status: 'ok', stale: true, revision: good, last_load: { ok: false, revision: broken } });
@@ -149,15 +126,15 @@ describe('remote config repo', () => {
     expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: true, last_load: { revision: broken, problem_counts: { error: 1 } } });
     expect((await request(service.url, NS, { token: READ_TOKEN })).body.equals(before)).toBe(true);
 
-    const fixed = pushChange(repo.work, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml']! }, 'fix');
+    const fixed = pushFiles(repo.work, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml']! }, 'fix');
     await eventually(async () => (await revisionOf(service)) === fixed, 3000);
     expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: false, revision: fixed });
   });
 
   it('follows a force-pushed branch, with a warning', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' });
-    const v1 = pushChange(repo.work, { 'namespaces/team-b.yaml': { labels: { v: '1' } } }, 'v1');
+    const v1 = pushFiles(repo.work, { 'namespaces/team-b.yaml': { labels: { v: '1' } } }, 'v1');
     await eventually(async () => (await revisionOf(service)) === v1, 3000);
     git(repo.work, 'reset', '-q', '--hard', 'HEAD~1');
     writeFiles(repo.work, { 'namespaces/team-b.yaml': { labels: { v: 'rewritten' } } });
@@ -169,8 +146,8 @@ describe('remote config repo', () => {
   });
 
   it('starts unready when the remote is down and there is no clone, then becomes ready on recovery', async () => {
-    const repo = newRemoteRepo();
-    await remote.down();
+    const repo = suite.newRepo('config');
+    await suite.remote.down();
     try {
       const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '2s' });
       expect((await request(service.url, '/health')).status).toBe(200);
@@ -179,16 +156,16 @@ describe('remote config repo', () => {
       expect(ready.json().last_sync.ok).toBe(false);
       await expectMatchesOpenApi('get', '/ready', 503, ready.json());
       expect((await request(service.url, NS, { token: READ_TOKEN })).status).toBe(503);
-      await remote.up();
+      await suite.remote.up();
       await eventually(async () => (await request(service.url, '/ready')).status === 200, 5000);
       expect((await request(service.url, NS, { token: READ_TOKEN })).status).toBe(200);
     } finally {
-      await remote.up().catch(() => undefined);
+      await suite.remote.up().catch(() => undefined);
     }
   });
 
   it('serves an existing clone while the remote is down, and reports the failing sync', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const cloneDir = join(tempDir(), 'clone');
     const first = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir });
     const served = await revisionOf(first);
@@ -196,7 +173,7 @@ describe('remote config repo', () => {
     await first.close();
     services.splice(services.indexOf(first), 1);
 
-    await remote.down();
+    await suite.remote.down();
     try {
       const second = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, CONFIG_SYNC_INTERVAL: '1s' });
       const ready = await request(second.url, '/ready', { token: READ_TOKEN });
@@ -206,21 +183,21 @@ describe('remote config repo', () => {
       expect((await request(second.url, '/ready')).json().last_sync).toEqual({ at: expect.any(String), ok: false, reason: 'remote_unreachable' });
       const read = await request(second.url, NS, { token: READ_TOKEN });
       expect(read.body.equals(bytes)).toBe(true);
-      await remote.up();
+      await suite.remote.up();
       await eventually(async () => (await request(second.url, '/ready')).json().last_sync?.ok === true, 5000);
     } finally {
-      await remote.up().catch(() => undefined);
+      await suite.remote.up().catch(() => undefined);
     }
   });
 
   it('authenticates with GIT_TOKEN as the Basic password', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, GIT_USERNAME: USER, GIT_PASSWORD: '', GIT_TOKEN: PASSWORD });
     expect((await request(service.url, '/ready')).json()).toMatchObject({ status: 'ok', last_sync: { ok: true } });
   });
 
   it('reports wrong credentials without showing them', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, GIT_USERNAME: USER, GIT_PASSWORD: 'wrong-password-x1' });
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.status).toBe('unavailable');
@@ -231,7 +208,7 @@ describe('remote config repo', () => {
   });
 
   it('never shows credentials given in the URL', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url.replace('http://', `http://${USER}:${PASSWORD}@`), GIT_USERNAME: '', GIT_PASSWORD: '' });
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.status).toBe('ok');
@@ -249,18 +226,18 @@ describe('crud mode on a remote config repo', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
     });
-  const remoteLog = (name: string) => git(remote.path(name), 'log', '--format=%s', 'main').split('\n');
+  const remoteLog = (name: string) => git(suite.remote.path(name), 'log', '--format=%s', 'main').split('\n');
 
   it('pushes each write before answering, so the remote has it when the response arrives', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE, GIT_AUTHOR_NAME: 'Fleet UI' });
     const res = await send(service, 'PATCH', '/namespaces/team-a', { labels: { team: 'z' } });
     expect(res.status).toBe(200);
-    const remoteHead = git(remote.path(repo.name), 'rev-parse', 'main');
+    const remoteHead = git(suite.remote.path(repo.name), 'rev-parse', 'main');
     expect(await revisionOf(service)).toBe(remoteHead);
     expect(remoteLog(repo.name)[0]).toBe('namespaces: update team-a');
-    expect(git(remote.path(repo.name), 'log', '-1', '--format=%an', 'main')).toBe('Fleet UI');
-    const file = git(remote.path(repo.name), 'show', 'main:namespaces/team-a.yaml');
+    expect(git(suite.remote.path(repo.name), 'log', '-1', '--format=%an', 'main')).toBe('Fleet UI');
+    const file = git(suite.remote.path(repo.name), 'show', 'main:namespaces/team-a.yaml');
     expect(file).toContain('team: z'); // written as the file spelled the value before
     expect(file).toContain('app.kubernetes.io/part-of'); // the other label is kept
     // And the change is served at once.
@@ -269,16 +246,16 @@ describe('crud mode on a remote config repo', () => {
   });
 
   it('applies a write on top of a commit pushed by someone else just before, keeping both', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     // A sync interval long enough that the service cannot have seen the other commit.
     const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE, CONFIG_SYNC_INTERVAL: '1h' });
     const served = await revisionOf(service);
     // Someone merges a pull request; the service's first push is refused as not a fast-forward.
-    pushChange(repo.work, { 'namespaces/team-a.yaml': { labels: { merged: 'pr-42' } } }, 'merge PR 42');
+    pushFiles(repo.work, { 'namespaces/team-a.yaml': { labels: { merged: 'pr-42' } } }, 'merge PR 42');
     const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { from: 'api' } });
     expect(res.status).toBe(200);
     expect(remoteLog(repo.name).slice(0, 2)).toEqual(['namespaces: update team-b', 'merge PR 42']);
-    expect(git(remote.path(repo.name), 'rev-parse', 'main~2')).toBe(served);
+    expect(git(suite.remote.path(repo.name), 'rev-parse', 'main~2')).toBe(served);
     expect(service.logs.some((l) => l.msg === 'the store moved under a write; applying it again on its new revision')).toBe(true);
     const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;
     expect(ns.find((i: { id: string }) => i.id === 'team-a').labels).toEqual({ merged: 'pr-42' });
@@ -286,10 +263,10 @@ describe('crud mode on a remote config repo', () => {
   });
 
   it('waits out a lock the remote holds on its branch: the push is tried again and lands', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
     // Another push is landing on the host: its branch is locked, the way git locks it.
-    const lock = join(remote.path(repo.name), 'refs/heads/main.lock');
+    const lock = join(suite.remote.path(repo.name), 'refs/heads/main.lock');
     writeFileSync(lock, '');
     const write = send(service, 'PATCH', '/namespaces/team-b', { labels: { after: 'lock' } });
     await eventually(() => service.logs.some((l) => l.msg === 'the Git remote did not take the push; trying again'), 10_000);
@@ -297,11 +274,11 @@ describe('crud mode on a remote config repo', () => {
     const res = await write;
     expect(res.status).toBe(200);
     expect(remoteLog(repo.name)[0]).toBe('namespaces: update team-b');
-    expect(await revisionOf(service)).toBe(git(remote.path(repo.name), 'rev-parse', 'main'));
+    expect(await revisionOf(service)).toBe(git(suite.remote.path(repo.name), 'rev-parse', 'main'));
   });
 
   it('refuses a write that no longer validates on the new head', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
     // Someone else deletes the namespace definition; the service has not synced yet.
     git(repo.work, 'rm', '-q', 'namespaces/team-a.yaml');
@@ -315,11 +292,11 @@ describe('crud mode on a remote config repo', () => {
   });
 
   it('answers 503 when the remote is unreachable and leaves no local commit behind', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const cloneDir = join(tempDir(), 'clone');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
     const before = git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)');
-    await remote.down();
+    await suite.remote.down();
     try {
       const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { lost: 'no' } });
       expect(res.status).toBe(503);
@@ -329,7 +306,7 @@ describe('crud mode on a remote config repo', () => {
       expect(git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(before);
       expect((await request(service.url, NS, { token: READ_TOKEN })).json().inputs.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({});
     } finally {
-      await remote.up();
+      await suite.remote.up();
     }
     const retry = await send(service, 'PATCH', '/namespaces/team-b', { labels: { lost: 'no' } });
     expect(retry.status).toBe(200);
@@ -337,12 +314,12 @@ describe('crud mode on a remote config repo', () => {
   });
 
   it('two read replicas and one crud instance serve identical bytes after a write', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('config');
     const crud = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
     const replicas = [await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' }), await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' })];
     const write = await send(crud, 'PUT', '/namespaces/team-b', { id: 'team-b', labels: { replicated: 'yes' }, annotations: {} });
     expect(write.status).toBe(200);
-    const commit = git(remote.path(repo.name), 'rev-parse', 'main');
+    const commit = git(suite.remote.path(repo.name), 'rev-parse', 'main');
     for (const replica of replicas) await eventually(async () => (await revisionOf(replica)) === commit, 3000);
     const paths = ['/api/v2/gitops/clusters', NS, '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components', '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings'];
     for (const path of paths) {

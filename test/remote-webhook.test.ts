@@ -8,13 +8,12 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { asRepoFiles } from './helpers/fixture-data.ts';
-import { git, makeConfigRepo, tempDir, writeFiles } from './helpers/git-fixture.ts';
-import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/git-fixture.ts';
 import { eventually, request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { RawConnection } from './helpers/raw-connection.ts';
+import { gitRemoteSuite, pushFiles } from './helpers/remote-suite.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 
 const USER = 'hook-bot';
@@ -22,35 +21,18 @@ const PASSWORD = 'hook-remote-password-5d1e';
 const SECRET = 'webhook-secret-2b7f';
 const NS = '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces';
 
-let remote: GitHttpRemote;
+const suite = gitRemoteSuite({ username: USER, password: PASSWORD });
 const services: TestService[] = [];
-let repoCount = 0;
 
-beforeAll(async () => {
-  remote = await startGitHttpRemote({ username: USER, password: PASSWORD });
-});
 afterEach(async () => {
-  await remote.slowFetches(0);
+  await suite.remote.slowFetches(0);
   for (const s of services.splice(0)) {
     expect(s.logText()).not.toContain(SECRET);
     await s.close();
   }
 });
-afterAll(() => remote?.close());
-
-function newRemoteRepo(): { name: string; url: string; work: string } {
-  const name = `hooked-${++repoCount}`;
-  remote.publish(name, makeConfigRepo(asRepoFiles()));
-  const work = join(tempDir(), 'work');
-  git(tempDir(), 'clone', '-q', remote.url(name).replace('http://', `http://${USER}:${PASSWORD}@`), work);
-  return { name, url: remote.url(name), work };
-}
-
 function pushChange(work: string, label: string): string {
-  writeFiles(work, { 'namespaces/team-b.yaml': { labels: { hook: label } } });
-  git(work, 'commit', '-qam', label);
-  git(work, 'push', '-q', 'origin', 'HEAD:main');
-  return git(work, 'rev-parse', 'HEAD');
+  return pushFiles(work, { 'namespaces/team-b.yaml': { labels: { hook: label } } }, label);
 }
 
 async function start(url: string): Promise<TestService> {
@@ -89,7 +71,7 @@ async function headOnly(url: string, headers: Record<string, string>): Promise<{
 
 describe('the push webhook, before the body', () => {
   it('refuses from the headers alone, answers at once and closes the connection, the body unread', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
     const fiveMb = String(5 * 1024 * 1024);
     const cases: [string, Record<string, string>, number][] = [
@@ -117,7 +99,7 @@ describe('the push webhook, before the body', () => {
 
 describe('the push webhook, a body without a length', () => {
   it('stops reading a chunked body once it passes 25 MiB: 413, the connection closed', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
     const connection = await RawConnection.open(service.url);
     await connection.write(`POST /hooks/git HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\nx-gitlab-token: ${SECRET}\r\n\r\n`);
@@ -134,13 +116,13 @@ describe('the push webhook, a body without a length', () => {
 
 describe('the push webhook, deliveries and fetches', () => {
   it('fetches once for a signed delivery sent 20 times', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
     // GitHub's ping, sent when a webhook is made: verified, answered, no fetch.
     const zen = JSON.stringify({ zen: 'Keep it logically awesome.' });
     const ping = await request(service.url, '/hooks/git', { method: 'POST', body: zen, headers: { 'x-github-event': 'ping', 'x-hub-signature-256': sign(zen) } });
     expect(ping.json()).toEqual({ status: 'pong' });
-    const before = await remote.fetches(repo.name);
+    const before = await suite.remote.fetches(repo.name);
     const commit = pushChange(repo.work, 'replayed');
     const delivery = githubPush(JSON.stringify({ ref: 'refs/heads/main', after: commit }), '0b9e7c1a-5f3d-11f0-8e2a-1c2b3d4e5f60');
     const answers: string[] = [];
@@ -153,43 +135,43 @@ describe('the push webhook, deliveries and fetches', () => {
     }
     expect(answers[0]).toBe('accepted');
     expect(new Set(answers.slice(1))).toEqual(new Set(['ignored']));
-    expect((await remote.fetches(repo.name)) - before).toBe(1);
+    expect((await suite.remote.fetches(repo.name)) - before).toBe(1);
     expect(await revisionOf(service)).toBe(commit);
   });
 
   it('fetches once for a GitLab delivery retried with its Idempotency-Key', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
-    const before = await remote.fetches(repo.name);
+    const before = await suite.remote.fetches(repo.name);
     const body = JSON.stringify({ object_kind: 'push', ref: 'refs/heads/main' });
     const headers = { 'x-gitlab-token': SECRET, 'x-gitlab-event': 'Push Hook', 'idempotency-key': 'f7a1c2d3-retry', 'x-gitlab-event-uuid': 'e1d2c3b4' };
     for (let i = 0; i < 5; i++) {
       expect((await request(service.url, '/hooks/git', { method: 'POST', body, headers })).status).toBe(202);
       await service.store.idle();
     }
-    expect((await remote.fetches(repo.name)) - before).toBe(1);
+    expect((await suite.remote.fetches(repo.name)) - before).toBe(1);
   });
 
   it('fetches at most twice for 20 pushes announced while a fetch is slow', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
-    const before = await remote.fetches(repo.name);
-    await remote.slowFetches(1500);
+    const before = await suite.remote.fetches(repo.name);
+    await suite.remote.slowFetches(1500);
     const push = (i: number) => request(service.url, '/hooks/git', githubPush(JSON.stringify({ ref: 'refs/heads/main', after: `${i}`.padStart(40, '0') }), `delivery-${i}`));
     expect((await push(0)).json()).toEqual({ status: 'accepted' });
-    await eventually(async () => (await remote.fetchesInFlight(repo.name)) === 1, 3000);
+    await eventually(async () => (await suite.remote.fetchesInFlight(repo.name)) === 1, 3000);
     const answers = await Promise.all(Array.from({ length: 19 }, (_, i) => push(i + 1)));
     expect(answers.map((a) => a.json().status)).toEqual(Array(19).fill('accepted'));
-    await remote.slowFetches(0);
+    await suite.remote.slowFetches(0);
     await service.store.idle();
-    const fetched = (await remote.fetches(repo.name)) - before;
+    const fetched = (await suite.remote.fetches(repo.name)) - before;
     console.log(`20 webhook deliveries during a slow fetch: ${fetched} fetches`);
     expect(fetched).toBeGreaterThanOrEqual(1);
     expect(fetched).toBeLessThanOrEqual(2);
   });
 
   it('takes a push payload of megabytes whole and reads its ref from its head', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
     const commit = pushChange(repo.work, 'big');
     // GitHub's order: ref first, then before/after, then the commits (here 3 MB of them).
@@ -231,7 +213,7 @@ function retainedBytes(): number {
 
 describe('the push webhook under a flood of unfinished bodies', () => {
   it('holds no body in memory: 100 connections, 50 of them 4 MiB into a 5 MiB body', async () => {
-    const repo = newRemoteRepo();
+    const repo = suite.newRepo('hooked');
     const service = await start(repo.url);
     const connections: RawConnection[] = [];
     try {

@@ -10,13 +10,13 @@ import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.ts';
 import {
   PROCESS_TOKEN,
-  pushFiles,
   replicaSuite,
   type Replica,
   sendPushWebhook,
   servedRevision,
   startReplicas,
 } from './helpers/replica-set.ts';
+import { pushFiles } from './helpers/remote-suite.ts';
 
 const FLEET = '/api/v2/gitops/fleet';
 const ENDPOINTS = ['platform-components', 'namespaces', 'rolebindings'] as const;

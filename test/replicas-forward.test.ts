@@ -10,13 +10,13 @@ import { git } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
 import {
   PROCESS_TOKEN,
-  pushFiles,
   replicaSuite,
   type Replica,
   sendPushWebhook,
   servedRevision,
   startReplicas,
 } from './helpers/replica-set.ts';
+import { pushFiles } from './helpers/remote-suite.ts';
 
 const DNS = 'c1.k8s.example.com';
 const WRITE_TOKEN = 'write-token-for-replica-tests';

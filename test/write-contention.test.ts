@@ -6,12 +6,11 @@
 // WRITE_TIMEOUT.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { asRepoFiles } from './helpers/fixture-data.ts';
-import { git, makeConfigRepo, tempDir } from './helpers/git-fixture.ts';
-import { type GitHttpRemote, startGitHttpRemote } from './helpers/git-http-server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { git, tempDir } from './helpers/git-fixture.ts';
 import { request, type RawResponse } from './helpers/http.ts';
 import { type ServiceProcess, startServiceProcess } from './helpers/process.ts';
+import { gitRemoteSuite } from './helpers/remote-suite.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const USER = 'config-bot';
@@ -19,30 +18,18 @@ const PASSWORD = 'contention-git-password-4d1e';
 const WRITE = 'contention-write-token-8c2f';
 const MOVED_MSG = 'the store moved under a write; applying it again on its new revision';
 
-let remote: GitHttpRemote;
+const suite = gitRemoteSuite({ username: USER, password: PASSWORD });
 const running: ServiceProcess[] = [];
 const inProcess: TestService[] = [];
-let repoCount = 0;
 
-beforeAll(async () => {
-  remote = await startGitHttpRemote({ username: USER, password: PASSWORD });
-});
 afterEach(async () => {
   await Promise.all([...running.splice(0).map((s) => s.stop()), ...inProcess.splice(0).map((s) => s.close())]);
 });
-afterAll(() => remote?.close());
-
-function newRemoteRepo(): string {
-  const name = `contended-${++repoCount}`;
-  remote.publish(name, makeConfigRepo(asRepoFiles()));
-  return name;
-}
-
 function writerEnv(name: string, env: Record<string, string> = {}): Record<string, string> {
   return {
     API_MODE: 'crud',
     STORE_BACKEND: 'git',
-    CONFIG_REPO: remote.url(name),
+    CONFIG_REPO: suite.remote.url(name),
     CONFIG_CLONE_DIR: join(tempDir('contention-clone-'), 'clone'),
     CONFIG_SYNC_INTERVAL: '30s',
     GIT_USERNAME: USER,
@@ -86,7 +73,7 @@ const logLines = (service: ServiceProcess) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-const remoteFile = (name: string, path: string) => git(remote.path(name), 'show', `main:${path}`);
+const remoteFile = (name: string, path: string) => git(suite.remote.path(name), 'show', `main:${path}`);
 
 /**
  * A pre-receive hook on the remote that refuses every push of a commit whose subject matches
@@ -94,7 +81,7 @@ const remoteFile = (name: string, path: string) => git(remote.path(name), 'show'
  * whose branch another writer always gets to first would.
  */
 function alwaysFirst(name: string, subject: string): void {
-  const hook = join(remote.path(name), 'hooks', 'pre-receive');
+  const hook = join(suite.remote.path(name), 'hooks', 'pre-receive');
   writeFileSync(
     hook,
     `#!/bin/sh
@@ -121,7 +108,7 @@ const IN_FLIGHT = 16;
 
 describe('two crud instances on one remote', () => {
   it(`each says once that the other writes too; then ${WRITES_EACH} creates each, ${IN_FLIGHT} in flight per instance: none refused, none lost`, { timeout: 240_000 }, async () => {
-    const name = newRemoteRepo();
+    const name = suite.newRepo('contended').name;
     // WRITE_TIMEOUT of 30 s, not the default 10 s: the suite runs test files side by side on
     // two cores, and a write that waits its turns behind 32 others on a machine that busy can
     // pass 10 s without the store ever refusing it (measured alone: the longest 2.6-5.8 s).
@@ -139,7 +126,7 @@ describe('two crud instances on one remote', () => {
       expect(warnings(service)).toHaveLength(1);
     }
     // Each names the other, as its commits do.
-    const writerOf = (commit: string) => git(remote.path(name), 'log', '-1', '--format=%(trailers:key=Gitops-Writer,valueonly)', commit);
+    const writerOf = (commit: string) => git(suite.remote.path(name), 'log', '-1', '--format=%(trailers:key=Gitops-Writer,valueonly)', commit);
     const named = [writerOf('main'), writerOf('main~1')];
     expect(new Set(named).size).toBe(2);
     expect(named.map((w) => /^\S+\/\d+$/.test(w))).toEqual([true, true]);
@@ -175,17 +162,17 @@ describe('two crud instances on one remote', () => {
     // The race was real: writes were overtaken and applied again.
     expect(retried.length).toBeGreaterThan(0);
     // Every write answered 201 is in the remote's branch, each its own commit, in one line.
-    const files = new Set(git(remote.path(name), 'ls-tree', '--name-only', 'main', 'namespaces/').split('\n'));
+    const files = new Set(git(suite.remote.path(name), 'ls-tree', '--name-only', 'main', 'namespaces/').split('\n'));
     expect(all.filter((a) => !files.has(`namespaces/${a.id}.yaml`)).map((a) => a.id)).toEqual([]);
-    const subjects = git(remote.path(name), 'log', '--first-parent', '--format=%s', 'main').split('\n');
+    const subjects = git(suite.remote.path(name), 'log', '--first-parent', '--format=%s', 'main').split('\n');
     expect(subjects.filter((s) => s.startsWith('namespaces: create '))).toHaveLength(all.length + 3);
-    expect(git(remote.path(name), 'rev-list', '--merges', '--count', 'main')).toBe('0');
+    expect(git(suite.remote.path(name), 'rev-list', '--merges', '--count', 'main')).toBe('0');
     // Still one warning each: the other writer is told of once, not at every overtaken write.
     for (const service of instances) expect(warnings(service)).toHaveLength(1);
   });
 
   it('honours If-Match across instances: both PATCH one record with the same ETag, one gets 200, the other 412', { timeout: 120_000 }, async () => {
-    const name = newRemoteRepo();
+    const name = suite.newRepo('contended').name;
     const instances = [await writer(name), await writer(name)];
     const winners: number[] = [];
     for (let round = 0; round < 6; round++) {
@@ -211,15 +198,15 @@ describe('two crud instances on one remote', () => {
     }
     console.log(`write-contention: If-Match rounds won by instance ${winners.join(', ')}`);
     // The patches did not clobber each other: one commit per round.
-    const subjects = git(remote.path(name), 'log', '--format=%s', 'main').split('\n');
+    const subjects = git(suite.remote.path(name), 'log', '--format=%s', 'main').split('\n');
     expect(subjects.filter((s) => s === 'namespaces: update team-a')).toHaveLength(6);
   });
 
   it('gives up on a write the store keeps moving under at WRITE_TIMEOUT: 503 store_error saying how long it tried', { timeout: 60_000 }, async () => {
-    const name = newRemoteRepo();
+    const name = suite.newRepo('contended').name;
     alwaysFirst(name, 'namespaces: update team-a');
     const service = await writer(name, { WRITE_TIMEOUT: '1s' });
-    const before = git(remote.path(name), 'rev-parse', 'main');
+    const before = git(suite.remote.path(name), 'rev-parse', 'main');
     const sent = Date.now();
     const res = await send(service.url, 'PATCH', '/namespaces/team-a', { labels: { never: 'stored' } });
     const took = Date.now() - sent;
@@ -235,7 +222,7 @@ describe('two crud instances on one remote', () => {
     // commit per push it refused).
     const attempts = Number(/\((\d+) attempts/.exec(res.json().message)![1]);
     expect(attempts).toBeGreaterThan(1);
-    expect(git(remote.path(name), 'rev-list', '--count', `${before}..main`)).toBe(String(attempts));
+    expect(git(suite.remote.path(name), 'rev-list', '--count', `${before}..main`)).toBe(String(attempts));
     expect(remoteFile(name, 'namespaces/team-a.yaml')).not.toContain('never');
     // The commits that moved the branch are a person's, not another instance's.
     expect((await request(service.url, '/ready')).json().other_writers_seen).toBe(0);
@@ -244,7 +231,7 @@ describe('two crud instances on one remote', () => {
   });
 
   it('lets loads run while a write waits between its tries', { timeout: 60_000 }, async () => {
-    const name = newRemoteRepo();
+    const name = suite.newRepo('contended').name;
     alwaysFirst(name, 'namespaces: update team-a');
     const service = await startTestService(writerEnv(name, { WRITE_TIMEOUT: '4s', LOG_LEVEL: 'debug' }));
     inProcess.push(service);

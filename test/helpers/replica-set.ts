@@ -4,10 +4,10 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { git, makeConfigRepo, tempDir, writeFiles, type RepoFiles } from './git-fixture.ts';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type GitHttpRemote, startGitHttpRemote } from './git-http-server.ts';
+import { tempDir } from './git-fixture.ts';
+import { afterEach } from 'vitest';
 import { request } from './http.ts';
+import { gitRemoteSuite, type RemoteSuite } from './remote-suite.ts';
 import { type ServiceProcess, startServiceProcess } from './process.ts';
 
 export const GIT_USER = 'replica-bot';
@@ -70,22 +70,6 @@ export async function startReplicas(remoteUrl: string, options: ReplicaSetOption
   return replicas;
 }
 
-/** A repo on the remote and a working clone to push from. */
-export function newRemoteRepo(remote: GitHttpRemote, name: string, files: RepoFiles): { url: string; work: string } {
-  remote.publish(name, makeConfigRepo(files));
-  const work = join(tempDir(), 'work');
-  git(tempDir(), 'clone', '-q', remote.url(name).replace('http://', `http://${GIT_USER}:${GIT_PASSWORD}@`), work);
-  return { url: remote.url(name), work };
-}
-
-/** Commits the files and pushes them; the new commit. */
-export function pushFiles(work: string, files: RepoFiles, message: string): string {
-  writeFiles(work, files);
-  git(work, 'commit', '-qam', message);
-  git(work, 'push', '-q', 'origin', 'HEAD:main');
-  return git(work, 'rev-parse', 'HEAD');
-}
-
 /** GitHub's push webhook for `commit`, signed, as the Git host sends it to one URL. */
 export async function sendPushWebhook(replica: Replica, commit: string, delivery: string): Promise<number> {
   const body = JSON.stringify({ ref: 'refs/heads/main', after: commit });
@@ -110,33 +94,28 @@ export async function stopReplicas(replicas: readonly Replica[]): Promise<void> 
 }
 
 /** A test file's remote and replicas (replicaSuite). */
-export interface ReplicaSuite {
-  remote: GitHttpRemote;
+export interface ReplicaSuite extends RemoteSuite {
   /** The replicas of the running test: stopped after it. */
   replicas: Replica[];
-  /** A new repo on the remote, named `<prefix>-<n>`, and a clone to push from. */
-  newRepo(prefix: string, files: RepoFiles): { url: string; work: string };
 }
 
 /**
- * The remote of a test file, started once, and its replicas, stopped after each test (woken
- * first, should a test have paused one with SIGSTOP).
+ * The remote of a test file (./remote-suite.ts) and its replicas, stopped after each test
+ * (woken first, should a test have paused one with SIGSTOP).
  */
 export function replicaSuite(): ReplicaSuite {
-  let count = 0;
+  const remote = gitRemoteSuite({ username: GIT_USER, password: GIT_PASSWORD });
   const suite: ReplicaSuite = {
-    remote: undefined as unknown as GitHttpRemote,
+    get remote() {
+      return remote.remote;
+    },
+    newRepo: (prefix, files) => remote.newRepo(prefix, files),
     replicas: [],
-    newRepo: (prefix, files) => newRemoteRepo(suite.remote, `${prefix}-${++count}`, files),
   };
-  beforeAll(async () => {
-    suite.remote = await startGitHttpRemote({ username: GIT_USER, password: GIT_PASSWORD });
-  });
   afterEach(async () => {
     for (const r of suite.replicas) if (r.process.child.exitCode === null) r.process.child.kill('SIGCONT');
     await stopReplicas(suite.replicas);
     suite.replicas = [];
   });
-  afterAll(() => suite.remote?.close());
   return suite;
 }
