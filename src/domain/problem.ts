@@ -48,6 +48,18 @@ export const PROBLEM_CODES = [
   // A write's own preconditions (domain/writes/staged-write.ts, write-rules.ts).
   'id_change',
   'still_referenced',
+  // A rollout on its own (rollouts/rollout-normalize.ts): durations, wave names, approvals.
+  'invalid_duration',
+  'duplicate_wave_name',
+  'unknown_approved_wave',
+  // A rollout against the revision (rollouts/rollout-rules.ts); the missing catalog entry it
+  // names is a dangling_reference.
+  'set_unchanged',
+  'duplicate_rollout',
+  'released_out_of_range',
+  'empty_wave',
+  'wave_cluster_not_member',
+  'members_in_no_wave',
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

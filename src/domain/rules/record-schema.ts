@@ -28,12 +28,17 @@ export const RECORD_SCHEMAS: Record<Collection, object> = {
  * apply to files, do not require it; a record always has one by the time it is checked here
  * (the loader fills it in from the file name; a REST create names it in the body).
  */
-function withRequiredId(schema: object): object {
+export function withRequiredId(schema: object): object {
   const required = (schema as { required?: string[] }).required ?? [];
   return { ...schema, required: ['id', ...required] };
 }
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
+/** A schema compiled as the record schemas are (for a kind whose records are checked apart, like rollouts). */
+export function compileRecordSchema(schema: object): ValidateFunction {
+  return ajv.compile(schema);
+}
+
 const validators = Object.fromEntries(
   Object.entries(RECORD_SCHEMAS).map(([collection, schema]) => [collection, ajv.compile(schema)]),
 ) as Record<Collection, ValidateFunction>;
@@ -113,10 +118,13 @@ export function validateRecord<C extends Collection>(
   }
   const copy = options.inPlace ? input : structuredClone(input);
   const validate = validators[collection];
-  if (!validate(copy)) {
-    return { ok: false, problems: dedupe((validate.errors ?? []).flatMap((e) => describeError(e) ?? [])) };
-  }
+  if (!validate(copy)) return { ok: false, problems: schemaProblems(validate.errors ?? []) };
   return { ok: true, record: canonicalize(collection, copy as RecordOf[C]) };
+}
+
+/** A schema's errors as problems, each said once, in words. */
+export function schemaProblems(errors: readonly ErrorObject[]): Problem[] {
+  return dedupe(errors.flatMap((e) => describeError(e) ?? []));
 }
 
 function dedupe(problems: Problem[]): Problem[] {
