@@ -1,0 +1,127 @@
+// A rollout's plan: which clusters it may change (its members), which wave each is in, and
+// the steps each wave is cut into. Deterministic: the same records give the same steps on
+// every replica and in every tool, whatever order the clusters come in.
+//
+//   members  the clusters that reference the component in platform_components, enabled or not
+//            (both answers carry the entry's fields). Other clusters' answers cannot change.
+//   wave k   the members whose id is in its `clusters` or whose environment is in its
+//            `environments`, minus the members of waves before it.
+//   steps    a wave's members sorted by id, cut in batches of `batch` (a number, or a percentage
+//            of the wave rounded up, at least 1; none: the whole wave), numbered across waves
+//            from 1. A wave with no member has no step.
+//   `released: n` releases steps 1..n.
+import { compareIds } from '../ids.ts';
+import type { Cluster } from '../records.ts';
+import { goDurationMs } from './go-duration.ts';
+import type { Batch, Rollout } from './rollout-record.ts';
+
+export interface RolloutStep {
+  /** Counted across waves from 1. */
+  step: number;
+  wave: string;
+  /** The wave's index in the rollout's `waves`. */
+  waveIndex: number;
+  /** The first step of its wave: the one a wave with `approval` waits before. */
+  opensWave: boolean;
+  /** Cluster ids, sorted. */
+  members: readonly string[];
+  /** The wave's soak, in milliseconds (rounded up). */
+  soakMs: number;
+}
+
+export interface PlannedWave {
+  name: string;
+  /** Its members, sorted by id. */
+  members: readonly string[];
+  /** The numbers of its steps, in order (none for a wave with no member). */
+  steps: readonly number[];
+}
+
+export interface RolloutPlan {
+  rollout: Rollout;
+  /** Every cluster that references the component, sorted by id. */
+  members: readonly string[];
+  /** One per wave of the rollout, in its order. */
+  waves: readonly PlannedWave[];
+  steps: readonly RolloutStep[];
+  /** A member's step number; members in no wave are not in it. */
+  stepOf: ReadonlyMap<string, number>;
+  /** Members in no wave, sorted: the rollout never changes them. */
+  unassigned: readonly string[];
+  /** `progress_deadline` in milliseconds (rounded up). */
+  deadlineMs: number;
+}
+
+/** The number of clusters per step of a wave of `size` members. */
+export function batchSize(batch: Batch, size: number): number {
+  if (batch === null) return Math.max(size, 1);
+  if (typeof batch === 'number') return batch;
+  const percent = Number(batch.slice(0, -1));
+  return Math.max(1, Math.ceil((percent * size) / 100));
+}
+
+/** The steps released: `released`, but never more than the plan has. */
+export function releasedSteps(plan: RolloutPlan): number {
+  return Math.min(plan.rollout.released, plan.steps.length);
+}
+
+/** Whether the cluster is in a released step. */
+export function isReleased(plan: RolloutPlan, clusterId: string): boolean {
+  const step = plan.stepOf.get(clusterId);
+  return step !== undefined && step <= plan.rollout.released;
+}
+
+const memo = new WeakMap<Rollout, { clusters: ReadonlyMap<string, Cluster>; plan: RolloutPlan }>();
+
+/** The plan of `rollout` over `clusters`; made once per (rollout record, clusters map). */
+export function planRollout(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): RolloutPlan {
+  const kept = memo.get(rollout);
+  if (kept !== undefined && kept.clusters === clusters) return kept.plan;
+  const plan = makePlan(rollout, clusters);
+  memo.set(rollout, { clusters, plan });
+  return plan;
+}
+
+function makePlan(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): RolloutPlan {
+  const members: Cluster[] = [];
+  for (const cluster of clusters.values()) {
+    if (cluster.platform_components.some((ref) => ref.id === rollout.component)) members.push(cluster);
+  }
+  members.sort((a, b) => compareIds(a.id, b.id));
+
+  const selectors = rollout.waves.map((w) => ({ ids: new Set(w.clusters), environments: new Set<string>(w.environments) }));
+  const waveMembers: string[][] = rollout.waves.map(() => []);
+  const unassigned: string[] = [];
+  for (const cluster of members) {
+    const k = selectors.findIndex((s) => s.ids.has(cluster.id) || s.environments.has(cluster.environment));
+    if (k === -1) unassigned.push(cluster.id);
+    else waveMembers[k]!.push(cluster.id);
+  }
+
+  const steps: RolloutStep[] = [];
+  const stepOf = new Map<string, number>();
+  const waves = rollout.waves.map((wave, waveIndex): PlannedWave => {
+    const ids = waveMembers[waveIndex]!;
+    const size = batchSize(wave.batch, ids.length);
+    const soakMs = goDurationMs(wave.soak);
+    const numbers: number[] = [];
+    for (let start = 0; start < ids.length; start += size) {
+      const step = steps.length + 1;
+      const batch = ids.slice(start, start + size);
+      for (const id of batch) stepOf.set(id, step);
+      steps.push({ step, wave: wave.name, waveIndex, opensWave: start === 0, members: batch, soakMs });
+      numbers.push(step);
+    }
+    return { name: wave.name, members: ids, steps: numbers };
+  });
+
+  return {
+    rollout,
+    members: members.map((c) => c.id),
+    waves,
+    steps,
+    stepOf,
+    unassigned,
+    deadlineMs: goDurationMs(rollout.progress_deadline),
+  };
+}
