@@ -89,7 +89,10 @@ function makePlan(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): Rol
   }
   members.sort((a, b) => compareIds(a.id, b.id));
 
-  const selectors = rollout.waves.map((w) => ({ ids: new Set(w.clusters), environments: new Set<string>(w.environments) }));
+  const selectors = rollout.waves.map((w) => ({
+    ids: new Set(w.clusters),
+    environments: new Set<string>(w.environments),
+  }));
   const waveMembers: string[][] = rollout.waves.map(() => []);
   const unassigned: string[] = [];
   for (const cluster of members) {
