@@ -1,0 +1,147 @@
+// What the rollouts of a revision do to the answers: per component, its rollout's plan, the
+// catalog entry with `set` applied, and which members are pinned. Derived once per revision
+// and kept (a poll computes nothing new): the view per rollouts map, each rollout's part per
+// (rollout record, clusters map, catalog entry), and the effective entry per (entry, set), so
+// that an answer's dependencies stay the same objects from one revision to the next while
+// nothing they are made of changed, and the encoded bodies made from them are reused.
+import type { Cluster, ComponentRef, PlatformComponent } from '../records.ts';
+import { compareIds } from '../ids.ts';
+import { planRollout, type RolloutPlan } from './rollout-plan.ts';
+import { applySet, changedFields, type Rollout, type RolloutSet, type SetField, setKey } from './rollout-record.ts';
+
+/** The records the view is made of: a snapshot's clusters and catalog, and its rollouts. */
+export interface RolloutSources {
+  readonly clusters: ReadonlyMap<string, Cluster>;
+  readonly platform_components: ReadonlyMap<string, PlatformComponent>;
+  readonly rollouts: ReadonlyMap<string, Rollout>;
+}
+
+/** One rollout as it is served. */
+export interface RolloutServing {
+  rollout: Rollout;
+  plan: RolloutPlan;
+  /** The catalog entry as it is. */
+  entry: PlatformComponent;
+  /** The entry with `set` applied: frozen, and the same object while the entry and the set stay the same. */
+  effective: PlatformComponent;
+  /** The fields `set` gives another value than the entry's. */
+  changed: readonly SetField[];
+  /** Members whose own pins cover every changed field: the rollout does not change their answer. */
+  pinned: ReadonlySet<string>;
+}
+
+export interface RolloutView {
+  /** Component id → its rollout, for each rollout whose catalog entry exists. */
+  readonly byComponent: ReadonlyMap<string, RolloutServing>;
+}
+
+const EMPTY_VIEW: RolloutView = Object.freeze({ byComponent: new Map<string, RolloutServing>() });
+
+const views = new WeakMap<object, { clusters: object; catalog: object; view: RolloutView }>();
+const servings = new WeakMap<Rollout, { clusters: object; entry: PlatformComponent; serving: RolloutServing }>();
+/** Per catalog entry, its effective forms by set; a few at most (one per set it had while the same object). */
+const effectives = new WeakMap<PlatformComponent, Map<string, PlatformComponent>>();
+const MAX_SETS_PER_ENTRY = 8;
+
+/** The view of a revision's rollouts; made once per (rollouts, clusters, catalog) maps. */
+export function rolloutView(sources: RolloutSources): RolloutView {
+  if (sources.rollouts.size === 0) return EMPTY_VIEW;
+  const kept = views.get(sources.rollouts);
+  if (kept && kept.clusters === sources.clusters && kept.catalog === sources.platform_components) return kept.view;
+  const byComponent = new Map<string, RolloutServing>();
+  // Two rollouts of one component is an error (rollout-rules.ts); the first by id is the one served meanwhile.
+  const ids = [...sources.rollouts.keys()].sort(compareIds);
+  for (const id of ids) {
+    const rollout = sources.rollouts.get(id)!;
+    if (byComponent.has(rollout.component)) continue;
+    const entry = sources.platform_components.get(rollout.component);
+    if (entry === undefined) continue;
+    byComponent.set(rollout.component, rolloutServing(rollout, sources.clusters, entry));
+  }
+  const view: RolloutView = Object.freeze({ byComponent });
+  views.set(sources.rollouts, { clusters: sources.clusters, catalog: sources.platform_components, view });
+  return view;
+}
+
+/** One rollout as served over `clusters` with its catalog `entry`; made once per (record, clusters, entry). */
+export function rolloutServing(
+  rollout: Rollout,
+  clusters: ReadonlyMap<string, Cluster>,
+  entry: PlatformComponent,
+): RolloutServing {
+  const kept = servings.get(rollout);
+  if (kept && kept.clusters === clusters && kept.entry === entry) return kept.serving;
+  const plan = planRollout(rollout, clusters);
+  const changed = changedFields(rollout.set, entry);
+  const serving: RolloutServing = Object.freeze({
+    rollout,
+    plan,
+    entry,
+    effective: effectiveEntry(entry, rollout.set),
+    changed,
+    pinned: pinnedMembers(plan, clusters, rollout.component, changed),
+  });
+  servings.set(rollout, { clusters, entry, serving });
+  return serving;
+}
+
+/** The entry with `set` applied, frozen; the same object for the same entry object and an equal set. */
+export function effectiveEntry(entry: PlatformComponent, set: RolloutSet): PlatformComponent {
+  let bySet = effectives.get(entry);
+  if (bySet === undefined) effectives.set(entry, (bySet = new Map()));
+  const key = setKey(set);
+  const kept = bySet.get(key);
+  if (kept !== undefined) return kept;
+  const applied = applySet(entry, set);
+  Object.freeze(applied.depends_on);
+  const frozen = Object.freeze(applied);
+  if (bySet.size >= MAX_SETS_PER_ENTRY) bySet.delete(bySet.keys().next().value!);
+  bySet.set(key, frozen);
+  return frozen;
+}
+
+/**
+ * The catalog entry a cluster's answer for `ref` is built from: the entry with `set` applied
+ * when the cluster is in a released step of a rollout of the component, else the entry as it
+ * is. The cluster's own pins still win field by field (projections/platform-components.ts).
+ */
+export function effectiveComponent(
+  view: RolloutView,
+  cluster: Cluster,
+  ref: ComponentRef,
+  entry: PlatformComponent,
+): PlatformComponent {
+  const serving = view.byComponent.get(ref.id);
+  if (serving === undefined) return entry;
+  const step = serving.plan.stepOf.get(cluster.id);
+  if (step === undefined || step > serving.rollout.released) return entry;
+  return serving.entry === entry ? serving.effective : effectiveEntry(entry, serving.rollout.set);
+}
+
+/** Whether the reference's own pins cover every field the rollout changes (then it changes nothing for it). */
+export function isPinned(ref: ComponentRef, changed: readonly SetField[]): boolean {
+  return changed.every((field) =>
+    field === 'oci_tag' ? ref.oci_tag != null : field === 'component_path' && ref.component_path != null,
+  );
+}
+
+/** The ids of the members in released steps, in step order. */
+export function releasedMembers(serving: RolloutServing): string[] {
+  return serving.plan.steps.slice(0, serving.rollout.released).flatMap((s) => s.members);
+}
+
+function pinnedMembers(
+  plan: RolloutPlan,
+  clusters: ReadonlyMap<string, Cluster>,
+  component: string,
+  changed: readonly SetField[],
+): ReadonlySet<string> {
+  const pinned = new Set<string>();
+  // Only tags and paths can be pinned on a cluster: a changed version or URL reaches every member.
+  if (changed.some((f) => f !== 'oci_tag' && f !== 'component_path')) return pinned;
+  for (const id of plan.members) {
+    const ref = clusters.get(id)?.platform_components.find((r) => r.id === component);
+    if (ref !== undefined && isPinned(ref, changed)) pinned.add(id);
+  }
+  return pinned;
+}
