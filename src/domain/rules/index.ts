@@ -20,6 +20,12 @@
 //                                                           revision; a create refuses them)
 //   shrink_guard                                          ../judge.ts (a revision against the
 //                                                           one served before it)
+//   a rollout on its own: invalid_duration,               ../rollouts/rollout-normalize.ts
+//     duplicate_wave_name, unknown_approved_wave
+//   a rollout in its revision: dangling_reference (its    ../rollouts/rollout-rules.ts
+//     component), set_unchanged, duplicate_rollout,         (checkRollouts)
+//     released_out_of_range; warnings empty_wave,
+//     wave_cluster_not_member, members_in_no_wave
 //
 // Severity is decided here, except where it depends on the revision served before: a
 // dangling reference that revision already had is a warning (../judge.ts).
