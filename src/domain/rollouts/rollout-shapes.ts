@@ -46,6 +46,19 @@ export interface RolloutList {
 
 const time = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** `time`, remembering the last moment converted: the members of a step mostly share theirs (its release). */
+function timeWithMemory(): (ms: number | null) => string | null {
+  let lastMs: number | null = null;
+  let lastText: string | null = null;
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastText = time(ms);
+    }
+    return lastText;
+  };
+}
+
 export function rolloutListItem(progress: RolloutProgress): RolloutListItem {
   const { rollout, status, counts } = progress;
   return {
@@ -62,6 +75,7 @@ export function rolloutListItem(progress: RolloutProgress): RolloutListItem {
 
 export function rolloutDetail(progress: RolloutProgress): RolloutDetail {
   const { steps: _count, ...item } = rolloutListItem(progress);
+  const since = timeWithMemory();
   return {
     ...item,
     steps: progress.steps.map((s) => ({
@@ -74,7 +88,7 @@ export function rolloutDetail(progress: RolloutProgress): RolloutDetail {
       clusters: s.clusters.map((c) => ({
         id: c.id,
         state: c.state,
-        since: time(c.since),
+        since: since(c.since),
         ...(c.message === undefined ? {} : { message: c.message }),
       })),
     })),
