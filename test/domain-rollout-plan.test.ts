@@ -64,6 +64,19 @@ describe('the plan of a rollout', () => {
     expect(releasedSteps(planRollout(rollout({ waves: THREE_WAVES, released: 9 }), clusters))).toBe(4);
   });
 
+  it('is not made again for a record that moved only released, paused or approved (a release commit)', () => {
+    const plan = planRollout(rollout({ waves: THREE_WAVES, released: 1 }), clusters);
+    const moved = rollout({ waves: THREE_WAVES, released: 2, paused: true, approved: ['non-prod'] });
+    const next = planRollout(moved, clusters);
+    expect(next.rollout.released).toBe(2);
+    expect(next.steps).toBe(plan.steps);
+    expect(next.stepOf).toBe(plan.stepOf);
+    const otherWaves = planRollout(rollout({ waves: THREE_WAVES.slice(1), released: 2 }), clusters);
+    expect(otherWaves.steps).not.toBe(plan.steps);
+    const otherDeadline = planRollout(rollout({ waves: THREE_WAVES, progress_deadline: '2h' }), clusters);
+    expect(otherDeadline.deadlineMs).toBe(2 * 3600_000);
+  });
+
   it('is made once per rollout record and clusters map', () => {
     const r = rollout({ waves: THREE_WAVES });
     const plan = planRollout(r, clusters);

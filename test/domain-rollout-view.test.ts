@@ -126,6 +126,22 @@ describe('the same objects from one revision to the next', () => {
     expect(effectiveEntry(KPS, { oci_tag: '67.5.0', component_version: '67.5.0' })).toBe(a.effective);
   });
 
+  it('the plan and the pinned members on a release commit: nothing is walked again', () => {
+    const list = [...fourEnvironments(), cluster('dev-pinned', 'dev', [{ id: KPS.id, oci_tag: 'hotfix' }])];
+    const clusters = clustersMap(list);
+    const at = (released: number) => {
+      const r = rollout({ set: { oci_tag: '67.5.0' }, waves: THREE_WAVES, released });
+      const view = rolloutView({ clusters, platform_components: catalogMap(KPS), rollouts: new Map([[r.id, r]]) });
+      return view.byComponent.get(KPS.id)!;
+    };
+    const one = at(1);
+    const two = at(2);
+    expect(two.rollout.released).toBe(2);
+    expect(two.plan.steps).toBe(one.plan.steps);
+    expect([...two.pinned]).toEqual(['dev-pinned']);
+    expect(two.pinned).toBe(one.pinned);
+  });
+
   it('a new effective entry when the catalog entry or the set changes', () => {
     const a = effectiveEntry(KPS, { oci_tag: '67.5.0' });
     expect(effectiveEntry({ ...KPS }, { oci_tag: '67.5.0' })).not.toBe(a);

@@ -71,18 +71,37 @@ export function isReleased(plan: RolloutPlan, clusterId: string): boolean {
   return step !== undefined && step <= plan.rollout.released;
 }
 
-const memo = new WeakMap<Rollout, { clusters: ReadonlyMap<string, Cluster>; plan: RolloutPlan }>();
+/** What a plan is made of besides the record: the same for every record with the same component, waves and deadline. */
+type PlanCore = Omit<RolloutPlan, 'rollout'>;
 
-/** The plan of `rollout` over `clusters`; made once per (rollout record, clusters map). */
+const plans = new WeakMap<Rollout, { clusters: ReadonlyMap<string, Cluster>; plan: RolloutPlan }>();
+/**
+ * Per clusters map, the cores made over it, by what they depend on: a commit that moves
+ * `released` (or `paused`, `approved`) writes a new record with the same waves, and its plan
+ * is the one before, not a walk of the fleet again.
+ */
+const cores = new WeakMap<ReadonlyMap<string, Cluster>, Map<string, PlanCore>>();
+const MAX_CORES_PER_MAP = 32;
+
+/** The plan of `rollout` over `clusters`; made once per (component, waves, deadline) and clusters map. */
 export function planRollout(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): RolloutPlan {
-  const kept = memo.get(rollout);
+  const kept = plans.get(rollout);
   if (kept !== undefined && kept.clusters === clusters) return kept.plan;
-  const plan = makePlan(rollout, clusters);
-  memo.set(rollout, { clusters, plan });
+  let byKey = cores.get(clusters);
+  if (byKey === undefined) cores.set(clusters, (byKey = new Map()));
+  const key = JSON.stringify([rollout.component, rollout.waves, rollout.progress_deadline]);
+  let core = byKey.get(key);
+  if (core === undefined) {
+    // Rollouts edited again and again over one clusters map leave cores behind: keep the newest few.
+    if (byKey.size >= MAX_CORES_PER_MAP) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, (core = makeCore(rollout, clusters)));
+  }
+  const plan: RolloutPlan = { rollout, ...core };
+  plans.set(rollout, { clusters, plan });
   return plan;
 }
 
-function makePlan(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): RolloutPlan {
+function makeCore(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): PlanCore {
   const members: Cluster[] = [];
   for (const cluster of clusters.values()) {
     if (cluster.platform_components.some((ref) => ref.id === rollout.component)) members.push(cluster);
@@ -119,7 +138,6 @@ function makePlan(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): Rol
   });
 
   return {
-    rollout,
     members: members.map((c) => c.id),
     waves,
     steps,

@@ -130,18 +130,29 @@ export function releasedMembers(serving: RolloutServing): string[] {
   return serving.plan.steps.slice(0, serving.rollout.released).flatMap((s) => s.members);
 }
 
+/**
+ * Pinned members by the plan's members (the same array while the clusters and the waves are the
+ * same: a release commit) and the fields changed, so a release does not walk the members again.
+ */
+const pinnedKept = new WeakMap<readonly string[], { changed: string; pinned: ReadonlySet<string> }>();
+const NONE: ReadonlySet<string> = new Set();
+
 function pinnedMembers(
   plan: RolloutPlan,
   clusters: ReadonlyMap<string, Cluster>,
   component: string,
   changed: readonly SetField[],
 ): ReadonlySet<string> {
-  const pinned = new Set<string>();
   // Only tags and paths can be pinned on a cluster: a changed version or URL reaches every member.
-  if (changed.some((f) => f !== 'oci_tag' && f !== 'component_path')) return pinned;
+  if (changed.some((f) => f !== 'oci_tag' && f !== 'component_path')) return NONE;
+  const key = changed.join(',');
+  const kept = pinnedKept.get(plan.members);
+  if (kept !== undefined && kept.changed === key) return kept.pinned;
+  const pinned = new Set<string>();
   for (const id of plan.members) {
     const ref = clusters.get(id)?.platform_components.find((r) => r.id === component);
     if (ref !== undefined && isPinned(ref, changed)) pinned.add(id);
   }
+  pinnedKept.set(plan.members, { changed: key, pinned });
   return pinned;
 }
