@@ -2,7 +2,10 @@
 // the same whatever order the clusters come in.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../src/domain/records.ts';
+import { LayeredMap } from '../src/domain/layered-map.ts';
+import type { Cluster, Environment } from '../src/domain/records.ts';
+import { createSnapshot } from '../src/domain/snapshot.ts';
+import { canonicalSets } from './fixtures/records.ts';
 import { batchSize, isReleased, planRollout, releasedSteps } from '../src/domain/rollouts/rollout-plan.ts';
 import { cluster, clustersMap, fourEnvironments, KPS, rollout, THREE_WAVES } from './fixtures/rollout-fleet.ts';
 
@@ -75,6 +78,24 @@ describe('the plan of a rollout', () => {
     expect(otherWaves.steps).not.toBe(plan.steps);
     const otherDeadline = planRollout(rollout({ waves: THREE_WAVES, progress_deadline: '2h' }), clusters);
     expect(otherDeadline.deadlineMs).toBe(2 * 3600_000);
+  });
+
+  it('is kept across a write of clusters that leaves its membership alone, and made again otherwise', () => {
+    const base = createSnapshot(canonicalSets({ clusters: fourEnvironments() as unknown as object[] }), 'r0');
+    if (!base.ok) throw new Error('fixture');
+    const before = base.snapshot.clusters;
+    const r = rollout({ waves: THREE_WAVES });
+    const plan = planRollout(r, before);
+    const write = (c: Cluster | null, id = c!.id) => planRollout(r, LayeredMap.with(before, id, c));
+    // Not a member before or after; a member's own pin; a member's name.
+    expect(write(cluster('dev-no-kps', 'prod', ['podinfo'])).steps).toBe(plan.steps);
+    expect(write(cluster('prod-eu-1', 'prod', [{ id: KPS.id, oci_tag: 'pin' }])).steps).toBe(plan.steps);
+    expect(write({ ...cluster('qa-eu-1', 'qa'), cluster_name: 'renamed' }).steps).toBe(plan.steps);
+    // A new member, a member gone, a member in another environment.
+    expect(write(cluster('dev-no-kps', 'dev')).stepOf.get('dev-no-kps')).toBe(2);
+    expect(write(null, 'qa-eu-1').stepOf.has('qa-eu-1')).toBe(false);
+    expect(write(cluster('prod-eu-1', 'dev')).stepOf.get('prod-eu-1')).toBe(2);
+    expect(write(cluster('brand-new', 'uat')).steps[1]!.members).toContain('brand-new');
   });
 
   it('is made once per rollout record and clusters map', () => {

@@ -3,6 +3,7 @@
 // revision to the next while nothing they are made of changed (the encoded-body cache compares
 // an answer's dependencies by identity: domain/projections/index.ts, endpointDependencies).
 import { describe, expect, it } from 'vitest';
+import { LayeredMap } from '../src/domain/layered-map.ts';
 import type { Cluster, PlatformComponent } from '../src/domain/records.ts';
 import {
   effectiveComponent,
@@ -140,6 +141,22 @@ describe('the same objects from one revision to the next', () => {
     expect(two.plan.steps).toBe(one.plan.steps);
     expect([...two.pinned]).toEqual(['dev-pinned']);
     expect(two.pinned).toBe(one.pinned);
+  });
+
+  it('the pinned members follow a write of a member\'s pin, looking only at the clusters written', () => {
+    const clusters = clustersMap(fourEnvironments());
+    const r = rollout({ set: { oci_tag: '67.5.0' }, waves: THREE_WAVES, released: 1 });
+    const servingOver = (map: ReadonlyMap<string, Cluster>) =>
+      rolloutView({ clusters: map, platform_components: catalogMap(KPS), rollouts: new Map([[r.id, r]]) })
+        .byComponent.get(KPS.id)!;
+    const before = servingOver(clusters);
+    expect(before.pinned.size).toBe(0);
+    const pinned = LayeredMap.with(clusters, 'qa-eu-1', cluster('qa-eu-1', 'qa', [{ id: KPS.id, oci_tag: 'hotfix' }]));
+    const after = servingOver(pinned);
+    expect(after.plan.steps).toBe(before.plan.steps);
+    expect([...after.pinned]).toEqual(['qa-eu-1']);
+    const unpinned = servingOver(LayeredMap.with(pinned, 'qa-eu-1', cluster('qa-eu-1', 'qa')));
+    expect([...unpinned.pinned]).toEqual([]);
   });
 
   it('a new effective entry when the catalog entry or the set changes', () => {

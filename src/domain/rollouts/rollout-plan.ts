@@ -11,6 +11,7 @@
 //            from 1. A wave with no member has no step.
 //   `released: n` releases steps 1..n.
 import { compareIds } from '../ids.ts';
+import { LayeredMap } from '../layered-map.ts';
 import type { Cluster } from '../records.ts';
 import { goDurationMs } from './go-duration.ts';
 import type { Batch, Rollout } from './rollout-record.ts';
@@ -83,7 +84,10 @@ const plans = new WeakMap<Rollout, { clusters: ReadonlyMap<string, Cluster>; pla
 const cores = new WeakMap<ReadonlyMap<string, Cluster>, Map<string, PlanCore>>();
 const MAX_CORES_PER_MAP = 32;
 
-/** The plan of `rollout` over `clusters`; made once per (component, waves, deadline) and clusters map. */
+/**
+ * The plan of `rollout` over `clusters`; made once per (component, waves, deadline) and clusters
+ * map, and kept from the clusters map before when a write of clusters left its membership alone.
+ */
 export function planRollout(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): RolloutPlan {
   const kept = plans.get(rollout);
   if (kept !== undefined && kept.clusters === clusters) return kept.plan;
@@ -91,6 +95,10 @@ export function planRollout(rollout: Rollout, clusters: ReadonlyMap<string, Clus
   if (byKey === undefined) cores.set(clusters, (byKey = new Map()));
   const key = JSON.stringify([rollout.component, rollout.waves, rollout.progress_deadline]);
   let core = byKey.get(key);
+  if (core === undefined && kept !== undefined && sameMembership(kept.clusters, clusters, rollout.component)) {
+    const { rollout: _record, ...before } = kept.plan;
+    byKey.set(key, (core = before));
+  }
   if (core === undefined) {
     // Rollouts edited again and again over one clusters map leave cores behind: keep the newest few.
     if (byKey.size >= MAX_CORES_PER_MAP) byKey.delete(byKey.keys().next().value!);
@@ -101,10 +109,34 @@ export function planRollout(rollout: Rollout, clusters: ReadonlyMap<string, Clus
   return plan;
 }
 
+const uses = (cluster: Cluster | undefined, component: string): boolean =>
+  cluster !== undefined && cluster.platform_components.some((ref) => ref.id === component);
+
+/**
+ * Whether the clusters that differ between two maps made one from the other (a write of some
+ * clusters) leave the plan as it was: each is a member in both or in neither, in the same
+ * environment. Only the layers of the maps are looked at, not the fleet.
+ */
+function sameMembership(
+  before: ReadonlyMap<string, Cluster>,
+  after: ReadonlyMap<string, Cluster>,
+  component: string,
+): boolean {
+  const differing = LayeredMap.differingKeys(before, after);
+  if (differing === undefined) return false;
+  for (const id of differing) {
+    const a = before.get(id);
+    const b = after.get(id);
+    const member = uses(a, component);
+    if (member !== uses(b, component) || (member && a!.environment !== b!.environment)) return false;
+  }
+  return true;
+}
+
 function makeCore(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): PlanCore {
   const members: Cluster[] = [];
   for (const cluster of clusters.values()) {
-    if (cluster.platform_components.some((ref) => ref.id === rollout.component)) members.push(cluster);
+    if (uses(cluster, rollout.component)) members.push(cluster);
   }
   members.sort((a, b) => compareIds(a.id, b.id));
 

@@ -6,6 +6,7 @@
 // nothing they are made of changed, and the encoded bodies made from them are reused.
 import type { Cluster, ComponentRef, PlatformComponent } from '../records.ts';
 import { compareIds } from '../ids.ts';
+import { LayeredMap } from '../layered-map.ts';
 import { planRollout, type RolloutPlan } from './rollout-plan.ts';
 import { applySet, changedFields, type Rollout, type RolloutSet, type SetField, setKey } from './rollout-record.ts';
 
@@ -131,10 +132,15 @@ export function releasedMembers(serving: RolloutServing): string[] {
 }
 
 /**
- * Pinned members by the plan's members (the same array while the clusters and the waves are the
- * same: a release commit) and the fields changed, so a release does not walk the members again.
+ * Pinned members by the plan's members (the same array while the membership and the waves are
+ * the same: a release commit, a write of other clusters) and the fields changed, with the
+ * clusters map they were found in: a release walks no member again, a write of clusters looks
+ * at the clusters written.
  */
-const pinnedKept = new WeakMap<readonly string[], { changed: string; pinned: ReadonlySet<string> }>();
+const pinnedKept = new WeakMap<
+  readonly string[],
+  { changed: string; clusters: ReadonlyMap<string, Cluster>; pinned: ReadonlySet<string> }
+>();
 const NONE: ReadonlySet<string> = new Set();
 
 function pinnedMembers(
@@ -147,12 +153,14 @@ function pinnedMembers(
   if (changed.some((f) => f !== 'oci_tag' && f !== 'component_path')) return NONE;
   const key = changed.join(',');
   const kept = pinnedKept.get(plan.members);
-  if (kept !== undefined && kept.changed === key) return kept.pinned;
-  const pinned = new Set<string>();
-  for (const id of plan.members) {
+  if (kept !== undefined && kept.changed === key && kept.clusters === clusters) return kept.pinned;
+  const differing = kept?.changed === key ? LayeredMap.differingKeys(kept.clusters, clusters) : undefined;
+  const pinned = differing === undefined ? new Set<string>() : new Set(kept!.pinned);
+  for (const id of differing ?? plan.members) {
     const ref = clusters.get(id)?.platform_components.find((r) => r.id === component);
     if (ref !== undefined && isPinned(ref, changed)) pinned.add(id);
+    else pinned.delete(id);
   }
-  pinnedKept.set(plan.members, { changed: key, pinned });
+  pinnedKept.set(plan.members, { changed: key, clusters, pinned });
   return pinned;
 }
