@@ -413,6 +413,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/config.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the web UI is told of this service (public; `404` with `UI=off`)
+         * @description Made by the service at start and read by the page before it asks the API anything, so
+         *     that it never learns what the service offers from an error: whether records are served
+         *     (`api_mode`), whether the fleet view is kept (`fleet_view`) and where people sign in
+         *     (`oidc`). The same headers as the page (`Content-Security-Policy`, `Referrer-Policy`,
+         *     `Cache-Control: no-cache`, an `ETag`; gzip when the client accepts it).
+         */
+        get: operations["getWebUiSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -1548,6 +1572,39 @@ export interface components {
                 cluster: string;
                 endpoint: string;
             }[];
+        };
+        /** @description The web UI's settings (`/ui/config.json`). */
+        UiSettings: {
+            /**
+             * @description `API_MODE`: records (the REST paths) and change sets are served in `crud` mode only.
+             * @enum {string}
+             */
+            api_mode: "read-only" | "crud";
+            /** @description `false` with `METRICS=off`: `GET /api/v2/gitops/fleet` answers `404`. */
+            fleet_view: boolean;
+            /** @description Where people sign in (`OIDC_UI_CLIENT_ID`); `null` when they paste a token instead. */
+            oidc: {
+                /**
+                 * @description `OIDC_ISSUER_URL`.
+                 * @example https://login.example.com/realms/platform
+                 */
+                issuer: string;
+                /**
+                 * @description `OIDC_UI_CLIENT_ID`, a public client (no secret).
+                 * @example gitops-config-ui
+                 */
+                client_id: string;
+                /**
+                 * @description `OIDC_UI_SCOPES`.
+                 * @example [
+                 *       "openid",
+                 *       "profile",
+                 *       "email",
+                 *       "groups"
+                 *     ]
+                 */
+                scopes: string[];
+            } | null;
         };
         Health: {
             /** @enum {string} */
@@ -3368,6 +3425,64 @@ export interface operations {
                 content?: never;
             };
             /** @description The UI is off (`UI=off`) or was not built, or a file under `/ui/assets/` does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "the web UI is off in this service (UI=off)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebUiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The UI's settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "api_mode": "crud",
+                     *       "fleet_view": true,
+                     *       "oidc": {
+                     *         "issuer": "https://login.example.com/realms/platform",
+                     *         "client_id": "gitops-config-ui",
+                     *         "scopes": [
+                     *           "openid",
+                     *           "profile",
+                     *           "email",
+                     *           "groups"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UiSettings"];
+                };
+            };
+            /** @description The copy the client holds is current (`If-None-Match`). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The UI is off (`UI=off`) or was not built. */
             404: {
                 headers: {
                     [name: string]: unknown;
