@@ -15,9 +15,9 @@ import { forget } from '../data/cache.ts';
 import { serviceSettings } from '../data/capabilities.ts';
 import { EditingContext } from '../edits/editing.ts';
 import { discardChangeSet } from '../edits/use-change-set.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import { useLocation } from '../router/router.ts';
 import { route } from './routes.tsx';
-import { useLocation } from './router.ts';
-import { useAsync } from './use-async.ts';
 
 const tokens = new SessionToken();
 

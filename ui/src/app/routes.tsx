@@ -2,6 +2,7 @@
 import type { VNode } from 'preact';
 import type { ApiClient } from '../api/client.ts';
 import { CALLBACK_PATH } from '../auth/oidc-sign-in.ts';
+import { BASE, href, type Location } from '../router/router.ts';
 import { CatalogPage } from '../views/catalog/CatalogPage.tsx';
 import { ChangesPage } from '../views/changes/ChangesPage.tsx';
 import { ClusterPage } from '../views/cluster/ClusterPage.tsx';
@@ -10,7 +11,6 @@ import { NamespacesPage } from '../views/namespaces/NamespacesPage.tsx';
 import { NotFoundPage } from '../views/not-found/NotFoundPage.tsx';
 import { RevisionsPage } from '../views/revisions/RevisionsPage.tsx';
 import { RoleBindingsPage } from '../views/rolebindings/RoleBindingsPage.tsx';
-import { BASE, href, type Location } from './router.ts';
 
 export interface Routed {
   /** The nav entry to mark as current. */

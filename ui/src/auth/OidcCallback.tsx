@@ -5,8 +5,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiClient } from '../api/client.ts';
 import type { OidcSettings, Whoami } from '../api/types.ts';
-import { BASE, navigate } from '../app/router.ts';
-import { useTitle } from '../app/use-title.ts';
+import { useTitle } from '../hooks/use-title.ts';
+import { BASE, navigate } from '../router/router.ts';
 import { finishSignIn } from './oidc-sign-in.ts';
 import { checkToken } from './token-check.ts';
 

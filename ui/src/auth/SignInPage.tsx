@@ -5,8 +5,8 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api/client.ts';
 import type { OidcSettings, Whoami } from '../api/types.ts';
-import { useTitle } from '../app/use-title.ts';
 import { Banner } from '../components/common/Banner.tsx';
+import { useTitle } from '../hooks/use-title.ts';
 import { beginSignIn } from './oidc-sign-in.ts';
 import { checkToken } from './token-check.ts';
 

@@ -3,9 +3,9 @@
 // every cluster whose answers change, per endpoint, the inputs added, removed and changed
 // (each changed field before → after).
 import type { ClusterChange, EndpointChange, GuardVerdict, Preview } from '../../api/types.ts';
-import { href } from '../../app/router.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import { shown } from '../../edits/record-diff.ts';
+import { href } from '../../router/router.ts';
 import { ProblemList } from './ProblemList.tsx';
 
 export function PreviewPanel({ preview }: { preview: Preview }) {
