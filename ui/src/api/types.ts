@@ -45,7 +45,11 @@ export type ClusterSummary = ClusterListing['inputs'][number];
 const STATE_SET = { up_to_date: true, behind: true, never_seen: true } satisfies Record<FleetState, true>;
 /** Every state, in the order the views show them (a state the contract adds fails the type-check here). */
 export const FLEET_STATES = Object.keys(STATE_SET) as FleetState[];
-const ENDPOINT_SET = { 'platform-components': true, namespaces: true, rolebindings: true } satisfies Record<Endpoint, true>;
+const ENDPOINT_SET = {
+  'platform-components': true,
+  namespaces: true,
+  rolebindings: true,
+} satisfies Record<Endpoint, true>;
 /** Every endpoint of a cluster, in the order the views show them. */
 export const ENDPOINTS = Object.keys(ENDPOINT_SET) as Endpoint[];
 
