@@ -2,9 +2,9 @@
 // does to the fleet, and the commit with a message. After a commit the set is empty and the
 // views read the store again; a refusal leaves the set as it was.
 import { useEffect, useState } from 'preact/hooks';
-import type { Preview } from '../../api/types.ts';
 import { ChangeRefused, commitChanges, previewChanges } from '../../api/changes.ts';
 import type { ApiClient } from '../../api/client.ts';
+import type { Preview } from '../../api/types.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import { forget } from '../../data/cache.ts';
 import type { ChangeSet } from '../../edits/change-set.ts';
