@@ -4,7 +4,7 @@
 // meanwhile. Pure code of the UI, tested here without a browser; the browser tests commit such
 // sets to the real service.
 import { describe, expect, it } from 'vitest';
-import { whereOf } from '../ui/src/api/change-types.ts';
+import { whereOf } from '../ui/src/data/problem-place.ts';
 import type { ClusterRecord, NamespaceRecord, PlatformComponentRecord } from '../ui/src/api/types.ts';
 import { ChangeSet } from '../ui/src/edits/change-set.ts';
 import { applyMergePatch, mergePatch } from '../ui/src/edits/merge-patch.ts';
@@ -16,6 +16,7 @@ const cluster: ClusterRecord = {
   cluster_name: 'one',
   cluster_dns: 'c1.example.com',
   environment: 'prod',
+  credential_generation: 0,
   platform_components: [
     { id: 'traefik', enabled: true, oci_tag: null, component_path: null },
     { id: 'podinfo', enabled: true, oci_tag: '6.7.2-hotfix', component_path: null },
@@ -147,7 +148,7 @@ describe('where a problem is', () => {
   it('reads file:line from the diff report\'s places and the formatted places of the history alike', () => {
     const problem = { code: 'unknown_field', severity: 'error' as const, message: 'unknown field' };
     expect(whereOf({ ...problem, at: { record: { collection: 'clusters', id: 'c1' }, field: '/enviroment', file: 'clusters/c1.yaml', line: 2, column: 1 } })).toBe('clusters/c1.yaml:2:1');
-    expect(whereOf({ ...problem, at: 'clusters/c1.yaml:2:1', file: 'clusters/c1.yaml' })).toBe('clusters/c1.yaml:2:1');
+    expect(whereOf({ ...problem, at: 'clusters/c1.yaml:2:1', file: 'clusters/c1.yaml', field: '/enviroment' })).toBe('clusters/c1.yaml:2:1');
     expect(whereOf({ ...problem, at: { record: { collection: 'clusters', id: 'c1' }, field: '/namespaces/0/id' } })).toBe('clusters/c1/namespaces/0/id');
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterSummary, FleetCluster, FleetState } from '../ui/src/api/types.ts';
 import { buildRows, countStates, filterRows } from '../ui/src/data/fleet-rows.ts';
 
-const summary = (id: string, environment: string): ClusterSummary => ({ id, cluster_name: id, cluster_dns: `${id}.Example.com`, environment });
+const summary = (id: string, environment: ClusterSummary['environment']): ClusterSummary => ({ id, cluster_name: id, cluster_dns: `${id}.Example.com`, environment });
 const polled = (id: string, state: FleetState): FleetCluster => ({
   id,
   cluster_dns: `${id}.Example.com`,

@@ -9,6 +9,7 @@ import { UI_BUILD_DIR, UiFiles } from '../src/http/ui-files.ts';
 import { UI_CONTENT_SECURITY_POLICY } from '../src/http/ui-routes.ts';
 import { removeDir, tempDir } from './helpers/git-fixture.ts';
 import { request } from './helpers/http.ts';
+import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { AUDIENCE, startOidcIssuer } from './helpers/oidc-issuer.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 
@@ -90,6 +91,9 @@ describe('the web UI at /ui/', () => {
       expect(res.status).toBe(404);
       expect(res.json()).toEqual({ error: 'not_found', message: 'the web UI is off in this service (UI=off)' });
     }
+    const settings = await request(off.url, '/ui/config.json');
+    expect(settings.status).toBe(404);
+    await expectMatchesOpenApi('get', '/ui/config.json', 404, settings.json());
     expect((await request(off.url, `/api/v2/gitops/clusters/${EXAMPLE_DNS}/namespaces`, { token: READ_TOKEN })).status).toBe(200);
   });
 
@@ -105,6 +109,7 @@ describe('/ui/config.json and the policy with sign-in at an OIDC issuer', () => 
   it('without OIDC_UI_CLIENT_ID: the policy is exactly default-src \'self\' as always, and the page is told to take a pasted token', async () => {
     const settings = await request(service.url, '/ui/config.json');
     expect(settings.json()).toEqual({ api_mode: 'read-only', fleet_view: true, oidc: null });
+    await expectMatchesOpenApi('get', '/ui/config.json', 200, settings.json());
     expect(settings.headers['content-security-policy']).toBe("default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
     // An issuer for people's tokens alone (no client for the UI) changes nothing either.
     const issuer = await startOidcIssuer();
@@ -134,11 +139,13 @@ describe('/ui/config.json and the policy with sign-in at an OIDC issuer', () => 
         const res = await request(oidc.url, path);
         expect(res.headers['content-security-policy'], path).toBe(`default-src 'self'; connect-src 'self' ${origin}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`);
       }
-      expect((await request(oidc.url, '/ui/config.json')).json()).toEqual({
+      const settings = (await request(oidc.url, '/ui/config.json')).json();
+      expect(settings).toEqual({
         api_mode: 'read-only',
         fleet_view: true,
         oidc: { issuer: issuer.url, client_id: AUDIENCE, scopes: ['openid', 'profile', 'email', 'groups'] },
       });
+      await expectMatchesOpenApi('get', '/ui/config.json', 200, settings);
     } finally {
       await oidc.close();
       await issuer.close();

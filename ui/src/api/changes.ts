@@ -1,9 +1,8 @@
 // Committing a change set, previewing it, and the history of revisions: the calls of the
 // editing views. The client's other calls are in ./endpoints.ts.
-import type { ChangeRequest } from '../edits/change-set.ts';
-import type { Committed, ErrorDetail, Preview, RevisionEntry } from './change-types.ts';
 import { ApiError, type ApiClient, type ApiResponse } from './client.ts';
 import { API } from './endpoints.ts';
+import type { ChangeRequest, Committed, ErrorDetail, Preview, RevisionEntry, RevisionHistory } from './types.ts';
 
 /** A refused change set: the status (400, 404, 409, 412), the message, and which writes were at fault. */
 export class ChangeRefused extends ApiError {
@@ -21,7 +20,7 @@ const JSON_BODY = { 'content-type': 'application/json' };
 /** Stores the change set as one commit; throws ChangeRefused when the service refuses it. */
 export async function commitChanges(client: ApiClient, change: ChangeRequest): Promise<Committed> {
   const response = await client.request(`${API}/changes`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(change) });
-  if (response.status === 201 || response.status === 200) return JSON.parse(response.text) as Committed;
+  if (response.status === 201) return JSON.parse(response.text) as Committed;
   throw refusal(response);
 }
 
@@ -41,8 +40,8 @@ export async function fetchRevisions(client: ApiClient, options: { cluster?: str
   if (options.limit !== undefined) query.set('limit', String(options.limit));
   const response = await client.request(`${API}/revisions${query.size ? `?${query}` : ''}`);
   if (response.ok) {
-    const body = JSON.parse(response.text) as RevisionEntry[] | { revisions: RevisionEntry[] };
-    return { kind: 'revisions', revisions: Array.isArray(body) ? body : body.revisions };
+    const body = JSON.parse(response.text) as RevisionHistory;
+    return { kind: 'revisions', revisions: body.revisions };
   }
   const error = refusal(response);
   if (response.status === 404) return { kind: 'not-kept', message: error.message };

@@ -1,7 +1,7 @@
 // Typed calls of the public API, one function per question the UI asks. Committing a change
 // set, its preview and the history of revisions are in ./changes.ts.
 import { ApiError, type ApiClient, errorOf } from './client.ts';
-import type { ClusterSummary, Collection, Endpoint, FleetView, ReadyBody, RecordsByCollection, Whoami } from './types.ts';
+import type { ClusterListing, ClusterSummary, Collection, Endpoint, FleetView, ReadyBody, RecordsByCollection, Whoami } from './types.ts';
 
 export const API = '/api/v2/gitops';
 
@@ -48,12 +48,12 @@ const PARALLEL = 6;
  */
 export async function fetchClusterListing(client: ApiClient, signal?: AbortSignal): Promise<ClusterSummary[]> {
   const whole = await client.request(`${API}/clusters`, { signal });
-  if (whole.ok) return (JSON.parse(whole.text) as { inputs: ClusterSummary[] }).inputs;
+  if (whole.ok) return (JSON.parse(whole.text) as ClusterListing).inputs;
   const error = errorOf(whole);
   if (whole.status !== 422) throw error;
   const shards = Number(/n = (\d+)/.exec(error.message)?.[1] ?? 8);
   const parts = await inParallel(shards, PARALLEL, async (i) => {
-    const { data } = await client.json<{ inputs: ClusterSummary[] }>(`${API}/clusters?shard=${i}/${shards}`, { signal });
+    const { data } = await client.json<ClusterListing>(`${API}/clusters?shard=${i}/${shards}`, { signal });
     return data.inputs;
   });
   return parts.flat().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

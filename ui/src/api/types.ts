@@ -1,124 +1,101 @@
-// The shapes of the public API's answers the UI reads (openapi/openapi.yaml is the contract).
+// The UI's names for what the API answers and takes, each one a part of the contract's types
+// (./openapi.gen.ts, made from openapi/openapi.yaml by `npm run generate:api`). No shape is
+// written here: an answer is named by the path, method and status that give it, so a field
+// the UI reads that the document does not describe fails the type-check.
+import type { components, paths } from './openapi.gen.ts';
 
-export type FleetState = 'up_to_date' | 'behind' | 'never_seen';
-export const FLEET_STATES: readonly FleetState[] = ['up_to_date', 'behind', 'never_seen'];
+type Schemas = components['schemas'];
 
-export type Endpoint = 'platform-components' | 'namespaces' | 'rolebindings';
-export const ENDPOINTS: readonly Endpoint[] = ['platform-components', 'namespaces', 'rolebindings'];
-
-export interface FleetEndpointPoll {
-  last_poll: string | null;
-  etag_served: string | null;
-  etag_current: string | null;
-  up_to_date: boolean | null;
+/**
+ * What an answer or body the document does not have is taken for. Not `never`, on which any
+ * field could be read: reading a field of this fails the type-check.
+ */
+interface NotInContract {
+  'no such JSON body in openapi/openapi.yaml': true;
 }
 
-export interface FleetCluster {
-  id: string;
-  cluster_dns: string;
-  state: FleetState;
-  up_to_date: boolean;
-  last_seen: string | null;
-  endpoints: Record<Endpoint, FleetEndpointPoll>;
+/** The JSON body that `method path` answers with `status`. */
+type Answer<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
+  responses: infer R;
 }
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : NotInContract
+    : NotInContract
+  : NotInContract;
 
-export interface FleetView {
-  revision: string;
-  summary: { clusters: number } & Record<FleetState, number>;
-  clusters: FleetCluster[];
+/** The JSON body that `method path` takes. */
+type RequestBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
 }
+  ? B
+  : NotInContract;
 
-export interface ClusterSummary {
-  id: string;
-  cluster_name: string;
-  cluster_dns: string;
-  environment: string;
-}
+// ---------------------------------------------------------------- the fleet and its clusters
+export type FleetView = Answer<'/api/v2/gitops/fleet', 'get', 200>;
+export type FleetCluster = FleetView['clusters'][number];
+export type FleetState = FleetCluster['state'];
+/** A cluster's three answers, by the last part of their path. */
+export type Endpoint = keyof FleetCluster['endpoints'];
+export type FleetEndpointPoll = FleetCluster['endpoints'][Endpoint];
+export type ClusterListing = Answer<'/api/v2/gitops/clusters', 'get', 200>;
+export type ClusterSummary = ClusterListing['inputs'][number];
 
-export interface ComponentRef {
-  id: string;
-  enabled: boolean;
-  oci_tag?: string | null;
-  component_path?: string | null;
-}
+const STATE_SET = { up_to_date: true, behind: true, never_seen: true } satisfies Record<FleetState, true>;
+/** Every state, in the order the views show them (a state the contract adds fails the type-check here). */
+export const FLEET_STATES = Object.keys(STATE_SET) as FleetState[];
+const ENDPOINT_SET = {
+  'platform-components': true,
+  namespaces: true,
+  rolebindings: true,
+} satisfies Record<Endpoint, true>;
+/** Every endpoint of a cluster, in the order the views show them. */
+export const ENDPOINTS = Object.keys(ENDPOINT_SET) as Endpoint[];
 
-export interface ClusterRecord extends ClusterSummary {
-  platform_components: ComponentRef[];
-  namespaces: { id: string }[];
-  rolebindings: { id: string }[];
-  patches: Record<string, Record<string, string>>;
-}
-
-export interface PlatformComponentRecord {
-  id: string;
-  component_path: string;
-  component_version: string;
-  oci_url: string;
-  oci_tag: string;
-  cluster_env_enabled: boolean;
-  depends_on: string[];
-}
-
-export interface NamespaceRecord {
-  id: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-}
-
-export interface Subject {
-  kind: string;
-  name: string;
-  apiGroup: string;
-}
-
-export interface RoleBindingRecord {
-  id: string;
-  role: string;
-  subjects: Subject[];
-}
-
+// ---------------------------------------------------------------- records (REST, crud mode)
 export interface RecordsByCollection {
-  clusters: ClusterRecord;
-  platform_components: PlatformComponentRecord;
-  namespaces: NamespaceRecord;
-  rolebindings: RoleBindingRecord;
+  clusters: Answer<'/clusters/{id}', 'get', 200>;
+  platform_components: Answer<'/platform_components/{id}', 'get', 200>;
+  namespaces: Answer<'/namespaces/{id}', 'get', 200>;
+  rolebindings: Answer<'/rolebindings/{id}', 'get', 200>;
 }
 export type Collection = keyof RecordsByCollection;
+export type ClusterRecord = RecordsByCollection['clusters'];
+export type ComponentRef = ClusterRecord['platform_components'][number];
+export type PlatformComponentRecord = RecordsByCollection['platform_components'];
+export type NamespaceRecord = RecordsByCollection['namespaces'];
+export type RoleBindingRecord = RecordsByCollection['rolebindings'];
+export type Subject = RoleBindingRecord['subjects'][number];
 
-export interface LoadProblem {
-  code: string;
-  severity: 'error' | 'warning';
-  at?: string;
-  message: string;
-}
-
-export interface ReadyBody {
-  status: string;
-  view?: 'public' | 'full';
-  revision?: string;
-  stale?: boolean;
-  message?: string;
-  last_load?: {
-    ok: boolean;
-    at?: string;
-    revision?: string;
-    reason?: string;
-    error?: string;
-    problem_counts?: { error: number; warning: number };
-    problems?: LoadProblem[];
-  } | null;
-}
-
+// ---------------------------------------------------------------- the service and the caller
+/** /ready: a revision is served (200), or none is (503: not loaded yet, shutting down). */
+export type ReadyBody = Answer<'/ready', 'get', 200> | Answer<'/ready', 'get', 503>;
+export type LoadProblem = Schemas['LoadProblem'];
 /** Who the caller is (GET /api/v2/gitops/whoami). */
-export interface Whoami {
-  kind: 'service' | 'cluster' | 'person';
-  name?: string | null;
-  email?: string | null;
-  roles?: string[];
-  clusters?: string[];
-}
+export type Whoami = Answer<'/api/v2/gitops/whoami', 'get', 200>;
+/** What the page is told of the service before it asks the API anything (/ui/config.json). */
+export type UiSettings = Answer<'/ui/config.json', 'get', 200>;
+export type OidcSettings = NonNullable<UiSettings['oidc']>;
+export type ErrorBody = Schemas['Error'];
+/** An error answer's details: which write of a change set (`index`), where, and what. */
+export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
 
-export interface ErrorBody {
-  error: string;
-  message: string;
-}
+// ---------------------------------------------------------------- change sets and revisions
+/** The body of POST /api/v2/gitops/changes and of its preview. */
+export type ChangeRequest = RequestBody<'/api/v2/gitops/changes', 'post'>;
+export type ChangeWrite = ChangeRequest['writes'][number];
+export type Committed = Answer<'/api/v2/gitops/changes', 'post', 201>;
+/** What a change set would do (the report `gitops-config diff --format json` prints too). */
+export type Preview = Answer<'/api/v2/gitops/changes/preview', 'post', 200>;
+export type Problem = Preview['problems'][number];
+/** The shrink guard's verdict; null when nothing was judged. */
+export type GuardVerdict = NonNullable<Preview['guard']>;
+export type ClusterChange = Preview['clusters'][number];
+export type EndpointChange = ClusterChange['endpoints'][number];
+export type FieldChange = EndpointChange['changed'][number]['fields'][number];
+/** The revisions the service judged, newest first. */
+export type RevisionHistory = Answer<'/api/v2/gitops/revisions', 'get', 200>;
+export type RevisionEntry = RevisionHistory['revisions'][number];
+/** A problem as a preview reports it (`at` a place's parts) or a revision does (`at` formatted). */
+export type ProblemReport = Problem | LoadProblem;

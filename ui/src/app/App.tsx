@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/client.ts';
 import { fetchWhoami } from '../api/endpoints.ts';
-import type { Whoami } from '../api/types.ts';
+import type { UiSettings, Whoami } from '../api/types.ts';
 import { OidcCallback } from '../auth/OidcCallback.tsx';
 import { CALLBACK_PATH, forgetPendingSignIn } from '../auth/oidc-sign-in.ts';
 import { SessionToken } from '../auth/session-token.ts';
@@ -12,12 +12,12 @@ import { Layout } from '../components/common/Layout.tsx';
 import { StaleBanner, useReady } from '../components/common/StaleBanner.tsx';
 import { PendingBar } from '../components/edits/PendingBar.tsx';
 import { forget } from '../data/cache.ts';
-import { serviceSettings, type ServiceSettings } from '../data/capabilities.ts';
+import { serviceSettings } from '../data/capabilities.ts';
 import { EditingContext } from '../edits/editing.ts';
 import { discardChangeSet } from '../edits/use-change-set.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import { useLocation } from '../router/router.ts';
 import { route } from './routes.tsx';
-import { useLocation } from './router.ts';
-import { useAsync } from './use-async.ts';
 
 const tokens = new SessionToken();
 
@@ -49,7 +49,7 @@ export function App() {
     [],
   );
   const ready = useReady(client, location.path);
-  const settings = useAsync<ServiceSettings | undefined>(() => serviceSettings(client).catch(() => undefined), [client]);
+  const settings = useAsync<UiSettings | undefined>(() => serviceSettings(client).catch(() => undefined), [client]);
   const oidc = settings.state === 'done' ? settings.value?.oidc : undefined;
   const crud = settings.state === 'done' && settings.value?.api_mode === 'crud';
 

@@ -2,15 +2,16 @@
 import type { VNode } from 'preact';
 import type { ApiClient } from '../api/client.ts';
 import { CALLBACK_PATH } from '../auth/oidc-sign-in.ts';
+import { BASE, href, type Location } from '../router/router.ts';
 import { CatalogPage } from '../views/catalog/CatalogPage.tsx';
 import { ChangesPage } from '../views/changes/ChangesPage.tsx';
 import { ClusterPage } from '../views/cluster/ClusterPage.tsx';
+import { DefinitionPage } from '../views/definitions/DefinitionPage.tsx';
+import { NAMESPACES } from '../views/definitions/namespaces.tsx';
+import { ROLE_BINDINGS } from '../views/definitions/rolebindings.tsx';
 import { FleetPage } from '../views/fleet/FleetPage.tsx';
-import { NamespacesPage } from '../views/namespaces/NamespacesPage.tsx';
 import { NotFoundPage } from '../views/not-found/NotFoundPage.tsx';
 import { RevisionsPage } from '../views/revisions/RevisionsPage.tsx';
-import { RoleBindingsPage } from '../views/rolebindings/RoleBindingsPage.tsx';
-import { BASE, href, type Location } from './router.ts';
 
 export interface Routed {
   /** The nav entry to mark as current. */
@@ -28,8 +29,8 @@ export function route(location: Location, client: ApiClient): Routed {
     if (id !== undefined) return { nav: BASE, view: <ClusterPage key={id} client={client} id={id} /> };
   }
   if (parts.length === 1 && first === 'catalog') return { nav: href('catalog'), view: <CatalogPage client={client} /> };
-  if (parts.length === 1 && first === 'namespaces') return { nav: href('namespaces'), view: <NamespacesPage client={client} /> };
-  if (parts.length === 1 && first === 'rolebindings') return { nav: href('rolebindings'), view: <RoleBindingsPage client={client} /> };
+  if (parts.length === 1 && first === 'namespaces') return { nav: href('namespaces'), view: <DefinitionPage key="namespaces" client={client} kind={NAMESPACES} /> };
+  if (parts.length === 1 && first === 'rolebindings') return { nav: href('rolebindings'), view: <DefinitionPage key="rolebindings" client={client} kind={ROLE_BINDINGS} /> };
   if (parts.length === 1 && first === 'revisions') return { nav: href('revisions'), view: <RevisionsPage client={client} /> };
   if (parts.length === 1 && first === 'changes') return { nav: href('changes'), view: <ChangesPage client={client} /> };
   return { nav: undefined, view: <NotFoundPage path={location.path} /> };

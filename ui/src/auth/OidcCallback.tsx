@@ -4,10 +4,9 @@
 // without the code.
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiClient } from '../api/client.ts';
-import type { Whoami } from '../api/types.ts';
-import { BASE, navigate } from '../app/router.ts';
-import { useTitle } from '../app/use-title.ts';
-import type { OidcSettings } from './oidc-flow.ts';
+import type { OidcSettings, Whoami } from '../api/types.ts';
+import { useTitle } from '../hooks/use-title.ts';
+import { BASE, navigate } from '../router/router.ts';
 import { finishSignIn } from './oidc-sign-in.ts';
 import { checkToken } from './token-check.ts';
 

@@ -4,10 +4,9 @@
 // first (./token-check.ts) and kept only when it reads the fleet.
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api/client.ts';
-import type { Whoami } from '../api/types.ts';
-import { useTitle } from '../app/use-title.ts';
+import type { OidcSettings, Whoami } from '../api/types.ts';
 import { Banner } from '../components/common/Banner.tsx';
-import type { OidcSettings } from './oidc-flow.ts';
+import { useTitle } from '../hooks/use-title.ts';
 import { beginSignIn } from './oidc-sign-in.ts';
 import { checkToken } from './token-check.ts';
 

@@ -11,12 +11,7 @@
 //    be the one this tab made, or nothing is exchanged.
 // 4. exchange: the code and the verifier for the ID token, whose nonce and audience are
 //    checked. The service verifies its signature on every request, as for any person's token.
-
-export interface OidcSettings {
-  issuer: string;
-  client_id: string;
-  scopes: string[];
-}
+import type { OidcSettings } from '../api/types.ts';
 
 export interface IssuerEndpoints {
   authorization: string;

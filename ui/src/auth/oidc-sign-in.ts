@@ -2,8 +2,9 @@
 // the tab keeps in sessionStorage while the person is at the issuer, the trip there (a
 // top-level navigation), and the return to /ui/signed-in, whose code is exchanged once and
 // removed from the address bar and the history at once.
-import { BASE } from '../app/router.ts';
-import { discover, exchange, type OidcSettings, type PendingSignIn, prepare, readCallback, SignInError } from './oidc-flow.ts';
+import type { OidcSettings } from '../api/types.ts';
+import { BASE } from '../router/router.ts';
+import { discover, exchange, type PendingSignIn, prepare, readCallback, SignInError } from './oidc-flow.ts';
 import { randomToken, s256Challenge } from './pkce.ts';
 
 const PENDING = 'gitops-config-api.oidc-pending';

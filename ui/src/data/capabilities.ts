@@ -3,20 +3,12 @@
 // sign in are known before any request that would fail without them. Whether it keeps the
 // history of revisions is asked of the API itself (404: not kept).
 import type { ApiClient } from '../api/client.ts';
-import type { OidcSettings } from '../auth/oidc-flow.ts';
+import type { UiSettings } from '../api/types.ts';
 import { cached } from './cache.ts';
 
-export interface ServiceSettings {
-  api_mode: 'read-only' | 'crud';
-  /** False with METRICS=off: GET /api/v2/gitops/fleet answers 404. */
-  fleet_view: boolean;
-  /** Sign-in at the OIDC issuer (OIDC_UI_CLIENT_ID); null: people paste a token. */
-  oidc?: OidcSettings | null;
-}
-
-export function serviceSettings(client: ApiClient): Promise<ServiceSettings> {
+export function serviceSettings(client: ApiClient): Promise<UiSettings> {
   return cached('settings', Infinity, async () => {
-    const { data } = await client.json<ServiceSettings>('/ui/config.json', { token: null });
+    const { data } = await client.json<UiSettings>('/ui/config.json', { token: null });
     return data;
   });
 }

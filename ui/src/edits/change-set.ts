@@ -4,7 +4,7 @@
 // ETag it was based on, so that a record someone else changed meanwhile refuses the whole set
 // (412) rather than be overwritten. Pure and immutable: each change makes a new set, which the
 // page keeps (./use-change-set.ts).
-import type { Collection } from '../api/types.ts';
+import type { ChangeRequest, ChangeWrite, Collection } from '../api/types.ts';
 import { mergePatch } from './merge-patch.ts';
 import { type AnyRecord, applyEdits, clone, editKey, type EditOp, sameJson } from './record-edits.ts';
 
@@ -16,21 +16,6 @@ export interface PendingRecord {
   /** Its ETag as the REST GET returned it; null for a new record. */
   etag: string | null;
   ops: EditOp[];
-}
-
-/** One write of POST /api/v2/gitops/changes. */
-export interface ChangeWrite {
-  op: 'create' | 'patch' | 'delete';
-  collection: Collection;
-  id: string;
-  record?: AnyRecord;
-  patch?: Record<string, unknown>;
-  if_match?: string;
-}
-
-export interface ChangeRequest {
-  message: string;
-  writes: ChangeWrite[];
 }
 
 export function recordKey(collection: Collection, id: string): string {

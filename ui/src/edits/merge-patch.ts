@@ -1,7 +1,10 @@
 // The JSON Merge Patch (RFC 7386) that turns one record into another: what changed, and only
 // that, so the commit changes only those lines of the record's file. Objects are compared key
 // by key (one patch key of a cluster's `patches` is one entry), arrays are replaced whole (the
-// standard has no other way), a key that is gone becomes null. Pure.
+// standard has no other way), a key that is gone becomes null. Keys are own properties only
+// (./own-keys.ts), as in the service's merge patch: a key named `__proto__` or `constructor`
+// is patched like any other. Pure.
+import { ownValue, setOwn } from './own-keys.ts';
 import { sameJson } from './record-edits.ts';
 
 type Json = Record<string, unknown>;
@@ -9,12 +12,12 @@ type Json = Record<string, unknown>;
 export function mergePatch(before: Json, after: Json): Json {
   const patch: Json = {};
   for (const key of Object.keys(before)) {
-    if (!Object.hasOwn(after, key)) patch[key] = null;
+    if (!Object.hasOwn(after, key)) setOwn(patch, key, null);
   }
   for (const [key, value] of Object.entries(after)) {
-    const old = before[key];
+    const old = ownValue(before, key);
     if (sameJson(old, value)) continue;
-    patch[key] = isObject(old) && isObject(value) ? mergePatch(old, value) : value;
+    setOwn(patch, key, isObject(old) && isObject(value) ? mergePatch(old, value) : value);
   }
   return patch;
 }
@@ -25,7 +28,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   const result: Json = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else result[key] = applyMergePatch(result[key], value);
+    else setOwn(result, key, applyMergePatch(ownValue(result, key), value));
   }
   return result;
 }

@@ -4,6 +4,7 @@
 // key; a later edit of the same thing (the same patch key, the same field) replaces the earlier
 // one. Pure: no DOM, no requests.
 import type { Collection, RecordsByCollection, Subject } from '../api/types.ts';
+import { ownValue, setOwn } from './own-keys.ts';
 
 export type ReferenceList = 'namespaces' | 'rolebindings';
 export type MapField = 'labels' | 'annotations';
@@ -100,14 +101,20 @@ function applyOne(record: Json, op: EditOp): boolean {
       return true;
     }
     case 'patch': {
-      const patches = ((record.patches as Json | undefined) ?? (record.patches = {})) as Record<string, Record<string, string>>;
+      // Component ids (`constructor`) and Helm value paths (`__proto__`) are own keys only.
+      const patches = ((record.patches as Json | undefined) ?? (record.patches = {})) as Json;
+      const values = ownValue(patches, op.component) as Json | undefined;
       if (op.value === null) {
-        if (patches[op.component]) {
-          delete patches[op.component]![op.key];
-          if (Object.keys(patches[op.component]!).length === 0) delete patches[op.component];
+        if (values) {
+          delete values[op.key];
+          if (Object.keys(values).length === 0) delete patches[op.component];
         }
+      } else if (values) {
+        setOwn(values, op.key, op.value);
       } else {
-        (patches[op.component] ??= {})[op.key] = op.value;
+        const created: Json = {};
+        setOwn(created, op.key, op.value);
+        setOwn(patches, op.component, created);
       }
       return true;
     }
@@ -122,9 +129,10 @@ function applyOne(record: Json, op: EditOp): boolean {
       record[op.field] = op.value;
       return true;
     case 'entry': {
-      const map = ((record[op.field] as Json | undefined) ?? (record[op.field] = {})) as Record<string, string>;
+      // A label or annotation a person typed: `__proto__` is a key like any other.
+      const map = ((record[op.field] as Json | undefined) ?? (record[op.field] = {})) as Json;
       if (op.value === null) delete map[op.key];
-      else map[op.key] = op.value;
+      else setOwn(map, op.key, op.value);
       return true;
     }
     case 'subject': {

@@ -1,6 +1,6 @@
 // What a view shows while its data loads, and when loading failed.
 import type { ComponentChildren } from 'preact';
-import type { Async } from '../../app/use-async.ts';
+import type { Async } from '../../hooks/use-async.ts';
 import { Banner } from './Banner.tsx';
 
 export function Loaded<T>({ value, what, children }: { value: Async<T>; what: string; children: (value: T) => ComponentChildren }) {

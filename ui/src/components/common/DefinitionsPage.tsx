@@ -6,12 +6,12 @@
 import type { ComponentChildren } from 'preact';
 import type { ApiClient } from '../../api/client.ts';
 import type { ClusterRecord, Collection, RecordsByCollection } from '../../api/types.ts';
-import { useAsync } from '../../app/use-async.ts';
-import { useTitle } from '../../app/use-title.ts';
 import { crudMode } from '../../data/capabilities.ts';
 import { loadRecords, type Usage, usageOf } from '../../data/records.ts';
 import { useEditing } from '../../edits/editing.ts';
 import { useChangeSet } from '../../edits/use-change-set.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { useTitle } from '../../hooks/use-title.ts';
 import { Loaded } from './Async.tsx';
 import { Banner } from './Banner.tsx';
 

@@ -1,7 +1,7 @@
 // The frame of every view: a skip link, the header with the service's name, the views' links
 // and who is signed in, the stale banner, and the view itself in <main>.
 import type { ComponentChildren } from 'preact';
-import { BASE, href } from '../../app/router.ts';
+import { BASE, href } from '../../router/router.ts';
 
 export interface NavItem {
   label: string;

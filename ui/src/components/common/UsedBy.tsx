@@ -1,5 +1,5 @@
 // Which clusters reference an entry: a count, opening to the list of links (the first 100).
-import { href } from '../../app/router.ts';
+import { href } from '../../router/router.ts';
 
 const SHOWN = 100;
 

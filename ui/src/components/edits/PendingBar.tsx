@@ -1,7 +1,7 @@
 // Under the header of every view while edits are pending: how many, and the way to review,
 // preview and commit them.
-import { href } from '../../app/router.ts';
 import { useChangeSet } from '../../edits/use-change-set.ts';
+import { href } from '../../router/router.ts';
 
 export function PendingBar({ current }: { current: string | undefined }) {
   const set = useChangeSet();

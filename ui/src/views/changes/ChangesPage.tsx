@@ -2,16 +2,16 @@
 // does to the fleet, and the commit with a message. After a commit the set is empty and the
 // views read the store again; a refusal leaves the set as it was.
 import { useEffect, useState } from 'preact/hooks';
-import type { Preview } from '../../api/change-types.ts';
 import { ChangeRefused, commitChanges, previewChanges } from '../../api/changes.ts';
 import type { ApiClient } from '../../api/client.ts';
-import { useTitle } from '../../app/use-title.ts';
+import type { Preview } from '../../api/types.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import { forget } from '../../data/cache.ts';
 import type { ChangeSet } from '../../edits/change-set.ts';
 import { findConflicts, rebaseAll } from '../../edits/conflicts.ts';
 import { useEditing } from '../../edits/editing.ts';
 import { changeSet, discardChangeSet, setChangeSet, useChangeSet } from '../../edits/use-change-set.ts';
+import { useTitle } from '../../hooks/use-title.ts';
 import { Committed, type CommitOutcome, Conflicts, Refused } from './Outcome.tsx';
 import { PendingList } from './PendingList.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';

@@ -1,11 +1,11 @@
 // What came of pressing Commit: the new revision; or the refusal, with the writes at fault
 // named by their record (nothing was stored); or, for a 412, what changed meanwhile.
 import type { ChangeRefused } from '../../api/changes.ts';
-import { href } from '../../app/router.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import type { PendingRecord } from '../../edits/change-set.ts';
 import type { Conflict } from '../../edits/conflicts.ts';
 import { shown } from '../../edits/record-diff.ts';
+import { href } from '../../router/router.ts';
 
 export type CommitOutcome =
   | { kind: 'committed'; revision: string | null; unchanged: boolean; message: string }

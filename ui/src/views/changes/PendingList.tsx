@@ -1,9 +1,9 @@
 // The records the change set changes, each with its edits in words, a link to where it is
 // edited, and a button to discard that record's edits.
-import { href } from '../../app/router.ts';
 import type { ChangeSet, PendingRecord } from '../../edits/change-set.ts';
 import { describeEdit } from '../../edits/record-edits.ts';
 import { setChangeSet } from '../../edits/use-change-set.ts';
+import { href } from '../../router/router.ts';
 
 const PAGES: Record<PendingRecord['collection'], (id: string) => string> = {
   clusters: (id) => href('clusters', id),

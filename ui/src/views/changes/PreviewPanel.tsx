@@ -2,10 +2,10 @@
 // whether the service would publish it, its problems, the shrink guard's verdict, and for
 // every cluster whose answers change, per endpoint, the inputs added, removed and changed
 // (each changed field before → after).
-import type { ClusterChange, EndpointChange, GuardVerdict, Preview } from '../../api/change-types.ts';
-import { href } from '../../app/router.ts';
+import type { ClusterChange, EndpointChange, GuardVerdict, Preview } from '../../api/types.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import { shown } from '../../edits/record-diff.ts';
+import { href } from '../../router/router.ts';
 import { ProblemList } from './ProblemList.tsx';
 
 export function PreviewPanel({ preview }: { preview: Preview }) {

@@ -1,5 +1,6 @@
 // Problems as the service reports them: severity, where (file:line, or record and field), what.
-import { type ProblemReport, whereOf } from '../../api/change-types.ts';
+import type { ProblemReport } from '../../api/types.ts';
+import { whereOf } from '../../data/problem-place.ts';
 
 export function ProblemList({ problems, label }: { problems: readonly ProblemReport[]; label: string }) {
   if (problems.length === 0) return null;

@@ -4,11 +4,11 @@
 // set would leave it, with changed fields marked.
 import type { ApiClient } from '../../api/client.ts';
 import type { ClusterRecord, NamespaceRecord, PlatformComponentRecord, RoleBindingRecord } from '../../api/types.ts';
-import { useAsync } from '../../app/use-async.ts';
 import { EditError } from '../../components/edits/EditError.tsx';
 import { useEdit } from '../../components/edits/use-edit.ts';
 import { loadRecords } from '../../data/records.ts';
 import { useChangeSet } from '../../edits/use-change-set.ts';
+import { useAsync } from '../../hooks/use-async.ts';
 import { ComponentsEditor } from './ComponentsEditor.tsx';
 import { PatchesEditor } from './PatchesEditor.tsx';
 import { ReferencesEditor } from './ReferencesEditor.tsx';

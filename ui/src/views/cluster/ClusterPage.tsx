@@ -3,14 +3,14 @@
 // it.
 import type { ApiClient } from '../../api/client.ts';
 import { ENDPOINTS } from '../../api/types.ts';
-import { BASE } from '../../app/router.ts';
-import { useAsync } from '../../app/use-async.ts';
-import { useTitle } from '../../app/use-title.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { StatusPill } from '../../components/common/StatusPill.tsx';
 import { Time } from '../../components/common/Time.tsx';
 import { loadFleetDirectory } from '../../data/fleet-directory.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { useTitle } from '../../hooks/use-title.ts';
+import { BASE } from '../../router/router.ts';
 import { ClusterRecordSection } from './ClusterRecordSection.tsx';
 import { ClusterRevisions } from './ClusterRevisions.tsx';
 import { EndpointAnswer } from './EndpointAnswer.tsx';

@@ -4,12 +4,12 @@
 import type { ApiClient } from '../../api/client.ts';
 import { fetchRecord } from '../../api/endpoints.ts';
 import type { ClusterRecord } from '../../api/types.ts';
-import { useAsync } from '../../app/use-async.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { CodeBlock } from '../../components/common/CodeBlock.tsx';
 import { crudMode } from '../../data/capabilities.ts';
 import { useEditing } from '../../edits/editing.ts';
+import { useAsync } from '../../hooks/use-async.ts';
 import { ClusterEditor } from './ClusterEditor.tsx';
 
 export interface ClusterRecordProps {

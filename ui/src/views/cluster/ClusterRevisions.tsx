@@ -2,9 +2,9 @@
 // newest first; a service that keeps no history says so.
 import type { ApiClient } from '../../api/client.ts';
 import { fetchRevisions } from '../../api/changes.ts';
-import { useAsync } from '../../app/use-async.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { useEditing } from '../../edits/editing.ts';
+import { useAsync } from '../../hooks/use-async.ts';
 import { RevisionTable } from '../revisions/RevisionTable.tsx';
 
 const SHOWN = 20;

@@ -3,12 +3,12 @@
 import type { ApiClient } from '../../api/client.ts';
 import { fetchClusterAnswer } from '../../api/endpoints.ts';
 import type { Endpoint, FleetEndpointPoll } from '../../api/types.ts';
-import { useAsync } from '../../app/use-async.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { CodeBlock } from '../../components/common/CodeBlock.tsx';
 import { Time } from '../../components/common/Time.tsx';
 import { useEditing } from '../../edits/editing.ts';
+import { useAsync } from '../../hooks/use-async.ts';
 
 export interface EndpointAnswerProps {
   client: ApiClient;

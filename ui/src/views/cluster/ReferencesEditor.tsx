@@ -3,9 +3,9 @@
 // change set can be referenced; one that exists nowhere is refused when the set is committed.
 import { useState } from 'preact/hooks';
 import type { ClusterRecord } from '../../api/types.ts';
-import { href } from '../../app/router.ts';
 import type { RecordEdit } from '../../components/edits/use-edit.ts';
 import type { ReferenceList } from '../../edits/record-edits.ts';
+import { href } from '../../router/router.ts';
 
 const WORDS: Record<ReferenceList, { title: string; one: string; page: string }> = {
   namespaces: { title: 'Namespaces', one: 'namespace', page: 'namespaces' },

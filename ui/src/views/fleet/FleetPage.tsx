@@ -3,14 +3,14 @@
 // environment and state, and the count of clusters in each state.
 import type { ApiClient } from '../../api/client.ts';
 import { FLEET_STATES } from '../../api/types.ts';
-import type { Location } from '../../app/router.ts';
-import { useAsync } from '../../app/use-async.ts';
-import { useTitle } from '../../app/use-title.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { STATE_LABELS } from '../../components/common/StatusPill.tsx';
 import { loadFleetDirectory } from '../../data/fleet-directory.ts';
 import { countStates } from '../../data/fleet-rows.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { useTitle } from '../../hooks/use-title.ts';
+import type { Location } from '../../router/router.ts';
 import { FleetTable } from './FleetTable.tsx';
 
 export function FleetPage({ client, location }: { client: ApiClient; location: Location }) {

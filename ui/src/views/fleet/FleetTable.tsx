@@ -3,11 +3,11 @@
 // URL's query (without new history entries), so a filtered view can be linked to.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FLEET_STATES, type FleetState } from '../../api/types.ts';
-import { href, replaceSearch } from '../../app/router.ts';
 import { STATE_LABELS, StatusPill } from '../../components/common/StatusPill.tsx';
 import { Time } from '../../components/common/Time.tsx';
 import { VirtualTable } from '../../components/common/VirtualTable.tsx';
 import { filterRows, type FleetRows } from '../../data/fleet-rows.ts';
+import { href, replaceSearch } from '../../router/router.ts';
 
 const ROW_HEIGHT = 36;
 

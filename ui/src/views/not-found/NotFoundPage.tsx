@@ -1,5 +1,5 @@
-import { BASE } from '../../app/router.ts';
-import { useTitle } from '../../app/use-title.ts';
+import { useTitle } from '../../hooks/use-title.ts';
+import { BASE } from '../../router/router.ts';
 
 export function NotFoundPage({ path }: { path: string }) {
   useTitle('Not found');

@@ -1,7 +1,7 @@
 // Revisions the service judged, newest first: the revision, whether it was published or
 // refused, when, the commit's author and message, the clusters whose answers it changed, and
 // a refused revision's problems at file:line. The Revisions view and a cluster's page share it.
-import { authorOf, type RevisionEntry } from '../../api/change-types.ts';
+import type { RevisionEntry } from '../../api/types.ts';
 import { Time } from '../../components/common/Time.tsx';
 import { UsedBy } from '../../components/common/UsedBy.tsx';
 import { ProblemList } from '../changes/ProblemList.tsx';
@@ -63,6 +63,13 @@ export function RevisionTable({ revisions, label, showClusters = true }: { revis
       </tbody>
     </table>
   );
+}
+
+/** The commit's author as Git writes one: `Name <email>`, or the name alone. */
+function authorOf(entry: RevisionEntry): string {
+  const author = entry.author;
+  if (!author) return '';
+  return author.email ? `${author.name} <${author.email}>` : author.name;
 }
 
 /** A Git commit id to its first 12 characters; other revision ids (a database counter, a hash) as they are when short. */

@@ -1,11 +1,11 @@
 // The history: the revisions the service judged, newest first, published or refused.
 import type { ApiClient } from '../../api/client.ts';
 import { fetchRevisions } from '../../api/changes.ts';
-import { useAsync } from '../../app/use-async.ts';
-import { useTitle } from '../../app/use-title.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { useEditing } from '../../edits/editing.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { useTitle } from '../../hooks/use-title.ts';
 import { RevisionTable } from './RevisionTable.tsx';
 
 const SHOWN = 100;
