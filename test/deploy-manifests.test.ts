@@ -309,6 +309,18 @@ describe('Grafana dashboard', () => {
     // The replicas' coordination (PEERS).
     'gitops_config_peer_errors_total',
     'gitops_config_peers',
+    // What the alert rules read (deploy/prometheus/).
+    'gitops_config_stale_since_timestamp_seconds',
+    'gitops_config_refused_revision_info',
+    'gitops_config_last_successful_sync_timestamp_seconds',
+    'gitops_config_sync_interval_seconds',
+    'gitops_config_write_failures_total',
+    'gitops_config_fleet_merged_clusters',
+    'gitops_config_fleet_silent_clusters',
+    'gitops_config_answers_near_size_limit',
+    'gitops_config_answers_over_input_limit',
+    'gitops_config_fleet_list_bytes',
+    'gitops_config_response_limit_bytes',
     ...['', '_bucket', '_sum', '_count'].map((suffix) => `gitops_config_http_request_duration_seconds${suffix}`),
   ];
   const PROMQL_WORDS = new Set(['sum', 'max', 'min', 'avg', 'count', 'rate', 'increase', 'histogram_quantile', 'time', 'label_values']);
