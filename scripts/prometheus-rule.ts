@@ -8,13 +8,14 @@ import { Document, isSeq, parseDocument } from 'yaml';
 
 const ROOT = join(import.meta.dirname, '..');
 export const RULE_FILE = join(ROOT, 'deploy', 'prometheus', 'gitops-config-api.rules.yaml');
-export const PROMETHEUS_RULE_FILE = join(ROOT, 'deploy', 'kubernetes', 'components', 'prometheusrule', 'prometheusrule.yaml');
+const COMPONENT = join(ROOT, 'deploy', 'kubernetes', 'components', 'prometheusrule');
+export const PROMETHEUS_RULE_FILE = join(COMPONENT, 'prometheusrule.yaml');
 
 const HEADER = `Made by \`npm run rules:generate\` from deploy/prometheus/gitops-config-api.rules.yaml: edit the
  rules there and run it again. The same rules as a Prometheus Operator resource; a Prometheus
  whose ruleSelector asks for a label (kube-prometheus-stack: release) needs it added in the overlay.`;
 
-/** The PrometheusRule's text for the rule file's text: its groups as they are written, comments and block scalars kept. */
+/** The PrometheusRule's text for the rule file's text: its groups as written, comments and block scalars kept. */
 export function prometheusRuleText(ruleFileText: string): string {
   const rules = parseDocument(ruleFileText);
   if (rules.errors.length > 0) throw new Error(`the rule file does not parse: ${rules.errors[0]!.message}`);

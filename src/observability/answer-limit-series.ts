@@ -11,7 +11,9 @@ import type { StoreRunner } from '../store/store-runner.ts';
 
 const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS);
 
-export function registerAnswerLimitSeries(prefix: string, registers: Registry[], store: Pick<StoreRunner, 'published'>): void {
+type Published = Pick<StoreRunner, 'published'>;
+
+export function registerAnswerLimitSeries(prefix: string, registers: Registry[], store: Published): void {
   /** Answers with a warning `code`, by endpoint (the problem's identity). */
   const countByEndpoint = (gauge: Gauge<'endpoint'>, code: ProblemCode): void => {
     const counts = new Map(ENDPOINTS.map((endpoint) => [endpoint, 0]));
@@ -37,8 +39,8 @@ export function registerAnswerLimitSeries(prefix: string, registers: Registry[],
   new GaugeMetric({
     name: `${prefix}answers_over_input_limit`,
     help:
-      'Answers of the served revision (one per cluster and endpoint) with more inputs than the consumer keeps by default (100; ' +
-      'the warning too_many_inputs), by endpoint.',
+      'Answers of the served revision (one per cluster and endpoint) with more inputs than the consumer keeps ' +
+      'by default (100; the warning too_many_inputs), by endpoint.',
     labelNames: ['endpoint'] as const,
     registers,
     collect(this: Gauge<'endpoint'>) {
@@ -47,7 +49,9 @@ export function registerAnswerLimitSeries(prefix: string, registers: Registry[],
   });
   new GaugeMetric({
     name: `${prefix}fleet_list_bytes`,
-    help: 'The bytes of the unfiltered fleet listing (GET /api/v2/gitops/clusters) of the served revision; past the limit it answers 422.',
+    help:
+      'The bytes of the unfiltered fleet listing (GET /api/v2/gitops/clusters) of the served revision; ' +
+      'past the limit it answers 422.',
     registers,
     collect(this: Gauge) {
       const published = store.published();

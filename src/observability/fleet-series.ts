@@ -38,8 +38,9 @@ export function registerFleetSeries(prefix: string, registers: Registry[], sourc
   new GaugeMetric({
     name: `${prefix}fleet_merged_clusters`,
     help:
-      'Clusters of the served revision by what the replicas answered them, every replica\'s polls merged (PEERS; the others\' gathered ' +
-      'at most a minute ago): up_to_date, behind, never_seen. Without PEERS the same as gitops_config_fleet_clusters.',
+      'Clusters of the served revision by what the replicas answered them, every replica\'s polls merged ' +
+      '(PEERS; the others\' gathered at most a minute ago): up_to_date, behind, never_seen. ' +
+      'Without PEERS the same as gitops_config_fleet_clusters.',
     labelNames: ['state'] as const,
     registers,
     async collect(this: Gauge<'state'>) {
@@ -50,8 +51,8 @@ export function registerFleetSeries(prefix: string, registers: Registry[], sourc
   new GaugeMetric({
     name: `${prefix}fleet_silent_clusters`,
     help:
-      `Clusters of the served revision that were answered a poll before (by any replica) and none for ${SILENT_AFTER_INTERVALS} poll ` +
-      'intervals (FLEET_POLL_INTERVAL), by environment.',
+      'Clusters of the served revision that were answered a poll before (by any replica) and none for ' +
+      `${SILENT_AFTER_INTERVALS} poll intervals (FLEET_POLL_INTERVAL), by environment.`,
     labelNames: ['environment'] as const,
     registers,
     async collect(this: Gauge<'environment'>) {

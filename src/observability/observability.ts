@@ -14,7 +14,12 @@ export interface Observability {
   fleet: FleetStates;
 }
 
-export function createObservability(store: StoreRunner, responses: CurrentResponses, pollIntervalMs: number, peers?: MetricSources['peers']): Observability {
+export function createObservability(
+  store: StoreRunner,
+  responses: CurrentResponses,
+  pollIntervalMs: number,
+  peers?: MetricSources['peers'],
+): Observability {
   const polls = new FleetPolls(store);
   const fleet = new FleetStates(responses, polls);
   return { metrics: new ServiceMetrics({ store, fleet, pollIntervalMs, peers }), polls, fleet };

@@ -27,9 +27,8 @@ export class PeerPollsCache {
 
   /** `local` with the peers' polls merged in (local first: on equal times its poll is kept). */
   async merged(local: PollLookup): Promise<PollLookup> {
-    if (this.#gathering === undefined && (this.#gatheredAt === undefined || performance.now() - this.#gatheredAt >= this.#refreshMs)) {
-      this.#gathering = this.#refresh();
-    }
+    const stale = this.#gatheredAt === undefined || performance.now() - this.#gatheredAt >= this.#refreshMs;
+    if (this.#gathering === undefined && stale) this.#gathering = this.#refresh();
     if (this.#gatheredAt === undefined) await this.#gathering;
     return this.#polls.length === 0 ? local : new MergedPolls(local, this.#polls);
   }

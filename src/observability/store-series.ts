@@ -12,36 +12,41 @@ export function registerStoreSeries(prefix: string, registers: Registry[], store
   new GaugeMetric({
     name: `${prefix}stale_since_timestamp_seconds`,
     help:
-      'While the last load of the store was refused or failed and an earlier revision stays served (/ready says stale): when the first ' +
-      'of those loads ended, in seconds since the epoch; 0 while the newest revision is served.',
+      'While the last load of the store was refused or failed and an earlier revision stays served ' +
+      '(/ready says stale): when the first of those loads ended, in seconds since the epoch; ' +
+      '0 while the newest revision is served.',
     registers,
     collect(this: Gauge) {
       const lastLoad = store.status().lastLoad;
-      const since = store.published() && lastLoad?.ok === false && lastLoad.staleSince ? Date.parse(lastLoad.staleSince) : 0;
-      this.set(since / 1000);
+      const stale = store.published() !== undefined && lastLoad?.ok === false && lastLoad.staleSince !== undefined;
+      this.set(stale ? Date.parse(lastLoad!.staleSince!) / 1000 : 0);
     },
   });
   new GaugeMetric({
     name: `${prefix}refused_revision_info`,
     help:
-      'While the newest revision of the store is refused and an earlier one stays served: 1, labelled with the refused revision and the ' +
-      'file and code of its first problem (file "" for a problem of no file). At most one series; none otherwise.',
+      'While the newest revision of the store is refused and an earlier one stays served: 1, labelled with ' +
+      'the refused revision and the file and code of its first problem (file "" for a problem of no file). ' +
+      'At most one series; none otherwise.',
     labelNames: ['revision', 'file', 'problem'] as const,
     registers,
     collect(this: Gauge<'revision' | 'file' | 'problem'>) {
       this.reset();
       const lastLoad = store.status().lastLoad;
       // A refusal has a revision and problems; a load that failed has a reason instead.
-      if (!store.published() || lastLoad?.ok !== false || lastLoad.reason !== undefined || lastLoad.revision === undefined) return;
-      const first = lastLoad.problems?.[0];
-      this.set({ revision: lastLoad.revision, file: first?.at.file ?? '', problem: first?.code ?? '' }, 1);
+      const refused = lastLoad?.ok === false && lastLoad.reason === undefined && lastLoad.revision !== undefined;
+      if (!store.published() || !refused) return;
+      const first = lastLoad!.problems?.[0];
+      this.set({ revision: lastLoad!.revision!, file: first?.at.file ?? '', problem: first?.code ?? '' }, 1);
     },
   });
   // Only a store fetched from a remote has these two; the rules compare them.
   if (store.describe().sync) {
     new GaugeMetric({
       name: `${prefix}last_successful_sync_timestamp_seconds`,
-      help: 'When a fetch from the remote repository last succeeded (clone included), in seconds since the epoch; 0 before the first.',
+      help:
+        'When a fetch from the remote repository last succeeded (clone included), in seconds since the epoch; ' +
+        '0 before the first.',
       registers,
       collect(this: Gauge) {
         this.set((store.describe().sync?.lastSuccessAt?.getTime() ?? 0) / 1000);
@@ -59,9 +64,9 @@ export function registerStoreSeries(prefix: string, registers: Registry[], store
   const failures = new Counter({
     name: `${prefix}write_failures_total`,
     help:
-      'REST writes the store could not take (gitops_config_writes_total{result="failed"}), by reason: remote_refused (a push the remote ' +
-      'rejected), kept_moving (the branch kept moving under it until WRITE_TIMEOUT), auth_failed, remote_unreachable, locked, disk_full, ' +
-      'revision_refused, repository_state, io, ...',
+      'REST writes the store could not take (gitops_config_writes_total{result="failed"}), by reason: ' +
+      'remote_refused (a push the remote rejected), kept_moving (the branch kept moving under it until ' +
+      'WRITE_TIMEOUT), auth_failed, remote_unreachable, locked, disk_full, revision_refused, repository_state, io, ...',
     labelNames: ['reason'] as const,
     registers,
   });

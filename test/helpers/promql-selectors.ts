@@ -30,7 +30,17 @@ const GROUPING = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'grou
 
 type Token = { kind: 'name' | 'string' | 'number' | 'duration' | 'punct'; text: string };
 
-const TOKEN = /\s+|#[^\n]*|([A-Za-z_:][\w:]*)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(\[[^\]]*\])|(\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(=~|!~|!=|==|<=|>=|[-+*/%^<>=(){},])/y;
+const TOKEN = new RegExp(
+  [
+    String.raw`\s+|#[^\n]*`, // space and comments: skipped
+    String.raw`([A-Za-z_:][\w:]*)`, // 1: a name
+    String.raw`"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'`, // 2, 3: a string
+    String.raw`(\[[^\]]*\])`, // 4: a range
+    String.raw`(\d+(?:\.\d+)?(?:e[+-]?\d+)?)`, // 5: a number
+    String.raw`(=~|!~|!=|==|<=|>=|[-+*/%^<>=(){},])`, // 6: an operator or a bracket
+  ].join('|'),
+  'y',
+);
 
 function tokenize(expr: string): Token[] {
   const tokens: Token[] = [];
@@ -40,7 +50,9 @@ function tokenize(expr: string): Token[] {
     const m = TOKEN.exec(expr);
     if (!m) throw new Error(`cannot read the PromQL at ${at}: ${JSON.stringify(expr.slice(at, at + 20))}`);
     if (m[1] !== undefined) tokens.push({ kind: 'name', text: m[1] });
-    else if (m[2] !== undefined || m[3] !== undefined) tokens.push({ kind: 'string', text: JSON.parse(`"${m[2] ?? m[3]}"`) as string });
+    else if (m[2] !== undefined || m[3] !== undefined) {
+      tokens.push({ kind: 'string', text: JSON.parse(`"${m[2] ?? m[3]}"`) as string });
+    }
     else if (m[4] !== undefined) tokens.push({ kind: 'duration', text: m[4] });
     else if (m[5] !== undefined) tokens.push({ kind: 'number', text: m[5] });
     else if (m[6] !== undefined) tokens.push({ kind: 'punct', text: m[6] });
