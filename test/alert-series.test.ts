@@ -51,7 +51,7 @@ beforeAll(async () => {
   pushFiles(prepared.remote!.work, { 'platform_components/podinfo.yaml': { ...podinfo, depends_on: ['ghost'] } }, 'a broken dependency');
   await eventually(async () => (await request(service.url, '/metrics')).text.includes('gitops_config_refused_revision_info{'), 10_000);
   families = parsePrometheusText((await request(service.url, '/metrics')).text);
-});
+}, 60_000);
 afterAll(async () => {
   await service?.close();
 });

@@ -1,6 +1,7 @@
 // The series the alert rules read (deploy/prometheus/), on the real server: they say what the
 // rules take them to say. A refused revision sets the time the service went stale (kept by a
-// second refused revision) and names the revision, file and problem in one series; the remote's
+// second refused revision) and names the revision, problem and collection in one series (never
+// the file: /metrics is public); the remote's
 // last successful fetch and its interval; write failures by reason; answers near the size
 // limit and over the input limit by endpoint; clusters silent for three poll intervals by
 // environment, and the fleet merged among replicas, where a cluster polls one replica and the
@@ -57,7 +58,7 @@ describe('a refused revision', () => {
     expect(since).toBeGreaterThanOrEqual(Math.floor(before) - 1);
     expect(since).toBeLessThanOrEqual(Date.now() / 1000);
     expect(samplesOf(first, 'gitops_config_refused_revision_info')).toEqual([
-      { name: 'gitops_config_refused_revision_info', labels: { revision: bad, file: 'platform_components/podinfo.yaml', problem: 'unknown_dependency' }, value: 1 },
+      { name: 'gitops_config_refused_revision_info', labels: { revision: bad, problem: 'unknown_dependency', collection: 'platform_components' }, value: 1 },
     ]);
 
     writeFiles(dir, { 'platform_components/podinfo.yaml': { ...podinfo, depends_on: ['ghost', 'phantom'] } });

@@ -28,13 +28,22 @@ interface FleetTally {
   silent: Record<Environment, number>;
 }
 
-export function registerFleetSeries(prefix: string, registers: Registry[], sources: FleetSeriesSources): void {
+/**
+ * Registers the two gauges; returns what gitops_config_fleet_clusters reads: without PEERS the
+ * merged polls are this replica's own, and one walk over the fleet serves all three gauges.
+ */
+export function registerFleetSeries(
+  prefix: string,
+  registers: Registry[],
+  sources: FleetSeriesSources,
+): () => Promise<FleetSummary | undefined> {
   let last: { scrape: number; tally: Promise<FleetTally | undefined> } | undefined;
   const tally = (): Promise<FleetTally | undefined> => {
     const scrape = sources.scrape();
     if (last?.scrape !== scrape) last = { scrape, tally: countFleet(sources) };
     return last.tally;
   };
+  const own = sources.peerPolls ? () => sources.fleet.summary() : async () => (await tally())?.summary;
   new GaugeMetric({
     name: `${prefix}fleet_merged_clusters`,
     help:
@@ -60,6 +69,7 @@ export function registerFleetSeries(prefix: string, registers: Registry[], sourc
       for (const environment of ENVIRONMENTS) this.set({ environment }, counted?.silent[environment] ?? 0);
     },
   });
+  return own;
 }
 
 async function countFleet({ fleet, pollIntervalMs, peerPolls }: FleetSeriesSources): Promise<FleetTally | undefined> {

@@ -95,6 +95,8 @@ export class ServiceMetrics {
         this.set(store.published()?.snapshot.clusters.size ?? 0);
       },
     });
+    const peerPolls = peers && new PeerPollsCache(() => peers.gatherPolls());
+    const ownFleet = registerFleetSeries(METRIC_PREFIX, registers, { fleet, pollIntervalMs, peerPolls, scrape: () => this.#scrapes });
     new Gauge({
       name: `${METRIC_PREFIX}fleet_clusters`,
       help:
@@ -104,7 +106,7 @@ export class ServiceMetrics {
       labelNames: ['state'] as const,
       registers,
       async collect() {
-        const summary = await fleet.summary();
+        const summary = await ownFleet();
         for (const state of FLEET_STATES) this.set({ state }, summary?.[state] ?? 0);
       },
     });
@@ -150,8 +152,6 @@ export class ServiceMetrics {
 
     registerStoreSeries(METRIC_PREFIX, registers, store);
     registerAnswerLimitSeries(METRIC_PREFIX, registers, store);
-    const peerPolls = peers && new PeerPollsCache(() => peers.gatherPolls());
-    registerFleetSeries(METRIC_PREFIX, registers, { fleet, pollIntervalMs, peerPolls, scrape: () => this.#scrapes });
 
     collectDefaultMetrics({ register: this.registry });
   }

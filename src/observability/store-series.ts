@@ -1,6 +1,9 @@
 // The store's state as the alert rules ask about it: since when the served revision is older
 // than the store's newest (refused or unreadable), which revision was refused and for what
-// (one series at a time), when a remote was last fetched, and why writes failed. Read from the
+// (one series at a time), when a remote was last fetched, and why writes failed. /metrics is
+// public, so the refusal is named as public /ready names it (docs/decisions/0022-ready-views-and-url-secrets.md): the
+// problem's code and the kind of record, never its file, whose name is a cluster's or a
+// definition's id. Read from the
 // store runner when /metrics is scraped; write failures are counted from its events.
 import { Counter, type Gauge, Gauge as GaugeMetric, type Registry } from 'prom-client';
 import { STORE_FAULT_REASONS } from '../store/errors.ts';
@@ -26,18 +29,18 @@ export function registerStoreSeries(prefix: string, registers: Registry[], store
     name: `${prefix}refused_revision_info`,
     help:
       'While the newest revision of the store is refused and an earlier one stays served: 1, labelled with ' +
-      'the refused revision and the file and code of its first problem (file "" for a problem of no file). ' +
-      'At most one series; none otherwise.',
-    labelNames: ['revision', 'file', 'problem'] as const,
+      'the refused revision, the code of its first problem and the collection of the record it is in ' +
+      '("" for none). At most one series; none otherwise.',
+    labelNames: ['revision', 'problem', 'collection'] as const,
     registers,
-    collect(this: Gauge<'revision' | 'file' | 'problem'>) {
+    collect(this: Gauge<'revision' | 'problem' | 'collection'>) {
       this.reset();
       const lastLoad = store.status().lastLoad;
       // A refusal has a revision and problems; a load that failed has a reason instead.
       const refused = lastLoad?.ok === false && lastLoad.reason === undefined && lastLoad.revision !== undefined;
       if (!store.published() || !refused) return;
       const first = lastLoad!.problems?.[0];
-      this.set({ revision: lastLoad!.revision!, file: first?.at.file ?? '', problem: first?.code ?? '' }, 1);
+      this.set({ revision: lastLoad!.revision!, problem: first?.code ?? '', collection: first?.at.record?.collection ?? '' }, 1);
     },
   });
   // Only a store fetched from a remote has these two; the rules compare them.
