@@ -43,6 +43,8 @@ export interface ServiceConfig extends BackendSettings {
   guardAcceptRevisions: string[];
   /** WRITE_TIMEOUT: how long a write whose store keeps moving under it (another writer) keeps trying. */
   writeTimeoutMs: number;
+  /** FLEET_POLL_INTERVAL: how often the clusters' providers poll; three without a poll make a cluster silent (the metrics count them). */
+  fleetPollIntervalMs: number;
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
   /** UI: the web UI's files at /ui/ (http/ui-routes.ts); off answers 404 there. */
@@ -279,6 +281,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     gitLockTimeoutMs: parseDuration('GIT_LOCK_TIMEOUT', env.GIT_LOCK_TIMEOUT || '3s'),
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     writeTimeoutMs: parseDuration('WRITE_TIMEOUT', env.WRITE_TIMEOUT || '10s'),
+    fleetPollIntervalMs: parseDuration('FLEET_POLL_INTERVAL', env.FLEET_POLL_INTERVAL || '10m'),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),

@@ -72,7 +72,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   if (peers) store.setBeforePublish((revision) => peers.announce(revision));
   const responses = new CurrentResponses(store);
   // Before the store starts, so that the first publication is counted too.
-  const observability = config.metrics ? createObservability(store, responses, peers) : undefined;
+  const observability = config.metrics ? createObservability(store, responses, config.fleetPollIntervalMs, peers) : undefined;
   // People's tokens: the issuer is looked up in the background, so an issuer that is down
   // does not hold up the start (person tokens are answered 503 until it is back).
   // A verifier handed in (tests, embedding) takes the place of the configured issuer.

@@ -101,7 +101,7 @@ it('the corpus covers every error code the rules can give a revision of files', 
   const covered = new Set(Object.values(CORPUS).flatMap((c) => c.refused));
   // Codes no revision of files can hold: seed-file shape, REST-only checks, warnings,
   // and rule variants covered elsewhere (nested files, empty files, wrong types, missing fields).
-  const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'component_id_not_dns_label', 'fleet_list_large', 'id_case_clash', 'reserved_file_name', 'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
+  const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'response_near_limit', 'component_id_not_dns_label', 'fleet_list_large', 'id_case_clash', 'reserved_file_name', 'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
   // The rollout rules are tested on their own (test/domain-rollout-*.test.ts) until a revision of
   // files can hold a rollout record.
   const rollouts = ['invalid_duration', 'duplicate_wave_name', 'unknown_approved_wave', 'set_unchanged', 'duplicate_rollout',

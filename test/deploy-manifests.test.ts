@@ -4,9 +4,10 @@
 // clone and /tmp, requests and limits, tokens only from Secrets the user creates, the
 // environment the service really reads; every kustomization lists exactly the files beside it;
 // the dashboard queries only the service's own series. With kubectl or kustomize on the
-// machine, the kustomizations are built too.
+// machine (one that builds components: kustomize 3.7 or later), the kustomizations are built
+// too: the base alone, with every component, and the example.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,7 @@ describe('kustomizations', () => {
     expect(kustomizationDirs.map((dir) => relative(KUBE, dir)).sort()).toEqual([
       'base',
       'components/client-certificates',
+      'components/prometheusrule',
       'components/servicemonitor',
       'components/tls',
       'overlays/example',
@@ -193,13 +195,23 @@ describe('the base', () => {
   });
 });
 
-/** kustomize build, with whichever of the two is installed; undefined when neither is. */
-function kustomizeCommand(): string[] | undefined {
-  if (spawnSync('kustomize', ['version'], { encoding: 'utf8' }).status === 0) return ['kustomize', 'build'];
-  if (spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0) return ['kubectl', 'kustomize'];
-  return undefined;
+/**
+ * kustomize build, with whichever of the two is installed and builds components; otherwise
+ * why not (Debian's kubectl 1.20 carries kustomize 2, which knows no components).
+ */
+function kustomizeCommand(): { command: string[] } | { skipped: string } {
+  const candidates = [['kustomize', 'build'], ['kubectl', 'kustomize']].filter(([name]) => spawnSync(name!, ['--help'], { encoding: 'utf8' }).status === 0);
+  if (candidates.length === 0) return { skipped: 'neither kustomize nor kubectl is installed here' };
+  const probe = mkdtempSync(join(tmpdir(), 'kustomize-probe-'));
+  writeFileSync(join(probe, 'kustomization.yaml'), 'components:\n  - component\n');
+  mkdirSync(join(probe, 'component'));
+  writeFileSync(join(probe, 'component', 'kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n  - map.yaml\n');
+  writeFileSync(join(probe, 'component', 'map.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\n');
+  const command = candidates.find(([name, verb]) => spawnSync(name!, [verb!, probe], { encoding: 'utf8', timeout: 30_000 }).status === 0);
+  return command ? { command } : { skipped: `the installed ${candidates.map(([name]) => name).join(' and ')} cannot build kustomize components` };
 }
-const kustomize = kustomizeCommand();
+const found = kustomizeCommand();
+const kustomize = 'command' in found ? found.command : undefined;
 
 function build(dir: string): Manifest[] {
   const [command, ...args] = kustomize!;
@@ -211,20 +223,21 @@ function build(dir: string): Manifest[] {
 
 // Skipped on a machine with neither kubectl nor kustomize: the checks above still read every
 // manifest, but only kustomize itself can say that patches and components apply.
-describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (skipped: neither kustomize nor kubectl is installed here)'}`, () => {
+describe.skipIf(kustomize === undefined)(`kustomize build${'skipped' in found ? ` (skipped: ${found.skipped})` : ''}`, () => {
   it('builds the base', () => {
     const built = build(BASE);
     expect(built.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'Service', 'Service']);
     expectConventions(built.find((m) => m.kind === 'Deployment')!);
   });
 
-  it('builds the example: read replicas and two crud writers on the same repository, all peers of each other, a ServiceMonitor, no Secret', () => {
+  it('builds the example: read replicas and two crud writers on the same repository, all peers of each other, a ServiceMonitor, the alert rules, no Secret', () => {
     const built = build(join(KUBE, 'overlays', 'example'));
     expect(built.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual([
       'Deployment/gitops-config-api',
       'Deployment/gitops-config-api-writer',
       'PodDisruptionBudget/gitops-config-api',
       'PodDisruptionBudget/gitops-config-api-writer',
+      'PrometheusRule/gitops-config-api',
       'Service/gitops-config-api',
       'Service/gitops-config-api-peers',
       'Service/gitops-config-api-writer',
@@ -255,9 +268,9 @@ describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (s
     expect(writer.spec.selector.matchLabels).not.toEqual(readers.spec.selector.matchLabels);
   });
 
-  it('builds the base with HTTPS, client certificates and the ServiceMonitor', () => {
+  it('builds the base with HTTPS, client certificates, the ServiceMonitor and the alert rules', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kustomize-'));
-    const components = ['servicemonitor', 'tls', 'client-certificates'].map((name) => `  - ${relative(dir, join(KUBE, 'components', name))}`);
+    const components = ['servicemonitor', 'prometheusrule', 'tls', 'client-certificates'].map((name) => `  - ${relative(dir, join(KUBE, 'components', name))}`);
     writeFileSync(join(dir, 'kustomization.yaml'), `resources:\n  - ${relative(dir, BASE)}\ncomponents:\n${components.join('\n')}\n`);
     const built = build(dir);
     const d = built.find((m) => m.kind === 'Deployment')!;
@@ -276,6 +289,10 @@ describe.skipIf(kustomize === undefined)(`kustomize build${kustomize ? '' : ' (s
     const monitor = built.find((m) => m.kind === 'ServiceMonitor')!;
     expect(svc.spec.ports[0]).toMatchObject({ name: 'https', port: 443 });
     expect(monitor.spec.endpoints[0]).toMatchObject({ port: 'https', scheme: 'https' });
+    // The rules as the plain rule file has them.
+    expect(built.map((m) => m.kind).sort()).toEqual(['Deployment', 'PodDisruptionBudget', 'PrometheusRule', 'Service', 'Service', 'ServiceMonitor']);
+    const [rules] = load(join(ROOT, 'deploy', 'prometheus', 'gitops-config-api.rules.yaml'));
+    expect(built.find((m) => m.kind === 'PrometheusRule')!.spec.groups).toEqual(rules!.groups);
   });
 });
 
@@ -292,6 +309,18 @@ describe('Grafana dashboard', () => {
     // The replicas' coordination (PEERS).
     'gitops_config_peer_errors_total',
     'gitops_config_peers',
+    // What the alert rules read (deploy/prometheus/).
+    'gitops_config_stale_since_timestamp_seconds',
+    'gitops_config_refused_revision_info',
+    'gitops_config_last_successful_sync_timestamp_seconds',
+    'gitops_config_sync_interval_seconds',
+    'gitops_config_write_failures_total',
+    'gitops_config_fleet_merged_clusters',
+    'gitops_config_fleet_silent_clusters',
+    'gitops_config_answers_near_size_limit',
+    'gitops_config_answers_over_input_limit',
+    'gitops_config_fleet_list_bytes',
+    'gitops_config_response_limit_bytes',
     ...['', '_bucket', '_sum', '_count'].map((suffix) => `gitops_config_http_request_duration_seconds${suffix}`),
   ];
   const PROMQL_WORDS = new Set(['sum', 'max', 'min', 'avg', 'count', 'rate', 'increase', 'histogram_quantile', 'time', 'label_values']);

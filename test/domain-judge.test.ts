@@ -56,6 +56,18 @@ describe('judge', () => {
     expect(codes(judged({ ...FLEET, platform_components: [huge] }, base))).toEqual(['response_too_large', 'response_too_large', 'response_too_large']);
   });
 
+  it('publishes a response within 10 % of 900 KiB with a warning response_near_limit per cluster, and none below 90 %', () => {
+    const sized = (length: number) => judged({ ...FLEET, platform_components: [{ ...app, component_path: 'x'.repeat(length) }] }, base);
+    // The answer is the path and some hundred bytes around it: 880,000 is past 90 % of 921,600 (829,440), 820,000 is not.
+    const near = sized(880_000);
+    expect(near.publish).toBe(true);
+    expect(near.problems.map((p) => [p.code, p.severity, p.at.record?.id, p.identity])).toEqual(
+      ['c1', 'c2', 'c3'].map((id) => ['response_near_limit', 'warning', id, 'platform-components']),
+    );
+    expect(near.problems[0]!.message).toMatch(/^its platform-components response is \d+ bytes, 9\d% of the consumer's 900 KiB limit/);
+    expect(sized(820_000).problems).toEqual([]);
+  });
+
   it('a dangling reference is an error when new, a warning when the baseline had it, a warning in a first revision unless asked otherwise', () => {
     const typo = { ...FLEET, clusters: [cluster('c1', { namespaces: [{ id: 'team-a' }, { id: 'team-b' }] }), cluster('c2'), cluster('c3')] };
     const fresh = judged(typo, base);

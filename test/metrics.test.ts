@@ -61,6 +61,16 @@ const OURS: Record<string, [Family['type'], string[]]> = {
   gitops_config_clusters: ['gauge', []],
   gitops_config_fleet_clusters: ['gauge', ['state']],
   gitops_config_writes_total: ['counter', ['action', 'collection', 'result']],
+  // What the alert rules read (deploy/prometheus/; test/alert-series.test.ts checks every series they name).
+  gitops_config_stale_since_timestamp_seconds: ['gauge', []],
+  gitops_config_refused_revision_info: ['gauge', ['collection', 'problem', 'revision']],
+  gitops_config_write_failures_total: ['counter', ['reason']],
+  gitops_config_answers_near_size_limit: ['gauge', ['endpoint']],
+  gitops_config_answers_over_input_limit: ['gauge', ['endpoint']],
+  gitops_config_fleet_list_bytes: ['gauge', []],
+  gitops_config_response_limit_bytes: ['gauge', []],
+  gitops_config_fleet_merged_clusters: ['gauge', ['state']],
+  gitops_config_fleet_silent_clusters: ['gauge', ['environment']],
 };
 
 describe('GET /metrics', () => {

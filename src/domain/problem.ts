@@ -34,6 +34,7 @@ export const PROBLEM_CODES = [
   'self_dependency',
   'dependency_cycle',
   'response_too_large',
+  'response_near_limit',
   'too_many_inputs',
   'unused_catalog_entry',
   'component_id_not_dns_label',

@@ -9,7 +9,9 @@ export function isCollection(name: string): name is Collection {
   return (COLLECTIONS as readonly string[]).includes(name);
 }
 
-export type Environment = 'dev' | 'qa' | 'uat' | 'prod';
+/** The environments a cluster can be in (the cluster schema's enum): a short fixed list, so metrics may be labelled by it. */
+export const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 
 /** One entry of a cluster's `platform_components`: a catalog id plus per-cluster overrides. */
 export interface ComponentRef {

@@ -2,10 +2,8 @@
 // optional, each at most once. Anything else is refused by name, so that a typo never
 // silently returns the whole fleet.
 import { type FleetListFilter, MAX_SHARDS } from '../domain/projections/index.ts';
-import type { Environment } from '../domain/records.ts';
+import { ENVIRONMENTS, type Environment } from '../domain/records.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
-
-const ENVIRONMENTS: readonly Environment[] = ['dev', 'qa', 'uat', 'prod'];
 
 export function parseFleetListQuery(query: string): FleetListFilter {
   const params = new URLSearchParams(query);

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
-import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
+import { type AnyRecord, type Collection, COLLECTIONS, ENVIRONMENTS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
 import { WriteRefused } from '../store/errors.ts';
@@ -33,8 +33,6 @@ export interface RestDeps {
 }
 
 export const MAX_LIMIT = 10_000;
-
-const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'];
 
 const FILTERS: Record<Collection, string[]> = {
   clusters: ['environment', 'cluster_dns'],
@@ -227,7 +225,7 @@ export function parseListQuery(collection: Collection, query: Record<string, unk
   const result: ListQuery = { limit: integer('limit', 1, MAX_LIMIT), offset: integer('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0 };
   if (collection === 'clusters') {
     const environment = single('environment');
-    if (environment !== undefined && !ENVIRONMENTS.includes(environment)) {
+    if (environment !== undefined && !(ENVIRONMENTS as readonly string[]).includes(environment)) {
       details.push({ path: 'environment', message: `must be one of: ${ENVIRONMENTS.join(', ')}` });
     }
     const dns = single('cluster_dns');

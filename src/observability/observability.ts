@@ -14,8 +14,13 @@ export interface Observability {
   fleet: FleetStates;
 }
 
-export function createObservability(store: StoreRunner, responses: CurrentResponses, peers?: MetricSources['peers']): Observability {
+export function createObservability(
+  store: StoreRunner,
+  responses: CurrentResponses,
+  pollIntervalMs: number,
+  peers?: MetricSources['peers'],
+): Observability {
   const polls = new FleetPolls(store);
   const fleet = new FleetStates(responses, polls);
-  return { metrics: new ServiceMetrics({ store, fleet, peers }), polls, fleet };
+  return { metrics: new ServiceMetrics({ store, fleet, pollIntervalMs, peers }), polls, fleet };
 }

@@ -4,31 +4,43 @@
 // (the served revision, the fleet) is read when /metrics is scraped; only rare events (a
 // reload, a write) are counted by prom-client as they happen, from the store runner's events.
 //
+// The series the alert rules (deploy/prometheus/) need beyond these are registered by
+// ./store-series.ts, ./fleet-series.ts and ./answer-limit-series.ts.
+//
 // prom-client's standard process and Node.js series (process_cpu_seconds_total,
 // nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
 // prefix: dashboards and alerts made for any Node.js process then work unchanged.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { PEER_FAILURE_REASONS, type PeerFailureReason } from '../peers/peer-client.ts';
+import { PEER_FAILURE_REASONS } from '../peers/peer-client.ts';
+import type { Peers } from '../peers/peers.ts';
 import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
+import { registerAnswerLimitSeries } from './answer-limit-series.ts';
 import { DurationHistogram } from './duration-histogram.ts';
+import { registerFleetSeries } from './fleet-series.ts';
+import { PeerPollsCache } from './peer-polls-cache.ts';
 import { RequestCounts } from './request-counts.ts';
+import { registerStoreSeries, type StoreSeriesSource } from './store-series.ts';
 
 export const METRIC_PREFIX = 'gitops_config_';
 
 export interface MetricSources {
-  store: Pick<StoreRunner, 'published' | 'onLoad' | 'onWrite'>;
+  store: Pick<StoreRunner, 'onLoad'> & StoreSeriesSource;
   fleet: FleetStates;
+  /** FLEET_POLL_INTERVAL: how often the clusters' providers poll, in ms. */
+  pollIntervalMs: number;
   /** The other replicas (PEERS); without them their series are not there. */
-  peers?: { onFailure(listener: (reason: PeerFailureReason) => void): unknown; readonly count: number };
+  peers?: Pick<Peers, 'onFailure' | 'count' | 'gatherPolls'>;
 }
 
 export class ServiceMetrics {
   readonly registry = new Registry();
   /** Answered requests: the HTTP layer records into it. */
   readonly requests = new RequestCounts();
+  /** Scrapes of /metrics so far: series read in one scrape may share work (./fleet-series.ts). */
+  #scrapes = 0;
 
-  constructor({ store, fleet, peers }: MetricSources) {
+  constructor({ store, fleet, pollIntervalMs, peers }: MetricSources) {
     const registers = [this.registry];
     const requests = this.requests;
 
@@ -83,6 +95,8 @@ export class ServiceMetrics {
         this.set(store.published()?.snapshot.clusters.size ?? 0);
       },
     });
+    const peerPolls = peers && new PeerPollsCache(() => peers.gatherPolls());
+    const ownFleet = registerFleetSeries(METRIC_PREFIX, registers, { fleet, pollIntervalMs, peerPolls, scrape: () => this.#scrapes });
     new Gauge({
       name: `${METRIC_PREFIX}fleet_clusters`,
       help:
@@ -92,7 +106,7 @@ export class ServiceMetrics {
       labelNames: ['state'] as const,
       registers,
       async collect() {
-        const summary = await fleet.summary();
+        const summary = await ownFleet();
         for (const state of FLEET_STATES) this.set({ state }, summary?.[state] ?? 0);
       },
     });
@@ -136,6 +150,9 @@ export class ServiceMetrics {
       });
     }
 
+    registerStoreSeries(METRIC_PREFIX, registers, store);
+    registerAnswerLimitSeries(METRIC_PREFIX, registers, store);
+
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -145,6 +162,7 @@ export class ServiceMetrics {
 
   /** The exposition text of every series, as /metrics answers it. */
   text(): Promise<string> {
+    this.#scrapes++;
     return this.registry.metrics();
   }
 }

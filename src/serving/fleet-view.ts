@@ -61,6 +61,12 @@ const SLICE = 500;
 /** A publication during the walk starts it again on the new revision, at most this many times. */
 const RESTARTS = 3;
 
+/** Sees every served cluster of one walk, with its last polls; a walk started again on a newer revision calls restart() first. */
+export interface FleetVisitor {
+  restart(): void;
+  visit(cluster: Cluster, polls: ClusterPolls | undefined): void;
+}
+
 type Visit = (cluster: Cluster, state: FleetState, polls: ClusterPolls | undefined, current: (string | null)[]) => void;
 
 export class FleetStates {
@@ -72,9 +78,13 @@ export class FleetStates {
     this.#polls = polls;
   }
 
-  /** How many clusters are in each state; undefined before the first revision is served. */
-  async summary(): Promise<FleetSummary | undefined> {
-    return (await this.#walk(this.#polls))?.summary;
+  /**
+   * How many clusters are in each state; undefined before the first revision is served.
+   * `polls`: other replicas' merged in; `visitor` sees each cluster with its polls on the way.
+   */
+  async summary(polls: PollLookup = this.#polls, visitor?: FleetVisitor): Promise<FleetSummary | undefined> {
+    const visit: Visit | undefined = visitor && ((cluster, _state, clusterPolls) => visitor.visit(cluster, clusterPolls));
+    return (await this.#walk(polls, visitor && (() => visitor.restart()), visit))?.summary;
   }
 
   /** This replica's own poll registry. */

@@ -111,6 +111,8 @@ export interface BackendDescription {
   pushBranch?: string;
   /** True for a store that follows a remote: a push webhook makes sense. */
   followsRemote: boolean;
+  /** A store fetched from a remote on an interval: how often, and when a fetch last succeeded (the metrics export both). */
+  sync?: { intervalMs: number; lastSuccessAt: Date | undefined };
   /** Nothing but the service's own writes ever changes this store (a seed file in memory). */
   fixed?: boolean;
 }

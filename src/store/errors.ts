@@ -3,27 +3,33 @@
 import type { Problem } from '../domain/problem.ts';
 import type { WriteRefusal } from '../domain/writes/write-request.ts';
 
-/** Why the store cannot answer or take a write now. */
-export type StoreFaultReason =
+/**
+ * Why the store cannot answer or take a write now. A fixed list, so that the metrics can count
+ * write failures by it (gitops_config_write_failures_total{reason}) with every reason present from the start.
+ */
+export const STORE_FAULT_REASONS = [
   /** Nothing has been loaded and published yet. */
-  | 'not_loaded'
+  'not_loaded',
   /** The store holds a revision that was refused: writes wait until it is fixed. */
-  | 'revision_refused'
+  'revision_refused',
   /** Another process holds the store's lock for longer than a write waits. */
-  | 'locked'
-  | 'disk_full'
-  | 'remote_unreachable'
+  'locked',
+  'disk_full',
+  'remote_unreachable',
   /** The remote refused the credentials. */
-  | 'auth_failed'
+  'auth_failed',
   /** The remote refused the change for another reason. */
-  | 'remote_refused'
+  'remote_refused',
   /** The store kept changing under a write, attempt after attempt. */
-  | 'kept_moving'
-  | 'read_only'
+  'kept_moving',
+  'read_only',
   /** The repository is in a state a write must not touch until a person acts: a merge in progress, a damaged index. */
-  | 'repository_state'
+  'repository_state',
   /** Any other failure to read or write the store. */
-  | 'io';
+  'io',
+] as const;
+
+export type StoreFaultReason = (typeof STORE_FAULT_REASONS)[number];
 
 export class StoreUnavailable extends Error {
   readonly reason: StoreFaultReason;

@@ -3,6 +3,7 @@
 // service's own code and run in the runner's queue, so they must be quick.
 import type { Collection } from '../domain/records.ts';
 import type { WriteAction } from '../domain/writes/write-request.ts';
+import type { StoreFaultReason } from './errors.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface WriteOutcome {
   collection: Collection;
   action: WriteAction;
   result: 'ok' | 'unchanged' | 'refused' | 'failed';
+  /** Why the store could not take it (result `failed` only). */
+  reason?: StoreFaultReason;
 }
 
 export type WriteListener = (outcome: WriteOutcome) => void;

@@ -15,7 +15,7 @@ import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable } from './errors.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
-import type { LoadReport, StoreStatus } from './store-status.ts';
+import { type LoadReport, nextLoadReport, type StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from '../retry-policy.ts';
@@ -215,7 +215,7 @@ export class StoreRunner {
       const blocking = await locateRefusedProblems(this.#backend, revision, judgement.blocking);
       const error = `${blocking.length} problem(s) in revision ${revision}`;
       this.#refused = { revision, error, problems: blocking };
-      this.#lastLoad = { at, ok: false, revision, error, problems: blocking };
+      this.#lastLoad = nextLoadReport(this.#lastLoad, { at, ok: false, revision, error, problems: blocking });
       // warn, not error: the service goes on serving the last good revision; the fix is in the data.
       const problems = blocking.slice(0, 50).map(formatProblem);
       this.#log.warn(
@@ -250,7 +250,7 @@ export class StoreRunner {
 
   #loadFailed(error: unknown, at: string, reason: string): void {
     const message = `the store cannot be read now: ${describeError(error)}`;
-    this.#lastLoad = { at, ok: false, reason: error instanceof StoreUnavailable ? error.reason : 'io', error: message, problems: [] };
+    this.#lastLoad = nextLoadReport(this.#lastLoad, { at, ok: false, reason: error instanceof StoreUnavailable ? error.reason : 'io', error: message, problems: [] });
     const served = this.#published?.snapshot.revision ?? null;
     this.#log[error instanceof StoreUnavailable ? 'warn' : 'error'](
       { err: error instanceof StoreUnavailable ? undefined : error, reason, served_revision: served, retry_in_ms: this.#retry.peek() },

@@ -13,6 +13,17 @@ export interface LoadReport {
   reason?: StoreFaultReason;
   error?: string;
   problems?: Problem[];
+  /**
+   * While loads go wrong (refused or failed) and an earlier revision stays served: when the
+   * first of them ended, which is when /ready began to say `stale` (the alert rules time it).
+   */
+  staleSince?: string;
+}
+
+/** The report of a load that just ended, after `previous`: a run of failed or refused loads keeps the time it began. */
+export function nextLoadReport(previous: LoadReport | undefined, next: LoadReport): LoadReport {
+  if (next.ok) return next;
+  return { ...next, staleSince: previous?.ok === false ? (previous.staleSince ?? previous.at) : next.at };
 }
 
 export interface StoreStatus {

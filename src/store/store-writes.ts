@@ -3,7 +3,7 @@
 // how it ended (./store-events.ts: each write of a change set counted, with the set's result), and the ones under way known so that stopping can wait
 // for them.
 import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
-import { WriteRefused } from './errors.ts';
+import { asStoreFault, type StoreFaultReason, WriteRefused } from './errors.ts';
 import { SerialQueue } from './serial-queue.ts';
 import type { StoreEvents, WriteOutcome } from './store-events.ts';
 import { attemptWrite, type WriteOptions, type WriteResult, type WriteSide } from './write-attempts.ts';
@@ -36,11 +36,11 @@ export class StoreWrites {
 
   async #write(request: ChangeSetRequest, options: WriteOptions): Promise<WriteResult> {
     // A dry run stores nothing and is not counted as a write.
-    const written = (result: WriteOutcome['result']): void => {
+    const written = (result: WriteOutcome['result'], reason?: StoreFaultReason): void => {
       if (options.dryRun) return;
       for (const write of request.writes) {
         const action = write.kind === 'create' || write.kind === 'delete' ? write.kind : 'update';
-        this.#events.written({ collection: write.collection, action, result });
+        this.#events.written({ collection: write.collection, action, result, ...(reason ? { reason } : {}) });
       }
     };
     try {
@@ -48,7 +48,8 @@ export class StoreWrites {
       written(result.applied.unchanged ? 'unchanged' : 'ok');
       return result;
     } catch (error) {
-      written(error instanceof WriteRefused ? 'refused' : 'failed');
+      if (error instanceof WriteRefused) written('refused');
+      else written('failed', asStoreFault(error).reason);
       throw error;
     }
   }

@@ -13,7 +13,8 @@
 //   dangling_reference, stray_patch                       references.ts
 //   unknown_dependency, self_dependency,                  catalog.ts
 //     dependency_cycle, unused_catalog_entry
-//   response_too_large, too_many_inputs                   response-size.ts
+//   response_too_large, response_near_limit,              response-size.ts
+//     too_many_inputs
 //   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
 //   id_case_clash, reserved_file_name                     portable-ids.ts (warnings on a

@@ -1,6 +1,7 @@
 // Rules on what a cluster would be served: no answer over the consumer's 900 KiB limit (it
-// would fail there), a warning for a list longer than the consumer keeps by default, and a
-// warning for a fleet listing close to the limit. Exact sizes need the merged answer; a cheap
+// would fail there), a warning for an answer within 10 % of it (the next change may push it
+// over), a warning for a list longer than the consumer keeps by default, and a warning for a
+// fleet listing close to the limit. Exact sizes need the merged answer; a cheap
 // upper bound, computed from the sizes of the definitions, spares that for every cluster that
 // cannot come near the limit.
 import { MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../projections/index.ts';
@@ -10,6 +11,9 @@ import type { Snapshot } from '../snapshot.ts';
 
 /** The consumer's default `spec.filter.limit`: items past it are silently dropped. */
 export const CONSUMER_DEFAULT_LIMIT = 100;
+
+/** The share of the limit from which an answer is warned about (response_near_limit). */
+export const NEAR_LIMIT_SHARE = 0.9;
 
 export const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
@@ -73,13 +77,30 @@ function tooLarge(clusterId: string, endpoint: PerClusterEndpoint, bytes: number
   );
 }
 
-/** Errors for responses over 900 KiB, warnings for lists the consumer would cut at its default limit. */
+function nearLimit(clusterId: string, endpoint: PerClusterEndpoint, bytes: number): Problem {
+  return {
+    ...problem(
+      'response_near_limit',
+      { record: { collection: 'clusters', id: clusterId }, field: '' },
+      `its ${endpoint} response is ${bytes} bytes, ${Math.floor((100 * bytes) / MAX_RESPONSE_BYTES)}% of the consumer's 900 KiB limit ` +
+        `(${MAX_RESPONSE_BYTES} bytes); past it the cluster gets no answer it can read`,
+      { identity: endpoint },
+    ),
+    severity: 'warning',
+  };
+}
+
+/**
+ * Errors for responses over 900 KiB, warnings for responses within 10 % of it and for lists
+ * the consumer would cut at its default limit.
+ */
 export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster, counts: readonly number[]): Problem[] {
   const problems: Problem[] = [];
   ENDPOINTS.forEach((endpoint, index) => {
-    if (responseBound(snapshot, cluster, endpoint) >= MAX_RESPONSE_BYTES) {
+    if (responseBound(snapshot, cluster, endpoint) >= NEAR_LIMIT_SHARE * MAX_RESPONSE_BYTES) {
       const bytes = responseBytes(snapshot, cluster, endpoint);
       if (bytes >= MAX_RESPONSE_BYTES) problems.push(tooLarge(cluster.id, endpoint, bytes));
+      else if (bytes >= NEAR_LIMIT_SHARE * MAX_RESPONSE_BYTES) problems.push(nearLimit(cluster.id, endpoint, bytes));
     }
     const count = counts[index]!;
     if (count > CONSUMER_DEFAULT_LIMIT) {

@@ -222,6 +222,7 @@ export class RemoteGitBackend implements Backend {
       },
       followsRemote: true,
       pushBranch: this.#branch,
+      sync: { intervalMs: this.#options.syncIntervalMs, lastSuccessAt: this.#lastGoodSync === undefined ? undefined : new Date(this.#lastGoodSync) },
     };
   }
 
