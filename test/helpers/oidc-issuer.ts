@@ -92,10 +92,10 @@ async function makeKey(alg: string): Promise<IssuerKey> {
   return { kid, alg, privateKey, publicKey, jwk };
 }
 
-/** The default person: Alice, in the given groups. */
+/** The default person: Alice, in the given groups, with an e-mail the issuer verified (as Keycloak and Dex say it). */
 export function personClaims(issuer: string, groups: string[] = ['platform-admins']): JWTPayload {
   const now = Math.floor(Date.now() / 1000);
-  return { iss: issuer, aud: AUDIENCE, sub: 'user-alice', name: 'Alice Admin', email: 'alice@example.com', groups, iat: now, exp: now + 300 };
+  return { iss: issuer, aud: AUDIENCE, sub: 'user-alice', name: 'Alice Admin', email: 'alice@example.com', email_verified: true, groups, iat: now, exp: now + 300 };
 }
 
 /** Starts the issuer (or only takes its port, when `down`). */
