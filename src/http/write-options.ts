@@ -7,6 +7,7 @@ import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
 import { callerOf } from './authorize.ts';
 import type { Caller } from './caller.ts';
 import { ApiError } from './errors.ts';
+import { knownQuery } from './write-query.ts';
 
 /** Set on every answer to a dry run, whatever its status. */
 export const DRY_RUN_HEADER = 'gitops-dry-run';
@@ -20,10 +21,11 @@ const DRY_RUN_ALL = 'All';
 
 /**
  * Middleware after authentication: a request with ?dryRun=All is marked (res.locals.dryRun,
- * and the header on whatever it is answered); another value of dryRun is a 400.
+ * and the header on whatever it is answered); another value of dryRun is a 400, and so is any
+ * other query parameter, or dryRun given twice (./write-query.ts).
  */
 export function readDryRun(req: Request, res: Response, next: NextFunction): void {
-  const value = req.query.dryRun;
+  const value = knownQuery(req.originalUrl, ['dryRun'], 'a write').get('dryRun');
   if (value !== undefined) {
     if (value !== DRY_RUN_ALL) {
       throw new ApiError('validation_error', `dryRun must be "${DRY_RUN_ALL}" (the only value Kubernetes' dryRun takes), or left out`, {
