@@ -48,6 +48,8 @@ export interface SignOptions {
   kid?: string;
   /** Claims left out of the defaults (`exp` to make a token that never expires). */
   omit?: string[];
+  /** The `typ` header (default `JWT`, as ID tokens have it); null: none. */
+  typ?: string | null;
 }
 
 export interface OidcIssuer {
@@ -216,7 +218,9 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
       const key = signOptions.key ?? newest();
       const payload: JWTPayload = { ...personClaims(issuer.url), ...claims };
       for (const name of signOptions.omit ?? []) delete payload[name];
-      return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: signOptions.kid ?? key.kid, typ: 'JWT' }).sign(key.privateKey);
+      const typ = signOptions.typ === undefined ? 'JWT' : signOptions.typ;
+      const header = { alg: key.alg, kid: signOptions.kid ?? key.kid, ...(typ === null ? {} : { typ }) };
+      return new SignJWT(payload).setProtectedHeader(header).sign(key.privateKey);
     },
     async rotate(rotateOptions = {}) {
       const key = await makeKey(rotateOptions.alg ?? 'RS256');
