@@ -8,6 +8,7 @@
 // nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
 // prefix: dashboards and alerts made for any Node.js process then work unchanged.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { IGNORED_ANNOUNCEMENT_REASONS, type IgnoredAnnouncementReason } from '../peers/announcement-limit.ts';
 import { PEER_FAILURE_REASONS, type PeerFailureReason } from '../peers/peer-client.ts';
 import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
@@ -20,7 +21,11 @@ export interface MetricSources {
   store: Pick<StoreRunner, 'published' | 'onLoad' | 'onWrite'>;
   fleet: FleetStates;
   /** The other replicas (PEERS); without them their series are not there. */
-  peers?: { onFailure(listener: (reason: PeerFailureReason) => void): unknown; readonly count: number };
+  peers?: {
+    onFailure(listener: (reason: PeerFailureReason) => void): unknown;
+    onIgnored(listener: (reason: IgnoredAnnouncementReason) => void): unknown;
+    readonly count: number;
+  };
 }
 
 export class ServiceMetrics {
@@ -126,6 +131,16 @@ export class ServiceMetrics {
       });
       for (const reason of PEER_FAILURE_REASONS) errors.inc({ reason }, 0);
       peers.onFailure((reason) => errors.inc({ reason }));
+      const ignored = new Counter({
+        name: `${METRIC_PREFIX}peer_announcements_ignored_total`,
+        help:
+          'Announcements of another replica (PEERS) that made this one hold no polls, by reason: rate_limited (more than the peer may make), ' +
+          'nothing_new (the store holds nothing newer than what is served: a revision made up, or one served already), held_before.',
+        labelNames: ['reason'] as const,
+        registers,
+      });
+      for (const reason of IGNORED_ANNOUNCEMENT_REASONS) ignored.inc({ reason }, 0);
+      peers.onIgnored((reason) => ignored.inc({ reason }));
       new Gauge({
         name: `${METRIC_PREFIX}peers`,
         help: 'Other replicas this one found at its last look at PEERS (itself not counted).',

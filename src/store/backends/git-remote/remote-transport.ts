@@ -68,6 +68,17 @@ export async function fetchBranch(target: RemoteTarget, branch: string): Promise
   return result.fetchHead;
 }
 
+/** The commit the remote's branch names now, asked for without fetching anything (as `git ls-remote` asks). */
+export async function remoteBranchHead(target: RemoteTarget, branch: string): Promise<string | undefined> {
+  const ref = `refs/heads/${branch}`;
+  try {
+    const refs = await git.listServerRefs({ http, url: target.url, prefix: ref, ...authCallbacks(target.credentials) });
+    return refs.find((found) => found.ref === ref)?.oid;
+  } catch (error) {
+    throw remoteFault(error, target);
+  }
+}
+
 /**
  * How often a push the remote refused for a held lock, or lost on the way, is tried again,
  * and the pauses: 0.2 s, doubling up to 1.6 s (about 3 s in all), never past the write's
