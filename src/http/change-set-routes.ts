@@ -151,7 +151,9 @@ function ifMatchProblem(ifMatch: unknown): string | undefined {
   if (typeof ifMatch !== 'string') return 'must be a string: the ETag as GET returned it';
   const given = ifMatch.trim();
   if (ONE_STRONG_ETAG.test(given)) return undefined;
-  if (given === '*') return 'must be the ETag the write was made on, not *; leave if_match out to write whatever the record holds';
+  if (given === '*') {
+    return 'must be the ETag the write was made on, not *; leave if_match out to write whatever the record holds';
+  }
   if (given.startsWith('W/')) return 'must be a strong ETag: a weak one (W/"…") never matches';
   if (given.includes(',')) return 'must be one ETag, not a list: a write is made on one version of the record';
   return 'must be an ETag as GET returned it, in its quotes ("…")';

@@ -78,7 +78,9 @@ export function messageProblem(message: string): string | undefined {
   const control = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(message);
   if (control) return `must not hold control characters other than newline and tab (${found(control)})`;
   const bidi = /\p{Bidi_Control}/u.exec(message);
-  if (bidi) return `must not hold bidirectional control characters, which make text read otherwise than it is stored (${found(bidi)})`;
+  if (bidi) {
+    return `must not hold bidirectional control characters, which make text read otherwise than it is stored (${found(bidi)})`;
+  }
   const separator = /[\u2028\u2029]/.exec(message);
   if (separator) return `must not hold line or paragraph separators; break lines with a newline (${found(separator)})`;
   return undefined;

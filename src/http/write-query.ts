@@ -22,7 +22,9 @@ export function knownQuery(url: string, accepted: readonly string[], what: strin
   const values = new Map<string, string>();
   for (const [name, value] of params) {
     const shown = name.length > NAME_SHOWN_MAX ? `${name.slice(0, NAME_SHOWN_MAX)}…` : name;
-    if (!accepted.includes(name)) details.push({ path: shown, message: `unknown query parameter ${JSON.stringify(shown)}: ${takes}, spelt so` });
+    if (!accepted.includes(name)) {
+      details.push({ path: shown, message: `unknown query parameter ${JSON.stringify(shown)}: ${takes}, spelt so` });
+    }
     else if (values.has(name)) details.push({ path: name, message: `${name} is given more than once; give it once` });
     else values.set(name, value);
   }

@@ -134,8 +134,9 @@ export class ServiceMetrics {
       const ignored = new Counter({
         name: `${METRIC_PREFIX}peer_announcements_ignored_total`,
         help:
-          'Announcements of another replica (PEERS) that made this one hold no polls, by reason: rate_limited (more than the peer may make), ' +
-          'nothing_new (the store holds nothing newer than what is served: a revision made up, or one served already), held_before.',
+          'Announcements of another replica (PEERS) that made this one hold no polls, by reason: ' +
+          'rate_limited (more than the peer may make), nothing_new (the store holds nothing newer than ' +
+          'what is served: a revision made up, or one served already), held_before.',
         labelNames: ['reason'] as const,
         registers,
       });

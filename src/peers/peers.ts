@@ -45,7 +45,7 @@ export interface PeerAnswer {
   revision: string | null;
   /** The announced revision is news to it: it fetches and holds its polls. */
   catching_up?: boolean;
-  /** Why the announcement made it hold nothing (the store holds nothing newer, the peer's allowance is spent, it held for that revision before). */
+  /** Why the announcement made it hold nothing (./announcement-limit.ts). */
   ignored?: IgnoredAnnouncementReason;
   /** The request came from the answering process itself. */
   self?: true;
@@ -152,7 +152,8 @@ export class Peers {
       this.#looking.set(revision, look);
     }
     const outcome = await look;
-    return outcome === 'holding' ? { instance: this.instance, revision: this.#served(), catching_up: true } : this.#ignored(outcome, revision, peer);
+    if (outcome !== 'holding') return this.#ignored(outcome, revision, peer);
+    return { instance: this.instance, revision: this.#served(), catching_up: true };
   }
 
   /** Called with the reason of every announcement that made this replica hold nothing (the metrics count them). */
@@ -220,7 +221,10 @@ export class Peers {
     if (this.#limit.heldBefore(newest)) return 'held_before';
     this.#limit.holding(newest);
     const hold = this.hold.begin(newest);
-    this.#log.info({ revision: newest, announced, served_revision: this.#served() }, 'a peer announced a newer revision: fetching it; polls wait until it is served here');
+    this.#log.info(
+      { revision: newest, announced, served_revision: this.#served() },
+      'a peer announced a newer revision: fetching it; polls wait until it is served here',
+    );
     void this.#store.reload('a peer announced a newer revision').finally(() => hold.release());
     return 'holding';
   }

@@ -17,7 +17,7 @@ export type StoreFaultReason =
   | 'auth_failed'
   /** The remote refused the change for another reason. */
   | 'remote_refused'
-  /** The remote refused the pushed objects themselves (its object checks, a size limit): the same commit will never land. */
+  /** The remote refused the pushed objects themselves (its checks, a size limit): the same commit never lands. */
   | 'content_refused'
   /** The store kept changing under a write, attempt after attempt. */
   | 'kept_moving'

@@ -6,7 +6,12 @@ import type { Logger } from 'pino';
 import type { Backend } from './backend.ts';
 
 /** Whether `served` is `revision` or, as far as the store can tell, newer than it. */
-export async function servedAtLeast(backend: Backend, served: string | undefined, revision: string, log: Logger): Promise<boolean> {
+export async function servedAtLeast(
+  backend: Backend,
+  served: string | undefined,
+  revision: string,
+  log: Logger,
+): Promise<boolean> {
   if (served === undefined) return false;
   if (served === revision) return true;
   try {
@@ -17,7 +22,7 @@ export async function servedAtLeast(backend: Backend, served: string | undefined
   }
 }
 
-/** The revision the store's source holds as its newest now (Backend.newestRevision); undefined when it cannot be asked. */
+/** The revision the store's source holds as its newest now (Backend.newestRevision); undefined if it cannot say. */
 export async function newestInStore(backend: Backend, log: Logger): Promise<string | undefined> {
   try {
     return await backend.newestRevision?.();

@@ -17,7 +17,10 @@ export function cleanPersonName(text: string): string {
   return text.replace(SPACING, ' ').replace(UNSEEN, '').replace(/\s+/gu, ' ').trim();
 }
 
-/** What neither part of an address may hold: spaces, controls, format characters (bidi controls among them), the specials of RFC 5322. */
+/**
+ * What neither part of an address may hold: spaces, controls, format characters (bidi
+ * controls among them), the specials of RFC 5322.
+ */
 const ADDRESS_PART = String.raw`[^\s\p{Cc}\p{Cf}@<>()[\]\\,;:"]+`;
 const ADDRESS = new RegExp(`^${ADDRESS_PART}@${ADDRESS_PART}$`, 'u');
 /** The longest address SMTP carries (RFC 5321's path limit, less its brackets). */

@@ -9,8 +9,13 @@
 export const ISSUER_DOCUMENT_MAX_BYTES = 1024 * 1024;
 
 /** The body of the answer from `url`, read up to `limit` bytes; past them an Error naming the limit. */
-export async function issuerDocumentBytes(response: Response, url: string, limit = ISSUER_DOCUMENT_MAX_BYTES): Promise<Uint8Array> {
-  const tooLarge = () => new Error(`${url} answered a document larger than ${limit} bytes (1 MiB), the limit for an issuer's document; the rest was not read`);
+export async function issuerDocumentBytes(
+  response: Response,
+  url: string,
+  limit = ISSUER_DOCUMENT_MAX_BYTES,
+): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new Error(`${url} answered a document larger than ${limit} bytes (1 MiB), the limit for an issuer's document; the rest was not read`);
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await response.body?.cancel();

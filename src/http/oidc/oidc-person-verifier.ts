@@ -60,7 +60,8 @@ export class OidcPersonVerifier implements PersonVerifier {
       throw this.#invalid(invalidReason(error));
     }
     const { payload, protectedHeader } = verified;
-    const why = tokenTypeProblem(protectedHeader.typ) ?? issuedAtProblem(payload.iat, Date.now() / 1000, CLOCK_LEEWAY_SECONDS);
+    const why =
+      tokenTypeProblem(protectedHeader.typ) ?? issuedAtProblem(payload.iat, Date.now() / 1000, CLOCK_LEEWAY_SECONDS);
     if (why !== undefined) throw this.#invalid(why);
     return personFromClaims(payload, this.#settings);
   }

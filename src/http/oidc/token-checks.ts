@@ -20,7 +20,7 @@ export function tokenMediaType(typ: string): string {
   return lower.includes('/') ? lower : `application/${lower}`;
 }
 
-/** Why the token's `typ` header refuses it, or undefined (no `typ` at all is accepted: most issuers send one, not all). */
+/** Why the token's `typ` header refuses it, or undefined (none at all is accepted: most issuers send one, not all). */
 export function tokenTypeProblem(typ: unknown): string | undefined {
   if (typ === undefined) return undefined;
   if (typeof typ !== 'string') return 'its "typ" header is not a string';
@@ -31,5 +31,6 @@ export function tokenTypeProblem(typ: unknown): string | undefined {
 /** Why the token's `iat` refuses it (issued later than now plus the leeway), or undefined. */
 export function issuedAtProblem(iat: unknown, nowSeconds: number, leewaySeconds: number): string | undefined {
   if (typeof iat !== 'number' || iat <= nowSeconds + leewaySeconds) return undefined;
-  return `its "iat" claim says it was issued ${Math.round(iat - nowSeconds)} s from now (clocks may disagree by ${leewaySeconds} s)`;
+  const ahead = Math.round(iat - nowSeconds);
+  return `its "iat" claim says it was issued ${ahead} s from now (clocks may disagree by ${leewaySeconds} s)`;
 }

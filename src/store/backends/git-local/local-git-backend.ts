@@ -146,7 +146,7 @@ export class LocalGitBackend implements Backend {
     return isOlderCommit(this.dir, revision, served, this.#gitCache);
   }
 
-  /** HEAD's commit: what another replica on this repository could have published (uncommitted edits are nobody else's). */
+  /** HEAD's commit: what another replica of this repository could have published (edits are nobody else's). */
   newestRevision(): Promise<string | undefined> {
     return headCommit(this.dir);
   }

@@ -168,7 +168,10 @@ function filePath(dir: string, path: string): string {
   return full;
 }
 
-/** A failed commit as the store's typed error: the store moved, a lock held, a full disk, an index it cannot keep, else a logged I/O fault. */
+/**
+ * A failed commit as the store's typed error: the store moved, a lock held, a full disk, an
+ * index it cannot keep; else an I/O fault, logged.
+ */
 export function commitFault(error: unknown, log: Logger): Error {
   if (error instanceof RefMoved) return new BaseMoved(error.message);
   if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);

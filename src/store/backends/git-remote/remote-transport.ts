@@ -125,7 +125,9 @@ export async function pushCommit(
     if (failure.kind === 'content') {
       throw new StoreUnavailable(
         'content_refused',
-        `the Git remote refused the commit's content, so nothing was stored: its checks of what is pushed to it (such as receive.fsckObjects or a size limit) failed, and trying again would not help: ${redact(failure.message, secrets(target))}`,
+        "the Git remote refused the commit's content, so nothing was stored: its checks of what is pushed to it " +
+          '(such as receive.fsckObjects or a size limit) failed, and trying again would not help: ' +
+          redact(failure.message, secrets(target)),
       );
     }
     // "failed to update ref" is git's report for a branch it could not move, a lock held by
@@ -210,7 +212,9 @@ const REMOTE_WORDS_MAX_CHARS = 600;
  * each branch's, then the first lines the host wrote (a hook's reason, a lock it holds).
  */
 function reportedFailure(report: PushReport, remoteSaid: readonly string[]): PushFailure {
-  const refs = Object.entries(report.refs).filter(([, ref]) => !ref.ok).map(([name, ref]) => `${name}: ${ref.error ?? 'refused'}`);
+  const refs = Object.entries(report.refs)
+    .filter(([, ref]) => !ref.ok)
+    .map(([name, ref]) => `${name}: ${ref.error ?? 'refused'}`);
   const said = remoteSaid
     .join('')
     .split('\n')
