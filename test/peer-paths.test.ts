@@ -6,10 +6,11 @@
 // The replica finds itself among its peers by its instance id.
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HOLD_MS } from '../src/peers/revision-hold.ts';
 import { type PreparedBackend, prepareBackend } from './helpers/backends.ts';
 import { asRepoFiles } from './helpers/fixture-data.ts';
 import { commitAll, writeFiles } from './helpers/git-fixture.ts';
-import { eventually, request } from './helpers/http.ts';
+import { request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.ts';
 import { pushFiles } from './helpers/remote-suite.ts';
@@ -119,17 +120,30 @@ describe('the peer paths', () => {
     const served = service.store.published()!.snapshot.revision;
     // Pushed behind the service's back (its sync interval is an hour): only the announcement tells it.
     const pushed = pushFiles(work, { 'namespaces/team-b.yaml': { labels: { step: 'pushed' } } }, 'step pushed');
+    const announcedAt = performance.now();
     const held = await announce(service, pushed);
     expect(held.json()).toMatchObject({ revision: served, catching_up: true });
     expect(held.json()).not.toHaveProperty('ignored');
-    // The poll waits for the reload the announcement began, and gets the pushed revision.
-    expect((await request(service.url, NS, { token: READ_TOKEN })).headers['x-config-revision']).toBe(pushed);
+    // Held before the answer, for the revision the remote has; a poll meanwhile is answered
+    // once the hold ends: when the reload it began has published the revision (or, on a
+    // machine too slow to fetch in time, after HOLD_MS).
+    expect(service.peers!.hold.held().map((hold) => hold.revision)).toEqual([pushed]);
+    const holdEnded = service.peers!.hold.wait().then(() => ({ at: performance.now(), serving: service.store.published()!.snapshot.revision }));
+    const poll = request(service.url, NS, { token: READ_TOKEN }).then((res) => ({ res, at: performance.now() }));
+    const [ended, { res: polled, at: answered }] = await Promise.all([holdEnded, poll]);
+    expect(answered).toBeGreaterThanOrEqual(ended.at);
+    expect(polled.headers['x-config-revision']).toBe(ended.serving);
+    // Ended before HOLD_MS: by the reload, which published the pushed revision first.
+    if (ended.at - announcedAt < HOLD_MS - 100) expect(ended.serving).toBe(pushed);
+    await service.store.idle();
+    expect(service.store.published()!.snapshot.revision).toBe(pushed);
     expect((await announce(service, pushed)).json()).toMatchObject({ revision: pushed, catching_up: false });
 
     // A revision the service refuses (a dangling reference): held for once, while it is loaded and refused; then never again.
     const refused = pushFiles(work, { 'clusters/c1.yaml': { ...(asRepoFiles()['clusters/c1.yaml'] as object), namespaces: [{ id: 'ghost' }] } }, 'dangling');
     expect((await announce(service, refused)).json()).toMatchObject({ catching_up: true });
-    await eventually(() => service.peers!.hold.active === false, 5000);
+    await service.peers!.hold.wait();
+    await service.store.idle();
     expect(service.store.published()!.snapshot.revision).toBe(pushed);
     const again = await announce(service, refused);
     expect(again.json()).toMatchObject({ revision: pushed, catching_up: false, ignored: 'held_before' });
