@@ -1,10 +1,10 @@
 // How replicas act as one (PEERS). A replica that is about to publish a new revision announces
 // it to the others first and waits for their acknowledgement (at most a second); a replica
 // told of a revision newer than its own makes sure its store's source has something newer,
-// holds its polls until it serves that (./revision-hold.ts), acknowledges and fetches. So once any replica has answered
-// a cluster with a revision, no replica that was reachable answers it with an older one. A
-// push webhook accepted by one replica is passed on to the others, and the fleet view of any
-// replica merges the polls of all.
+// holds its polls until it serves that (./revision-hold.ts), acknowledges and fetches. So
+// once any replica has answered a cluster with a revision, no replica that was reachable
+// answers it with an older one. A push webhook accepted by one replica is passed on to the
+// others, and the fleet view of any replica merges the polls of all.
 //
 // A peer that cannot be reached never holds anything up for longer than those bounds: it is
 // logged and counted (gitops_config_peer_errors_total), and its answers may go back in time
