@@ -122,6 +122,7 @@ describe('the peer paths', () => {
     const pushed = pushFiles(work, { 'namespaces/team-b.yaml': { labels: { step: 'pushed' } } }, 'step pushed');
     const announcedAt = performance.now();
     const held = await announce(service, pushed);
+    console.log(`an announcement of a pushed commit answered after ${Math.round(performance.now() - announcedAt)} ms (one look at the remote's branch first)`);
     expect(held.json()).toMatchObject({ revision: served, catching_up: true });
     expect(held.json()).not.toHaveProperty('ignored');
     // Held before the answer, for the revision the remote has; a poll meanwhile is answered
