@@ -40,6 +40,8 @@ export interface RunningService {
   port: number;
   store: StoreRunner;
   responses: CurrentResponses;
+  /** The other replicas, with PEERS. */
+  peers: Peers | undefined;
   log: Logger;
   /**
    * Stops accepting connections, closes those with no request in flight at once (the others
@@ -188,6 +190,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     port: address.port,
     store,
     responses,
+    peers,
     log,
     close() {
       closing ??= (async () => {

@@ -128,6 +128,30 @@ describe('what a person may do', () => {
     expect((await request(service.url, PC, { token: await issuer.sign({ iat: now - 400, exp: now - 30 }) })).status).toBe(200);
   });
 
+  it('accepts an ID token or an access token by its typ header, spelt as RFC 7515 allows, or none', async () => {
+    for (const typ of ['JWT', 'jwt', 'application/jwt', 'Application/JWT', 'at+jwt', 'AT+JWT', 'application/at+jwt', null]) {
+      const res = await request(service.url, PC, { token: await issuer.sign({}, { typ }) });
+      expect(res.status, `typ ${typ}: ${res.text}`).toBe(200);
+    }
+  });
+
+  it('accepts a token issued up to a minute ahead of this clock (clock leeway)', async () => {
+    expect((await request(service.url, PC, { token: await issuer.sign({ iat: Math.floor(Date.now() / 1000) + 30 }) })).status).toBe(200);
+  });
+
+  it.each(['logout+jwt', 'application/logout+jwt', 'secevent+jwt', 'JOSE', 'at+jwt; charset=utf-8'])('refuses a token whose typ is %s, naming it', async (typ) => {
+    const res = await request(service.url, PC, { token: await issuer.sign({}, { typ }) });
+    expect(res.status).toBe(401);
+    expect(res.json().message).toContain(`its "typ" header says it is a ${JSON.stringify(typ)}`);
+    expect((await send(service, 'DELETE', '/namespaces/team-b', undefined, { token: await issuer.sign({}, { typ }) })).status).toBe(401);
+  });
+
+  it('refuses a token issued more than a minute in the future, naming iat', async () => {
+    const res = await request(service.url, PC, { token: await issuer.sign({ iat: Math.floor(Date.now() / 1000) + 300 }) });
+    expect(res.status).toBe(401);
+    expect(res.json().message).toMatch(/its "iat" claim says it was issued \d+ s from now/);
+  });
+
   it.each<[string, () => Promise<string>]>([
     ['an expired token', () => issuer.sign({ exp: Math.floor(Date.now() / 1000) - 120 })],
     ['a token not valid yet', () => issuer.sign({ nbf: Math.floor(Date.now() / 1000) + 300 })],

@@ -15,6 +15,7 @@ import { ApiError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { CHANGES_PREVIEW_PATH } from './read-handler.ts';
 import { writeAuthor } from './write-options.ts';
+import { knownQuery } from './write-query.ts';
 
 export interface ChangePreviewRouteDeps {
   store: Pick<StoreRunner, 'write'>;
@@ -29,7 +30,12 @@ export function changePreviewRoutes(deps: ChangePreviewRouteDeps): Router {
     await fleetWideCaller(deps.auth, req, res, 'write');
     next();
   };
-  router.post(CHANGES_PREVIEW_PATH, writer, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
+  // A preview stores nothing anyway; a parameter sent to it was still meant for something.
+  const noQuery = (req: Request, _res: Response, next: NextFunction): void => {
+    knownQuery(req.originalUrl, [], 'a preview');
+    next();
+  };
+  router.post(CHANGES_PREVIEW_PATH, writer, noQuery, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
     const report = await previewChange(deps.store, changeSetRequest(req.body, writeAuthor(res)));
     res.set({ 'x-config-revision': report.base.commit ?? '', 'cache-control': 'no-store' }).json(report);
   });

@@ -120,7 +120,8 @@ function writeRequest(write: unknown, index: number, by: { role: Role; who: Writ
   if (field !== undefined && !isObject(content)) problem(field, 'must be a JSON object');
   if (op === 'create' && isObject(content) && 'id' in content && content.id !== id) problem('record/id', `must be "${String(id)}" (the write's id) or left out`);
   const ifMatch = write.if_match;
-  if (ifMatch !== undefined && typeof ifMatch !== 'string') problem('if_match', 'must be a string: the ETag as GET returned it');
+  const ifMatchWrong = ifMatch === undefined ? undefined : ifMatchProblem(ifMatch);
+  if (ifMatchWrong !== undefined) problem('if_match', ifMatchWrong);
   if (details.length > before) return undefined;
   const common = { collection: collection as Collection, ...by };
   const precondition = ifMatch === undefined ? {} : { ifMatch: ifMatch as string };
@@ -134,6 +135,28 @@ function writeRequest(write: unknown, index: number, by: { role: Role; who: Writ
     case 'delete':
       return { kind: 'delete', ...common, id: id as string, ...precondition };
   }
+}
+
+/** One strong entity-tag (RFC 9110): a quoted string of visible ASCII but the quote. */
+const ONE_STRONG_ETAG = /^"[\x21\x23-\x7e]*"$/;
+
+/**
+ * Why a write's if_match is not one ETag, or undefined. Unlike the If-Match header of a REST
+ * write, a change set's if_match names the one version of the record the write was made on:
+ * a list would let the write apply to any of several versions, `*` says nothing a write to an
+ * existing record does not (leave if_match out to write whatever the record holds), and a
+ * weak tag never matches.
+ */
+function ifMatchProblem(ifMatch: unknown): string | undefined {
+  if (typeof ifMatch !== 'string') return 'must be a string: the ETag as GET returned it';
+  const given = ifMatch.trim();
+  if (ONE_STRONG_ETAG.test(given)) return undefined;
+  if (given === '*') {
+    return 'must be the ETag the write was made on, not *; leave if_match out to write whatever the record holds';
+  }
+  if (given.startsWith('W/')) return 'must be a strong ETag: a weak one (W/"…") never matches';
+  if (given.includes(',')) return 'must be one ETag, not a list: a write is made on one version of the record';
+  return 'must be an ETag as GET returned it, in its quotes ("…")';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

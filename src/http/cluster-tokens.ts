@@ -43,7 +43,11 @@ export class ClusterTokens {
     const parsed = parseClusterToken(token);
     if (parsed === undefined) return undefined;
     const cluster = snapshot.clusters.get(parsed.clusterId);
-    if (cluster === undefined || !clusterMacMatches(this.#keys, cluster.id, cluster.credential_generation, parsed.mac)) {
+    // The MAC is computed and compared whether or not the cluster exists, so that a forged
+    // token takes as long for an id that is a cluster's as for one that is not: the time of a
+    // refusal says nothing about which ids exist. Only a verified token skips it, remembered.
+    const matches = clusterMacMatches(this.#keys, parsed.clusterId, cluster?.credential_generation ?? 0, parsed.mac);
+    if (cluster === undefined || !matches) {
       if (known !== undefined) this.#verified.delete(token);
       return undefined;
     }

@@ -8,7 +8,11 @@ import { type StoreFaultReason, StoreUnavailable, WriteRefused } from '../store/
 import { IssuerUnavailable, PersonTokenInvalid } from './caller.ts';
 import { ApiError, type ErrorDetail, unauthorized } from './errors.ts';
 
-/** Seconds a client should wait before trying again, per store fault. */
+/**
+ * Seconds a client should wait before trying again, per store fault. None for a fault that
+ * waiting does not mend: credentials refused, a change the remote refused (its content or
+ * its update), a repository a person must repair.
+ */
 const RETRY_AFTER: Partial<Record<StoreFaultReason, number>> = {
   not_loaded: 5,
   locked: 1,

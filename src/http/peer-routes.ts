@@ -33,7 +33,9 @@ export function peerRoutes({ peers, token, polls }: PeerRouteDeps): Router {
   });
   router.post(PEER_PATHS.announce, async (req, res) => {
     const query = peerQuery(req, ['revision', 'from']);
-    res.set('cache-control', 'no-store').json(await peers.announced(query.revision!, query.from!));
+    // The allowance goes by the address the announcement came from: `from` is the sender's to choose.
+    const peer = req.socket.remoteAddress ?? 'unknown';
+    res.set('cache-control', 'no-store').json(await peers.announced(query.revision!, query.from!, peer));
   });
   router.post(PEER_PATHS.sync, (req, res) => {
     const query = peerQuery(req, ['from']);

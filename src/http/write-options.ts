@@ -7,6 +7,7 @@ import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
 import { callerOf } from './authorize.ts';
 import type { Caller } from './caller.ts';
 import { ApiError } from './errors.ts';
+import { knownQuery } from './write-query.ts';
 
 /** Set on every answer to a dry run, whatever its status. */
 export const DRY_RUN_HEADER = 'gitops-dry-run';
@@ -20,10 +21,11 @@ const DRY_RUN_ALL = 'All';
 
 /**
  * Middleware after authentication: a request with ?dryRun=All is marked (res.locals.dryRun,
- * and the header on whatever it is answered); another value of dryRun is a 400.
+ * and the header on whatever it is answered); another value of dryRun is a 400, and so is any
+ * other query parameter, or dryRun given twice (./write-query.ts).
  */
 export function readDryRun(req: Request, res: Response, next: NextFunction): void {
-  const value = req.query.dryRun;
+  const value = knownQuery(req.originalUrl, ['dryRun'], 'a write').get('dryRun');
   if (value !== undefined) {
     if (value !== DRY_RUN_ALL) {
       throw new ApiError('validation_error', `dryRun must be "${DRY_RUN_ALL}" (the only value Kubernetes' dryRun takes), or left out`, {
@@ -50,7 +52,9 @@ export function commitMessageHeader(req: Request): string | undefined {
   const raw = req.headers[COMMIT_MESSAGE_HEADER];
   if (raw === undefined) return undefined;
   const refuse = (why: string) => new ApiError('validation_error', `the ${HEADER_NAME} header ${why}`, { details: [{ path: HEADER_NAME, message: why }] });
-  if (Array.isArray(raw)) throw refuse('is given more than once');
+  // Node joins a header it does not know, given twice, into one value ("first, second"): only
+  // the raw list tells that two messages were sent.
+  if (Array.isArray(raw) || timesGiven(req.rawHeaders, COMMIT_MESSAGE_HEADER) > 1) throw refuse('is given more than once');
   if (/[^\x20-\x7e]/.test(raw)) throw refuse('must be ASCII: percent-encode anything else as UTF-8 (a newline as %0A)');
   let decoded: string;
   try {
@@ -63,11 +67,30 @@ export function commitMessageHeader(req: Request): string | undefined {
   return decoded;
 }
 
-/** Why a commit message cannot be used (a control character other than newline and tab), or undefined. */
+/**
+ * Why a commit message cannot be used, or undefined: a control character other than newline
+ * and tab (C0, DEL, C1: they reach the terminal of whoever runs `git log`), a bidirectional
+ * control (it makes text read otherwise than it is stored), a line or paragraph separator
+ * (a line break to some readers and none to git).
+ */
 export function messageProblem(message: string): string | undefined {
-  const control = /[\x00-\x08\x0b-\x1f\x7f]/.exec(message);
-  if (control) return `must not hold control characters other than newline and tab (found U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`;
+  const found = (match: RegExpExecArray) => `found U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const control = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(message);
+  if (control) return `must not hold control characters other than newline and tab (${found(control)})`;
+  const bidi = /\p{Bidi_Control}/u.exec(message);
+  if (bidi) {
+    return `must not hold bidirectional control characters, which make text read otherwise than it is stored (${found(bidi)})`;
+  }
+  const separator = /[\u2028\u2029]/.exec(message);
+  if (separator) return `must not hold line or paragraph separators; break lines with a newline (${found(separator)})`;
   return undefined;
+}
+
+/** How many times the request names `header` (lower case) in its raw headers. */
+function timesGiven(rawHeaders: readonly string[], header: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === header) count++;
+  return count;
 }
 
 /** A write's caller as the domain takes it: plain data, no credential. */

@@ -11,6 +11,7 @@
 // nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
 // prefix: dashboards and alerts made for any Node.js process then work unchanged.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { IGNORED_ANNOUNCEMENT_REASONS } from '../peers/announcement-limit.ts';
 import { PEER_FAILURE_REASONS } from '../peers/peer-client.ts';
 import type { Peers } from '../peers/peers.ts';
 import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
@@ -30,7 +31,7 @@ export interface MetricSources {
   /** FLEET_POLL_INTERVAL: how often the clusters' providers poll, in ms. */
   pollIntervalMs: number;
   /** The other replicas (PEERS); without them their series are not there. */
-  peers?: Pick<Peers, 'onFailure' | 'count' | 'gatherPolls'>;
+  peers?: Pick<Peers, 'onFailure' | 'onIgnored' | 'count' | 'gatherPolls'>;
 }
 
 export class ServiceMetrics {
@@ -140,6 +141,17 @@ export class ServiceMetrics {
       });
       for (const reason of PEER_FAILURE_REASONS) errors.inc({ reason }, 0);
       peers.onFailure((reason) => errors.inc({ reason }));
+      const ignored = new Counter({
+        name: `${METRIC_PREFIX}peer_announcements_ignored_total`,
+        help:
+          'Announcements of another replica (PEERS) that made this one hold no polls, by reason: ' +
+          'rate_limited (more than the peer may make), nothing_new (the store holds nothing newer than ' +
+          'what is served: a revision made up, or one served already), held_before.',
+        labelNames: ['reason'] as const,
+        registers,
+      });
+      for (const reason of IGNORED_ANNOUNCEMENT_REASONS) ignored.inc({ reason }, 0);
+      peers.onIgnored((reason) => ignored.inc({ reason }));
       new Gauge({
         name: `${METRIC_PREFIX}peers`,
         help: 'Other replicas this one found at its last look at PEERS (itself not counted).',

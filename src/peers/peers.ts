@@ -1,10 +1,10 @@
 // How replicas act as one (PEERS). A replica that is about to publish a new revision announces
 // it to the others first and waits for their acknowledgement (at most a second); a replica
-// told of a revision newer than its own acknowledges at once, fetches at once and holds its
-// polls until it serves that revision (./revision-hold.ts). So once any replica has answered
-// a cluster with a revision, no replica that was reachable answers it with an older one. A
-// push webhook accepted by one replica is passed on to the others, and the fleet view of any
-// replica merges the polls of all.
+// told of a revision newer than its own makes sure its store's source has something newer,
+// holds its polls until it serves that (./revision-hold.ts), acknowledges and fetches. So
+// once any replica has answered a cluster with a revision, no replica that was reachable
+// answers it with an older one. A push webhook accepted by one replica is passed on to the
+// others, and the fleet view of any replica merges the polls of all.
 //
 // A peer that cannot be reached never holds anything up for longer than those bounds: it is
 // logged and counted (gitops_config_peer_errors_total), and its answers may go back in time
@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { decodePollRecords, encodePollRecords, type PollRecords } from '../serving/poll-records.ts';
 import type { FleetPolls, PollLookup } from '../serving/fleet-polls.ts';
 import type { PublishedRevision } from '../store/published-revision.ts';
+import { AnnouncementLimit, type IgnoredAnnouncementReason } from './announcement-limit.ts';
 import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
 import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';
 import type { PeerSettings } from './peer-source.ts';
@@ -34,6 +35,7 @@ export interface PeerStore {
   onPublish(listener: (next: PublishedRevision) => void): () => void;
   reload(reason: string): Promise<void>;
   servesAtLeast(revision: string): Promise<boolean>;
+  newestInStore(): Promise<string | undefined>;
 }
 
 /** A peer's answer to an announcement or a forwarded webhook. */
@@ -43,6 +45,8 @@ export interface PeerAnswer {
   revision: string | null;
   /** The announced revision is news to it: it fetches and holds its polls. */
   catching_up?: boolean;
+  /** Why the announcement made it hold nothing (./announcement-limit.ts). */
+  ignored?: IgnoredAnnouncementReason;
   /** The request came from the answering process itself. */
   self?: true;
 }
@@ -77,6 +81,10 @@ export class Peers {
   readonly #store: PeerStore;
   readonly #log: Logger;
   readonly #failureListeners = new Set<(reason: PeerFailureReason) => void>();
+  readonly #ignoredListeners = new Set<(reason: IgnoredAnnouncementReason) => void>();
+  readonly #limit = new AnnouncementLimit();
+  /** Looks at the store's source under way, by the revision announced. */
+  readonly #looking = new Map<string, Promise<'holding' | IgnoredAnnouncementReason>>();
   /** Nothing is announced before this replica listens: until then it answers no one (see listeningOn). */
   #listening = false;
 
@@ -126,16 +134,32 @@ export class Peers {
     this.#log.debug({ revision, peers: told.length, catching_up: told.filter((a) => a!.catching_up).length, ms: Math.round(performance.now() - started) }, 'announced a revision to the peers');
   }
 
-  /** Another replica is about to publish `revision`: fetch it at once, and hold polls until it is served here too. */
-  async announced(revision: string, from: string): Promise<PeerAnswer> {
+  /**
+   * Another replica (at `peer`, its address) is about to publish `revision`. Within its
+   * allowance (./announcement-limit.ts), and unless this replica serves it or a newer one
+   * already, the store's source is asked for its newest revision: only when that is newer
+   * than the one served are polls held — once per revision — and a reload begun, so a made-up
+   * revision holds nothing. Announcements of one revision arriving together share the look.
+   */
+  async announced(revision: string, from: string, peer: string): Promise<PeerAnswer> {
     if (from === this.instance) return { instance: this.instance, revision: this.#served(), self: true };
+    if (!this.#limit.take(peer)) return this.#ignored('rate_limited', revision, peer);
     if (await this.#store.servesAtLeast(revision)) return { instance: this.instance, revision: this.#served(), catching_up: false };
-    // Already fetching it (every replica that publishes it announces it): one fetch is enough.
     if (this.hold.held().some((held) => held.revision === revision)) return { instance: this.instance, revision: this.#served(), catching_up: true };
-    const hold = this.hold.begin(revision);
-    this.#log.info({ revision, served_revision: this.#served() }, 'a peer announced a newer revision: fetching it; polls wait until it is served here');
-    void this.#store.reload('a peer announced a newer revision').finally(() => hold.release());
+    let look = this.#looking.get(revision);
+    if (look === undefined) {
+      look = this.#catchUp(revision).finally(() => this.#looking.delete(revision));
+      this.#looking.set(revision, look);
+    }
+    const outcome = await look;
+    if (outcome !== 'holding') return this.#ignored(outcome, revision, peer);
     return { instance: this.instance, revision: this.#served(), catching_up: true };
+  }
+
+  /** Called with the reason of every announcement that made this replica hold nothing (the metrics count them). */
+  onIgnored(listener: (reason: IgnoredAnnouncementReason) => void): () => void {
+    this.#ignoredListeners.add(listener);
+    return () => this.#ignoredListeners.delete(listener);
   }
 
   /** A push webhook reached this replica: the others fetch now too. */
@@ -186,6 +210,29 @@ export class Peers {
 
   #served(): string | null {
     return this.#store.published()?.snapshot.revision ?? null;
+  }
+
+  /** Holds polls for the store's newest revision when it is news here; else why not. */
+  async #catchUp(announced: string): Promise<'holding' | Exclude<IgnoredAnnouncementReason, 'rate_limited'>> {
+    const newest = await this.#store.newestInStore();
+    if (newest === undefined || (await this.#store.servesAtLeast(newest))) return 'nothing_new';
+    // Already fetching it (every replica that publishes it announces it): one hold is enough.
+    if (this.hold.held().some((held) => held.revision === newest)) return 'holding';
+    if (this.#limit.heldBefore(newest)) return 'held_before';
+    this.#limit.holding(newest);
+    const hold = this.hold.begin(newest);
+    this.#log.info(
+      { revision: newest, announced, served_revision: this.#served() },
+      'a peer announced a newer revision: fetching it; polls wait until it is served here',
+    );
+    void this.#store.reload('a peer announced a newer revision').finally(() => hold.release());
+    return 'holding';
+  }
+
+  #ignored(reason: IgnoredAnnouncementReason, revision: string, peer: string): PeerAnswer {
+    this.#log.debug({ revision, peer, reason }, 'an announcement made this replica hold nothing');
+    for (const listener of this.#ignoredListeners) listener(reason);
+    return { instance: this.instance, revision: this.#served(), catching_up: false, ignored: reason };
   }
 
   #releaseCaughtUp(): void {

@@ -150,6 +150,14 @@ export interface Backend {
    */
   isOlder?(revision: string, than: string): Promise<boolean>;
   /**
+   * The revision the store's source holds as its newest now, asked for without loading it or
+   * changing anything a load reads (a remote: its branch's head, nothing fetched; Git: HEAD's
+   * commit; SQLite: the counter). Replicas told of a revision make sure with it that there is
+   * something newer than what they serve before they hold their polls (a revision made up
+   * holds nothing). A store without it (memory) holds nothing another replica could announce.
+   */
+  newestRevision?(): Promise<string | undefined>;
+  /**
    * What the store knows of the revision (Git: its commit's author, time and message);
    * undefined for one it cannot tell of (uncommitted edits, a commit no longer there).
    */

@@ -20,6 +20,8 @@ export const STORE_FAULT_REASONS = [
   'auth_failed',
   /** The remote refused the change for another reason. */
   'remote_refused',
+  /** The remote refused the pushed objects themselves (its checks, a size limit): the same commit never lands. */
+  'content_refused',
   /** The store kept changing under a write, attempt after attempt. */
   'kept_moving',
   'read_only',

@@ -17,6 +17,7 @@ import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revi
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
 import { type LoadReport, nextLoadReport, type StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
+import { newestInStore, servedAtLeast } from './revision-order.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { RetryPolicy } from '../retry-policy.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
@@ -97,17 +98,14 @@ export class StoreRunner {
     this.#beforePublish = callback;
   }
 
-  /** Whether the revision served is `revision` or, as far as the store can tell, newer than it. */
-  async servesAtLeast(revision: string): Promise<boolean> {
-    const served = this.#published?.snapshot.revision;
-    if (served === undefined) return false;
-    if (served === revision) return true;
-    try {
-      return (await this.#backend.isOlder?.(revision, served)) ?? false;
-    } catch (error) {
-      this.#log.debug({ err: error, revision, served }, 'cannot tell whether a revision is older than the one served');
-      return false;
-    }
+  /** Whether the revision served is `revision` or, as far as the store can tell, newer than it (./revision-order.ts). */
+  servesAtLeast(revision: string): Promise<boolean> {
+    return servedAtLeast(this.#backend, this.#published?.snapshot.revision, revision, this.#log);
+  }
+
+  /** The revision the store's source holds as its newest now, without loading it (./revision-order.ts). */
+  newestInStore(): Promise<string | undefined> {
+    return newestInStore(this.#backend, this.#log);
   }
 
   /** Called after every load of a new revision: published, refused or failed (the metrics count them). */

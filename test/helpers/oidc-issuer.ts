@@ -48,6 +48,8 @@ export interface SignOptions {
   kid?: string;
   /** Claims left out of the defaults (`exp` to make a token that never expires). */
   omit?: string[];
+  /** The `typ` header (default `JWT`, as ID tokens have it); null: none. */
+  typ?: string | null;
 }
 
 export interface OidcIssuer {
@@ -72,6 +74,11 @@ export interface OidcIssuer {
   hmacWithPublicKey(claims?: JWTPayload): Promise<string>;
   /** Every answer (or only those for `path`) becomes this status (0: answer normally). */
   failWith(status: number, path?: string): void;
+  /**
+   * From now on `path` (DISCOVERY_PATH, JWKS_PATH) answers its document as it is now with a
+   * member "padding" that makes it `bytes` long, made once here (0: the plain document again).
+   */
+  padTo(path: string, bytes: number): void;
   /** Who the login page signs in from now on: claims added to (and overriding) the defaults. */
   logIn(claims: JWTPayload): void;
   /** The authorization requests approved so far, oldest first. */
@@ -92,10 +99,10 @@ async function makeKey(alg: string): Promise<IssuerKey> {
   return { kid, alg, privateKey, publicKey, jwk };
 }
 
-/** The default person: Alice, in the given groups. */
+/** The default person: Alice, in the given groups, with an e-mail the issuer verified (as Keycloak and Dex say it). */
 export function personClaims(issuer: string, groups: string[] = ['platform-admins']): JWTPayload {
   const now = Math.floor(Date.now() / 1000);
-  return { iss: issuer, aud: AUDIENCE, sub: 'user-alice', name: 'Alice Admin', email: 'alice@example.com', groups, iat: now, exp: now + 300 };
+  return { iss: issuer, aud: AUDIENCE, sub: 'user-alice', name: 'Alice Admin', email: 'alice@example.com', email_verified: true, groups, iat: now, exp: now + 300 };
 }
 
 /** Starts the issuer (or only takes its port, when `down`). */
@@ -109,6 +116,16 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
   const authorizations: AuthorizationRequest[] = [];
   const tokenRefusals: string[] = [];
   const codes = new Map<string, { request: AuthorizationRequest; claims: JWTPayload }>();
+  const padded = new Map<string, Buffer>();
+  const discoveryDocument = () => ({
+    issuer: issuer.url,
+    jwks_uri: `${origin}${JWKS_PATH}`,
+    authorization_endpoint: `${origin}${AUTHORIZATION_PATH}`,
+    token_endpoint: `${origin}${TOKEN_PATH}`,
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+    id_token_signing_alg_values_supported: ['RS256'],
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', origin);
@@ -121,17 +138,14 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
       res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' }).end(JSON.stringify(body), done);
     };
     if (failStatus !== 0 && (failPath === undefined || failPath === path)) return answer(failStatus, { error: 'failing on purpose' });
-    if (path === DISCOVERY_PATH) {
-      return answer(200, {
-        issuer: issuer.url,
-        jwks_uri: `${origin}${JWKS_PATH}`,
-        authorization_endpoint: `${origin}${AUTHORIZATION_PATH}`,
-        token_endpoint: `${origin}${TOKEN_PATH}`,
-        response_types_supported: ['code'],
-        code_challenge_methods_supported: ['S256'],
-        id_token_signing_alg_values_supported: ['RS256'],
-      });
+    const large = padded.get(path);
+    if (large !== undefined) {
+      // The client may stop reading: a reset socket is what it did, not the issuer's failure.
+      res.on('error', () => undefined);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': large.length }).end(large, done);
+      return;
     }
+    if (path === DISCOVERY_PATH) return answer(200, discoveryDocument());
     if (path === JWKS_PATH) return answer(200, { keys: keys.map((k) => k.jwk) });
     if (path === AUTHORIZATION_PATH && req.method === 'GET') {
       const q = url.searchParams;
@@ -216,7 +230,9 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
       const key = signOptions.key ?? newest();
       const payload: JWTPayload = { ...personClaims(issuer.url), ...claims };
       for (const name of signOptions.omit ?? []) delete payload[name];
-      return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: signOptions.kid ?? key.kid, typ: 'JWT' }).sign(key.privateKey);
+      const typ = signOptions.typ === undefined ? 'JWT' : signOptions.typ;
+      const header = { alg: key.alg, kid: signOptions.kid ?? key.kid, ...(typ === null ? {} : { typ }) };
+      return new SignJWT(payload).setProtectedHeader(header).sign(key.privateKey);
     },
     async rotate(rotateOptions = {}) {
       const key = await makeKey(rotateOptions.alg ?? 'RS256');
@@ -237,6 +253,18 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
     failWith(status, path) {
       failStatus = status;
       failPath = path;
+    },
+    padTo(path, bytes) {
+      if (bytes === 0) {
+        padded.delete(path);
+        return;
+      }
+      const document = JSON.stringify(path === DISCOVERY_PATH ? discoveryDocument() : { keys: keys.map((k) => k.jwk) });
+      const head = Buffer.from(`${document.slice(0, -1)},"padding":"`);
+      const body = Buffer.alloc(bytes, 'x');
+      head.copy(body);
+      body.write('"}', bytes - 2);
+      padded.set(path, body);
     },
     logIn(claims) {
       person = claims;

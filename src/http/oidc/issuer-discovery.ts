@@ -1,6 +1,7 @@
 // OpenID Connect discovery: the issuer's `/.well-known/openid-configuration` names where its
 // signing keys are (`jwks_uri`). The document must name the same issuer it was asked for, or
 // a misconfigured (or hostile) server could vouch for another issuer's tokens.
+import { issuerDocumentJson } from './issuer-document.ts';
 import { fetchableIssuerUrl } from './oidc-settings.ts';
 
 export interface IssuerMetadata {
@@ -30,12 +31,7 @@ export async function discoverIssuer(issuer: string, timeoutMs = DISCOVERY_TIMEO
     await response.body?.cancel();
     throw new Error(`${url} answered ${response.status}, not 200`);
   }
-  let document: unknown;
-  try {
-    document = await response.json();
-  } catch {
-    throw new Error(`${url} did not answer a JSON document`);
-  }
+  const document = await issuerDocumentJson(response, url);
   const { issuer: named, jwks_uri: jwksUri } = (document ?? {}) as { issuer?: unknown; jwks_uri?: unknown };
   if (named !== issuer) {
     throw new Error(`${url} names the issuer ${JSON.stringify(named)}, not ${JSON.stringify(issuer)} (OIDC_ISSUER_URL must be exactly the issuer's URL)`);

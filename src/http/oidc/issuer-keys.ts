@@ -8,11 +8,14 @@
 // try again at once. So a failed fetch is followed by a pause of its own, in which the
 // fetch fails at once without asking the issuer.
 //
+// Its body is read within ISSUER_DOCUMENT_MAX_BYTES (./issuer-document.ts).
+//
 // What goes wrong while finding a key is sorted here: no key for the token is the token's
 // fault (401); keys that cannot be fetched are the issuer's (503).
 import { createRemoteJWKSet, customFetch, errors, type FlattenedJWSInput, type JWSHeaderParameters } from 'jose';
 import { IssuerUnavailable } from '../caller.ts';
 import { fetchFailure } from './issuer-discovery.ts';
+import { issuerDocumentBytes } from './issuer-document.ts';
 
 /** After a failed fetch of the keys, the shortest time before the issuer is asked again. */
 export const FAILED_FETCH_PAUSE_MS = 5000;
@@ -39,7 +42,8 @@ export function issuerKeys(jwksUri: URL, options: { cooldownMs: number }): KeyLo
           await response.body?.cancel();
           throw new Error(`answered ${response.status}, not 200`);
         }
-        return response;
+        // jose reads the body whole: it is handed only what the limit let through.
+        return new Response(await issuerDocumentBytes(response, String(url)), { status: 200 });
       } catch (error) {
         failedAt = performance.now();
         failure = fetchFailure(error);

@@ -1,14 +1,16 @@
 // A person's Bearer token (an OIDC ID token or a JWT access token), verified with jose: the
 // signature with one of the issuer's published keys, `iss`, `aud`, `exp` and `nbf` with a
-// minute of leeway for clocks that disagree. Only asymmetric algorithms are accepted: `none`
+// minute of leeway for clocks that disagree (and `iat` no later than that), its `typ` when it
+// has one (./token-checks.ts). Only asymmetric algorithms are accepted: `none`
 // carries no signature, and an HMAC algorithm would let anyone who knows the issuer's public
 // key (everyone) sign tokens with it as the shared secret.
-import { errors, jwtVerify } from 'jose';
+import { errors, jwtVerify, type JWTVerifyResult } from 'jose';
 import type { Logger } from 'pino';
 import { type Caller, IssuerUnavailable, type PersonVerifier, PersonTokenInvalid } from '../caller.ts';
 import { IssuerConnection } from './issuer-connection.ts';
 import type { OidcSettings } from './oidc-settings.ts';
 import { personFromClaims } from './person-claims.ts';
+import { issuedAtProblem, tokenTypeProblem } from './token-checks.ts';
 
 export const PERSON_TOKEN_ALGORITHMS = [
   'RS256', 'RS384', 'RS512',
@@ -41,25 +43,33 @@ export class OidcPersonVerifier implements PersonVerifier {
 
   async verify(token: string): Promise<Caller> {
     const keys = await this.#connection.keys();
+    let verified: JWTVerifyResult;
     try {
-      const { payload } = await jwtVerify(token, keys, {
+      verified = await jwtVerify(token, keys, {
         issuer: this.#settings.issuerUrl,
         audience: this.#settings.audiences,
         algorithms: PERSON_TOKEN_ALGORITHMS,
         clockTolerance: CLOCK_LEEWAY_SECONDS,
         requiredClaims: ['exp'],
       });
-      return personFromClaims(payload, this.#settings);
     } catch (error) {
       if (error instanceof IssuerUnavailable) {
         this.#log.warn({ issuer: this.#settings.issuerUrl, why: error.message }, 'a person token could not be checked: the issuer is unavailable');
         throw new IssuerUnavailable(`the OIDC issuer ${this.#settings.issuerUrl} is unavailable: ${error.message}; person tokens are refused until it is back`);
       }
-      const why = invalidReason(error);
-      // The request log has the 401 already; why, for whoever looks into it.
-      this.#log.debug({ why }, 'a person token was refused');
-      throw new PersonTokenInvalid(`the person token is not valid: ${why}`);
+      throw this.#invalid(invalidReason(error));
     }
+    const { payload, protectedHeader } = verified;
+    const why =
+      tokenTypeProblem(protectedHeader.typ) ?? issuedAtProblem(payload.iat, Date.now() / 1000, CLOCK_LEEWAY_SECONDS);
+    if (why !== undefined) throw this.#invalid(why);
+    return personFromClaims(payload, this.#settings);
+  }
+
+  #invalid(why: string): PersonTokenInvalid {
+    // The request log has the 401 already; why, for whoever looks into it.
+    this.#log.debug({ why }, 'a person token was refused');
+    return new PersonTokenInvalid(`the person token is not valid: ${why}`);
   }
 }
 

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { allowsShrink } from '../../domain/judge.ts';
+import { cleanPersonName, emailAddress } from '../../domain/writes/author-identity.ts';
 import type { CommitObject } from './format/commit-object.ts';
 import type { ObjectReader } from './files/object-reader.ts';
 import type { RevisionFacts } from '../backend.ts';
@@ -25,8 +26,10 @@ export async function commitFacts(dir: string, oid: string, cache: object, reade
     return undefined; // not in this repository (a shallow clone's edge, a commit gone)
   }
   const { author, message } = commit;
+  // Whoever made the commit, the history shows the name as the service writes names down
+  // itself: no control or bidirectional character, and an e-mail only when it is an address.
   return {
-    author: author ? { name: author.name, email: author.email } : null,
+    author: author ? { name: cleanPersonName(author.name), email: emailAddress(author.email) ?? null } : null,
     time: author ? new Date(author.timestamp * 1000).toISOString() : null,
     message: message.replace(/\n+$/, ''),
   };

@@ -10,17 +10,15 @@ import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
 import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
-import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
+import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } from '../../git/commit-files.ts';
 import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
 import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { IndexFileCache } from '../../git/files/index-file-access.ts';
-import { IndexNotWritable } from '../../git/format/index-file.ts';
 import { requireGitDirectory } from '../../git/git-directory.ts';
-import { LockHeld, type LockOptions } from '../../git/files/lock-file.ts';
-import { RefMoved } from '../../git/files/ref-file.ts';
+import type { LockOptions } from '../../git/files/lock-file.ts';
 import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
@@ -29,7 +27,7 @@ import { yieldToEventLoop } from '../../event-loop.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
-import { commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
+import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
 import { WriteRepair } from './write-journal.ts';
 
 /** How often every record file's stat is looked at, for changes the watcher missed. */
@@ -148,6 +146,11 @@ export class LocalGitBackend implements Backend {
     return isOlderCommit(this.dir, revision, served, this.#gitCache);
   }
 
+  /** HEAD's commit: what another replica of this repository could have published (edits are nobody else's). */
+  newestRevision(): Promise<string | undefined> {
+    return headCommit(this.dir);
+  }
+
   /** A commit's author, time and message; nothing for uncommitted edits. */
   async revisionFacts(revision: string): Promise<RevisionFacts | undefined> {
     if (commitOfRevision(revision) !== revision) return undefined;
@@ -198,7 +201,7 @@ export class LocalGitBackend implements Backend {
       await this.#local.run(() => this.#repair.beforeWrite());
       locks = await takeWriteLocks(requireGitDirectory(this.dir), branch, this.#lockOptions);
     } catch (error) {
-      throw this.#commitFault(error);
+      throw commitFault(error, this.#options.log);
     }
     this.#held = locks;
     return {
@@ -215,7 +218,7 @@ export class LocalGitBackend implements Backend {
       // Under a hold, holdForWrite repaired already.
       repaired = !this.#held && (await this.#repair.beforeWrite());
     } catch (error) {
-      throw this.#commitFault(error);
+      throw commitFault(error, this.#options.log);
     }
     // The working tree the write was computed on changed with the repair: loaded again first.
     if (repaired) throw new BaseMoved('a write a stopped process of this service left was repaired');
@@ -248,7 +251,7 @@ export class LocalGitBackend implements Backend {
         indexCache: this.#indexCache,
       }));
     } catch (error) {
-      throw this.#commitFault(error);
+      throw commitFault(error, this.#options.log);
     }
     // What this backend has seen is its own, and only changed inside #local: updated in place
     // (a fleet's folder is 10,000 entries, not worth a copy per write).
@@ -266,15 +269,6 @@ export class LocalGitBackend implements Backend {
     const revision = clean ? head : await workingTreeRevision(this.dir, [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath), this.#gitCache);
     this.#seen.revision = revision;
     return { revision, sources };
-  }
-
-  #commitFault(error: unknown): Error {
-    if (error instanceof RefMoved) return new BaseMoved(error.message);
-    if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);
-    if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
-    if (error instanceof IndexNotWritable) return new StoreUnavailable('repository_state', `${error.message}; nothing was stored`);
-    this.#options.log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');
-    return new StoreUnavailable('io', `the change could not be committed, so nothing was stored: ${describeError(error)}`);
   }
 
   /** The schema hint line the other files of the folder start with, for a new file. */

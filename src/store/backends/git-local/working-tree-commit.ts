@@ -18,11 +18,13 @@
 // the objects are the repository's shared ones (../../git/git-directory.ts).
 import { stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import type { Logger } from 'pino';
+import { BaseMoved, describeError, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import type { CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { IndexFileCache } from '../../git/files/index-file-access.ts';
-import { type IndexPatch, patchIndexEntries } from '../../git/format/index-file.ts';
-import { LockFile, type LockOptions } from '../../git/files/lock-file.ts';
+import { IndexNotWritable, type IndexPatch, patchIndexEntries } from '../../git/format/index-file.ts';
+import { LockFile, LockHeld, type LockOptions } from '../../git/files/lock-file.ts';
 import { writeLooseObject } from '../../git/files/loose-object.ts';
 import { objectId } from '../../git/format/object-id.ts';
 import { moveRef, readRef, RefMoved, updateRef } from '../../git/files/ref-file.ts';
@@ -164,4 +166,17 @@ function filePath(dir: string, path: string): string {
   const full = resolve(join(dir, path));
   if (!full.startsWith(resolve(dir) + sep) || path.split('/').length !== 2) throw new Error(`refusing to write "${path}": not a record file path`);
   return full;
+}
+
+/**
+ * A failed commit as the store's typed error: the store moved, a lock held, a full disk, an
+ * index it cannot keep; else an I/O fault, logged.
+ */
+export function commitFault(error: unknown, log: Logger): Error {
+  if (error instanceof RefMoved) return new BaseMoved(error.message);
+  if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);
+  if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
+  if (error instanceof IndexNotWritable) return new StoreUnavailable('repository_state', `${error.message}; nothing was stored`);
+  log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');
+  return new StoreUnavailable('io', `the change could not be committed, so nothing was stored: ${describeError(error)}`);
 }

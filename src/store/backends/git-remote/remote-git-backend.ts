@@ -34,7 +34,7 @@ import { redactUrls } from '../../../redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
 import { OtherWriters } from './other-writers.ts';
 import { WrittenFileTexts } from './written-file-texts.ts';
-import { BranchMoved, cloneRemote, fetchBranch, pushCommit, remoteFault, type RemoteTarget } from './remote-transport.ts';
+import { BranchMoved, cloneRemote, fetchBranch, pushCommit, remoteBranchHead, remoteFault, type RemoteTarget } from './remote-transport.ts';
 
 export interface RemoteGitOptions {
   url: string;
@@ -160,6 +160,11 @@ export class RemoteGitBackend implements Backend {
 
   isOlder(revision: string, than: string): Promise<boolean> {
     return isOlderCommit(this.dir, revision, than, this.#target.cache);
+  }
+
+  /** The remote branch's head, asked for (nothing fetched: the next load fetches it). */
+  async newestRevision(): Promise<string | undefined> {
+    return this.#branch === undefined ? undefined : remoteBranchHead(this.#target, this.#branch);
   }
 
   revisionFacts(revision: string): Promise<RevisionFacts | undefined> {

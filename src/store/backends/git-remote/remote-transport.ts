@@ -68,6 +68,17 @@ export async function fetchBranch(target: RemoteTarget, branch: string): Promise
   return result.fetchHead;
 }
 
+/** The commit the remote's branch names now, asked for without fetching anything (as `git ls-remote` asks). */
+export async function remoteBranchHead(target: RemoteTarget, branch: string): Promise<string | undefined> {
+  const ref = `refs/heads/${branch}`;
+  try {
+    const refs = await git.listServerRefs({ http, url: target.url, prefix: ref, ...authCallbacks(target.credentials) });
+    return refs.find((found) => found.ref === ref)?.oid;
+  } catch (error) {
+    throw remoteFault(error, target);
+  }
+}
+
 /**
  * How often a push the remote refused for a held lock, or lost on the way, is tried again,
  * and the pauses: 0.2 s, doubling up to 1.6 s (about 3 s in all), never past the write's
@@ -94,7 +105,8 @@ export class BranchMoved extends BaseMoved {
  * (BaseMoved: the write is applied again on the new head); it still names `parent` — the
  * push was refused: a lock the remote held (another push landing) is waited out and the
  * push tried again, a bounded number of times and never past `deadline`; any other refusal
- * is final.
+ * is final — the objects refused by the remote's checks (`content_refused`: the same commit
+ * would be refused again), or the update refused (`remote_refused`: a hook, a protected branch).
  */
 export async function pushCommit(
   target: RemoteTarget,
@@ -110,7 +122,17 @@ export async function pushCommit(
     const head = await fetchBranch(target, branch);
     if (head === commit) return;
     if (head !== parent) throw new BranchMoved(head, `the remote branch moved to ${head} (the push was refused: ${redact(failure.message, secrets(target))})`);
-    const retry = failure.kind === 'lost' || /\block/i.test(failure.message);
+    if (failure.kind === 'content') {
+      throw new StoreUnavailable(
+        'content_refused',
+        "the Git remote refused the commit's content, so nothing was stored: its checks of what is pushed to it " +
+          '(such as receive.fsckObjects or a size limit) failed, and trying again would not help: ' +
+          redact(failure.message, secrets(target)),
+      );
+    }
+    // "failed to update ref" is git's report for a branch it could not move, a lock held by
+    // another push landing being the usual cause; its side band names the lock when it is one.
+    const retry = failure.kind === 'lost' || /\block|failed to update ref/i.test(failure.message);
     if (!retry) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
     const wait = retries.next();
     if (wait === undefined) {
@@ -124,9 +146,28 @@ export async function pushCommit(
   }
 }
 
-/** One push; undefined when the remote took it, else why not ("refused" by the remote, or "lost" on the way). */
-async function pushOnce(target: RemoteTarget, branch: string, commit: string): Promise<{ kind: 'refused' | 'lost'; message: string } | undefined> {
+/**
+ * Why a push did not land: the remote refused the objects themselves ("content": its report
+ * says the unpack failed), refused the branch's update ("refused": a lock, a hook, a
+ * protected branch), or the exchange broke off ("lost").
+ */
+interface PushFailure {
+  kind: 'content' | 'refused' | 'lost';
+  message: string;
+}
+
+/** What isomorphic-git's GitPushError carries: the remote's report (report-status). */
+interface PushReport {
+  ok: boolean;
+  error?: string;
+  refs: Record<string, { ok: boolean; error?: string }>;
+}
+
+/** One push; undefined when the remote took it, else why not. */
+async function pushOnce(target: RemoteTarget, branch: string, commit: string): Promise<PushFailure | undefined> {
   const remoteRef = `refs/heads/${branch}`;
+  /** What the host wrote to the pusher's terminal (its stderr, on the side band): why it refused, in its words. */
+  const remoteSaid: string[] = [];
   await git.writeRef({ fs, dir: target.dir, ref: OUTGOING_REF, value: commit, force: true });
   try {
     const result = await git.push({
@@ -137,13 +178,21 @@ async function pushOnce(target: RemoteTarget, branch: string, commit: string): P
       ref: OUTGOING_REF,
       remoteRef,
       cache: target.cache,
+      onMessage: (line) => void remoteSaid.push(line),
       ...authCallbacks(target.credentials),
     });
     const status = result.refs[remoteRef];
     if (!result.ok || status?.ok === false) return { kind: 'refused', message: status?.error ?? result.error ?? 'refused' };
     return undefined;
   } catch (error) {
-    if ((error as { code?: string }).code === 'PushRejectedError') return { kind: 'refused', message: describeError(error) };
+    const code = (error as { code?: string }).code;
+    if (code === 'PushRejectedError') return { kind: 'refused', message: describeError(error) };
+    // The remote answered and refused; a failure to reach it never has a report.
+    if (code === 'GitPushError') {
+      // isomorphic-git hands on the side band's lines without waiting for them: one turn more lets the last ones in.
+      await new Promise((resolve) => setImmediate(resolve));
+      return reportedFailure((error as { data: { result: PushReport } }).data.result, remoteSaid);
+    }
     const fault = remoteFault(error, target);
     // Credentials refused, or the host unreachable: only a fetch can tell whether a push
     // that broke off landed; an authentication failure is final at once.
@@ -152,6 +201,30 @@ async function pushOnce(target: RemoteTarget, branch: string, commit: string): P
   } finally {
     await git.deleteRef({ fs, dir: target.dir, ref: OUTGOING_REF }).catch(() => undefined);
   }
+}
+
+/** How much of what the host wrote goes into a refusal's message. */
+const REMOTE_WORDS_MAX_LINES = 4;
+const REMOTE_WORDS_MAX_CHARS = 600;
+
+/**
+ * The remote's report of a refused push, in its own words: the unpack's result first, then
+ * each branch's, then the first lines the host wrote (a hook's reason, a lock it holds).
+ */
+function reportedFailure(report: PushReport, remoteSaid: readonly string[]): PushFailure {
+  const refs = Object.entries(report.refs)
+    .filter(([, ref]) => !ref.ok)
+    .map(([name, ref]) => `${name}: ${ref.error ?? 'refused'}`);
+  const said = remoteSaid
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/\p{Cc}/gu, '').trim())
+    .filter((line) => line !== '')
+    .slice(0, REMOTE_WORDS_MAX_LINES)
+    .join(' ')
+    .slice(0, REMOTE_WORDS_MAX_CHARS);
+  const words = [...(report.ok ? [] : [`unpack ${report.error ?? 'failed'}`]), ...refs].join('; ') || 'refused';
+  return { kind: report.ok ? 'refused' : 'content', message: said === '' ? words : `${words} (the remote said: ${said})` };
 }
 
 /** A failure to reach or use the remote, typed, with every secret taken out of the message. */

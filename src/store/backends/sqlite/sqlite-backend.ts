@@ -112,6 +112,11 @@ export class SqliteBackend implements Backend {
     return /^\d{1,15}$/.test(revision) && /^\d{1,15}$/.test(than) && Number(revision) <= Number(than);
   }
 
+  /** The write counter as the database holds it now (one query, outside any load). */
+  async newestRevision(): Promise<string | undefined> {
+    return this.#db === undefined ? undefined : String(readRevision(this.#db));
+  }
+
   watch(onChange: (reason: string) => void): void {
     if (this.dsn.kind !== 'file') return; // nobody else can reach an in-memory database
     this.#timer = setInterval(() => {

@@ -49,7 +49,9 @@ export function encodeCommit(commit: { tree: string; parents: string[]; author: 
 
 /** "Name <email>" as git writes it in commits and reflogs. */
 export function identName(person: { name: string; email: string }): string {
-  // Angle brackets and line breaks would end the field early: git strips them too.
-  const clean = (text: string) => text.replace(/[<>\n\r]/g, '').trim();
+  // Angle brackets and line breaks would end the field early (git strips them too), a NUL is
+  // an error to `git fsck`: no control character goes into a header. A person's name has been
+  // cleaned further before (domain/writes/author-identity.ts); this holds for any name.
+  const clean = (text: string) => text.replace(/[\p{Cc}<>]/gu, '').trim();
   return `${clean(person.name)} <${clean(person.email)}>`;
 }
