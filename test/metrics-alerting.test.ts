@@ -6,6 +6,7 @@
 // limit and over the input limit by endpoint; clusters silent for three poll intervals by
 // environment, and the fleet merged among replicas, where a cluster polls one replica and the
 // other one counts it.
+import { STORE_FAULT_REASONS } from '../src/store/errors.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,7 +104,7 @@ describe('write failures', () => {
     services.push(service);
     const before = await scrape(service);
     const reasons = samplesOf(before, 'gitops_config_write_failures_total').map((s) => s.labels.reason).sort();
-    expect(reasons).toEqual(['auth_failed', 'disk_full', 'io', 'kept_moving', 'locked', 'not_loaded', 'read_only', 'remote_refused', 'remote_unreachable', 'repository_state', 'revision_refused']);
+    expect(reasons).toEqual([...STORE_FAULT_REASONS].sort());
     expect(samplesOf(before, 'gitops_config_write_failures_total').every((s) => s.value === 0)).toBe(true);
 
     writeFileSync(join(dir, '.git/index.lock'), '');
