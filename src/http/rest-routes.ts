@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
+import { singleWrite } from '../domain/writes/change-set.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
@@ -80,7 +81,7 @@ export function restRoutes(deps: RestDeps): Router {
     }
   };
   /** The written record, and the revision to name: the new one, or in a dry run the one served (nothing changed). */
-  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({ record: applied.applied[0]!.record, revision: revisionAfter ?? revisionBefore });
+  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({ record: singleWrite(applied).record, revision: revisionAfter ?? revisionBefore });
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;

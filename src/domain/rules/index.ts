@@ -28,7 +28,7 @@ import type { AnyRecord, Cluster, Collection, PlatformComponent } from '../recor
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
-import { analyzeFleet } from './fleet-analysis.ts';
+import { analyzeFleet, analyzeFleetInSteps } from './fleet-analysis.ts';
 import { componentIdsNotDnsLabels } from './names.ts';
 import { idsNotPortable } from './portable-ids.ts';
 import { referencingClusters } from './references.ts';
@@ -36,7 +36,7 @@ import { fleetListProblems } from './fleet-list-size.ts';
 import { responsesGrownTooLarge } from './response-size.ts';
 
 export { validateRecord, canonicalize } from './record-schema.ts';
-export { analyzeCluster, analyzeFleet };
+export { analyzeCluster, analyzeFleet, analyzeFleetInSteps };
 
 /** The problems of one cluster against the rest of the revision. */
 export function checkCluster(snapshot: Snapshot, cluster: Cluster): Problem[] {

@@ -15,6 +15,7 @@ import type {
 import { ID_RULE } from '../ids.ts';
 import { clusterSchema, componentSchema, namespaceSchema, rolebindingSchema } from '../schema-documents.ts';
 import { type Problem, problem } from '../problem.ts';
+import { type SchemaNode, withoutReachableRequired } from './schema-shape.ts';
 
 export const RECORD_SCHEMAS: Record<Collection, object> = {
   clusters: withRequiredId(clusterSchema),
@@ -33,9 +34,17 @@ function withRequiredId(schema: object): object {
   return { ...schema, required: ['id', ...required] };
 }
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
+const AJV_OPTIONS = { allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true };
+const ajv = new Ajv(AJV_OPTIONS);
 const validators = Object.fromEntries(
   Object.entries(RECORD_SCHEMAS).map(([collection, schema]) => [collection, ajv.compile(schema)]),
+) as Record<Collection, ValidateFunction>;
+// The parts of a record a patch touched are checked against the schema without the required
+// keys of the objects a patch merges into (./schema-shape.ts); a second instance, since the
+// schemas keep their $id.
+const partsAjv = new Ajv(AJV_OPTIONS);
+const partValidators = Object.fromEntries(
+  Object.entries(RECORD_SCHEMAS).map(([collection, schema]) => [collection, partsAjv.compile(withoutReachableRequired(schema as SchemaNode))]),
 ) as Record<Collection, ValidateFunction>;
 
 // Ajv reports a failed `pattern` as the regex itself; people need the rule in words.
@@ -119,7 +128,17 @@ export function validateRecord<C extends Collection>(
   return { ok: true, record: canonicalize(collection, copy as RecordOf[C]) };
 }
 
-function dedupe(problems: Problem[]): Problem[] {
+/**
+ * The problems of the parts of a record a patch touched (`parts`, made by ./patched-record.ts),
+ * their required keys aside: the same problems, at the same places, that validateRecord finds
+ * in those parts of the whole record.
+ */
+export function partProblems(collection: Collection, parts: Record<string, unknown>): Problem[] {
+  const validate = partValidators[collection];
+  return validate(structuredClone(parts)) ? [] : (validate.errors ?? []).flatMap((e) => describeError(e) ?? []);
+}
+
+export function dedupe(problems: Problem[]): Problem[] {
   const seen = new Set<string>();
   return problems.filter((p) => {
     const key = `${p.at.field}\u0000${p.message}`;

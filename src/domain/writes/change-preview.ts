@@ -5,8 +5,10 @@
 // guard is a verdict here rather than a refusal: docs/decisions/0025-previews-and-history.md.
 import { allowsShrink, judge } from '../judge.ts';
 import { withSources } from '../problem.ts';
-import { type DiffReport, revisionDiff } from '../revision-diff.ts';
+import { analyzeFleetInSteps } from '../rules/index.ts';
+import { type DiffReport, revisionDiffInSteps } from '../revision-diff.ts';
 import type { Snapshot } from '../snapshot.ts';
+import { runSteps, type Steps } from '../steps.ts';
 import { changeSetAllowsShrink, type ChangeSetRequest } from './change-set.ts';
 
 /** How a preview names the two revisions: the one served, and the one the change set would make. */
@@ -18,13 +20,20 @@ export const PREVIEW_LABELS = { base: 'served', head: 'change set' } as const;
  * file each record of `before` came from, so that problems name it.
  */
 export function previewChangeSet(before: Snapshot, after: Snapshot, request: ChangeSetRequest, sources: ReadonlyMap<string, string>): DiffReport {
+  return runSteps(previewChangeSetSteps(before, after, request, sources));
+}
+
+/** previewChangeSet in steps: the judgement, then the report cluster by cluster (../revision-diff.ts). */
+export function* previewChangeSetSteps(before: Snapshot, after: Snapshot, request: ChangeSetRequest, sources: ReadonlyMap<string, string>): Steps<DiffReport> {
   // The trailer says a shrink is meant, as in a commit. A single write is never held to the
   // guard either, but says nothing: it is let through only when the guard finds a shrink.
   const meant = allowsShrink(request.message ?? '');
+  yield* analyzeFleetInSteps(after);
   let judged = judge({ snapshot: after, problems: [], allowShrink: meant }, before);
   if (!meant && judged.guard?.verdict === 'refuse' && changeSetAllowsShrink(request)) judged = judge({ snapshot: after, problems: [], allowShrink: true }, before);
   const problems = withSources(judged.problems, sources);
-  return revisionDiff(before, after, {
+  yield;
+  return yield* revisionDiffInSteps(before, after, {
     base: { label: PREVIEW_LABELS.base, commit: before.revision, problems: [] },
     head: { label: PREVIEW_LABELS.head, commit: null },
     judgement: { ...judged, problems, blocking: withSources(judged.blocking, sources) },
