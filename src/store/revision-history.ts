@@ -14,7 +14,7 @@ import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { ChangeSet, RevisionFacts } from './backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
-import { yieldToEventLoop } from './event-loop.ts';
+import { runInSlices } from './event-loop.ts';
 
 /** How many revisions are kept. */
 export const REVISIONS_KEPT = 1000;
@@ -115,7 +115,7 @@ export class RevisionHistory {
       await new Promise((resolve) => setImmediate(resolve));
       let ids: string[] | undefined;
       try {
-        ids = before === undefined ? undefined : await inSteps(changedClusterIdsInSteps(before, after));
+        ids = before === undefined ? undefined : await runInSlices(changedClusterIdsInSteps(before, after));
       } catch {
         // Not known rather than no entry: the revision was judged all the same.
         ids = undefined;
@@ -165,13 +165,4 @@ function view(entry: Kept): HistoryEntry {
     clusters: changed ? changed.named : null,
     problems: entry.problems,
   };
-}
-
-/** Runs a computation in steps, letting requests in after each (./event-loop.ts). */
-async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await yieldToEventLoop();
-  }
 }

@@ -24,6 +24,7 @@ import type { AnyRecord } from '../records.ts';
 import { analyzeFleetInSteps, validateRecord } from '../rules/index.ts';
 import { deepFreeze, type Snapshot, withRecordsInSteps } from '../snapshot.ts';
 import { runSteps, type Steps } from '../steps.ts';
+import { recordEtag } from './record-etag.ts';
 import { type Draft, SetRecords } from './set-records.ts';
 import { changedTopLevelFields, stageWrite } from './staged-write.ts';
 import { invalidRecord, recordChangeRefusal } from './write-rules.ts';
@@ -147,6 +148,8 @@ function finalRecord(draft: Draft): { change: ChangedRecord | undefined } | { re
   const validated = validateRecord(collection, draft.record);
   if (!validated.ok) return { refusal: invalidRecord(collection, id, validated.problems) };
   const record = deepFreeze(validated.record as AnyRecord);
+  // Its ETag is in the answer: worked out here, in the set's steps, rather than all at once there.
+  recordEtag(record);
   if (previous === undefined) return { change: { action: 'create', collection, id, record, previous, changedFields: Object.keys(record) } };
   const changedFields = changedTopLevelFields(previous, record);
   return { change: changedFields.length === 0 ? undefined : { action: 'update', collection, id, record, previous, changedFields } };
