@@ -9,7 +9,7 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
-import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../domain/writes/change-set.ts';
+import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES, messageLengthProblem } from '../domain/writes/change-set.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import type { Role, WriteAuthor, WriteRequest } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
@@ -89,7 +89,7 @@ export function changeSetRequest(body: unknown, by: { role: Role; who: WriteAuth
   const { message, writes } = body;
   if (message !== undefined && typeof message !== 'string') details.push({ path: 'message', message: 'must be a string' });
   else if (typeof message === 'string') {
-    const why = messageProblem(message);
+    const why = messageProblem(message) ?? messageLengthProblem(message);
     if (why) details.push({ path: 'message', message: why });
   }
   if (!Array.isArray(writes) || writes.length === 0 || writes.length > MAX_CHANGE_SET_WRITES) {

@@ -25,7 +25,7 @@ import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
 import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
 import { locateRefusedProblems } from './refused-problems.ts';
-import { type HistoryEntry, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
+import { type HistoryPage, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -76,8 +76,8 @@ export class StoreRunner {
     this.#history = new RevisionHistory(async (revision) => backend.revisionFacts?.(revision));
   }
 
-  /** The revisions judged, newest first (./revision-history.ts). */
-  revisions(query: HistoryQuery): Promise<HistoryEntry[]> {
+  /** A page of the revisions judged, newest first (./revision-history.ts); undefined when `before` is not in the list. */
+  revisions(query: HistoryQuery): Promise<HistoryPage | undefined> {
     return this.#history.list(query);
   }
 

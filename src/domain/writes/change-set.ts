@@ -33,6 +33,25 @@ import type { AppliedWrite, Role, WriteAuthor, WriteRefusal, WriteRequest } from
 /** The most writes one change set may hold. */
 export const MAX_CHANGE_SET_WRITES = 1000;
 
+/**
+ * The longest commit message a change set may give (its `message`, a REST write's
+ * Gitops-Commit-Message header), in UTF-8 bytes: several screens of text. Every message is
+ * kept in the store's history, written to the audit line of each record, and sent to the
+ * replicas; a megabyte of it would be copied into each.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** Why a commit message is too long to take, or undefined. */
+export function messageLengthProblem(message: string): string | undefined {
+  let bytes = 0;
+  for (let i = 0; i < message.length; i++) {
+    const code = message.charCodeAt(i);
+    // A surrogate pair is 4 bytes in UTF-8: 2 for each half.
+    bytes += code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code < 0xe000) ? 2 : 3;
+  }
+  return bytes > MAX_MESSAGE_BYTES ? `must be at most ${MAX_MESSAGE_BYTES} bytes of UTF-8 (it is ${bytes})` : undefined;
+}
+
 export interface ChangeSetRequest {
   /** The commit message; without one, a message made from the changes. */
   message?: string;
