@@ -166,7 +166,7 @@ async function writeTurn(
     }
     const set = changeSet(applied, request);
     if (applied.unchanged) {
-      auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
+      await auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
       return { done: { applied, base, revisionBefore, revisionAfter: revisionBefore } };
     }
     let committed;
@@ -204,7 +204,7 @@ async function writeTurn(
       { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
       'published a write',
     );
-    auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
+    await auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
     return { done: { applied, base, revisionBefore, revisionAfter: committed.revision } };
   }
 }
