@@ -43,6 +43,9 @@ export const PROBLEM_CODES = [
   'reserved_file_name',
   // A revision against the one served before it (domain/judge.ts).
   'shrink_guard',
+  // A cluster's credential_generation against the revisions before (domain/credential-generations.ts).
+  'credential_generation_lowered',
+  'credential_generation_reused',
   // The seed file's shape (domain/seed.ts).
   'seed_shape',
   // A write's own preconditions (domain/writes/staged-write.ts, write-rules.ts).

@@ -11,5 +11,5 @@ import type { StoreRunner } from './store-runner.ts';
 
 export async function previewChange(store: Pick<StoreRunner, 'write'>, request: ChangeSetRequest): Promise<DiffReport> {
   const { applied, base } = await store.write(request, { dryRun: true, shrinkGuard: false });
-  return runInSlices(previewChangeSetSteps(base.snapshot, applied.snapshot, request, base.sources));
+  return runInSlices(previewChangeSetSteps(base.snapshot, applied.snapshot, request, base.sources, base.retired));
 }

@@ -20,6 +20,8 @@
 //                                                           revision; a create refuses them)
 //   shrink_guard                                          ../judge.ts (a revision against the
 //                                                           one served before it)
+//   credential_generation_lowered,                        ../credential-generations.ts (the
+//     credential_generation_reused                          same; writes: ../writes/write-rules.ts)
 //
 // Severity is decided here, except where it depends on the revision served before: a
 // dangling reference that revision already had is a warning (../judge.ts).

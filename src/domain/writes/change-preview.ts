@@ -19,18 +19,25 @@ export const PREVIEW_LABELS = { base: 'served', head: 'change set' } as const;
  * guard off, so that a set the guard refuses still shows what it would do); `sources`: which
  * file each record of `before` came from, so that problems name it.
  */
-export function previewChangeSet(before: Snapshot, after: Snapshot, request: ChangeSetRequest, sources: ReadonlyMap<string, string>): DiffReport {
-  return runSteps(previewChangeSetSteps(before, after, request, sources));
+export function previewChangeSet(before: Snapshot, after: Snapshot, request: ChangeSetRequest, sources: ReadonlyMap<string, string>, retired?: ReadonlyMap<string, number>): DiffReport {
+  return runSteps(previewChangeSetSteps(before, after, request, sources, retired));
 }
 
 /** previewChangeSet in steps: the judgement, then the report cluster by cluster (../revision-diff.ts). */
-export function* previewChangeSetSteps(before: Snapshot, after: Snapshot, request: ChangeSetRequest, sources: ReadonlyMap<string, string>): Steps<DiffReport> {
+export function* previewChangeSetSteps(
+  before: Snapshot,
+  after: Snapshot,
+  request: ChangeSetRequest,
+  sources: ReadonlyMap<string, string>,
+  /** The credential_generation of clusters earlier revisions deleted. */
+  retired?: ReadonlyMap<string, number>,
+): Steps<DiffReport> {
   // The trailer says a shrink is meant, as in a commit. A single write is never held to the
   // guard either, but says nothing: it is let through only when the guard finds a shrink.
   const meant = allowsShrink(request.message ?? '');
   yield* analyzeFleetInSteps(after);
-  let judged = judge({ snapshot: after, problems: [], allowShrink: meant }, before);
-  if (!meant && judged.guard?.verdict === 'refuse' && changeSetAllowsShrink(request)) judged = judge({ snapshot: after, problems: [], allowShrink: true }, before);
+  let judged = judge({ snapshot: after, problems: [], allowShrink: meant }, before, { retired });
+  if (!meant && judged.guard?.verdict === 'refuse' && changeSetAllowsShrink(request)) judged = judge({ snapshot: after, problems: [], allowShrink: true }, before, { retired });
   const problems = withSources(judged.problems, sources);
   yield;
   return yield* revisionDiffInSteps(before, after, {
