@@ -53,6 +53,7 @@ const CORPUS: Record<string, Case> = {
     message: 'decommission c1 and c2\n\nGitops-Allow-Shrink: yes',
     refused: [],
   },
+  'an oci_url that is no oci, https or http URL': { write: { 'platform_components/podinfo.yaml': { ...podinfo, oci_url: 'javascript:alert(1)' } }, refused: ['oci_url_scheme'] },
   'a credential_generation set back': { write: { 'clusters/c2.yaml': { ...c2, credential_generation: 1 } }, refused: ['credential_generation_lowered'] },
   'one cluster emptied (a decommission)': { write: { 'clusters/c2.yaml': { ...c2, namespaces: [] } }, refused: [] },
   'a catalog id that is no DNS-1123 label (a warning)': { write: { 'platform_components/Extra_Chart.yaml': { ...podinfo, id: 'Extra_Chart', depends_on: [] } }, refused: [] },

@@ -4,6 +4,7 @@
 // kept of it (SQLite). The judge reads either through one view.
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet } from './rules/index.ts';
+import { ociUrlProblems } from './rules/oci-url.ts';
 import type { FleetAnalysis, InputCounts } from './rules/fleet-analysis.ts';
 
 /** The revision a candidate is judged against: a snapshot, or the facts a store kept of one. */
@@ -23,6 +24,8 @@ export interface BaselineFacts {
   generations?: Record<string, number>;
   /** The generations of clusters deleted before it, as far as its process knew them. */
   retired?: Record<string, number>;
+  /** Its catalog entries' oci_url values that are no such URL, as "<entry id>\0<problem identity>". */
+  badOciUrls?: string[];
 }
 
 const factsOf = new WeakMap<Snapshot, BaselineFacts>();
@@ -36,7 +39,7 @@ export function baselineFacts(snapshot: Snapshot, retired: ReadonlyMap<string, n
     for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
     const generations: Record<string, number> = {};
     for (const cluster of snapshot.clusters.values()) if (cluster.credential_generation) generations[cluster.id] = cluster.credential_generation;
-    facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)], generations };
+    facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)], generations, badOciUrls: [...badOciUrlsOf(snapshot)] };
     factsOf.set(snapshot, facts);
   }
   return retired.size === 0 ? facts : { ...facts, retired: Object.fromEntries(retired) };
@@ -53,6 +56,8 @@ export interface BaselineView {
   clusters?: Snapshot['clusters'];
   /** What facts kept of the clusters deleted before it. */
   retired: ReadonlyMap<string, number>;
+  /** Its oci_url values that are no such URL (./rules/oci-url.ts); undefined when not known. */
+  badOciUrls: ReadonlySet<string> | undefined;
 }
 
 const views = new WeakMap<object, BaselineView>();
@@ -74,6 +79,7 @@ export function baselineView(baseline: Baseline): BaselineView {
       dangling: new Set(baseline.dangling),
       generationOf: (id) => (generations === undefined || !Object.hasOwn(baseline.inputs, id) ? undefined : Object.hasOwn(generations, id) ? generations[id] : 0),
       retired: new Map(Object.entries(baseline.retired ?? {})),
+      badOciUrls: baseline.badOciUrls && new Set(baseline.badOciUrls),
     };
   } else {
     const fleet = analyzeFleet(baseline);
@@ -84,6 +90,7 @@ export function baselineView(baseline: Baseline): BaselineView {
       generationOf: (id) => baseline.clusters.get(id)?.credential_generation,
       clusters: baseline.clusters,
       retired: new Map(),
+      badOciUrls: badOciUrlsOf(baseline),
     };
   }
   views.set(baseline, view);
@@ -94,4 +101,9 @@ export function danglingOf(fleet: FleetAnalysis): Set<string> {
   const dangling = new Set<string>();
   for (const p of fleet.problems) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
   return dangling;
+}
+
+/** The keys the judge compares an oci_url problem by: "<entry id>\0<identity>" (the value). */
+export function badOciUrlsOf(snapshot: Snapshot): Set<string> {
+  return new Set(ociUrlProblems(snapshot).map((p) => `${p.at.record!.id}\u0000${p.identity}`));
 }

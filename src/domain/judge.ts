@@ -7,7 +7,8 @@
 //      (with no baseline, every one is a warning, or every one an error when asked);
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended;
-//   4. no cluster's credential_generation lower than the baseline's (./credential-generations.ts).
+//   4. no cluster's credential_generation lower than the baseline's (./credential-generations.ts);
+//   5. no oci_url that is no oci/https/http URL, unless the baseline had it already (or there is none).
 // Why: docs/decisions/0001-judge-before-publishing.md and 0002-shrink-guard.md.
 import { isError, type Problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -61,6 +62,11 @@ export function judge(candidate: Candidate, baseline: Baseline | undefined, opti
   const view = baseline === undefined ? undefined : baselineView(baseline);
   const firstRevisionSkips = (options.danglingWithoutBaseline ?? 'warning') === 'warning';
   const problems = [...candidate.problems, ...withoutEchoes(candidate, checkRevision(candidate.snapshot))].map((p) => {
+    if (p.code === 'oci_url_scheme') {
+      // Warnings first: an error only where the revision brings the value in (docs/decisions/0032-oci-url-scheme.md).
+      const old = view?.badOciUrls === undefined || view.badOciUrls.has(`${p.at.record!.id}\u0000${p.identity}`);
+      return old ? { ...p, severity: 'warning' as const } : p;
+    }
     if (p.code !== 'dangling_reference') return p;
     // A first revision has no history: its dangling references are the contract's "skipped"
     // (unless the caller asked for them as errors).

@@ -37,6 +37,7 @@ export const PROBLEM_CODES = [
   'too_many_inputs',
   'unused_catalog_entry',
   'component_id_not_dns_label',
+  'oci_url_scheme',
   'fleet_list_large',
   // Ids as file names on macOS and Windows (rules/portable-ids.ts).
   'id_case_clash',

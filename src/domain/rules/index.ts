@@ -16,6 +16,8 @@
 //   response_too_large, too_many_inputs                   response-size.ts
 //   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
+//   oci_url_scheme (an error only where a change brings     oci-url.ts
+//     it in: ../judge.ts, the writes' ratchet)
 //   id_case_clash, reserved_file_name                     portable-ids.ts (warnings on a
 //                                                           revision; a create refuses them)
 //   shrink_guard                                          ../judge.ts (a revision against the
@@ -32,6 +34,7 @@ import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
 import { analyzeFleet, analyzeFleetInSteps } from './fleet-analysis.ts';
 import { componentIdsNotDnsLabels } from './names.ts';
+import { ociUrlProblem, ociUrlProblems } from './oci-url.ts';
 import { idsNotPortable } from './portable-ids.ts';
 import { referencingClusters } from './references.ts';
 import { fleetListProblems } from './fleet-list-size.ts';
@@ -54,6 +57,7 @@ export function checkRevision(snapshot: Snapshot): Problem[] {
     ...cycleProblems(snapshot),
     ...unusedEntries(snapshot),
     ...componentIdsNotDnsLabels(snapshot),
+    ...ociUrlProblems(snapshot),
     ...idsNotPortable(snapshot),
     ...fleetListProblems(snapshot),
   );
@@ -71,6 +75,7 @@ export function checkRecordChange(before: Snapshot, after: Snapshot, collection:
       return checkCluster(after, record as Cluster);
     case 'platform_components':
       return [
+        ...[ociUrlProblem(record as PlatformComponent)].filter((p) => p !== undefined),
         ...dependencyProblems(after, record as PlatformComponent),
         ...cycleProblems(after, record.id),
         ...responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id)),
