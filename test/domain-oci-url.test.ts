@@ -1,6 +1,6 @@
 // oci_url must be a URL whose scheme is oci, https or http: the published schema's pattern, as
 // a rule. A value a revision already holds is a warning while it stays; a revision or a write
-// that brings one in is refused (docs/decisions/0032-oci-url-scheme.md).
+// that brings one in is refused (docs/decisions/0032-credential-generation-and-oci-url-ratchets.md).
 import { describe, expect, it } from 'vitest';
 import { baselineFacts } from '../src/domain/baseline.ts';
 import { judge } from '../src/domain/judge.ts';

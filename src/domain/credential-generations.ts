@@ -1,4 +1,5 @@
-// A cluster's credential_generation never goes down (docs/decisions/0031-credential-generation-ratchet.md).
+// A cluster's credential_generation never goes down
+// (docs/decisions/0032-credential-generation-and-oci-url-ratchets.md).
 // Raising it revokes the cluster's token of the generation before (./cluster-token.ts); setting
 // it back, leaving it out (the default, 0) or deleting and re-creating the cluster with a lower
 // one in one change would make that revoked token valid again. So, against the revision served:

@@ -63,7 +63,8 @@ export function judge(candidate: Candidate, baseline: Baseline | undefined, opti
   const firstRevisionSkips = (options.danglingWithoutBaseline ?? 'warning') === 'warning';
   const problems = [...candidate.problems, ...withoutEchoes(candidate, checkRevision(candidate.snapshot))].map((p) => {
     if (p.code === 'oci_url_scheme') {
-      // Warnings first: an error only where the revision brings the value in (docs/decisions/0032-oci-url-scheme.md).
+      // Warnings first: an error only where the revision brings the value in
+      // (docs/decisions/0032-credential-generation-and-oci-url-ratchets.md).
       const old = view?.badOciUrls === undefined || view.badOciUrls.has(`${p.at.record!.id}\u0000${p.identity}`);
       return old ? { ...p, severity: 'warning' as const } : p;
     }

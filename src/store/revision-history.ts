@@ -10,7 +10,7 @@
 // revision published before it (for a refused one: the one it would have replaced), by
 // domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
 // the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
-// why: docs/decisions/0025-previews-and-history.md.
+// why: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
 import { changedClusterIdsInSteps } from '../domain/changed-clusters.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';

@@ -4,8 +4,8 @@
 // SSH remote) is a mistake or worse. The published schema holds the pattern, so editors flag
 // it; the service's own schema check leaves it out (./record-schema.ts) and this rule says it,
 // so that a record that already breaks it is a warning while it is unchanged, and only a
-// change that brings such a value in is refused (docs/decisions/0032-oci-url-scheme.md; the
-// judge and the writes' ratchet compare the value, not only the field).
+// change that brings such a value in is refused (the judge and the writes' ratchet compare the
+// value, not only the field: docs/decisions/0032-credential-generation-and-oci-url-ratchets.md).
 import { type Problem, problem } from '../problem.ts';
 import type { PlatformComponent } from '../records.ts';
 import { componentSchema } from '../schema-documents.ts';

@@ -2,7 +2,7 @@
 // the one it was applied to as the server judges every revision (publishable, every problem,
 // the shrink guard's verdict), and what changes for each cluster — in the one report of a
 // change that `gitops-config diff` prints too (../revision-diff.ts). Why one report, and why the
-// guard is a verdict here rather than a refusal: docs/decisions/0025-previews-and-history.md.
+// guard is a verdict here rather than a refusal: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
 import { allowsShrink, judge } from '../judge.ts';
 import { withSources } from '../problem.ts';
 import { analyzeFleetInSteps } from '../rules/index.ts';
