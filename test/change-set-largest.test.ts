@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largestSet } from '../scripts/bench/largest-change-set.ts';
 import { procMemory } from '../scripts/bench/proc-memory.ts';
-import { clusterDns, generateConfigRepo } from '../scripts/generate-repo.ts';
+import { clusterDns, clusterId, generateConfigRepo } from '../scripts/generate-repo.ts';
 import { removeDir, tempDir } from './helpers/git-fixture.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/process.ts';
 import { WRITE_TOKEN } from './helpers/service.ts';
@@ -114,5 +114,29 @@ describe('the largest change set, on a heap of 256 MiB', () => {
     for (let i = 0; i < 10; i++) expect((await send('preview', body)).status).toBe(200);
     const after = procMemory(service.child.pid!)!.rss;
     expect(after / before).toBeLessThan(1.2);
+  });
+});
+
+describe('a change set of many files under a low open-file limit', () => {
+  it('is stored: its objects and files are written 16 at a time, not all at once', { timeout: 300_000 }, async () => {
+    const repo = tempDir('many-files-');
+    generateConfigRepo(repo, { clusters: 400, componentsPerCluster: 5, git: true });
+    // 256 descriptors: enough for the service, far too few for 800 files open at once.
+    const many = await startServiceProcess({ API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, STORE_BACKEND: 'git', CONFIG_REPO: repo }, { openFiles: 256, startTimeoutMs: 60_000 });
+    try {
+      const writes = Array.from({ length: 400 }, (_, i) => ({ op: 'patch', collection: 'clusters', id: clusterId(i), patch: { cluster_name: `renamed-${i}` } }));
+      const res = await fetch(`${many.url}/api/v2/gitops/changes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${WRITE_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'rename 400 clusters', writes }),
+      });
+      expect(res.status, (await res.text()).slice(0, 300)).toBe(201);
+      expect(execFileSync('git', ['show', '--stat', '--format=%s', 'HEAD'], { cwd: repo, encoding: 'utf8' })).toContain('400 files changed');
+      execFileSync('git', ['fsck', '--no-progress'], { cwd: repo });
+      expect(many.output()).not.toContain('EMFILE');
+    } finally {
+      await many.stop();
+      removeDir(repo);
+    }
   });
 });
