@@ -6,15 +6,22 @@
 // Usage:
 //   npm run bench -- --change-set [clusters=10000] [writes=100] [rounds=5]
 //   npm run bench:change-set -- [clusters=10000] [writes=100] [rounds=5]
+// With --largest, the largest change set the service takes instead (./bench/largest-change-set.ts):
+//   npm run bench:change-set -- --largest [clusters=1000]
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { timedWrite } from './bench/rest-write.ts';
 import { crudFleetDir, startCrudFleet } from './bench/crud-fleet.ts';
 import { spread } from './bench/stats.ts';
+import { benchLargestChangeSet } from './bench/largest-change-set.ts';
 import { clusterDns, clusterId } from './generate-repo.ts';
 
-const [clustersArg = '10000', writesArg = '100', roundsArg = '5'] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
-const CLUSTERS = Number(clustersArg);
+const [clustersArg, writesArg = '100', roundsArg = '5'] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+if (process.argv.includes('--largest')) {
+  await benchLargestChangeSet(Number(clustersArg ?? 1000));
+  process.exit(0);
+}
+const CLUSTERS = Number(clustersArg ?? 10000);
 const WRITES = Number(writesArg);
 const ROUNDS = Number(roundsArg);
 const TOKEN = 'bench-change-set-token';

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signClusterToken } from '../src/domain/cluster-token.ts';
 import { COLLECTIONS } from '../src/domain/records.ts';
 import { commitAll } from './helpers/git-fixture.ts';
-import { CRUD_BACKENDS, type CrudService, SAMPLES, send, startCrud } from './helpers/crud.ts';
-import { request } from './helpers/http.ts';
+import { CRUD_BACKENDS, CRUD_DATA, type CrudService, SAMPLES, send, startCrud } from './helpers/crud.ts';
+import { eventually, request } from './helpers/http.ts';
 import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, WRITE_TOKEN } from './helpers/service.ts';
 import { sqlInOtherProcess } from './helpers/sqlite.ts';
-import { published } from './helpers/store-events.ts';
+import { published, watchLoads } from './helpers/store-events.ts';
 
 const SIGNING_KEY = 'cluster-token-key-new-0123456789abcdefgh';
 const OLD_KEY = 'cluster-token-key-old-0123456789abcdefgh';
@@ -176,6 +176,33 @@ describe.each(CRUD_BACKENDS)('cluster tokens on the %s backend', (backend) => {
     expect(gone.status).toBe(401);
     expect((await request(service.url, `${PREFIX}/whoami`, { token: after })).status).toBe(401);
   });
+
+  it('a revoked token stays revoked: the generation is not set back, left out, or lowered by deleting and re-creating the cluster in one set', async () => {
+    const [path] = endpointsOf(A.dns);
+    const c1 = { ...(CRUD_DATA.clusters.find((c) => c.id === A.id) as Record<string, unknown>) };
+    // The test before deleted c1 at generation 1: back at 0, a preview warns that its old tokens would be valid again.
+    const preview = await send(service, 'POST', `${PREFIX}/changes/preview`, { writes: [{ op: 'create', collection: 'clusters', id: A.id, record: c1 }] });
+    expect(preview.json().problems.filter((p: { code: string }) => p.code === 'credential_generation_reused')).toMatchObject([{ severity: 'warning', message: expect.stringContaining('deleted at credential_generation 1') }]);
+    expect((await send(service, 'POST', '/clusters', { ...c1, credential_generation: 2 })).status).toBe(201);
+    const status = async (generation: number) => (await request(service.url, path!, { token: tokenOf(A.id, generation) })).status;
+    const revokedStays = async () => expect([await status(0), await status(1), await status(2)]).toEqual([401, 401, 200]);
+    await revokedStays();
+    for (const patch of [{ credential_generation: null }, { credential_generation: 1 }]) {
+      const res = await send(service, 'PATCH', `/clusters/${A.id}`, patch);
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(res.json().details.map((d: { path: string }) => d.path)).toEqual(['/credential_generation']);
+      await revokedStays();
+    }
+    const recreate = (record: Record<string, unknown>) => ({ writes: [{ op: 'delete', collection: 'clusters', id: A.id }, { op: 'create', collection: 'clusters', id: A.id, record }] });
+    for (const record of [{ ...c1 }, { ...c1, credential_generation: 1 }]) {
+      const res = await send(service, 'POST', `${PREFIX}/changes`, recreate(record));
+      expect(res.status).toBe(400);
+      expect(res.json().details[0]).toMatchObject({ index: 1, path: '/credential_generation' });
+      await revokedStays();
+    }
+    expect((await send(service, 'POST', `${PREFIX}/changes`, recreate({ ...c1, credential_generation: 2 }))).status).toBe(201);
+    await revokedStays();
+  });
 });
 
 describe('revoked by a change made outside the service', () => {
@@ -192,9 +219,24 @@ describe('revoked by a change made outside the service', () => {
       expect((await request(service.url, path!, { token: tokenOf(A.id, 7) })).status).toBe(200);
       expect((await send(service, 'GET', `/clusters/${A.id}`)).json().credential_generation).toBe(7);
 
+      // A commit setting it back is refused: the revision with 7 stays served.
+      const revoked = readFileSync(file, 'utf8');
+      writeFileSync(file, revoked.replace('credential_generation: 7', 'credential_generation: 0'));
+      const loads = watchLoads(service);
+      expect(await loads.until(commitAll(dir, 'set c1 back'))).toMatchObject({ result: 'refused' });
+      loads.stop();
+      expect((await request(service.url, path!, { token: tokenOf(A.id, 0) })).status).toBe(401);
+      expect((await request(service.url, path!, { token: tokenOf(A.id, 7) })).status).toBe(200);
+
       rmSync(file);
       await published(service, commitAll(dir, 'remove c1'));
       expect((await request(service.url, path!, { token: tokenOf(A.id, 7) })).status).toBe(401);
+      // Back in a later commit at a generation its old tokens have: published, with a warning naming 7.
+      writeFileSync(file, revoked.replace('credential_generation: 7', 'credential_generation: 3'));
+      await published(service, commitAll(dir, 'c1 again'));
+      const warning = () => service.logs.find((line) => line.msg === 'clusters deleted before are back at a credential_generation their old tokens have');
+      await eventually(() => warning() !== undefined);
+      expect(warning()!.problems).toEqual([expect.stringContaining('was deleted at credential_generation 7')]);
     } finally {
       await service.close();
     }

@@ -12,7 +12,7 @@ import { eventually, request } from './helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from './helpers/service.ts';
 import { runCli } from './helpers/tools.ts';
 
-const c2 = { id: 'c2', cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'qa', namespaces: [{ id: 'team-a' }, { id: 'team-b' }] };
+const c2 = { id: 'c2', cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'qa', credential_generation: 2, namespaces: [{ id: 'team-a' }, { id: 'team-b' }] };
 const BASE: RepoFiles = asRepoFiles({ ...CRUD_DATA, clusters: [...CRUD_DATA.clusters, c2] } as never);
 const c1 = BASE['clusters/c1.yaml'] as Record<string, any>;
 const podinfo = BASE['platform_components/podinfo.yaml'] as Record<string, any>;
@@ -53,6 +53,8 @@ const CORPUS: Record<string, Case> = {
     message: 'decommission c1 and c2\n\nGitops-Allow-Shrink: yes',
     refused: [],
   },
+  'an oci_url that is no oci, https or http URL': { write: { 'platform_components/podinfo.yaml': { ...podinfo, oci_url: 'javascript:alert(1)' } }, refused: ['oci_url_scheme'] },
+  'a credential_generation set back': { write: { 'clusters/c2.yaml': { ...c2, credential_generation: 1 } }, refused: ['credential_generation_lowered'] },
   'one cluster emptied (a decommission)': { write: { 'clusters/c2.yaml': { ...c2, namespaces: [] } }, refused: [] },
   'a catalog id that is no DNS-1123 label (a warning)': { write: { 'platform_components/Extra_Chart.yaml': { ...podinfo, id: 'Extra_Chart', depends_on: [] } }, refused: [] },
   'two ids that differ only in case (a warning)': { write: { 'rolebindings/Admins.yaml': { role: 'view', subjects: [] } }, refused: [] },
@@ -101,7 +103,8 @@ it('the corpus covers every error code the rules can give a revision of files', 
   const covered = new Set(Object.values(CORPUS).flatMap((c) => c.refused));
   // Codes no revision of files can hold: seed-file shape, REST-only checks, warnings,
   // and rule variants covered elsewhere (nested files, empty files, wrong types, missing fields).
-  const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'response_near_limit', 'component_id_not_dns_label', 'fleet_list_large', 'id_case_clash', 'reserved_file_name', 'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
+  const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'response_near_limit', 'component_id_not_dns_label', 'fleet_list_large', 'id_case_clash', 'reserved_file_name', 'credential_generation_reused',
+    'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
   // The rollout rules are tested on their own (test/domain-rollout-*.test.ts) until a revision of
   // files can hold a rollout record.
   const rollouts = ['invalid_duration', 'duplicate_wave_name', 'unknown_approved_wave', 'set_unchanged', 'duplicate_rollout',

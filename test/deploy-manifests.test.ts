@@ -60,6 +60,14 @@ function envOf(c: Manifest): Map<string, Manifest> {
   return new Map((c.env as Manifest[]).map((entry) => [entry.name, entry]));
 }
 
+/** A Kubernetes memory quantity (256Mi, 1Gi, 1G) in MiB. */
+function mebibytes(quantity: string): number {
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|K|M|G)?$/.exec(quantity);
+  if (!match) throw new Error(`not a memory quantity: ${quantity}`);
+  const unit = { Ki: 1 / 1024, Mi: 1, Gi: 1024, K: 1000 / 1048576, M: 1e6 / 1048576, G: 1e9 / 1048576 }[match[2] ?? ''] ?? 1 / 1048576;
+  return Number(match[1]) * unit;
+}
+
 /** Checks what every gitops-config-api Deployment of any build must hold. */
 function expectConventions(d: Manifest): void {
   const spec = d.spec.template.spec;
@@ -71,6 +79,13 @@ function expectConventions(d: Manifest): void {
     expect(c.resources[kind].cpu, `${kind}.cpu`).toBeDefined();
     expect(c.resources[kind].memory, `${kind}.memory`).toBeDefined();
   }
+  // Node sizes its heap by the node's memory, not the container's: the limit is set to fit,
+  // with room outside the heap (Buffers, code, the record file thread).
+  const heap = /--max-old-space-size=(\d+)/.exec(envOf(c).get('NODE_OPTIONS')?.value ?? '')?.[1];
+  expect(heap, 'NODE_OPTIONS --max-old-space-size').toBeDefined();
+  const limitMiB = mebibytes(c.resources.limits.memory);
+  expect(Number(heap)).toBeGreaterThanOrEqual(0.5 * limitMiB);
+  expect(Number(heap)).toBeLessThanOrEqual(0.7 * limitMiB);
   for (const [name, entry] of envOf(c)) {
     if (!/TOKEN|SECRET|PASSWORD/.test(name)) continue;
     // A credential comes from a Secret the user made, never from a value in a manifest.
@@ -163,7 +178,8 @@ describe('the base', () => {
     expect(env.get('STORE_BACKEND')?.value).toBe('git');
     expect(env.get('CONFIG_REPO')?.value).toMatch(/^https:\/\//);
     const config = readFileSync(join(ROOT, 'src', 'config.ts'), 'utf8');
-    for (const name of env.keys()) expect(config, `src/config.ts reads ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+    // NODE_OPTIONS is Node's own (the heap's limit), not the service's.
+    for (const name of env.keys()) if (name !== 'NODE_OPTIONS') expect(config, `src/config.ts reads ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
     for (const name of ['GIT_TOKEN', 'WEBHOOK_SECRET', 'CLUSTER_TOKEN_KEYS']) expect(env.get(name)?.valueFrom?.secretKeyRef?.optional).toBe(true);
   });
 

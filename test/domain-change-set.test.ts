@@ -52,7 +52,7 @@ describe('a change set', () => {
     const writes = [create('clusters', newCluster('n1', 'team-new')), create('clusters', newCluster('n2', 'team-new')), create('namespaces', { id: 'team-new' })];
     const result = set(snapshot, writes, 'add team-new');
     if (!result.ok) throw new Error(result.refusal.message);
-    expect(result.applied).toHaveLength(3);
+    expect(result.touched).toHaveLength(3);
     expect(result.changes.map((c) => `${c.collection}/${c.id} ${c.action}`)).toEqual(['clusters/n1 create', 'clusters/n2 create', 'namespaces/team-new create']);
     expect(result.snapshot.namespaces.has('team-new')).toBe(true);
     expect(snapshot.namespaces.has('team-new')).toBe(false); // pure
@@ -64,9 +64,22 @@ describe('a change set', () => {
   it('names the failing write by its index: a stale if_match, a missing record', () => {
     const snapshot = snapshotOf();
     const etag = recordEtag(snapshot.clusters.get('c1')!);
-    const writes = [patch('clusters', 'c1', { cluster_name: 'x' }, etag), patch('clusters', 'c1', { cluster_name: 'y' }, etag)];
+    const writes = [patch('clusters', 'c1', { cluster_name: 'x' }, etag), patch('clusters', 'c1', { cluster_name: 'y' }, '"stale"')];
     expect(refusal(set(snapshot, writes))).toMatchObject({ reason: 'precondition_failed', index: 1 });
     expect(refusal(set(snapshot, [patch('clusters', 'c1', { cluster_name: 'x' }), remove('namespaces', 'nope')]))).toMatchObject({ reason: 'not_found', index: 1 });
+  });
+
+  it('checks every if_match against the revision the set applies to: the ETag the client read', () => {
+    const snapshot = snapshotOf();
+    const etag = recordEtag(snapshot.clusters.get('c1')!);
+    // Two edits of the version read, both naming it: the second is not refused for the first.
+    const result = set(snapshot, [patch('clusters', 'c1', { cluster_name: 'x' }, etag), patch('clusters', 'c1', { environment: 'qa' }, etag)]);
+    if (!result.ok) throw new Error(result.refusal.message);
+    expect(result.snapshot.clusters.get('c1')).toMatchObject({ cluster_name: 'x', environment: 'qa' });
+    // A record the set creates was read by no one: an if_match on it cannot match.
+    const created = refusal(set(snapshot, [create('namespaces', { id: 'fresh' }), patch('namespaces', 'fresh', { labels: { a: 'b' } }, '"any"')]));
+    expect(created).toMatchObject({ reason: 'precondition_failed', index: 1 });
+    expect(created.message).toContain('created by an earlier write of the set');
   });
 
   it('names the last write to the record a problem is on', () => {

@@ -9,6 +9,7 @@ import { isMap, isScalar, parseDocument, visit } from 'yaml';
 import type { AnyRecord, Cluster, Collection, NamespaceDef, PlatformComponent, RoleBindingDef } from '../src/domain/records.ts';
 import { COLLECTIONS } from '../src/domain/records.ts';
 import { editRecordFileText } from '../src/domain/repo-layout/record-file-edit.ts';
+import { applySplices } from '../src/domain/repo-layout/record-file-edit-text.ts';
 import { parseRecordFile } from '../src/domain/repo-layout/record-file-parse.ts';
 import { fileForm, leadingComments, recordFileText } from '../src/domain/repo-layout/record-file-text.ts';
 import { validateRecord } from '../src/domain/rules/record-schema.ts';
@@ -475,4 +476,20 @@ describe('editRecordFileText: random records and edits', () => {
       );
     });
   }
+});
+
+describe('applySplices', () => {
+  it('puts insertions at one offset in the order made, before the text replacing a removal there; refuses overlaps', () => {
+    const splices = [
+      { start: 2, end: 4, text: 'X' },
+      { start: 2, end: 2, text: '1' },
+      { start: 2, end: 2, text: '2' },
+      { start: 6, end: 6, text: '!' },
+      { start: 0, end: 1, text: '' },
+    ];
+    expect(applySplices('abcdef', splices)).toBe('b12Xef!');
+    expect(() => applySplices('abcdef', [{ start: 1, end: 3, text: 'x' }, { start: 2, end: 4, text: 'y' }])).toThrow('overlapping');
+    expect(() => applySplices('abc', [{ start: 2, end: 5, text: 'x' }])).toThrow('overlapping');
+  });
+
 });

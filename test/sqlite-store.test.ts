@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { createLogger } from '../src/logger.ts';
 import type { Collection } from '../src/domain/records.ts';
 import type { WriteRequest } from '../src/domain/writes/write-request.ts';
+import { singleWrite } from '../src/domain/writes/change-set.ts';
 import { toApiError } from '../src/http/error-mapping.ts';
 import type { ApiError } from '../src/http/errors.ts';
 import { parseSqliteDsn } from '../src/store/backends/sqlite/dsn.ts';
@@ -42,7 +43,7 @@ async function openStore(options: { url?: string; seedFile?: string; watch?: boo
   /** One write, its outcome flattened. */
   const write = async (request: WriteRequest) => {
     const { applied, revisionBefore, revisionAfter } = await store.write({ writes: [request], role: request.role, who: request.who });
-    const [one] = applied.applied;
+    const one = singleWrite(applied);
     return { record: one!.record, changedFields: one!.changedFields, unchanged: applied.unchanged, revisionBefore, revisionAfter };
   };
   return { store, write, revision, snapshot, path, url };

@@ -4,6 +4,7 @@
 // kept of it (SQLite). The judge reads either through one view.
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet } from './rules/index.ts';
+import { ociUrlProblems } from './rules/oci-url.ts';
 import type { FleetAnalysis, InputCounts } from './rules/fleet-analysis.ts';
 
 /** The revision a candidate is judged against: a snapshot, or the facts a store kept of one. */
@@ -16,20 +17,32 @@ export interface BaselineFacts {
   inputs: Record<string, [number, number, number]>;
   /** The dangling references it had, as "<cluster id>\0<field>:<referenced id>". */
   dangling: string[];
+  /**
+   * The credential_generation of each of its clusters whose generation is not 0 (absent in
+   * facts kept before it was: the generations are then not known).
+   */
+  generations?: Record<string, number>;
+  /** The generations of clusters deleted before it, as far as its process knew them. */
+  retired?: Record<string, number>;
+  /** Its catalog entries' oci_url values that are no such URL, as "<entry id>\0<problem identity>". */
+  badOciUrls?: string[];
 }
 
 const factsOf = new WeakMap<Snapshot, BaselineFacts>();
 
 /** The facts of a snapshot, to be kept in a store (SQLite): a copy of what the analysis holds. */
-export function baselineFacts(snapshot: Snapshot): BaselineFacts {
+export function baselineFacts(snapshot: Snapshot, retired: ReadonlyMap<string, number> = new Map()): BaselineFacts {
   let facts = factsOf.get(snapshot);
-  if (facts) return facts;
-  const fleet = analyzeFleet(snapshot);
-  const inputs: BaselineFacts['inputs'] = {};
-  for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
-  facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)] };
-  factsOf.set(snapshot, facts);
-  return facts;
+  if (!facts) {
+    const fleet = analyzeFleet(snapshot);
+    const inputs: BaselineFacts['inputs'] = {};
+    for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
+    const generations: Record<string, number> = {};
+    for (const cluster of snapshot.clusters.values()) if (cluster.credential_generation) generations[cluster.id] = cluster.credential_generation;
+    facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)], generations, badOciUrls: [...badOciUrlsOf(snapshot)] };
+    factsOf.set(snapshot, facts);
+  }
+  return retired.size === 0 ? facts : { ...facts, retired: Object.fromEntries(retired) };
 }
 
 /** What the judgement reads of the baseline, the same whether it is a served snapshot or facts kept in a store. */
@@ -37,6 +50,14 @@ export interface BaselineView {
   countsOf(clusterId: string): InputCounts | undefined;
   total: number;
   dangling: ReadonlySet<string>;
+  /** A cluster's credential_generation; undefined when it has none or it is not known. */
+  generationOf(clusterId: string): number | undefined;
+  /** The clusters themselves, for a snapshot. */
+  clusters?: Snapshot['clusters'];
+  /** What facts kept of the clusters deleted before it. */
+  retired: ReadonlyMap<string, number>;
+  /** Its oci_url values that are no such URL (./rules/oci-url.ts); undefined when not known. */
+  badOciUrls: ReadonlySet<string> | undefined;
 }
 
 const views = new WeakMap<object, BaselineView>();
@@ -51,10 +72,26 @@ export function baselineView(baseline: Baseline): BaselineView {
   if ('inputs' in baseline) {
     let total = 0;
     for (const counts of Object.values(baseline.inputs)) total += counts[0] + counts[1] + counts[2];
-    view = { countsOf: (id) => (Object.hasOwn(baseline.inputs, id) ? baseline.inputs[id] : undefined), total, dangling: new Set(baseline.dangling) };
+    const { generations } = baseline;
+    view = {
+      countsOf: (id) => (Object.hasOwn(baseline.inputs, id) ? baseline.inputs[id] : undefined),
+      total,
+      dangling: new Set(baseline.dangling),
+      generationOf: (id) => (generations === undefined || !Object.hasOwn(baseline.inputs, id) ? undefined : Object.hasOwn(generations, id) ? generations[id] : 0),
+      retired: new Map(Object.entries(baseline.retired ?? {})),
+      badOciUrls: baseline.badOciUrls && new Set(baseline.badOciUrls),
+    };
   } else {
     const fleet = analyzeFleet(baseline);
-    view = { countsOf: (id) => fleet.counts.get(id), total: fleet.total, dangling: danglingOf(fleet) };
+    view = {
+      countsOf: (id) => fleet.counts.get(id),
+      total: fleet.total,
+      dangling: danglingOf(fleet),
+      generationOf: (id) => baseline.clusters.get(id)?.credential_generation,
+      clusters: baseline.clusters,
+      retired: new Map(),
+      badOciUrls: badOciUrlsOf(baseline),
+    };
   }
   views.set(baseline, view);
   return view;
@@ -64,4 +101,9 @@ export function danglingOf(fleet: FleetAnalysis): Set<string> {
   const dangling = new Set<string>();
   for (const p of fleet.problems) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
   return dangling;
+}
+
+/** The keys the judge compares an oci_url problem by: "<entry id>\0<identity>" (the value). */
+export function badOciUrlsOf(snapshot: Snapshot): Set<string> {
+  return new Set(ociUrlProblems(snapshot).map((p) => `${p.at.record!.id}\u0000${p.identity}`));
 }

@@ -6,12 +6,15 @@
 //   2. no new dangling reference: one the baseline already had is a warning and is skipped
 //      (with no baseline, every one is a warning, or every one an error when asked);
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
-//      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended.
+//      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended;
+//   4. no cluster's credential_generation lower than the baseline's (./credential-generations.ts);
+//   5. no oci_url that is no oci/https/http URL, unless the baseline had it already (or there is none).
 // Why: docs/decisions/0001-judge-before-publishing.md and 0002-shrink-guard.md.
 import { isError, type Problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
 import { checkRevision } from './rules/index.ts';
 import { type Baseline, baselineView } from './baseline.ts';
+import { generationProblems } from './credential-generations.ts';
 import { guardProblems, guardVerdict, type ShrinkGuardVerdict } from './shrink-guard.ts';
 
 export { ALLOW_SHRINK_TRAILER, allowsShrink, GUARD_EMPTIED_CLUSTERS, GUARD_MIN_FLEET_INPUTS } from './shrink-guard.ts';
@@ -38,6 +41,11 @@ export interface JudgeOptions {
    * `--base`) must fail on a deleted folder or a typo: `error`.
    */
   danglingWithoutBaseline?: 'warning' | 'error';
+  /**
+   * The credential_generation of clusters earlier revisions deleted (beside what facts kept of
+   * them): a cluster created again at or below it is warned of.
+   */
+  retired?: ReadonlyMap<string, number>;
 }
 
 export interface Judgement {
@@ -54,12 +62,22 @@ export function judge(candidate: Candidate, baseline: Baseline | undefined, opti
   const view = baseline === undefined ? undefined : baselineView(baseline);
   const firstRevisionSkips = (options.danglingWithoutBaseline ?? 'warning') === 'warning';
   const problems = [...candidate.problems, ...withoutEchoes(candidate, checkRevision(candidate.snapshot))].map((p) => {
+    if (p.code === 'oci_url_scheme') {
+      // Warnings first: an error only where the revision brings the value in
+      // (docs/decisions/0032-credential-generation-and-oci-url-ratchets.md).
+      const old = view?.badOciUrls === undefined || view.badOciUrls.has(`${p.at.record!.id}\u0000${p.identity}`);
+      return old ? { ...p, severity: 'warning' as const } : p;
+    }
     if (p.code !== 'dangling_reference') return p;
     // A first revision has no history: its dangling references are the contract's "skipped"
     // (unless the caller asked for them as errors).
     const old = view === undefined ? firstRevisionSkips : view.dangling.has(`${p.at.record!.id}\u0000${p.identity}`);
     return old ? { ...p, severity: 'warning' as const } : p;
   });
+  if (view) {
+    const retired = options.retired && view.retired.size > 0 ? new Map([...view.retired, ...options.retired]) : (options.retired ?? view.retired);
+    problems.push(...generationProblems(candidate.snapshot, { generationOf: view.generationOf, clusters: view.clusters, retired }));
+  }
   const guard = view === undefined ? undefined : guardVerdict(candidate.snapshot, view, candidate.allowShrink === true);
   if (guard) problems.push(...guardProblems(guard));
   const blocking = problems.filter(isError);

@@ -38,12 +38,16 @@ export const PROBLEM_CODES = [
   'too_many_inputs',
   'unused_catalog_entry',
   'component_id_not_dns_label',
+  'oci_url_scheme',
   'fleet_list_large',
   // Ids as file names on macOS and Windows (rules/portable-ids.ts).
   'id_case_clash',
   'reserved_file_name',
   // A revision against the one served before it (domain/judge.ts).
   'shrink_guard',
+  // A cluster's credential_generation against the revisions before (domain/credential-generations.ts).
+  'credential_generation_lowered',
+  'credential_generation_reused',
   // The seed file's shape (domain/seed.ts).
   'seed_shape',
   // A write's own preconditions (domain/writes/staged-write.ts, write-rules.ts).

@@ -6,11 +6,14 @@ import type { Judgement } from './judge.ts';
 import { type AnswerChange, answerChange, dnsMoved, ENDPOINT_NAMES, partOfAnswer } from './changed-clusters.ts';
 import { diffInputLists, type InputChange, type InputListDiff, reordered, sameJson } from './input-diff.ts';
 import type { Problem } from './problem.ts';
-import { clusterSummaryInputs, ENDPOINT_DEFINITIONS, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
+import { ENDPOINT_DEFINITIONS, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
 import type { Cluster } from './records.ts';
 import { responseBound } from './rules/response-size.ts';
 import type { ShrinkGuardVerdict } from './shrink-guard.ts';
+import { LayeredMap } from './layered-map.ts';
+import type { ClusterSummaryInput } from './projections/inputs.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
+import { runSteps, type Steps } from './steps.ts';
 
 export type { FieldChange, InputChange } from './input-diff.ts';
 
@@ -95,8 +98,13 @@ export interface JudgedChange {
 
 /** The report of a change from `before` to `after`, judged as `judged` says. */
 export function revisionDiff(before: Snapshot, after: Snapshot, judged: JudgedChange): DiffReport {
+  return runSteps(revisionDiffInSteps(before, after, judged));
+}
+
+/** revisionDiff in steps (diffSnapshotsInSteps's). */
+export function* revisionDiffInSteps(before: Snapshot, after: Snapshot, judged: JudgedChange): Steps<DiffReport> {
   const { judgement } = judged;
-  const { clusters, listing, summary } = diffSnapshots(before, after);
+  const { clusters, listing, summary } = yield* diffSnapshotsInSteps(before, after);
   return {
     publishable: judgement.publish,
     problems: judgement.problems,
@@ -112,19 +120,44 @@ export function revisionDiff(before: Snapshot, after: Snapshot, judged: JudgedCh
 
 /** The changes alone, not judged (publishable, no problems, no guard). */
 export function diffSnapshots(before: Snapshot, after: Snapshot): DiffReport {
-  const ids = new Set([...before.clusters.keys(), ...after.clusters.keys()]);
+  return runSteps(diffSnapshotsInSteps(before, after));
+}
+
+/** How many clusters diffSnapshotsInSteps looks at between two pauses; it pauses after each it compares too. */
+const LOOKED_PER_STEP = 1000;
+
+/**
+ * diffSnapshots in steps. When `after` was made from `before` by writes to clusters (the maps
+ * share their base), only the clusters written can differ, and the maps name them without a
+ * walk of the fleet (a change set's preview); otherwise every cluster is looked at.
+ */
+export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<DiffReport> {
+  const sameDefinitions =
+    before.platform_components === after.platform_components && before.namespaces === after.namespaces && before.rolebindings === after.rolebindings;
+  const written = sameDefinitions ? LayeredMap.differingKeys(before.clusters, after.clusters) : undefined;
+  const ids = written ? [...written].sort(compareIds) : yield* allClusterIds(before, after);
   const clusters: ClusterDiff[] = [];
-  for (const id of [...ids].sort(compareIds)) {
-    const diff = diffCluster(before, after, before.clusters.get(id), after.clusters.get(id));
-    if (diff) clusters.push(diff);
+  // The listing is made of the cluster records alone: only a cluster whose record changed can change it.
+  const listed: { before: ClusterSummaryInput[]; after: ClusterSummaryInput[] } = { before: [], after: [] };
+  for (const [n, id] of ids.entries()) {
+    const old = before.clusters.get(id);
+    const now = after.clusters.get(id);
+    if (old !== now) {
+      listed.before.push(...summaryOf(old));
+      listed.after.push(...summaryOf(now));
+    }
+    if (old !== now || !sameDefinitions) {
+      const diff = diffCluster(before, after, old, now);
+      if (diff) clusters.push(diff);
+      yield;
+    }
+    if ((n + 1) % LOOKED_PER_STEP === 0) yield;
   }
-  // The listing is made of the clusters map alone.
-  const listing =
-    before.clusters === after.clusters ? { added: [], removed: [], changed: [] } : diffInputLists(clusterSummaryInputs(before), clusterSummaryInputs(after));
+  const listing = diffInputLists(listed.before, listed.after);
   const summary: DiffReport['summary'] = {
     clusters_before: before.clusters.size,
     clusters_after: after.clusters.size,
-    clusters_total: ids.size,
+    clusters_total: written ? before.clusters.size + ids.filter((id) => !before.clusters.has(id)).length : ids.length,
     clusters_changed: clusters.length,
     by_environment: {},
     inputs_added: 0,
@@ -150,6 +183,32 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): DiffReport {
   }
   const none: RevisionInfo = { label: '', commit: null, problems: [] };
   return { publishable: true, problems: [], guard: null, base: none, head: none, verdict: { publish: true, problems: [] }, clusters, listing, summary };
+}
+
+/** Every cluster id of either revision, in id order: both maps iterate in it, so they are merged, not sorted. */
+function* allClusterIds(before: Snapshot, after: Snapshot): Steps<string[]> {
+  const ids: string[] = [];
+  const a = [...before.clusters.keys()];
+  yield;
+  const b = [...after.clusters.keys()];
+  yield;
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const order = i === a.length ? 1 : j === b.length ? -1 : compareIds(a[i]!, b[j]!);
+    if (order <= 0) i++;
+    if (order >= 0) j++;
+    ids.push(order < 0 ? a[i - 1]! : b[j - 1]!);
+    if (ids.length % (10 * LOOKED_PER_STEP) === 0) yield;
+  }
+  return ids;
+}
+
+/** A cluster's item in the fleet listing (as clusterSummaryInputs makes it), or none. */
+function summaryOf(cluster: Cluster | undefined): ClusterSummaryInput[] {
+  if (!cluster) return [];
+  const { id, cluster_name, cluster_dns, environment } = cluster;
+  return [{ id, cluster_name, cluster_dns, environment }];
 }
 
 /** The new answer is over 900 KiB: measured only when the cheap bound of its size says it may be. */

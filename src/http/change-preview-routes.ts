@@ -12,6 +12,7 @@ import type { Authenticator } from './auth.ts';
 import { fleetWideCaller } from './authorize.ts';
 import { changeSetRequest } from './change-set-routes.ts';
 import { ApiError } from './errors.ts';
+import { jsonInSlices } from './json-in-slices.ts';
 import { parseJsonBody } from './json-body.ts';
 import { CHANGES_PREVIEW_PATH } from './read-handler.ts';
 import { writeAuthor } from './write-options.ts';
@@ -37,7 +38,8 @@ export function changePreviewRoutes(deps: ChangePreviewRouteDeps): Router {
   };
   router.post(CHANGES_PREVIEW_PATH, writer, noQuery, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
     const report = await previewChange(deps.store, changeSetRequest(req.body, writeAuthor(res)));
-    res.set({ 'x-config-revision': report.base.commit ?? '', 'cache-control': 'no-store' }).json(report);
+    const body = await jsonInSlices(report, 'clusters');
+    res.set({ 'x-config-revision': report.base.commit ?? '', 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }).send(body);
   });
   router.all(CHANGES_PREVIEW_PATH, (req) => {
     throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${CHANGES_PREVIEW_PATH}; allowed: POST`, { headers: { allow: 'POST' } });

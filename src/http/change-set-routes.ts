@@ -9,9 +9,11 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
-import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../domain/writes/change-set.ts';
+import type { Steps } from '../domain/steps.ts';
+import { type AppliedChangeSet, type ChangeSetRequest, MAX_CHANGE_SET_WRITES, messageLengthProblem } from '../domain/writes/change-set.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import type { Role, WriteAuthor, WriteRequest } from '../domain/writes/write-request.ts';
+import { runInSlices } from '../store/event-loop.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth.ts';
 import { fleetWideCaller } from './authorize.ts';
@@ -56,19 +58,29 @@ export function changeSetRoutes(deps: ChangeSetRouteDeps): Router {
     const request = changeSetRequest(req.body, writeAuthor(res));
     const dryRun = isDryRun(res);
     const { applied, revisionBefore, revisionAfter } = await deps.store.write(request, { dryRun });
-    const records: StoredRecord[] = applied.touched.map(({ collection, id }) => {
-      const record = (applied.snapshot[collection].get(id) as AnyRecord | undefined) ?? null;
-      return { collection, id, record, etag: record === null ? null : recordEtag(record) };
-    });
+    // Up to 1,000 records of up to a megabyte: written out in slices, polls let in between.
+    const body = await runInSlices(answerText(applied, revisionAfter));
     res
       .status(201)
-      .set({ 'x-config-revision': revisionAfter ?? revisionBefore, 'cache-control': 'no-store' })
-      .json({ revision: revisionAfter, unchanged: applied.unchanged, records });
+      .set({ 'x-config-revision': revisionAfter ?? revisionBefore, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' })
+      .send(body);
   });
   router.all(CHANGES_PATH, (req) => {
     throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${CHANGES_PATH}; allowed: POST`, { headers: { allow: 'POST' } });
   });
   return router;
+}
+
+/** The answer: the new revision, whether anything changed, and every record the writes named, as stored. */
+function* answerText(applied: AppliedChangeSet, revision: string | null): Steps<string> {
+  const records: string[] = [];
+  for (const { collection, id } of applied.touched) {
+    const record = (applied.snapshot[collection].get(id) as AnyRecord | undefined) ?? null;
+    const stored: StoredRecord = { collection, id, record, etag: record === null ? null : recordEtag(record) };
+    records.push(JSON.stringify(stored));
+    yield;
+  }
+  return `{"revision":${JSON.stringify(revision)},"unchanged":${applied.unchanged},"records":[${records.join(',')}]}`;
 }
 
 /** The body as a change set, or a 400 naming every problem of its shape (each write's by its index). */
@@ -89,7 +101,7 @@ export function changeSetRequest(body: unknown, by: { role: Role; who: WriteAuth
   const { message, writes } = body;
   if (message !== undefined && typeof message !== 'string') details.push({ path: 'message', message: 'must be a string' });
   else if (typeof message === 'string') {
-    const why = messageProblem(message);
+    const why = messageProblem(message) ?? messageLengthProblem(message);
     if (why) details.push({ path: 'message', message: why });
   }
   if (!Array.isArray(writes) || writes.length === 0 || writes.length > MAX_CHANGE_SET_WRITES) {

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { recordEtag } from '../domain/writes/record-etag.ts';
+import { messageLengthProblem, singleWrite } from '../domain/writes/change-set.ts';
 import { type AnyRecord, type Collection, COLLECTIONS, ENVIRONMENTS } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { WriteRequest } from '../domain/writes/write-request.ts';
@@ -70,6 +71,8 @@ export function restRoutes(deps: RestDeps): Router {
    */
   const store = async (req: Request, res: Response, write: WriteRequest): Promise<WriteResult> => {
     const message = commitMessageHeader(req);
+    const tooLong = message === undefined ? undefined : messageLengthProblem(message);
+    if (tooLong) throw new ApiError('validation_error', `the Gitops-Commit-Message header ${tooLong}`, { details: [{ path: 'Gitops-Commit-Message', message: tooLong }] });
     const request = { writes: [write], ...by(res), ...(message === undefined ? {} : { message }) };
     try {
       return await deps.store.write(request, { dryRun: isDryRun(res) });
@@ -78,7 +81,7 @@ export function restRoutes(deps: RestDeps): Router {
     }
   };
   /** The written record, and the revision to name: the new one, or in a dry run the one served (nothing changed). */
-  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({ record: applied.applied[0]!.record, revision: revisionAfter ?? revisionBefore });
+  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({ record: singleWrite(applied).record, revision: revisionAfter ?? revisionBefore });
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;

@@ -1,8 +1,10 @@
 // GET /api/v2/gitops/revisions: the revisions this replica judged, newest first
 // (store/revision-history.ts), `?cluster=<id>` for those that changed that cluster's answers,
-// `?limit=` (default 50, at most 1,000). Fleet-wide: a caller that reads everything (a cluster
-// credential gets 403). Among replicas each judges the same revisions of the one store, so a
-// replica's own list is the list: nothing is gathered from peers.
+// in pages of `?limit=` entries (default 50, at most 1,000) and at most about 1 MiB, each
+// answer naming in `next` the revision to pass as `?before=` for the page after it.
+// Fleet-wide: a caller that reads everything (a cluster credential gets 403). Among replicas
+// each judges the same revisions of the one store, so a replica's own list is the list:
+// nothing is gathered from peers, and a page's `next` goes on at any replica.
 import { Router } from 'express';
 import { ID_RULE, isValidId } from '../domain/ids.ts';
 import { REVISIONS_KEPT } from '../store/revision-history.ts';
@@ -22,8 +24,14 @@ export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pi
     await fleetWideCaller(auth, req, res, 'read');
     const queryAt = req.originalUrl.indexOf('?');
     const query = parseRevisionsQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
-    const revisions = (await store.revisions(query)).map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
-    res.set('cache-control', 'no-store').json({ revisions });
+    const page = await store.revisions(query);
+    if (!page) {
+      throw new ApiError('bad_request', `revision ${query.before} is not in this replica's history of revisions (it keeps the last ${REVISIONS_KEPT} judged); list from the newest again`, {
+        details: [{ path: 'before', message: 'not a revision in the history' }],
+      });
+    }
+    const revisions = page.revisions.map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
+    res.set('cache-control', 'no-store').json({ revisions, next: page.next });
   });
   router.all(REVISIONS_PATH, (req) => {
     throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the revisions answer GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
@@ -31,7 +39,10 @@ export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pi
   return router;
 }
 
-/** ?cluster=<id> and ?limit=<1..1000>, each at most once; anything else is refused by name. */
+/** A revision id as the stores make them (a commit id, a marker of uncommitted edits, a counter, a hash). */
+const REVISION_ID = /^[A-Za-z0-9._:+-]{1,200}$/;
+
+/** ?cluster=<id>, ?limit=<1..1000> and ?before=<revision>, each at most once; anything else is refused by name. */
 export function parseRevisionsQuery(query: string): HistoryQuery {
   const params = new URLSearchParams(query);
   const details: ErrorDetail[] = [];
@@ -39,9 +50,12 @@ export function parseRevisionsQuery(query: string): HistoryQuery {
   for (const name of new Set(params.keys())) {
     const values = params.getAll(name);
     const value = values[0]!;
-    if (name !== 'cluster' && name !== 'limit') details.push({ path: name, message: `unknown query parameter "${name}"; allowed: cluster, limit` });
+    if (name !== 'cluster' && name !== 'limit' && name !== 'before') details.push({ path: name, message: `unknown query parameter "${name}"; allowed: cluster, limit, before` });
     else if (values.length > 1) details.push({ path: name, message: 'must be given once' });
-    else if (name === 'cluster') {
+    else if (name === 'before') {
+      if (REVISION_ID.test(value)) parsed.before = value;
+      else details.push({ path: name, message: 'must be a revision id, as "next" gave it' });
+    } else if (name === 'cluster') {
       if (isValidId(value)) parsed.cluster = value;
       else details.push({ path: name, message: `must be a cluster id: ${ID_RULE}` });
     } else if (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= REVISIONS_KEPT) parsed.limit = Number(value);

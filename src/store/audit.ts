@@ -5,10 +5,17 @@
 // SQLite also keeps the same facts in its audit_log table, written in the write's own
 // transaction.
 import type { Logger } from 'pino';
+import type { Steps } from '../domain/steps.ts';
 import type { AppliedChangeSet } from '../domain/writes/change-set.ts';
 import type { ChangeSet, RecordChange } from './backend.ts';
+import { runInSlices } from './event-loop.ts';
 
-export function auditChangeSet(log: Logger, set: ChangeSet, applied: AppliedChangeSet, before: string, after: string): void {
+/** The lines of a change set, written in slices: a set of 1,000 records writes 1,000 lines. */
+export function auditChangeSet(log: Logger, set: ChangeSet, applied: AppliedChangeSet, before: string, after: string): Promise<void> {
+  return runInSlices(auditLines(log, set, applied, before, after));
+}
+
+function* auditLines(log: Logger, set: ChangeSet, applied: AppliedChangeSet, before: string, after: string): Steps<void> {
   // A set that changes nothing is logged too, one line per record it named, so that the
   // trail shows every write that reached the store.
   const lines: { change: Pick<RecordChange, 'action' | 'collection' | 'id' | 'changedFields'>; unchanged: boolean }[] = applied.unchanged
@@ -32,5 +39,6 @@ export function auditChangeSet(log: Logger, set: ChangeSet, applied: AppliedChan
       },
       'audit',
     );
+    yield;
   }
 }

@@ -5,10 +5,11 @@
 // would do (domain/writes/change-preview.ts). Nothing is stored.
 import type { DiffReport } from '../domain/revision-diff.ts';
 import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
-import { previewChangeSet } from '../domain/writes/change-preview.ts';
+import { previewChangeSetSteps } from '../domain/writes/change-preview.ts';
+import { runInSlices } from './event-loop.ts';
 import type { StoreRunner } from './store-runner.ts';
 
 export async function previewChange(store: Pick<StoreRunner, 'write'>, request: ChangeSetRequest): Promise<DiffReport> {
   const { applied, base } = await store.write(request, { dryRun: true, shrinkGuard: false });
-  return previewChangeSet(base.snapshot, applied.snapshot, request, base.sources);
+  return runInSlices(previewChangeSetSteps(base.snapshot, applied.snapshot, request, base.sources, base.retired));
 }

@@ -38,11 +38,13 @@ export function judgeRevision(
   built: SnapshotResult,
   baseline: Baseline | undefined,
   acceptShrink: readonly string[] = [],
+  /** The credential_generation of clusters earlier revisions deleted. */
+  retired?: ReadonlyMap<string, number>,
 ): JudgedRevision {
   const { sources } = revision;
   const snapshot = built.ok ? built.snapshot : built.partial;
   const allowShrink = revision.allowShrink === true || acceptsShrinkOf(acceptShrink, revision.revision);
-  const judged = judge({ snapshot, problems: [...revision.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline);
+  const judged = judge({ snapshot, problems: [...revision.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline, { retired });
   const judgement = {
     publish: judged.publish && built.ok,
     problems: withSources(judged.problems, sources),

@@ -11,6 +11,11 @@ export interface PublishedRevision {
   readonly publishedAt: Date;
   /** Problems of the revision that did not keep it from being published (warnings). */
   readonly problems: readonly Problem[];
+  /**
+   * The credential_generation of each cluster an earlier revision deleted and this one does
+   * not hold, as far back as this process knows (domain/credential-generations.ts).
+   */
+  readonly retired: ReadonlyMap<string, number>;
 }
 
 export type PublishListener = (next: PublishedRevision, previous: PublishedRevision | undefined) => void;

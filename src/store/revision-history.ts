@@ -1,23 +1,28 @@
 // The revisions this process judged, newest first: published or refused, when, what the
 // store says of each (a Git commit's author, time and message), whose answers each changed,
-// and a refused one's problems. The last 1,000 are kept. Git's are filled at start from the
-// history the runner judges anyway to find its baseline (./start-history.ts), so a restart
-// shows the same list; other stores start empty.
+// and a refused one's problems. The last 1,000 are kept, each bounded in bytes (the start of
+// its message, the first problems: ./history-bounds.ts), and listed in pages that end at
+// `limit` entries or PAGE_BYTES, whichever comes first, each naming where the next begins.
+// Git's are filled at start from the history the runner judges anyway to find its baseline
+// (./start-history.ts), so a restart shows the same list; other stores start empty.
 //
 // Which clusters' answers a revision changed is worked out when it is judged, against the
 // revision published before it (for a refused one: the one it would have replaced), by
 // domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
 // the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
-// why: docs/decisions/0025-previews-and-history.md.
+// why: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
 import { changedClusterIdsInSteps } from '../domain/changed-clusters.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { ChangeSet, RevisionFacts } from './backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
-import { yieldToEventLoop } from './event-loop.ts';
+import { runInSlices } from './event-loop.ts';
+import { type BoundedFacts, boundedFacts, boundedProblems } from './history-bounds.ts';
 
 /** How many revisions are kept. */
 export const REVISIONS_KEPT = 1000;
+/** A page of the list ends once its entries' JSON reaches this many bytes (it holds one entry at least). */
+export const PAGE_BYTES = 1024 * 1024;
 /** How many cluster ids an entry names; `clusters_changed` counts them all. */
 export const CLUSTERS_NAMED = 100;
 
@@ -28,33 +33,48 @@ export interface HistoryEntry {
   judged_at: string;
   author: { name: string; email: string | null } | null;
   time: string | null;
+  /** The start of the message: at most HISTORY_MESSAGE_BYTES of it. */
   message: string | null;
+  /** The message is longer than what `message` holds. */
+  message_truncated: boolean;
   /** Clusters whose answers it changed; null when the revision before it is not known. */
   clusters_changed: number | null;
   /** The first of them in id order, at most CLUSTERS_NAMED. */
   clusters: string[] | null;
-  /** A refused revision's problems (those that refused it). */
+  /** A refused revision's problems (those that refused it): the first HISTORY_PROBLEMS. */
   problems: readonly Problem[];
+  /** How many problems refused it. */
+  problems_count: number;
 }
 
 interface Kept {
   revision: string;
   result: HistoryEntry['result'];
   judgedAt: string;
-  facts: RevisionFacts | undefined;
+  facts: BoundedFacts | undefined;
   changed: { set: ClusterIdSet; count: number; named: string[] } | null;
   problems: readonly Problem[];
+  problemsCount: number;
 }
 
 export interface HistoryQuery {
   /** Only revisions that changed this cluster's answers. */
   cluster?: string;
   limit: number;
+  /** Only revisions judged before (the newest entry of) this one: where the page before ended. */
+  before?: string;
+}
+
+/** One page of the list: `next` is the revision to ask `before` for the page after it, null at the end. */
+export interface HistoryPage {
+  revisions: HistoryEntry[];
+  next: string | null;
 }
 
 export class RevisionHistory {
   readonly #factsOf: (revision: string) => Promise<RevisionFacts | undefined>;
   readonly #kept: number;
+  readonly #pageBytes: number;
   /** Oldest first. */
   #entries: Kept[] = [];
   #sets = new ClusterIdSets();
@@ -64,9 +84,10 @@ export class RevisionHistory {
   #work: Promise<void> = Promise.resolve();
 
   /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
-  constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT) {
+  constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT, pageBytes = PAGE_BYTES) {
     this.#factsOf = factsOf;
     this.#kept = kept;
+    this.#pageBytes = pageBytes;
   }
 
   /**
@@ -92,16 +113,32 @@ export class RevisionHistory {
     return this.#work;
   }
 
-  /** Newest first, once every revision told so far is in the list. */
-  async list(query: HistoryQuery): Promise<HistoryEntry[]> {
+  /**
+   * Newest first, once every revision told so far is in the list: at most `limit` entries and
+   * about PAGE_BYTES of them. Undefined when `before` names a revision the list does not hold
+   * (never judged here, or forgotten since).
+   */
+  async list(query: HistoryQuery): Promise<HistoryPage | undefined> {
     await this.#work;
-    const found: HistoryEntry[] = [];
-    for (let i = this.#entries.length - 1; i >= 0 && found.length < query.limit; i--) {
-      const entry = this.#entries[i]!;
-      if (query.cluster !== undefined && !(entry.changed && this.#sets.has(entry.changed.set, query.cluster))) continue;
-      found.push(view(entry));
+    let from = this.#entries.length - 1;
+    if (query.before !== undefined) {
+      while (from >= 0 && this.#entries[from]!.revision !== query.before) from--;
+      if (from < 0) return undefined;
+      from--;
     }
-    return found;
+    const matches = (entry: Kept) => query.cluster === undefined || (entry.changed !== null && this.#sets.has(entry.changed.set, query.cluster));
+    const revisions: HistoryEntry[] = [];
+    let bytes = 0;
+    let i = from;
+    for (; i >= 0; i--) {
+      const entry = this.#entries[i]!;
+      if (!matches(entry)) continue;
+      if (revisions.length === query.limit || bytes >= this.#pageBytes) break;
+      const shown = view(entry);
+      bytes += Buffer.byteLength(JSON.stringify(shown));
+      revisions.push(shown);
+    }
+    return { revisions, next: i >= 0 && revisions.length > 0 ? revisions.at(-1)!.revision : null };
   }
 
   /**
@@ -109,26 +146,31 @@ export class RevisionHistory {
    * of them has been answered: finding the clusters a catalog change reached walks the fleet
    * (some 80 ms at 10,000 clusters), which a write's answer need not wait for.
    */
-  #add(judged: Pick<Kept, 'revision' | 'result' | 'problems'>, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): void {
+  #add(judged: Pick<Kept, 'revision' | 'result'> & { problems: readonly Problem[] }, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): void {
     const judgedAt = new Date().toISOString();
     this.#work = this.#work.then(async () => {
       await new Promise((resolve) => setImmediate(resolve));
       let ids: string[] | undefined;
       try {
-        ids = before === undefined ? undefined : await inSteps(changedClusterIdsInSteps(before, after));
+        ids = before === undefined ? undefined : await runInSlices(changedClusterIdsInSteps(before, after));
       } catch {
         // Not known rather than no entry: the revision was judged all the same.
         ids = undefined;
       }
+      const problems = boundedProblems(judged.problems);
       const entry: Kept = {
-        ...judged,
+        revision: judged.revision,
+        result: judged.result,
+        problems: problems.kept,
+        problemsCount: problems.count,
         judgedAt,
-        facts: given,
+        facts: given && boundedFacts(given),
         changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
       };
       this.#entries.push(entry);
       if (this.#entries.length > this.#kept) this.#forgetOldest();
-      entry.facts = (await this.#factsOf(entry.revision).catch(() => undefined)) ?? given;
+      const told = await this.#factsOf(entry.revision).catch(() => undefined);
+      if (told) entry.facts = boundedFacts(told);
     });
   }
 
@@ -161,17 +203,10 @@ function view(entry: Kept): HistoryEntry {
     author: facts?.author ?? null,
     time: facts?.time ?? null,
     message: facts?.message ?? null,
+    message_truncated: facts?.messageTruncated ?? false,
     clusters_changed: changed ? changed.count : null,
     clusters: changed ? changed.named : null,
     problems: entry.problems,
+    problems_count: entry.problemsCount,
   };
-}
-
-/** Runs a computation in steps, letting requests in after each (./event-loop.ts). */
-async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await yieldToEventLoop();
-  }
 }

@@ -6,8 +6,10 @@
 // after every publication).
 import type { Logger } from 'pino';
 import { type Baseline, baselineFacts } from '../domain/baseline.ts';
+import { retiredAfter } from '../domain/credential-generations.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import type { Backend, LoadedRevision } from './backend.ts';
+import type { PublishedRevision } from './published-revision.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import { locateRefusedProblems } from './refused-problems.ts';
 import type { RevisionHistory } from './revision-history.ts';
@@ -22,6 +24,8 @@ export interface StartHistory {
   fallback: JudgedRevision | undefined;
   /** The newest earlier revision read, passing or not: what the newest one is built from. */
   previous?: Snapshot;
+  /** The credential_generation of the clusters the history deleted (or the facts kept say were). */
+  retired: ReadonlyMap<string, number>;
 }
 
 /**
@@ -49,24 +53,41 @@ async function lookBack(backend: Backend, newest: LoadedRevision, acceptShrink: 
   if (backend.ancestors) {
     let good: JudgedRevision | undefined;
     let previous: Snapshot | undefined;
+    let retired: ReadonlyMap<string, number> = new Map();
     for await (const revision of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
-      const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink);
+      const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink, retired);
       previous = judged.snapshot;
-      if (judged.judgement.publish) good = judged;
-      if (judged.judgement.publish) history?.published(judged.snapshot);
-      else if (history) history.refused(judged.snapshot, await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking));
+      if (judged.judgement.publish) {
+        // The clusters each published revision deleted, with their generations.
+        retired = retiredAfter(retired, good?.snapshot, judged.snapshot);
+        good = judged;
+        history?.published(judged.snapshot);
+      } else if (history) history.refused(judged.snapshot, await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking));
     }
-    return { baseline: good?.snapshot, fallback: good, previous };
+    return { baseline: good?.snapshot, fallback: good, previous, retired };
   }
-  if (backend.recallBaseline) return { baseline: await backend.recallBaseline(), fallback: undefined };
-  return { baseline: undefined, fallback: undefined };
+  if (backend.recallBaseline) {
+    const facts = await backend.recallBaseline();
+    return { baseline: facts, fallback: undefined, retired: new Map(Object.entries(facts?.retired ?? {})) };
+  }
+  return { baseline: undefined, fallback: undefined, retired: new Map() };
+}
+
+/**
+ * The generations of the clusters deleted before `next`, as it is published after `previous`
+ * (or, for the first of a process, after what the look back at start found).
+ */
+export function retiredOnPublish(previous: PublishedRevision | undefined, start: StartHistory | undefined, next: Snapshot): ReadonlyMap<string, number> {
+  if (previous) return retiredAfter(previous.retired, previous.snapshot, next);
+  const baseline = start?.baseline && 'clusters' in start.baseline ? start.baseline : undefined;
+  return retiredAfter(start?.retired ?? new Map(), baseline, next);
 }
 
 /** A store without history keeps what the rules need of each published revision, for the next start. */
-export async function keepForRestart(backend: Backend, snapshot: Snapshot, log: Logger): Promise<void> {
+export async function keepForRestart(backend: Backend, snapshot: Snapshot, log: Logger, retired?: ReadonlyMap<string, number>): Promise<void> {
   if (!backend.keepBaseline) return;
   try {
-    await backend.keepBaseline(baselineFacts(snapshot));
+    await backend.keepBaseline(baselineFacts(snapshot, retired));
   } catch (error) {
     log.warn({ err: error }, 'the facts of the published revision could not be kept');
   }

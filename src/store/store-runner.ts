@@ -6,16 +6,14 @@
 // turns among themselves, and one whose store keeps moving under it waits between its tries
 // outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
-import { analyzeFleet } from '../domain/rules/index.ts';
 import { formatProblem, isError, type Problem } from '../domain/problem.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
 import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
 import type { Backend, BackendDescription, LoadedRevision, RevisionFacts } from './backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
 import { describeError, StoreUnavailable } from './errors.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
-import { type LoadReport, nextLoadReport, type StoreStatus } from './store-status.ts';
+import { type LoadReport, nextLoadReport, sizeOf, type StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { newestInStore, servedAtLeast } from './revision-order.ts';
 import { SerialQueue } from './serial-queue.ts';
@@ -24,9 +22,9 @@ import { type LoadListener, StoreEvents, type WriteListener } from './store-even
 import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
 import { StoreWrites } from './store-writes.ts';
 import { WriterTurns } from './writer-turns.ts';
-import { keepForRestart, readStartHistory, type StartHistory } from './start-history.ts';
+import { keepForRestart, readStartHistory, retiredOnPublish, type StartHistory } from './start-history.ts';
 import { locateRefusedProblems } from './refused-problems.ts';
-import { type HistoryEntry, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
+import { type HistoryPage, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
@@ -77,8 +75,8 @@ export class StoreRunner {
     this.#history = new RevisionHistory(async (revision) => backend.revisionFacts?.(revision));
   }
 
-  /** The revisions judged, newest first (./revision-history.ts). */
-  revisions(query: HistoryQuery): Promise<HistoryEntry[]> {
+  /** A page of the revisions judged, newest first (./revision-history.ts); undefined when `before` is not in the list. */
+  revisions(query: HistoryQuery): Promise<HistoryPage | undefined> {
     return this.#history.list(query);
   }
 
@@ -205,7 +203,7 @@ export class StoreRunner {
     // after each (about 30 ms apiece at 50,000 clusters).
     const built = buildRevision(loaded, this.#published?.snapshot ?? this.#start?.previous);
     await yieldToEventLoop();
-    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink);
+    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink, this.#published?.retired ?? this.#start?.retired);
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
@@ -242,8 +240,10 @@ export class StoreRunner {
     const warnings = judged.judgement.problems.filter((p) => !isError(p));
     await this.#publish({ snapshot, sources: judged.revision.sources, problems: warnings });
     this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
+    const reused = warnings.filter((p) => p.code === 'credential_generation_reused').slice(0, 50).map(formatProblem);
+    if (reused.length > 0) this.#log.warn({ revision: snapshot.revision, problems: reused }, 'clusters deleted before are back at a credential_generation their old tokens have');
     this.#events.loaded({ result: 'published', revision: snapshot.revision });
-    await keepForRestart(this.#backend, snapshot, this.#log);
+    await keepForRestart(this.#backend, snapshot, this.#log, this.#published?.retired);
   }
 
   #loadFailed(error: unknown, at: string, reason: string): void {
@@ -261,10 +261,10 @@ export class StoreRunner {
   }
 
   /** `facts`: what is known of the revision besides what the store tells (a write's author and message). */
-  async #publish(revision: Omit<PublishedRevision, 'publishedAt'>, facts?: RevisionFacts): Promise<void> {
+  async #publish(revision: Omit<PublishedRevision, 'publishedAt' | 'retired'>, facts?: RevisionFacts): Promise<void> {
     await waitBeforePublish(this.#beforePublish, revision.snapshot.revision, this.#log);
     const previous = this.#published;
-    const next = { ...revision, publishedAt: new Date() };
+    const next = { ...revision, publishedAt: new Date(), retired: retiredOnPublish(previous, this.#start, revision.snapshot) };
     this.#published = next;
     this.#events.published(next, previous);
     this.#history.published(next.snapshot, facts);
@@ -285,14 +285,9 @@ export class StoreRunner {
       publishWrite: async (snapshot, sources, base, set) => {
         this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
         await this.#publish({ snapshot, sources, problems: base.problems }, writeFacts(set));
-        await keepForRestart(this.#backend, snapshot, this.#log);
+        await keepForRestart(this.#backend, snapshot, this.#log, this.#published?.retired);
       },
     };
   }
-}
-
-/** The counts a publication or a refusal is logged with. */
-function sizeOf(snapshot: Snapshot): { clusters: number; inputs: number } {
-  return { clusters: snapshot.clusters.size, inputs: analyzeFleet(snapshot).total };
 }
 

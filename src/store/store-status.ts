@@ -1,6 +1,8 @@
 // What the store runner reports of itself on /ready: the revision published, the outcome of
 // the last load, and the backend's facts.
 import type { Problem } from '../domain/problem.ts';
+import { analyzeFleet } from '../domain/rules/index.ts';
+import type { Snapshot } from '../domain/snapshot.ts';
 import type { StoreFaultReason } from './errors.ts';
 import type { PublishedRevision } from './published-revision.ts';
 
@@ -33,4 +35,9 @@ export interface StoreStatus {
   details: Record<string, unknown>;
   /** The backend's facts for a caller with a token (paths, URLs, error texts). */
   internal: Record<string, unknown>;
+}
+
+/** The counts a publication or a refusal is logged with. */
+export function sizeOf(snapshot: Snapshot): { clusters: number; inputs: number } {
+  return { clusters: snapshot.clusters.size, inputs: analyzeFleet(snapshot).total };
 }

@@ -23,7 +23,8 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type Problem, recordName } from '../domain/problem.ts';
 import { type Snapshot, withRevision } from '../domain/snapshot.ts';
-import { type AppliedChangeSet, applyChangeSet, type ChangeSetRequest } from '../domain/writes/change-set.ts';
+import { type AppliedChangeSet, type ChangeSetRequest, changeSetSteps } from '../domain/writes/change-set.ts';
+import { runInSlices } from './event-loop.ts';
 import { auditChangeSet } from './audit.ts';
 import type { Backend, ChangeSet, WriteHold } from './backend.ts';
 import { changeSetMessage } from './change-set-message.ts';
@@ -144,7 +145,8 @@ async function writeTurn(
         refused.problems,
       );
     }
-    const outcome = applyChangeSet(base.snapshot, request, { shrinkGuard: !(options.dryRun && options.shrinkGuard === false) });
+    // A set of 1,000 writes takes a while to judge: polls are let in meanwhile.
+    const outcome = await runInSlices(changeSetSteps(base.snapshot, request, { shrinkGuard: !(options.dryRun && options.shrinkGuard === false) }));
     if (!outcome.ok) {
       // The store may hold more than is served (a change not noticed yet): a refusal stands
       // only on the newest revision. An accepted write needs no such look: the backend's
@@ -164,7 +166,7 @@ async function writeTurn(
     }
     const set = changeSet(applied, request);
     if (applied.unchanged) {
-      auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
+      await auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
       return { done: { applied, base, revisionBefore, revisionAfter: revisionBefore } };
     }
     let committed;
@@ -202,7 +204,7 @@ async function writeTurn(
       { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
       'published a write',
     );
-    auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
+    await auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
     return { done: { applied, base, revisionBefore, revisionAfter: committed.revision } };
   }
 }

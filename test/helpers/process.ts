@@ -28,7 +28,7 @@ export interface ServiceProcess {
  */
 export async function startServiceProcess(
   env: Record<string, string>,
-  options: { openFiles?: number; wrapper?: string[] } = {},
+  options: { openFiles?: number; wrapper?: string[]; startTimeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
   const wrapper = options.wrapper ?? [];
   const [command, ...args] =
@@ -46,7 +46,7 @@ export async function startServiceProcess(
   child.stdout!.on('data', (c) => (out += String(c)));
   child.stderr!.on('data', (c) => (err += String(c)));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
-  const url = await startLine(child, () => out + err);
+  const url = await startLine(child, () => out + err, options.startTimeoutMs);
   return {
     child,
     url,
@@ -80,9 +80,9 @@ export async function startServiceProcess(
 }
 
 /** Resolves with the service's URL once its start line is out; rejects when it exits first. */
-function startLine(child: ChildProcess, text: () => string): Promise<string> {
+function startLine(child: ChildProcess, text: () => string, timeoutMs = 15_000): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start line within 15 s: ${text()}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`no start line within ${timeoutMs / 1000} s: ${text()}`)), timeoutMs);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${text()}`)));
     let out = '';
     child.stdout!.on('data', (chunk) => {

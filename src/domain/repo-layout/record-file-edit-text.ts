@@ -125,17 +125,22 @@ export class FileLines {
   }
 }
 
-/** Applies splices that do not overlap; at one offset, a removal goes before insertions, and insertions keep the order they were made in. */
+/**
+ * Applies splices that do not overlap; at one offset, insertions come before the text that
+ * replaces a removal there, in the order they were made. The text is put together once, from
+ * its pieces: a change set adding 1,000 keys to one file of a megabyte splices it 1,000 times.
+ */
 export function applySplices(text: string, splices: Splice[]): string {
   const order = splices
     .map((splice, i) => ({ ...splice, i }))
-    .sort((a, b) => b.start - a.start || b.end - b.start - (a.end - a.start) || b.i - a.i);
-  let out = text;
-  let limit = text.length;
+    .sort((a, b) => a.start - b.start || a.end - a.start - (b.end - b.start) || a.i - b.i);
+  const pieces: string[] = [];
+  let at = 0;
   for (const { start, end, text: replacement } of order) {
-    if (end > limit || start > end) throw new Error('overlapping edits');
-    out = out.slice(0, start) + replacement + out.slice(end);
-    limit = start;
+    if (start < at || start > end || end > text.length) throw new Error('overlapping edits');
+    pieces.push(text.slice(at, start), replacement);
+    at = end;
   }
-  return out;
+  pieces.push(text.slice(at));
+  return pieces.join('');
 }

@@ -7,6 +7,7 @@
 import type { Problem } from '../problem.ts';
 import type { Cluster } from '../records.ts';
 import { compareIds, type Snapshot } from '../snapshot.ts';
+import { runSteps, type Steps } from '../steps.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
 
 export type InputCounts = readonly [number, number, number];
@@ -36,10 +37,23 @@ const fleets = new WeakMap<Snapshot, FleetAnalysis>();
 let last: Analysed | undefined;
 
 export function analyzeFleet(snapshot: Snapshot): FleetAnalysis {
+  return runSteps(analyzeFleetInSteps(snapshot));
+}
+
+/** How many clusters are analysed, or looked at, between two pauses of analyzeFleetInSteps. */
+const ANALYSED_PER_STEP = 20;
+const LOOKED_PER_STEP = 2000;
+
+/**
+ * analyzeFleet in steps, for a caller that lets requests in between (a change set of 1,000
+ * clusters judged while the service answers polls). Two of them may run at once: each works
+ * from the analysis it found when it began.
+ */
+export function* analyzeFleetInSteps(snapshot: Snapshot): Steps<FleetAnalysis> {
   const known = fleets.get(snapshot);
   if (known) return known;
   const base = last && sameDefinitions(last.snapshot, snapshot) ? last : undefined;
-  const analysed = base ? update(base, snapshot) : build(snapshot);
+  const analysed = base ? yield* update(base, snapshot) : yield* build(snapshot);
   fleets.set(snapshot, analysed.fleet);
   last = analysed;
   return analysed.fleet;
@@ -47,7 +61,7 @@ export function analyzeFleet(snapshot: Snapshot): FleetAnalysis {
 
 /** The same analysis, made from scratch (no memory of earlier revisions): what the incremental one must equal. */
 export function analyzeFleetAfresh(snapshot: Snapshot): FleetAnalysis {
-  return build(snapshot).fleet;
+  return runSteps(build(snapshot)).fleet;
 }
 
 function sameDefinitions(a: Snapshot, b: Snapshot): boolean {
@@ -91,23 +105,32 @@ class Tally {
   }
 }
 
-function build(snapshot: Snapshot): Analysed {
+function* build(snapshot: Snapshot): Steps<Analysed> {
   const tally = new Tally();
-  for (const cluster of snapshot.clusters.values()) tally.add(snapshot, cluster);
+  let analysed = 0;
+  for (const cluster of snapshot.clusters.values()) {
+    tally.add(snapshot, cluster);
+    if (++analysed % ANALYSED_PER_STEP === 0) yield;
+  }
   // Separators between the listing's items.
   tally.listBytes += Math.max(0, snapshot.clusters.size - 1);
   return finish(snapshot, tally);
 }
 
 /** The analysis of `snapshot` from the one of `base`: only the clusters added, removed or changed are looked at. */
-function update(base: Analysed, snapshot: Snapshot): Analysed {
+function* update(base: Analysed, snapshot: Snapshot): Steps<Analysed> {
   const before = base.snapshot.clusters;
   const tally = new Tally(base);
+  yield;
+  let looked = 0;
+  let analysed = 0;
   for (const cluster of snapshot.clusters.values()) {
+    if (++looked % LOOKED_PER_STEP === 0) yield;
     const previous = before.get(cluster.id);
     if (previous === cluster) continue;
     if (previous) tally.drop(previous);
     tally.add(snapshot, cluster);
+    if (++analysed % ANALYSED_PER_STEP === 0) yield;
   }
   // Every cluster of the base is still counted: more counted than there are means some are gone.
   if (tally.counts.size > snapshot.clusters.size) {

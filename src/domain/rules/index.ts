@@ -17,6 +17,8 @@
 //     too_many_inputs
 //   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
+//   oci_url_scheme (an error only where a change brings     oci-url.ts
+//     it in: ../judge.ts, the writes' ratchet)
 //   id_case_clash, reserved_file_name                     portable-ids.ts (warnings on a
 //                                                           revision; a create refuses them)
 //   shrink_guard                                          ../judge.ts (a revision against the
@@ -27,6 +29,8 @@
 //     component), set_unchanged, duplicate_rollout,         (checkRollouts)
 //     released_out_of_range; warnings empty_wave,
 //     wave_cluster_not_member, members_in_no_wave
+//   credential_generation_lowered,                        ../credential-generations.ts (the
+//     credential_generation_reused                          same; writes: ../writes/write-rules.ts)
 //
 // Severity is decided here, except where it depends on the revision served before: a
 // dangling reference that revision already had is a warning (../judge.ts).
@@ -35,15 +39,16 @@ import type { AnyRecord, Cluster, Collection, PlatformComponent } from '../recor
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
-import { analyzeFleet } from './fleet-analysis.ts';
+import { analyzeFleet, analyzeFleetInSteps } from './fleet-analysis.ts';
 import { componentIdsNotDnsLabels } from './names.ts';
+import { ociUrlProblem, ociUrlProblems } from './oci-url.ts';
 import { idsNotPortable } from './portable-ids.ts';
 import { referencingClusters } from './references.ts';
 import { fleetListProblems } from './fleet-list-size.ts';
 import { responsesGrownTooLarge } from './response-size.ts';
 
 export { validateRecord, canonicalize } from './record-schema.ts';
-export { analyzeCluster, analyzeFleet };
+export { analyzeCluster, analyzeFleet, analyzeFleetInSteps };
 
 /** The problems of one cluster against the rest of the revision. */
 export function checkCluster(snapshot: Snapshot, cluster: Cluster): Problem[] {
@@ -59,6 +64,7 @@ export function checkRevision(snapshot: Snapshot): Problem[] {
     ...cycleProblems(snapshot),
     ...unusedEntries(snapshot),
     ...componentIdsNotDnsLabels(snapshot),
+    ...ociUrlProblems(snapshot),
     ...idsNotPortable(snapshot),
     ...fleetListProblems(snapshot),
   );
@@ -76,6 +82,7 @@ export function checkRecordChange(before: Snapshot, after: Snapshot, collection:
       return checkCluster(after, record as Cluster);
     case 'platform_components':
       return [
+        ...[ociUrlProblem(record as PlatformComponent)].filter((p) => p !== undefined),
         ...dependencyProblems(after, record as PlatformComponent),
         ...cycleProblems(after, record.id),
         ...responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id)),

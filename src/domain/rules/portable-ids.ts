@@ -101,9 +101,14 @@ export function carryIdScan(before: ReadonlyMap<string, unknown>, after: Readonl
 
 /** An id of `records` other than `id` that differs from it only in case, if there is one. */
 export function caseTwin(records: ReadonlyMap<string, unknown>, id: string): string | undefined {
+  return caseTwins(records, id)[0];
+}
+
+/** Every id of `records` other than `id` that differs from it only in case: the all-lower-case one first, the rest in id order. */
+export function caseTwins(records: ReadonlyMap<string, unknown>, id: string): string[] {
   const folded = id.toLowerCase();
-  if (folded !== id && records.has(folded)) return folded;
-  return scan(records).mixedCase.get(folded)?.find((other) => other !== id);
+  const others = (scan(records).mixedCase.get(folded) ?? []).filter((other) => other !== id);
+  return folded !== id && records.has(folded) ? [folded, ...others] : others;
 }
 
 const problemsOf = new WeakMap<ReadonlyMap<string, unknown>, Problem[]>();

@@ -9,7 +9,7 @@
 // (rules/index.ts: checkRecordChange). Only problems the write introduces refuse it;
 // warnings never do.
 import type { Snapshot } from '../snapshot.ts';
-import { applyChangeSet } from './change-set.ts';
+import { applyChangeSet, singleWrite } from './change-set.ts';
 import type { ApplyResult, WriteRequest } from './write-request.ts';
 
 export { changedTopLevelFields } from './staged-write.ts';
@@ -20,5 +20,5 @@ export function applyWrite(snapshot: Snapshot, request: WriteRequest): ApplyResu
     const { index: _index, ...refusal } = result.refusal;
     return { ok: false, refusal };
   }
-  return { ok: true, applied: result.applied[0]! };
+  return { ok: true, applied: singleWrite(result) };
 }

@@ -13,16 +13,44 @@
 //
 // A refusal names the write it is about by its index, counted from 0: the write that failed,
 // or, for a problem found on the whole revision, the last write to the record it is about.
+//
+// The work grows with the set, not with the set times the records it writes: the writes build
+// drafts of their records (./set-records.ts) and the revision is made once, from the drafts,
+// each checked whole once; and it comes in steps (../steps.ts), so that the store lets
+// requests in while a set of 1,000 writes is judged.
 import { allowsShrink, shrinkGuard } from '../judge.ts';
-import { recordName, type RecordKey } from '../problem.ts';
+import type { RecordKey } from '../problem.ts';
 import type { AnyRecord } from '../records.ts';
-import type { Snapshot } from '../snapshot.ts';
+import { analyzeFleetInSteps, validateRecord } from '../rules/index.ts';
+import { deepFreeze, type Snapshot, withRecordsInSteps } from '../snapshot.ts';
+import { runSteps, type Steps } from '../steps.ts';
+import { recordEtag } from './record-etag.ts';
+import { type Draft, SetRecords } from './set-records.ts';
 import { changedTopLevelFields, stageWrite } from './staged-write.ts';
-import { recordChangeRefusal } from './write-rules.ts';
+import { invalidRecord, recordChangeRefusal } from './write-rules.ts';
 import type { AppliedWrite, Role, WriteAuthor, WriteRefusal, WriteRequest } from './write-request.ts';
 
 /** The most writes one change set may hold. */
 export const MAX_CHANGE_SET_WRITES = 1000;
+
+/**
+ * The longest commit message a change set may give (its `message`, a REST write's
+ * Gitops-Commit-Message header), in UTF-8 bytes: several screens of text. Every message is
+ * kept in the store's history, written to the audit line of each record, and sent to the
+ * replicas; a megabyte of it would be copied into each.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** Why a commit message is too long to take, or undefined. */
+export function messageLengthProblem(message: string): string | undefined {
+  let bytes = 0;
+  for (let i = 0; i < message.length; i++) {
+    const code = message.charCodeAt(i);
+    // A surrogate pair is 4 bytes in UTF-8: 2 for each half.
+    bytes += code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code < 0xe000) ? 2 : 3;
+  }
+  return bytes > MAX_MESSAGE_BYTES ? `must be at most ${MAX_MESSAGE_BYTES} bytes of UTF-8 (it is ${bytes})` : undefined;
+}
 
 export interface ChangeSetRequest {
   /** The commit message; without one, a message made from the changes. */
@@ -46,8 +74,6 @@ export type ChangeSetResult =
       ok: true;
       /** The revision after the set (still under the base's revision id until it is stored). */
       snapshot: Snapshot;
-      /** Each write as it was applied, one per write, in order. */
-      applied: AppliedWrite[];
       /** Every record a write named, once, in the order they were first written. */
       touched: RecordKey[];
       /** The records whose stored form changes, in the order they were first written: what a backend stores. */
@@ -77,63 +103,82 @@ export function changeSetAllowsShrink(request: Pick<ChangeSetRequest, 'message' 
 }
 
 export function applyChangeSet(snapshot: Snapshot, request: ChangeSetRequest, options: ApplyOptions = {}): ChangeSetResult {
-  const applied: AppliedWrite[] = [];
-  /** "collection/id" -> the record before the set (undefined: it did not exist), the last write to it. */
-  const touched = new Map<string, { key: RecordKey; previous: AnyRecord | undefined; last: number }>();
-  let current = snapshot;
+  return runSteps(changeSetSteps(snapshot, request, options));
+}
+
+/** applyChangeSet in steps: a pause after each write, and after each record made and judged. */
+export function* changeSetSteps(snapshot: Snapshot, request: ChangeSetRequest, options: ApplyOptions = {}): Steps<ChangeSetResult> {
+  const records = new SetRecords(snapshot);
   for (const [index, write] of request.writes.entries()) {
-    const outcome = stageWrite(current, write);
-    if (!outcome.ok) return { ok: false, refusal: { ...outcome.refusal, index } };
-    const step = outcome.applied;
-    const name = recordName(step);
-    const seen = touched.get(name);
-    if (seen) seen.last = index;
-    else touched.set(name, { key: { collection: step.collection, id: step.id }, previous: step.previous, last: index });
-    applied.push(step);
-    current = step.snapshot;
+    const refusal = stageWrite(records, write, index);
+    if (refusal) return { ok: false, refusal: { ...refusal, index } };
+    yield;
   }
+  const drafts = [...records.drafts()];
+  const touched = drafts.map((draft) => draft.key);
+
+  // Each record as the set leaves it, whole and in canonical form: what is stored must pass
+  // its schema as a file would, whatever the writes' own checks let through.
+  const changed: { draft: Draft; change: ChangedRecord }[] = [];
+  for (const draft of drafts) {
+    const outcome = finalRecord(draft);
+    if ('refusal' in outcome) return { ok: false, refusal: { ...outcome.refusal, index: draft.last } };
+    if (outcome.change) changed.push({ draft, change: outcome.change });
+    yield;
+  }
+  if (changed.length === 0) return { ok: true, snapshot, touched, changes: [], unchanged: true };
+  // The writes' own checks keep a DNS name or a reference from being taken twice: this cannot refuse.
+  const built = yield* withRecordsInSteps(snapshot, changed.map((c) => c.change), snapshot.revision);
+  if (!built.ok) {
+    const on = built.problems[0]!.at.record!;
+    const draft = changed.find((c) => c.change.collection === on.collection && c.change.id === on.id)?.draft ?? changed.at(-1)!.draft;
+    return { ok: false, refusal: { ...invalidRecord(on.collection, on.id, built.problems), index: draft.last } };
+  }
+  const after = built.snapshot;
+  yield;
 
   // Judged in the order of each record's last write, so the refusal names the earliest write
   // after which the revision could not have been fixed by the set any more.
-  const byLastWrite = [...touched.values()].sort((a, b) => a.last - b.last);
-  for (const { key, previous, last } of byLastWrite) {
-    if (sameRecord(previous, current[key.collection].get(key.id) as AnyRecord | undefined)) continue;
-    const refusal = recordChangeRefusal(snapshot, current, key.collection, key.id, previous);
-    if (refusal) return { ok: false, refusal: { ...refusal, index: last } };
+  for (const { draft, change } of [...changed].sort((a, b) => a.draft.last - b.draft.last)) {
+    const refusal = recordChangeRefusal(snapshot, after, change.collection, change.id, change.previous);
+    if (refusal) return { ok: false, refusal: { ...refusal, index: draft.last } };
+    yield;
   }
 
-  const changes = changedRecords([...touched.values()], current);
-  if (changes.length === 0) return { ok: true, snapshot, applied, touched: keysOf(touched), changes, unchanged: true };
+  const changes = changed.map((c) => c.change);
   if (options.shrinkGuard !== false && !changeSetAllowsShrink(request)) {
-    const guard = shrinkGuard(current, snapshot);
+    yield* analyzeFleetInSteps(after);
+    const guard = shrinkGuard(after, snapshot);
     if (guard.length > 0) {
       const message = guard.map((p) => p.message).join('; ');
       return { ok: false, refusal: { reason: 'invalid', message: `the change set would shrink the fleet: ${message}`, problems: guard, index: request.writes.length - 1 } };
     }
   }
-  return { ok: true, snapshot: current, applied, touched: keysOf(touched), changes, unchanged: false };
+  return { ok: true, snapshot: after, touched, changes, unchanged: false };
 }
 
-function keysOf(touched: Map<string, { key: RecordKey }>): RecordKey[] {
-  return [...touched.values()].map((t) => t.key);
-}
-
-function changedRecords(touched: { key: RecordKey; previous: AnyRecord | undefined }[], after: Snapshot): ChangedRecord[] {
-  const changes: ChangedRecord[] = [];
-  for (const { key, previous } of touched) {
-    const record = (after[key.collection].get(key.id) as AnyRecord | undefined) ?? null;
-    if (sameRecord(previous, record ?? undefined)) continue;
-    const { collection, id } = key;
-    if (record === null) changes.push({ action: 'delete', collection, id, record, previous, changedFields: Object.keys(previous!) });
-    else if (previous === undefined) changes.push({ action: 'create', collection, id, record, previous, changedFields: Object.keys(record) });
-    else changes.push({ action: 'update', collection, id, record, previous, changedFields: changedTopLevelFields(previous, record) });
+/** What the set did to one record (undefined: nothing, it is as it was), or why the record cannot be stored as it is. */
+function finalRecord(draft: Draft): { change: ChangedRecord | undefined } | { refusal: WriteRefusal } {
+  const { key, previous } = draft;
+  const { collection, id } = key;
+  if (draft.record === null) {
+    return { change: previous === undefined ? undefined : { action: 'delete', collection, id, record: null, previous, changedFields: Object.keys(previous) } };
   }
-  return changes;
+  const validated = validateRecord(collection, draft.record);
+  if (!validated.ok) return { refusal: invalidRecord(collection, id, validated.problems) };
+  const record = deepFreeze(validated.record as AnyRecord);
+  // Its ETag is in the answer: worked out here, in the set's steps, rather than all at once there.
+  recordEtag(record);
+  if (previous === undefined) return { change: { action: 'create', collection, id, record, previous, changedFields: Object.keys(record) } };
+  const changedFields = changedTopLevelFields(previous, record);
+  return { change: changedFields.length === 0 ? undefined : { action: 'update', collection, id, record, previous, changedFields } };
 }
 
-/** Both absent, or the same content (a record written and then put back as it was). */
-function sameRecord(a: AnyRecord | undefined, b: AnyRecord | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  return changedTopLevelFields(a, b).length === 0;
+/** The one write of a set of one, as it was applied. */
+export function singleWrite(result: AppliedChangeSet): AppliedWrite {
+  const { collection, id } = result.touched[0]!;
+  const change = result.changes[0];
+  if (change) return { ...change, snapshot: result.snapshot, unchanged: false };
+  const record = result.snapshot[collection].get(id) as AnyRecord;
+  return { action: 'update', collection, id, record, previous: record, changedFields: [], snapshot: result.snapshot, unchanged: true };
 }

@@ -31,3 +31,55 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 function clone(value: unknown): unknown {
   return value === undefined ? undefined : (structuredClone(value) as Json);
 }
+
+/**
+ * What `patch` does to each key of `target`, level by level, told before it is applied: it
+ * removes the key, sets its value whole, or merges into the object there. A write checks only
+ * these parts of the record it patches (../rules/patched-record.ts).
+ */
+export type PatchShape = ReadonlyMap<string, 'removed' | 'set' | PatchShape>;
+
+export function patchShape(target: unknown, patch: Record<string, unknown>): PatchShape {
+  const shape = new Map<string, 'removed' | 'set' | PatchShape>();
+  for (const [key, value] of Object.entries(patch)) {
+    const current = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
+    shape.set(key, value === null ? 'removed' : isObject(value) && isObject(current) ? patchShape(current, value) : 'set');
+  }
+  return shape;
+}
+
+/**
+ * Applies `patch` to `target` in place, as applyMergePatch would to a copy, in time that grows
+ * with the patch alone. `owned` holds the objects the caller made and may change (`target`
+ * among them); an object of `target` not in it (one a stored record shares) is copied before
+ * it is changed, once, and owned from then on. What the patch sets is copied, so the patch
+ * itself is never shared.
+ */
+export function mergePatchInto(target: Record<string, unknown>, patch: Record<string, unknown>, owned: WeakSet<object>): void {
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) {
+      delete target[key];
+      continue;
+    }
+    const current = Object.hasOwn(target, key) ? target[key] : undefined;
+    let merged: unknown;
+    if (isObject(value) && isObject(current)) {
+      const into = owned.has(current) ? current : { ...current };
+      owned.add(into);
+      mergePatchInto(into, value, owned);
+      merged = into;
+    } else {
+      merged = ownAll(applyMergePatch(undefined, value), owned);
+    }
+    Object.defineProperty(target, key, { value: merged, enumerable: true, writable: true, configurable: true });
+  }
+}
+
+/** Every object and array of a value just made, marked as owned. */
+export function ownAll(value: unknown, owned: WeakSet<object>): unknown {
+  if (value !== null && typeof value === 'object') {
+    owned.add(value);
+    for (const child of Object.values(value)) ownAll(child, owned);
+  }
+  return value;
+}

@@ -3,8 +3,16 @@
 import { createHash } from 'node:crypto';
 import type { AnyRecord } from '../records.ts';
 
+const etags = new WeakMap<AnyRecord, string>();
+
+/** Kept per record object once worked out: a stored record is frozen, so its tag never changes. */
 export function recordEtag(record: AnyRecord): string {
-  return `"${createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 27)}"`;
+  let etag = etags.get(record);
+  if (etag === undefined) {
+    etag = `"${createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 27)}"`;
+    if (Object.isFrozen(record)) etags.set(record, etag);
+  }
+  return etag;
 }
 
 /**

@@ -6,7 +6,8 @@
 // in `before` (a dangling reference the read contract allows, a list already too long) does
 // not refuse writes that leave it as it was; only problems they introduce do. Warnings never do.
 import { isError, type Problem, problemIdentity, recordName } from '../problem.ts';
-import type { AnyRecord, Collection } from '../records.ts';
+import type { AnyRecord, Cluster, Collection } from '../records.ts';
+import { generationLowered } from '../credential-generations.ts';
 import { checkRecordChange } from '../rules/index.ts';
 import { dependents } from '../rules/catalog.ts';
 import { referencingClusters } from '../rules/references.ts';
@@ -32,6 +33,9 @@ const SINGULAR: Record<Collection, string> = {
 export function recordChangeRefusal(before: Snapshot, after: Snapshot, collection: Collection, id: string, previous: AnyRecord | undefined): WriteRefusal | undefined {
   const record = after[collection].get(id) as AnyRecord | undefined;
   if (record === undefined) return previous === undefined ? undefined : stillInUse(after, collection, id);
+  // A cluster that is there keeps at least its generation (deleted and created again in one set too).
+  const lowered = collection === 'clusters' && previous !== undefined ? generationLowered(record as Cluster, (previous as Cluster).credential_generation ?? 0) : undefined;
+  if (lowered) return invalidRecord(collection, id, [lowered]);
   const had = new Set(previous ? checkRecordChange(before, before, collection, previous).filter(isError).map(problemIdentity) : []);
   const problems = checkRecordChange(before, after, collection, record).filter((p) => isError(p) && !had.has(problemIdentity(p)));
   return problems.length > 0 ? invalidRecord(collection, id, problems) : undefined;

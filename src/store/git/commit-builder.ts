@@ -13,6 +13,7 @@ import git from 'isomorphic-git';
 import { encodeCommit } from './format/commit-object.ts';
 import { sharedGitDir } from './git-directory.ts';
 import { writeLooseObject } from './files/loose-object.ts';
+import { fileWrites } from '../record-files/read-pool.ts';
 import { objectId, type ObjectType } from './format/object-id.ts';
 import { type EncodedTree, encodedTree, insertionPoint, insertSorted, spliceTree, type TreeItem } from './format/tree-object.ts';
 
@@ -88,7 +89,7 @@ export class CommitBuilder {
     const commit = add('commit', encodeCommit({ tree, parents: [parent], author: { name: author.name, email: author.email, timestamp }, committer, message }));
     this.#rememberCommit(commit, tree);
     const gitdir = sharedGitDir(this.#dir);
-    const written = Promise.all(objects.map(({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))).then(() => undefined);
+    const written = fileWrites.map(objects, ({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid)).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
     return { commit, blobs, written, parentBlobs };

@@ -58,3 +58,10 @@ export class ReadPool {
 
 /** The pool every file read of the process goes through. */
 export const fileReads = new ReadPool();
+
+/**
+ * The pool a write of many files goes through (a change set's objects and record files: up to
+ * a thousand and more): each open file with a compression stream is some 300 KiB of memory
+ * outside the heap, and a thousand at once ran out of descriptors and took half a gigabyte.
+ */
+export const fileWrites = new ReadPool(16);

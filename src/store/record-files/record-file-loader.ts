@@ -3,10 +3,10 @@
 // new revision costs only the files it changed, and two revisions compared share the rest.
 import type { Problem } from '../../domain/problem.ts';
 import type { ParsedRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
-import { parseRecordFile } from '../../domain/repo-layout/record-file-parse.ts';
 import { assembleRecords } from '../../domain/repo-layout/record-files.ts';
 import type { LoadedRevision } from '../backend.ts';
 import { type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
+import { recordFileThread } from './record-file-thread.ts';
 
 export class RecordFileLoader {
   /** "path\0blobId" -> parse, of the files of the last revision loaded. */
@@ -33,7 +33,7 @@ export class RecordFileLoader {
           refused.push(error.problem);
           continue;
         }
-        parsed = parseRecordFile(entry.path, text);
+        parsed = await recordFileThread.parse(entry.path, text);
         if (!parsed) continue; // outside the layout
       }
       kept.set(key, parsed);

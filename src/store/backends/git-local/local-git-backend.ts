@@ -6,7 +6,6 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
 import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
@@ -28,6 +27,7 @@ import { SerialQueue } from '../../serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
 import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
+import { recordFileThread } from '../../record-files/record-file-thread.ts';
 import { WriteRepair } from './write-journal.ts';
 
 /** How often every record file's stat is looked at, for changes the watcher missed. */
@@ -234,7 +234,7 @@ export class LocalGitBackend implements Backend {
         throw error;
       });
       const header = previous ? '' : await this.#schemaHint(collection, base.sources);
-      const text = record === null ? null : nextRecordFileText(collection, record, previous?.toString('utf8'), header);
+      const text = record === null ? null : await recordFileThread.edit(collection, record, previous?.toString('utf8'), header);
       changes.push({ path, text, previous });
       if (text !== null) sources.set(`${collection}/${id}`, path);
     }

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { makeDirectory, renameFlushed, syncDirectory, writeFlushedFile } from '../../flushed-file.ts';
 import { serviceDir } from '../../git/files/lock-file.ts';
 import { ownTag } from '../../process-identity.ts';
+import { fileWrites } from '../../record-files/read-pool.ts';
 
 let sequence = 0;
 
@@ -66,7 +67,7 @@ export async function replaceFiles(gitdir: string, files: readonly FileReplaceme
   for (const folder of new Set(files.filter((f) => f.content !== null).map((f) => dirname(f.full)))) await makeDirectory(folder);
   const written = files.filter((f) => f.content !== null).map((f) => ({ ...f, temporary: join(temporaryDir(gitdir), `${ownTag()}.${++sequence}`) }));
   try {
-    await Promise.all(written.map((f) => writeFlushedFile(f.temporary, f.content!)));
+    await fileWrites.map(written, (f) => writeFlushedFile(f.temporary, f.content!));
     for (const f of written) {
       await rename(f.temporary, f.full).catch(async (error: NodeJS.ErrnoException) => {
         // The Git directory on another file system: this file the slower way, beside itself.

@@ -5,9 +5,9 @@
 import * as fs from 'node:fs';
 import git, { type TreeEntry } from 'isomorphic-git';
 import type { AnyRecord, Collection } from '../../../domain/records.ts';
-import { nextRecordFileText } from '../../../domain/repo-layout/record-file-edit.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import { readBlobText } from '../../git/commit-files.ts';
+import { recordFileThread } from '../../record-files/record-file-thread.ts';
 
 export class WrittenFileTexts {
   readonly #dir: string;
@@ -29,8 +29,8 @@ export class WrittenFileTexts {
     }
     const folder = await this.#folders.get(collection)!;
     const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
-    if (own) return nextRecordFileText(collection, record, await readBlobText(dir, own.oid, cache));
+    if (own) return recordFileThread.edit(collection, record, await readBlobText(dir, own.oid, cache));
     const sibling = folder.tree.find((e) => e.type === 'blob');
-    return nextRecordFileText(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(dir, sibling.oid, cache)) : '');
+    return recordFileThread.edit(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(dir, sibling.oid, cache)) : '');
   }
 }
