@@ -55,6 +55,7 @@ const DATA = {
     { id: 'team-b', labels: { team: 'b' } },
   ],
   rolebindings: [{ id: 'admins', role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' }] }],
+  rollouts: [],
 };
 
 const dnsOf = (id: string) => `${id}.fleet.example.com`;

@@ -2,9 +2,11 @@
 // served now, or, for the first revision of a process, what the store offers of the one
 // published before the restart: an earlier snapshot from its history (Git), or the facts it
 // kept of it (SQLite). The judge reads either through one view.
+import type { Problem } from './problem.ts';
+import { checkRollouts } from './rollouts/rollout-rules.ts';
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet } from './rules/index.ts';
-import type { FleetAnalysis, InputCounts } from './rules/fleet-analysis.ts';
+import type { InputCounts } from './rules/fleet-analysis.ts';
 
 /** The revision a candidate is judged against: a snapshot, or the facts a store kept of one. */
 export type Baseline = Snapshot | BaselineFacts;
@@ -14,7 +16,10 @@ export interface BaselineFacts {
   revision: string;
   /** Inputs per cluster id, on [platform-components, namespaces, rolebindings]. */
   inputs: Record<string, [number, number, number]>;
-  /** The dangling references it had, as "<cluster id>\0<field>:<referenced id>". */
+  /**
+   * The dangling references it had, as "<cluster id>\0<field>:<referenced id>", and a rollout's
+   * missing catalog entry as "<rollout id>\0rollouts/<file> component:<entry id>".
+   */
   dangling: string[];
 }
 
@@ -27,7 +32,7 @@ export function baselineFacts(snapshot: Snapshot): BaselineFacts {
   const fleet = analyzeFleet(snapshot);
   const inputs: BaselineFacts['inputs'] = {};
   for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
-  facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)] };
+  facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet.problems, snapshot)] };
   factsOf.set(snapshot, facts);
   return facts;
 }
@@ -54,14 +59,17 @@ export function baselineView(baseline: Baseline): BaselineView {
     view = { countsOf: (id) => (Object.hasOwn(baseline.inputs, id) ? baseline.inputs[id] : undefined), total, dangling: new Set(baseline.dangling) };
   } else {
     const fleet = analyzeFleet(baseline);
-    view = { countsOf: (id) => fleet.counts.get(id), total: fleet.total, dangling: danglingOf(fleet) };
+    view = { countsOf: (id) => fleet.counts.get(id), total: fleet.total, dangling: danglingOf(fleet.problems, baseline) };
   }
   views.set(baseline, view);
   return view;
 }
 
-export function danglingOf(fleet: FleetAnalysis): Set<string> {
+/** The dangling references of a revision: its clusters' (from their analysis) and its rollouts'. */
+export function danglingOf(problems: readonly Problem[], snapshot: Snapshot): Set<string> {
   const dangling = new Set<string>();
-  for (const p of fleet.problems) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
+  for (const list of [problems, checkRollouts(snapshot)]) {
+    for (const p of list) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
+  }
   return dangling;
 }

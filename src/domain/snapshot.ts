@@ -1,11 +1,11 @@
-// A snapshot is one immutable, consistent view of all four record sets at one revision.
+// A snapshot is one immutable, consistent view of all the record sets at one revision.
 // Backends build snapshots; the read path only ever looks at one snapshot per request,
 // so a reader never sees a mix of two revisions.
 import { dnsKey } from './cluster-dns.ts';
 import { compareIds } from './ids.ts';
 import { LayeredMap } from './layered-map.ts';
 import type { Problem } from './problem.ts';
-import type { Cluster, Collection, NamespaceDef, PlatformComponent, RecordOf, RecordSets, RoleBindingDef } from './records.ts';
+import type { Cluster, Collection, NamespaceDef, PlatformComponent, RecordOf, RecordSets, RoleBindingDef, Rollout } from './records.ts';
 import { carryIdScan } from './rules/portable-ids.ts';
 import { duplicateClusterDns, duplicateId, duplicateReferences } from './rules/uniqueness.ts';
 
@@ -17,6 +17,8 @@ export interface Snapshot {
   readonly platform_components: ReadonlyMap<string, PlatformComponent>;
   readonly namespaces: ReadonlyMap<string, NamespaceDef>;
   readonly rolebindings: ReadonlyMap<string, RoleBindingDef>;
+  /** Rollouts (rollouts/): how catalog entries reach the clusters using them, step by step. */
+  readonly rollouts: ReadonlyMap<string, Rollout>;
   /** Clusters by `dnsKey(cluster_dns)`. */
   readonly clustersByDns: ReadonlyMap<string, Cluster>;
 }
@@ -41,6 +43,7 @@ export function createSnapshot(records: RecordSets, revision: string): SnapshotR
     platform_components: indexById('platform_components', records.platform_components, problems),
     namespaces: indexById('namespaces', records.namespaces, problems),
     rolebindings: indexById('rolebindings', records.rolebindings, problems),
+    rollouts: indexById('rollouts', records.rollouts, problems),
   };
 
   const clustersByDns = new Map<string, Cluster>();
@@ -132,5 +135,6 @@ export function snapshotRecords(snapshot: Snapshot): RecordSets {
     platform_components: [...snapshot.platform_components.values()],
     namespaces: [...snapshot.namespaces.values()],
     rolebindings: [...snapshot.rolebindings.values()],
+    rollouts: [...snapshot.rollouts.values()],
   };
 }

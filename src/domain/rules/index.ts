@@ -23,14 +23,15 @@
 //   a rollout on its own: invalid_duration,               ../rollouts/rollout-normalize.ts
 //     duplicate_wave_name, unknown_approved_wave
 //   a rollout in its revision: dangling_reference (its    ../rollouts/rollout-rules.ts
-//     component), set_unchanged, duplicate_rollout,         (checkRollouts)
-//     released_out_of_range; warnings empty_wave,
-//     wave_cluster_not_member, members_in_no_wave
+//     component), set_unchanged, duplicate_rollout,         (checkRollouts; a write of a
+//     released_out_of_range; warnings empty_wave,            rollout, of a catalog entry or of
+//     wave_cluster_not_member, members_in_no_wave           a cluster: checkRolloutsAround)
 //
 // Severity is decided here, except where it depends on the revision served before: a
 // dangling reference that revision already had is a warning (../judge.ts).
 import type { Problem } from '../problem.ts';
-import type { AnyRecord, Cluster, Collection, PlatformComponent } from '../records.ts';
+import type { AnyRecord, Cluster, Collection, PlatformComponent, Rollout } from '../records.ts';
+import { checkRollouts, checkRolloutsOfComponent } from '../rollouts/rollout-rules.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
@@ -60,6 +61,7 @@ export function checkRevision(snapshot: Snapshot): Problem[] {
     ...componentIdsNotDnsLabels(snapshot),
     ...idsNotPortable(snapshot),
     ...fleetListProblems(snapshot),
+    ...checkRollouts(snapshot),
   );
   return problems;
 }
@@ -82,5 +84,26 @@ export function checkRecordChange(before: Snapshot, after: Snapshot, collection:
     case 'namespaces':
     case 'rolebindings':
       return responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id));
+    case 'rollouts':
+      return checkRolloutsOfComponent(after, (record as Rollout).component);
   }
+}
+
+/**
+ * The rules of the rollouts a change of these records (a record before and after a write,
+ * either absent) can break in `snapshot`: a rollout's own and those of the other rollouts of
+ * its component, the rollouts of a catalog entry, and those of the components a cluster
+ * references (its membership in their waves, the number of their steps). None without rollouts.
+ */
+export function checkRolloutsAround(snapshot: Snapshot, collection: Collection, records: readonly (AnyRecord | undefined)[]): Problem[] {
+  if (snapshot.rollouts.size === 0) return [];
+  const components = new Set<string>();
+  for (const record of records) {
+    if (record === undefined) continue;
+    if (collection === 'rollouts') components.add((record as Rollout).component);
+    else if (collection === 'platform_components') components.add(record.id);
+    else if (collection === 'clusters') for (const ref of (record as Cluster).platform_components) components.add(ref.id);
+  }
+  const used = new Set([...snapshot.rollouts.values()].map((r) => r.component));
+  return [...components].filter((c) => used.has(c)).flatMap((c) => checkRolloutsOfComponent(snapshot, c));
 }

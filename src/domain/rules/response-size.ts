@@ -5,7 +5,7 @@
 // cannot come near the limit.
 import { MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../projections/index.ts';
 import { type Problem, problem } from '../problem.ts';
-import type { AnyRecord, Cluster, Collection } from '../records.ts';
+import type { AnyRecord, Cluster, DefinitionCollection } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';
 
 /** The consumer's default `spec.filter.limit`: items past it are silently dropped. */
@@ -60,7 +60,7 @@ export function responseBound(snapshot: Snapshot, cluster: Cluster, endpoint: Pe
 }
 
 /** The bound for every cluster on the endpoint a collection feeds (kept for callers that scan a fleet). */
-export function responseSizeBound(snapshot: Snapshot, collection: Exclude<Collection, 'clusters'>): (cluster: Cluster) => number {
+export function responseSizeBound(snapshot: Snapshot, collection: DefinitionCollection): (cluster: Cluster) => number {
   return (cluster) => responseBound(snapshot, cluster, ENDPOINT_OF[collection]);
 }
 
@@ -105,7 +105,7 @@ export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster, count
 export function responsesGrownTooLarge(
   before: Snapshot,
   after: Snapshot,
-  collection: Exclude<Collection, 'clusters'>,
+  collection: DefinitionCollection,
   id: string,
   users: readonly string[],
 ): Problem[] {
