@@ -13,7 +13,8 @@
 //   dangling_reference, stray_patch                       references.ts
 //   unknown_dependency, self_dependency,                  catalog.ts
 //     dependency_cycle, unused_catalog_entry
-//   response_too_large, too_many_inputs                   response-size.ts
+//   response_too_large, too_many_inputs                   response-size.ts (a write of rollouts: the
+//                                                           answers it serves otherwise)
 //   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
 //   id_case_clash, reserved_file_name                     portable-ids.ts (warnings on a
@@ -32,6 +33,7 @@
 import type { Problem } from '../problem.ts';
 import type { AnyRecord, Cluster, Collection, PlatformComponent, Rollout } from '../records.ts';
 import { checkRollouts, checkRolloutsOfComponent } from '../rollouts/rollout-rules.ts';
+import { membersServedOtherwise } from '../rollouts/rollout-view.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
@@ -85,8 +87,28 @@ export function checkRecordChange(before: Snapshot, after: Snapshot, collection:
     case 'rolebindings':
       return responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id));
     case 'rollouts':
-      return checkRolloutsOfComponent(after, (record as Rollout).component);
+      return [...checkRolloutsOfComponent(after, (record as Rollout).component), ...rolloutAnswersTooLarge(before, after)];
   }
+}
+
+/**
+ * The answers a change of rollouts makes too large for the consumer: of the members served
+ * another entry now (a release, a rollback, another `set`), each that is over the limit after
+ * and was not before (as a catalog write is held to responsesGrownTooLarge).
+ */
+function rolloutAnswersTooLarge(before: Snapshot, after: Snapshot): Problem[] {
+  if (before.rollouts === after.rollouts) return [];
+  const problems: Problem[] = [];
+  for (const id of membersServedOtherwise(before, after)) {
+    const cluster = after.clusters.get(id);
+    if (cluster === undefined) continue;
+    const now = analyzeCluster(after, cluster).problems.filter((p) => p.code === 'response_too_large');
+    if (now.length === 0) continue;
+    const previous = before.clusters.get(id);
+    const was = new Set(previous ? analyzeCluster(before, previous).problems.map((p) => p.code === 'response_too_large' && p.identity) : []);
+    problems.push(...now.filter((p) => !was.has(p.identity)));
+  }
+  return problems;
 }
 
 /**

@@ -6,7 +6,7 @@
 // in `before` (a dangling reference the read contract allows, a list already too long) does
 // not refuse writes that leave it as it was; only problems they introduce do. Warnings never do.
 import { isError, type Problem, problemIdentity, recordName } from '../problem.ts';
-import type { AnyRecord, Collection } from '../records.ts';
+import type { AnyRecord, Collection, Rollout } from '../records.ts';
 import { checkRecordChange, checkRolloutsAround } from '../rules/index.ts';
 import { rolloutsOfComponent } from '../rollouts/rollout-rules.ts';
 import { dependents } from '../rules/catalog.ts';
@@ -53,7 +53,24 @@ export function recordChangeRefusal(before: Snapshot, after: Snapshot, collectio
     seen.add(key);
     return true;
   });
-  return problems.length > 0 ? invalidRecord(collection, id, problems) : undefined;
+  if (problems.length === 0) return undefined;
+  if (collection === 'rollouts' && record !== undefined && problems.every((p) => p.code === 'duplicate_rollout')) {
+    return rolloutTaken(after, id, (record as Rollout).component, problems);
+  }
+  return invalidRecord(collection, id, problems);
+}
+
+/** A second rollout of one component: a conflict with the rollout there is, whichever id sorts first. */
+function rolloutTaken(after: Snapshot, id: string, component: string, problems: Problem[]): WriteRefusal {
+  const others = rolloutsOfComponent(after, component).map((r) => r.id).filter((other) => other !== id);
+  return {
+    reason: 'conflict',
+    message:
+      `rollouts/${id} changes the catalog entry "${component}", which the rollout ${listNames(others)} changes already: ` +
+      'one rollout per component at a time; complete or delete it first',
+    problems,
+    subject: { collection: 'rollouts', id },
+  };
 }
 
 /** A deleted definition that clusters still reference, or a catalog entry others depend on: a conflict naming them. */
