@@ -17,6 +17,9 @@ const BASE: RepoFiles = asRepoFiles({ ...CRUD_DATA, clusters: [...CRUD_DATA.clus
 const c1 = BASE['clusters/c1.yaml'] as Record<string, any>;
 const podinfo = BASE['platform_components/podinfo.yaml'] as Record<string, any>;
 const cert = BASE['platform_components/cert-manager.yaml'] as Record<string, any>;
+const rollout = BASE['rollouts/podinfo-7.yaml'] as Record<string, any>;
+const wave = rollout.waves[0] as Record<string, any>;
+const { id: _rolloutId, ...rolloutFields } = rollout;
 
 interface Case {
   write?: RepoFiles;
@@ -62,6 +65,19 @@ const CORPUS: Record<string, Case> = {
   'one record in two files': { write: { 'namespaces/team-b.yml': { labels: { twice: 'yes' } } }, refused: ['duplicate_id'] },
   'a symbolic link as a record file': { make: (dir) => symlinkSync('team-a.yaml', join(dir, 'namespaces/team-c.yaml')), refused: ['not_regular_file'] },
   'a record file over MAX_RECORD_BYTES': { make: (dir) => writeFileSync(join(dir, 'namespaces/team-c.yaml'), `# ${'x'.repeat(2_000_000)}\n`), refused: ['file_too_large'] },
+  'a rollout released (its step gets its set)': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, released: 1 } }, refused: [] },
+  'a rollout of a catalog entry that does not exist': { write: { 'rollouts/ghost.yaml': { ...rolloutFields, component: 'ghost' } }, refused: ['dangling_reference'] },
+  'a catalog entry deleted under a rollout (and under a cluster)': {
+    make: (dir) => rmSync(join(dir, 'platform_components/podinfo.yaml')),
+    refused: ['dangling_reference', 'dangling_reference'],
+  },
+  'a rollout whose soak does not parse': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, waves: [{ ...wave, soak: '2 hours' }] } }, refused: ['invalid_duration'] },
+  'a rollout with batch 0': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, waves: [{ ...wave, batch: 0 }] } }, refused: ['invalid_value'] },
+  'a rollout with a wave name twice': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, waves: [wave, { name: 'prod', clusters: ['c2'] }] } }, refused: ['duplicate_wave_name'] },
+  'a rollout approving a wave it does not have': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, approved: ['qa'] } }, refused: ['unknown_approved_wave'] },
+  'a rollout whose set the catalog has already': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, set: { oci_tag: podinfo.oci_tag } } }, refused: ['set_unchanged'] },
+  'a second rollout of one component': { write: { 'rollouts/podinfo-8.yaml': { ...rolloutFields, set: { oci_tag: '8.0.0' } } }, refused: ['duplicate_rollout'] },
+  'a rollout released past its last step': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, released: 2 } }, refused: ['released_out_of_range'] },
 };
 
 let dir: string;
@@ -105,10 +121,7 @@ it('the corpus covers every error code the rules can give a revision of files', 
   // and rule variants covered elsewhere (nested files, empty files, wrong types, missing fields).
   const elsewhere = new Set(['seed_shape', 'id_change', 'still_referenced', 'ignored_file', 'unused_catalog_entry', 'too_many_inputs', 'response_near_limit', 'component_id_not_dns_label', 'fleet_list_large', 'id_case_clash', 'reserved_file_name', 'credential_generation_reused',
     'nested_record_file', 'empty_file', 'not_a_mapping', 'wrong_type', 'missing_field']);
-  // The rollout rules are tested on their own (test/domain-rollout-*.test.ts) until a revision of
-  // files can hold a rollout record.
-  const rollouts = ['invalid_duration', 'duplicate_wave_name', 'unknown_approved_wave', 'set_unchanged', 'duplicate_rollout',
-    'released_out_of_range', 'empty_wave', 'wave_cluster_not_member', 'members_in_no_wave'];
-  for (const code of rollouts) elsewhere.add(code);
+  // The rollouts' warnings (test/domain-rollout-rules.test.ts, and the golden case rollouts).
+  for (const code of ['empty_wave', 'wave_cluster_not_member', 'members_in_no_wave']) elsewhere.add(code);
   expect(PROBLEM_CODES.filter((code) => !covered.has(code) && !elsewhere.has(code))).toEqual([]);
 });

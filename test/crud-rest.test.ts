@@ -10,7 +10,7 @@ import { expectMatchesOpenApi } from './helpers/openapi.ts';
 import { READ_TOKEN, WRITE_TOKEN } from './helpers/service.ts';
 import { auditLines, CRUD_BACKENDS, type CrudService, SAMPLES, send, startCrud } from './helpers/crud.ts';
 
-const STORED = { clusters: 'Cluster', platform_components: 'PlatformComponent', namespaces: 'Namespace', rolebindings: 'RoleBinding' };
+const STORED = { clusters: 'Cluster', platform_components: 'PlatformComponent', namespaces: 'Namespace', rolebindings: 'RoleBinding', rollouts: 'Rollout' };
 const ids = (res: { json(): { id: string }[] }) => res.json().map((r) => r.id);
 const collectionPath = (c: Collection) => `/${c}`;
 const itemPath = (c: Collection) => `/${c}/{id}`;

@@ -45,6 +45,7 @@ function records(): RecordSets {
       { id: 'ns-3', labels: {}, annotations: {} },
     ],
     rolebindings: [{ id: 'rb-1', role: 'view', subjects: [] }],
+    rollouts: [],
   };
 }
 

@@ -341,6 +341,29 @@ const RECORDS: { [C in Collection]: fc.Arbitrary<AnyRecord> } = {
     role: nonEmpty,
     subjects: fc.array(fc.record({ kind: nonEmpty, name: nonEmpty, apiGroup: anyString }), { maxLength: 4 }),
   }),
+  rollouts: fc.record({
+    id,
+    component: id,
+    set: fc.record({ component_version: nonEmpty, oci_tag: nonEmpty, oci_url: nonEmpty, component_path: nonEmpty }, { requiredKeys: [] })
+      .filter((set) => Object.keys(set).length > 0),
+    waves: fc.uniqueArray(
+      fc.record({
+        name: id,
+        clusters: fc.array(id, { maxLength: 3 }),
+        environments: fc.subarray(['dev', 'qa', 'uat', 'prod'] as const),
+        batch: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 100 }).map((n) => `${n}%` as const)),
+        soak: fc.constantFrom('0s', '30m', '1h30m', '1.5h', '300ms'),
+        approval: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 3, selector: (wave) => wave.name },
+    ),
+    failure_budget: fc.nat(5),
+    progress_deadline: fc.constantFrom('1h', '45m', '2h'),
+    require_reports: fc.boolean(),
+    released: fc.nat(10),
+    paused: fc.boolean(),
+    approved: fc.constant<string[]>([]),
+  }),
 };
 
 const isPlain = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -449,7 +472,10 @@ describe('editRecordFileText: random records and edits', () => {
       fc.assert(
         fc.property(sample, ({ a, b, choices, hand }) => {
           const previous = canonical(collection, a);
-          const next = canonical(collection, edited(previous, { ...b, id: a.id } as AnyRecord, choices));
+          // Edits can give a rollout two waves of one name, which no file may hold: not an edit to try.
+          const wanted = validateRecord(collection, edited(previous, { ...b, id: a.id } as AnyRecord, choices));
+          fc.pre(wanted.ok);
+          const next = wanted.ok ? wanted.record : previous;
           let text = recordFileText(collection, previous, '# yaml-language-server: $schema=x.json\n');
           if (hand) {
             const reworked = handEdited(text, choices);

@@ -58,11 +58,11 @@ function fleet(rand: () => number): Record<Collection, Record<string, unknown>[]
       patches: refs.length > 0 && rand() < 0.5 ? { [refs[0]!]: { replicaCount: String(i % 3) } } : {},
     };
   });
-  return { clusters, platform_components: components, namespaces, rolebindings };
+  return { clusters, platform_components: components, namespaces, rolebindings, rollouts: [] };
 }
 
 function snapshotOf(raw: Record<Collection, Record<string, unknown>[]>, revision: string): Snapshot {
-  const sets = { clusters: [], platform_components: [], namespaces: [], rolebindings: [] } as Record<Collection, unknown[]>;
+  const sets = { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] } as Record<Collection, unknown[]>;
   for (const [collection, list] of Object.entries(raw) as [Collection, Record<string, unknown>[]][]) {
     for (const item of list) {
       const result = validateRecord(collection, item);

@@ -1,7 +1,7 @@
 // The rules of rollouts against their revision (src/domain/rollouts/rollout-rules.ts): each
 // rule once with the problem it gives, where it is, and how bad it is.
 import { describe, expect, it } from 'vitest';
-import { formatProblem, type Problem, problemIdentity } from '../src/domain/problem.ts';
+import { formatProblem, type Problem, problemIdentity, withSources } from '../src/domain/problem.ts';
 import type { Cluster, PlatformComponent } from '../src/domain/records.ts';
 import type { Rollout } from '../src/domain/rollouts/rollout-record.ts';
 import { checkRollout, checkRollouts, checkRolloutsOfComponent } from '../src/domain/rollouts/rollout-rules.ts';
@@ -20,8 +20,10 @@ const sources = (rollouts: Rollout[], list: Cluster[] = fourEnvironments(), cata
   rollouts: new Map(rollouts.map((r) => [r.id, r])),
 });
 
+// Placed in the rollout record; the file is added as for every record, from where it was read.
+const files = new Map(['kps-67-5', 'a', 'b', 'c'].map((id) => [`rollouts/${id}`, `rollouts/${id}.yaml`]));
 const brief = (problems: Problem[]) =>
-  problems.map((p) => ({ code: p.code, severity: p.severity, where: formatProblem(p) }));
+  withSources(problems, files).map((p) => ({ code: p.code, severity: p.severity, where: formatProblem(p) }));
 
 describe('a rollout that breaks no rule', () => {
   it('has no problem', () => {
@@ -37,7 +39,7 @@ describe('errors', () => {
       {
         code: 'dangling_reference',
         severity: 'error',
-        at: { file: 'rollouts/kps-67-5.yaml', field: '/component' },
+        at: { record: { collection: 'rollouts', id: 'kps-67-5' }, field: '/component' },
         message: 'changes the catalog entry "kps-typo", which does not exist',
         refersTo: { collection: 'platform_components', id: 'kps-typo' },
         identity: 'rollouts/kps-67-5.yaml component:kps-typo',

@@ -10,7 +10,7 @@ import { updateSnapshot } from '../src/domain/snapshot-update.ts';
 import { analyzeFleet, analyzeFleetAfresh } from '../src/domain/rules/fleet-analysis.ts';
 import { idsNotPortable } from '../src/domain/rules/portable-ids.ts';
 
-const SIZES: Record<Collection, number> = { clusters: 80, platform_components: 12, namespaces: 6, rolebindings: 4 };
+const SIZES: Record<Collection, number> = { clusters: 80, platform_components: 12, namespaces: 6, rolebindings: 4, rollouts: 3 };
 
 function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
   switch (collection) {
@@ -40,6 +40,19 @@ function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
       return { id: `ns-${n}`, labels: { v: String(version) }, annotations: {} };
     case 'rolebindings':
       return { id: `rb-${n}`, role: `role-${version}`, subjects: [] };
+    case 'rollouts':
+      return {
+        id: `rollout-${n}`,
+        component: `component-${n}`,
+        set: { oci_tag: `v${version + 1}` },
+        waves: [{ name: 'dev', clusters: [], environments: ['dev'], batch: 10, soak: '0s', approval: false }],
+        failure_budget: 0,
+        progress_deadline: '1h',
+        require_reports: false,
+        released: version % 2,
+        paused: false,
+        approved: [],
+      };
   }
 }
 

@@ -24,6 +24,7 @@ const DATA: Record<Collection, { id: string; [key: string]: unknown }[]> = {
   platform_components: [{ id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1', oci_url: 'oci://ghcr.io/stefanprodan/charts', oci_tag: '6.7.1' }],
   namespaces: [{ id: 'team-a' }],
   rolebindings: [],
+  rollouts: [],
 };
 
 /** An unknown field on line 5, a string where a boolean belongs on line 8, nested in a list. */

@@ -40,3 +40,25 @@ describe('schema modelines of config-repo-example/', () => {
     expect(validate(withoutId), JSON.stringify(validate.errors)).toBe(true);
   });
 });
+
+// Rollouts as an editor checks them with the published schema alone: the files of the golden
+// cases, left without `id` as a person writes them; those the service refuses for their own
+// shape (an unknown field in `set`, a batch of 0, durations in words or days) the schema
+// refuses too.
+describe('the published rollout schema', () => {
+  const schema = JSON.parse(readFileSync(new URL('../schemas/rollout.schema.json', import.meta.url), 'utf8'));
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const golden = new URL('./golden/', import.meta.url).pathname;
+  const file = (path: string) => load(readFileSync(join(golden, path), 'utf8'));
+
+  it.each(['rollout-release/repo/rollouts/podinfo-6-8.yaml', 'rollout-rules/repo/rollouts/podinfo-a.yaml', 'rollout-rules/repo/rollouts/traefik-same.yaml'])(
+    'accepts %s',
+    (path) => expect(validate(file(path)), JSON.stringify(validate.errors)).toBe(true),
+  );
+
+  it('refuses what the service refuses for the record\'s own shape, at each field', () => {
+    expect(validate(file('rollout-rules/repo/rollouts/traefik-values.yaml'))).toBe(false);
+    const where = new Set(validate.errors!.map((e) => e.instancePath || `/${(e.params as { additionalProperty?: string }).additionalProperty}`));
+    expect([...where].sort()).toEqual(expect.arrayContaining(['/progress_deadline', '/set', '/waves/0/batch', '/waves/0/soak']));
+  });
+});

@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../src/domain/projections/index.ts';
 import type { RecordSets } from '../src/domain/records.ts';
+import { normalizeRollout } from '../src/domain/rollouts/rollout-normalize.ts';
 import { createSnapshot, type Snapshot, withRecord } from '../src/domain/snapshot.ts';
 import { EncodedBodyCache, MAX_LISTS } from '../src/serving/encoded-body-cache.ts';
 import { PlainBytesBudget, type PlainBytesHolder } from '../src/serving/plain-bytes-budget.ts';
@@ -55,6 +56,7 @@ const DATA = {
     { id: 'team-b', labels: { team: 'b' } },
   ],
   rolebindings: [{ id: 'admins', role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' }] }],
+  rollouts: [],
 };
 
 const dnsOf = (id: string) => `${id}.fleet.example.com`;
@@ -259,6 +261,7 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
         platform_components: [{ ...component('comp-a', '1.0.0'), cluster_env_enabled: false, depends_on: [] }],
         namespaces: [],
         rolebindings: [],
+        rollouts: [],
       } as unknown as RecordSets,
       'r1',
     );
@@ -285,6 +288,32 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
     expect(bodyOf(second, 'c1')).not.toBe(c1);
     expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs.map((i: { id: string }) => i.id)).toEqual(['comp-a', 'comp-x']);
     expect(asBody(second.forCluster('platform-components', dnsOf('c2'))).headers(false)).toContain('r2');
+  });
+
+  it('a rollout\'s release encodes again exactly its step\'s answers; a rollback gives the bytes and ETag of before', () => {
+    const bodies = new EncodedBodyCache();
+    const r1 = snapshot();
+    const first = new ResponseTable(r1, bodies);
+    const before = { c1: bodyOf(first, 'c1'), c2: bodyOf(first, 'c2') };
+    const etag = (responses: ResponseTable, id: string) => asBody(responses.forCluster('platform-components', dnsOf(id))).encoded.etag;
+    const rollout = (released: number) => {
+      const made = normalizeRollout({ id: 'comp-a-2', component: 'comp-a', set: { oci_tag: '2.0.0' }, waves: [{ name: 'one', clusters: ['c1'] }, { name: 'two', clusters: ['c2'] }], released });
+      if (!made.ok) throw new Error(JSON.stringify(made.problems));
+      return made.record;
+    };
+    const r2 = next(r1, 'rollouts', 'comp-a-2', rollout(1), 'r2');
+    const second = new ResponseTable(r2, bodies);
+    expect(bodyOf(second, 'c2')).toBe(before.c2);
+    expect(bodyOf(second, 'c1')).not.toBe(before.c1);
+    expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs[0].source.oci_tag).toBe('2.0.0');
+    // A poll of the revision looks the prepared answer up; nothing is made again.
+    expect(second.forCluster('platform-components', dnsOf('c1'))).toBe(second.forCluster('platform-components', dnsOf('c1')));
+
+    const r3 = next(r2, 'rollouts', 'comp-a-2', rollout(0), 'r3');
+    const third = new ResponseTable(r3, bodies);
+    expect(bodyOf(third, 'c2')).toBe(before.c2);
+    expect(bodyOf(third, 'c1').equals(before.c1)).toBe(true);
+    expect(etag(third, 'c1')).toBe(etag(first, 'c1'));
   });
 
   it('prepares a response once per revision: later lookups return the same object', () => {

@@ -89,7 +89,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(5);
+      expect(db.pragma('user_version', { simple: true })).toBe(6);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -103,6 +103,7 @@ describe('schema and seed', () => {
         'platform_components',
         'published_baseline',
         'rolebindings',
+        'rollouts',
       ]);
       // Seeding is not a REST mutation: it leaves no audit row.
       expect(db.prepare('SELECT count(*) AS n FROM audit_log').get()).toEqual({ n: 0 });
@@ -140,7 +141,7 @@ describe('schema and seed', () => {
     ).run();
     old.close();
     const service = await startService(url);
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5], schema_version: 5 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5, 6], schema_version: 6 });
     expect(rowsOf(path, 'SELECT record_id, token_role, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
       { record_id: 'team-old', token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
@@ -158,11 +159,60 @@ describe('schema and seed', () => {
     ).run();
     old.close();
     const service = await startService(url);
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4, 5], schema_version: 5 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4, 5, 6], schema_version: 6 });
     expect(rowsOf(path, "SELECT credential_generation FROM clusters WHERE id = 'old'")).toEqual([{ credential_generation: 5 }]);
     expect(rowsOf(path, 'SELECT record_id, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
       { record_id: 'old', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
+  });
+
+  it('migrates a version-5 database: audit rows kept column for column, rollouts a table whose rows are revisions and audited', async () => {
+    const { url, path } = tempDatabase('rwc');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 5)) old.exec(migration.sql);
+    old.pragma('user_version = 5');
+    old.prepare(
+      `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after,
+         caller_kind, caller_name, caller_email, message)
+       VALUES ('2026-01-01T00:00:00.000Z', 'update', 'namespaces', 'team-old', 'write', '["labels"]', 4, 5,
+         'person', 'Alice', 'alice@example.com', 'relabel')`,
+    ).run();
+    // Before version 6 the audit trail had no place for a rollout.
+    expect(() => old.exec(`INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
+       VALUES ('2026-01-01T00:00:00.000Z', 'create', 'rollouts', 'r', 'write', '[]', 5, 6)`)).toThrow(/CHECK constraint/);
+    old.close();
+    const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [6], schema_version: 6 });
+    expect(rowsOf(path, 'SELECT seq, at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email, message FROM audit_log')).toEqual([
+      {
+        seq: 1, at: '2026-01-01T00:00:00.000Z', action: 'update', collection: 'namespaces', record_id: 'team-old', token_role: 'write',
+        changed_fields: '["labels"]', revision_before: 4, revision_after: 5, caller_kind: 'person', caller_name: 'Alice', caller_email: 'alice@example.com',
+        message: 'relabel',
+      },
+    ]);
+    const indexes = rowsOf(path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_log' ORDER BY name");
+    expect(indexes).toEqual([{ name: 'audit_log_caller' }, { name: 'audit_log_record' }]);
+    const rollout = { id: 'podinfo-7', component: 'podinfo', set: { oci_tag: '7.0.0' }, waves: [{ name: 'all', environments: ['prod', 'dev'] }] };
+    const created = await request(service.url, '/rollouts', {
+      method: 'POST',
+      token: WRITE_TOKEN,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rollout),
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(rowsOf(path, "SELECT collection, record_id, action FROM audit_log WHERE collection = 'rollouts'")).toEqual([
+      { collection: 'rollouts', record_id: 'podinfo-7', action: 'create' },
+    ]);
+    expect(rowsOf(path, 'SELECT id, component, "set", waves, released, paused, approved FROM rollouts')).toEqual([
+      {
+        id: 'podinfo-7', component: 'podinfo', set: '{"oci_tag":"7.0.0"}', released: 0, paused: 0, approved: '[]',
+        waves: '[{"name":"all","clusters":[],"environments":["prod","dev"],"batch":null,"soak":"0s","approval":false}]',
+      },
+    ]);
+    // A row changed by someone else is a new revision, as for every table of records.
+    const before = revisionIn(path);
+    sqlInOtherProcess(path, "UPDATE rollouts SET paused = 1 WHERE id = 'podinfo-7'");
+    expect(revisionIn(path)).toBe(before + 1);
   });
 
   it('a second start migrates nothing and seeds nothing, even with another seed file', async () => {
@@ -170,7 +220,7 @@ describe('schema and seed', () => {
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 5 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 6 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
@@ -185,7 +235,7 @@ describe('schema and seed', () => {
     old.exec(`INSERT INTO clusters (id, cluster_name, cluster_dns, environment) VALUES ('old', 'old one', 'old.example.com', 'qa')`);
     old.close();
     const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5], schema_version: 5 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5, 6], schema_version: 6 });
     const got = await request(service.url, '/clusters/old', { token: WRITE_TOKEN });
     expect(got.json()).toMatchObject({ id: 'old', cluster_name: 'old one', credential_generation: 0 });
     const raised = await request(service.url, '/clusters/old', {

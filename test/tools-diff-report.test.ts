@@ -8,7 +8,7 @@ import { diffSnapshots } from '../src/domain/revision-diff.ts';
 import { renderDiff } from '../src/tools/diff-render.ts';
 
 function snapshot(raw: { [C in Collection]?: object[] }): Snapshot {
-  const sets: Record<string, unknown[]> = { clusters: [], platform_components: [], namespaces: [], rolebindings: [] };
+  const sets: Record<string, unknown[]> = { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] };
   for (const [collection, list] of Object.entries(raw)) {
     for (const item of list) {
       const result = validateRecord(collection as Collection, item);

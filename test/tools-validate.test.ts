@@ -351,7 +351,7 @@ describe('validate: output formats', () => {
       errors: 2,
       warnings: 0,
       files: 6,
-      records: { clusters: 1, platform_components: 2, namespaces: 1, rolebindings: 1 },
+      records: { clusters: 1, platform_components: 2, namespaces: 1, rolebindings: 1, rollouts: 0 },
       base: { label: 'HEAD', commit: git(dir, 'rev-parse', 'HEAD') },
       problems: [
         {

@@ -109,7 +109,7 @@ describe('GET /api/v2/gitops/whoami with a real OIDC issuer', () => {
 describe('the Authenticator', () => {
   const snapshot = () => {
     const built = createSnapshot(
-      { clusters: CRUD_DATA.clusters.map((c) => ({ credential_generation: 0, platform_components: [], namespaces: [], rolebindings: [], patches: {}, ...c })) as never, platform_components: [], namespaces: [], rolebindings: [] },
+      { clusters: CRUD_DATA.clusters.map((c) => ({ credential_generation: 0, platform_components: [], namespaces: [], rolebindings: [], patches: {}, ...c })) as never, platform_components: [], namespaces: [], rolebindings: [], rollouts: [] },
       'r1',
     );
     if (!built.ok) throw new Error('fixture snapshot');
@@ -150,6 +150,7 @@ describe('verified cluster tokens', () => {
         platform_components: [],
         namespaces: [],
         rolebindings: [],
+        rollouts: [],
       },
       'r1',
     );

@@ -27,7 +27,7 @@ export function measureAuthCost(clusters: number, key: string, repetitions = 7, 
     rolebindings: [],
     patches: {},
   }));
-  const built = createSnapshot({ clusters: records, platform_components: [], namespaces: [], rolebindings: [] }, 'bench');
+  const built = createSnapshot({ clusters: records, platform_components: [], namespaces: [], rolebindings: [], rollouts: [] }, 'bench');
   if (!built.ok) throw new Error('the snapshot of the authentication benchmark is not valid');
   const snapshot = built.snapshot;
   const fleetToken = 'bench-fleet-read-token-0123456789';

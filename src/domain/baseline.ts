@@ -2,10 +2,12 @@
 // served now, or, for the first revision of a process, what the store offers of the one
 // published before the restart: an earlier snapshot from its history (Git), or the facts it
 // kept of it (SQLite). The judge reads either through one view.
+import type { Problem } from './problem.ts';
+import { checkRollouts } from './rollouts/rollout-rules.ts';
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet } from './rules/index.ts';
 import { ociUrlProblems } from './rules/oci-url.ts';
-import type { FleetAnalysis, InputCounts } from './rules/fleet-analysis.ts';
+import type { InputCounts } from './rules/fleet-analysis.ts';
 
 /** The revision a candidate is judged against: a snapshot, or the facts a store kept of one. */
 export type Baseline = Snapshot | BaselineFacts;
@@ -15,7 +17,10 @@ export interface BaselineFacts {
   revision: string;
   /** Inputs per cluster id, on [platform-components, namespaces, rolebindings]. */
   inputs: Record<string, [number, number, number]>;
-  /** The dangling references it had, as "<cluster id>\0<field>:<referenced id>". */
+  /**
+   * The dangling references it had, as "<cluster id>\0<field>:<referenced id>", and a rollout's
+   * missing catalog entry as "<rollout id>\0rollouts/<file> component:<entry id>".
+   */
   dangling: string[];
   /**
    * The credential_generation of each of its clusters whose generation is not 0 (absent in
@@ -39,7 +44,8 @@ export function baselineFacts(snapshot: Snapshot, retired: ReadonlyMap<string, n
     for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
     const generations: Record<string, number> = {};
     for (const cluster of snapshot.clusters.values()) if (cluster.credential_generation) generations[cluster.id] = cluster.credential_generation;
-    facts = { revision: snapshot.revision, inputs, dangling: [...danglingOf(fleet)], generations, badOciUrls: [...badOciUrlsOf(snapshot)] };
+    const dangling = [...danglingOf(fleet.problems, snapshot)];
+    facts = { revision: snapshot.revision, inputs, dangling, generations, badOciUrls: [...badOciUrlsOf(snapshot)] };
     factsOf.set(snapshot, facts);
   }
   return retired.size === 0 ? facts : { ...facts, retired: Object.fromEntries(retired) };
@@ -86,7 +92,7 @@ export function baselineView(baseline: Baseline): BaselineView {
     view = {
       countsOf: (id) => fleet.counts.get(id),
       total: fleet.total,
-      dangling: danglingOf(fleet),
+      dangling: danglingOf(fleet.problems, baseline),
       generationOf: (id) => baseline.clusters.get(id)?.credential_generation,
       clusters: baseline.clusters,
       retired: new Map(),
@@ -97,9 +103,12 @@ export function baselineView(baseline: Baseline): BaselineView {
   return view;
 }
 
-export function danglingOf(fleet: FleetAnalysis): Set<string> {
+/** The dangling references of a revision: its clusters' (from their analysis) and its rollouts'. */
+export function danglingOf(problems: readonly Problem[], snapshot: Snapshot): Set<string> {
   const dangling = new Set<string>();
-  for (const p of fleet.problems) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
+  for (const list of [problems, checkRollouts(snapshot)]) {
+    for (const p of list) if (p.code === 'dangling_reference') dangling.add(`${p.at.record!.id}\u0000${p.identity}`);
+  }
   return dangling;
 }
 

@@ -5,12 +5,15 @@
 // the cluster record, its own reference and the definition it resolves to (./projections/),
 // so only those inputs are merged and compared — one per cluster for a catalog bump that
 // reaches the whole fleet, none for the clusters it does not reach. A cluster whose record
-// changed is merged whole, in both revisions.
+// changed is merged whole, in both revisions. A catalog entry is compared as the cluster is
+// served it: with a rollout's `set` applied where its step is released (./rollouts/), so a
+// commit that moves `released` changes exactly the clusters of the steps it moves.
 import { dnsKey } from './cluster-dns.ts';
 import { LayeredMap } from './layered-map.ts';
 import { sameJson } from './input-diff.ts';
 import { ENDPOINT_DEFINITIONS, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
-import type { Cluster } from './records.ts';
+import type { Cluster, ComponentRef, PlatformComponent } from './records.ts';
+import { effectiveComponent, membersServedOtherwise, type RolloutView, rolloutView } from './rollouts/rollout-view.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
 
 export const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
@@ -30,17 +33,25 @@ export function answerChange(before: Snapshot, after: Snapshot, old: Cluster, no
   const field = ENDPOINT_DEFINITIONS[endpoint];
   const was: ReadonlyMap<string, unknown> = before[field];
   const is: ReadonlyMap<string, unknown> = after[field];
-  if (was === is) return { kind: 'same' };
+  const served = endpoint === 'platform-components' && (was !== is || before.rollouts !== after.rollouts);
+  if (was === is && !served) return { kind: 'same' };
+  const [viewBefore, viewAfter] = served ? [rolloutView(before), rolloutView(after)] : [undefined, undefined];
   let references: Reference[] | undefined;
   for (const ref of now[field]) {
-    const a = was.get(ref.id);
-    const b = is.get(ref.id);
+    const a = viewBefore ? servedEntry(viewBefore, before, now, ref as ComponentRef) : was.get(ref.id);
+    const b = viewAfter ? servedEntry(viewAfter, after, now, ref as ComponentRef) : is.get(ref.id);
     if (a === b) continue;
     // A definition that appears or goes adds or drops an input.
     if (a === undefined || b === undefined) return { kind: 'whole' };
     (references ??= []).push(ref);
   }
   return references ? { kind: 'inputs', references } : { kind: 'same' };
+}
+
+/** The catalog entry a reference is served from in a revision (with a rollout's set where released), or undefined. */
+function servedEntry(view: RolloutView, snapshot: Snapshot, cluster: Cluster, ref: ComponentRef): PlatformComponent | undefined {
+  const entry = snapshot.platform_components.get(ref.id);
+  return entry === undefined ? undefined : effectiveComponent(view, cluster, ref, entry);
 }
 
 /** The inputs of only these references of the cluster, in a revision: the part of its answer they make. */
@@ -78,16 +89,22 @@ export const CLUSTERS_PER_STEP = 1000;
 export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): Generator<void, string[]> {
   const changed: string[] = [];
   const sameDefinitions =
-    before.platform_components === after.platform_components && before.namespaces === after.namespaces && before.rolebindings === after.rolebindings;
+    before.platform_components === after.platform_components && before.namespaces === after.namespaces &&
+    before.rolebindings === after.rolebindings && before.rollouts === after.rollouts;
   if (before.clusters === after.clusters && sameDefinitions) return changed;
   // A write to a few clusters: only the clusters it wrote can have changed, and the maps say
-  // which they are without a walk of the fleet (50,000 entries: some 50 ms).
-  const written = sameDefinitions ? LayeredMap.differingKeys(before.clusters, after.clusters) : undefined;
+  // which they are without a walk of the fleet (50,000 entries: some 50 ms). A write of
+  // rollouts alone (a release, a rollback) can change only the members of their components.
+  const written = sameDefinitions
+    ? LayeredMap.differingKeys(before.clusters, after.clusters)
+    : onlyRolloutsMoved(before, after)
+      ? membersServedOtherwise(before, after)
+      : undefined;
   if (written !== undefined) {
     for (const id of written) {
       const old = before.clusters.get(id);
       const now = after.clusters.get(id);
-      if (old === now) continue;
+      if (old === now && sameDefinitions) continue;
       if (!old || !now || clusterChanged(before, after, old, now)) changed.push(id);
       // A written cluster's answers are merged whole on both sides: one may be a megabyte.
       yield;
@@ -106,6 +123,13 @@ export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): Ge
   const removed: string[] = [];
   for (const id of before.clusters.keys()) if (!after.clusters.has(id)) removed.push(id);
   return removed.length === 0 ? changed : mergeInOrder(changed, removed);
+}
+
+function onlyRolloutsMoved(before: Snapshot, after: Snapshot): boolean {
+  return (
+    before.clusters === after.clusters && before.platform_components === after.platform_components &&
+    before.namespaces === after.namespaces && before.rolebindings === after.rolebindings
+  );
 }
 
 function mergeInOrder(a: readonly string[], b: readonly string[]): string[] {

@@ -1,8 +1,10 @@
-// The four record kinds of the read contract (docs/decisions/0016-read-contract-and-consumer.md), in their canonical (normalized) form:
-// every optional field is filled with its default, so code downstream never has to
-// ask "is it there?". Schema versions: cluster v2, the others v1.
+// The record kinds, in their canonical (normalized) form: every optional field is filled with
+// its default, so code downstream never has to ask "is it there?". The first four are those of
+// the read contract (docs/decisions/0016-read-contract-and-consumer.md); a rollout changes how
+// a catalog entry reaches the clusters (docs/decisions/0037-rollouts-are-records.md). Schema
+// versions: cluster v2, the others v1.
 
-export const COLLECTIONS = ['clusters', 'platform_components', 'namespaces', 'rolebindings'] as const;
+export const COLLECTIONS = ['clusters', 'platform_components', 'namespaces', 'rolebindings', 'rollouts'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export function isCollection(name: string): name is Collection {
@@ -75,19 +77,61 @@ export interface RoleBindingDef {
   subjects: Subject[];
 }
 
+/** The catalog fields a rollout may set, in their canonical order. */
+export const SET_FIELDS = ['component_version', 'oci_tag', 'oci_url', 'component_path'] as const;
+export type SetField = (typeof SET_FIELDS)[number];
+
+/** What the clusters of released steps get instead of the catalog's values; a field left out keeps the catalog's. */
+export type RolloutSet = { readonly [F in SetField]?: string };
+
+/** Clusters per step: a number (1 or more), a percentage of the wave ("10%"), or null for the whole wave. */
+export type Batch = number | `${number}%` | null;
+
+export interface Wave {
+  name: string;
+  clusters: string[];
+  environments: Environment[];
+  batch: Batch;
+  /** A Go duration ("30m"): the wait after each step of the wave is done. */
+  soak: string;
+  approval: boolean;
+}
+
+/** A rollout (rollouts/rollout-record.ts says more): the catalog entry it changes, how, and in which waves. */
+export interface Rollout {
+  id: string;
+  /** The catalog entry it changes. */
+  component: string;
+  set: RolloutSet;
+  waves: Wave[];
+  failure_budget: number;
+  /** A Go duration: a released step not done within it halts the rollout. */
+  progress_deadline: string;
+  require_reports: boolean;
+  /** Steps 1..released are released. */
+  released: number;
+  paused: boolean;
+  approved: string[];
+}
+
 export interface RecordOf {
   clusters: Cluster;
   platform_components: PlatformComponent;
   namespaces: NamespaceDef;
   rolebindings: RoleBindingDef;
+  rollouts: Rollout;
 }
 
 export type AnyRecord = RecordOf[Collection];
 
-/** The four record sets, each as an array in any order. */
+/** The collections a cluster references by id, whose records are what its answers are made of. */
+export type DefinitionCollection = 'platform_components' | 'namespaces' | 'rolebindings';
+
+/** The record sets, each as an array in any order. */
 export interface RecordSets {
   clusters: Cluster[];
   platform_components: PlatformComponent[];
   namespaces: NamespaceDef[];
   rolebindings: RoleBindingDef[];
+  rollouts: Rollout[];
 }

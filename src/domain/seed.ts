@@ -1,7 +1,8 @@
 // The seed file: {"clusters": [...], "platform_components": [...], "namespaces": [...],
 // "rolebindings": [...]}, the shape of the reference service (docs/decisions/0017-reference-service-compatibility.md), where a record's key
-// may be spelled `_id` (its document store's name) as well as `id`. Problems are placed by
-// JSON pointer into the seed document ("/clusters/0/environment").
+// may be spelled `_id` (its document store's name) as well as `id`; and "rollouts": [...], which
+// the reference service does not have. Every key may be left out (an empty list). Problems are
+// placed by JSON pointer into the seed document ("/clusters/0/environment").
 import { type Problem, problem } from './problem.ts';
 import { type AnyRecord, COLLECTIONS, type RecordSets } from './records.ts';
 import { emptyRecordSets } from './repo-layout/record-files.ts';
@@ -11,7 +12,7 @@ export type SeedResult = { ok: true; records: RecordSets } | { ok: false; proble
 
 export function parseSeed(document: unknown): SeedResult {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    return { ok: false, problems: [problem('seed_shape', { field: '' }, 'the seed must be a JSON object with the four record arrays')] };
+    return { ok: false, problems: [problem('seed_shape', { field: '' }, 'the seed must be a JSON object with the record arrays')] };
   }
   const seed = document as Record<string, unknown>;
   const problems: Problem[] = [];

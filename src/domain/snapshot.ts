@@ -1,4 +1,4 @@
-// A snapshot is one immutable, consistent view of all four record sets at one revision.
+// A snapshot is one immutable, consistent view of all the record sets at one revision.
 // Backends build snapshots; the read path only ever looks at one snapshot per request,
 // so a reader never sees a mix of two revisions.
 import { dnsKey } from './cluster-dns.ts';
@@ -6,7 +6,7 @@ import { compareIds } from './ids.ts';
 import { LayeredMap } from './layered-map.ts';
 import { runSteps, type Steps } from './steps.ts';
 import type { Problem } from './problem.ts';
-import { type AnyRecord, type Cluster, type Collection, COLLECTIONS, type NamespaceDef, type PlatformComponent, type RecordOf, type RecordSets, type RoleBindingDef } from './records.ts';
+import { type AnyRecord, type Cluster, type Collection, COLLECTIONS, type NamespaceDef, type PlatformComponent, type RecordOf, type RecordSets, type RoleBindingDef, type Rollout } from './records.ts';
 import { carryIdScan } from './rules/portable-ids.ts';
 import { duplicateClusterDns, duplicateId, duplicateReferences } from './rules/uniqueness.ts';
 
@@ -18,6 +18,8 @@ export interface Snapshot {
   readonly platform_components: ReadonlyMap<string, PlatformComponent>;
   readonly namespaces: ReadonlyMap<string, NamespaceDef>;
   readonly rolebindings: ReadonlyMap<string, RoleBindingDef>;
+  /** Rollouts (rollouts/): how catalog entries reach the clusters using them, step by step. */
+  readonly rollouts: ReadonlyMap<string, Rollout>;
   /** Clusters by `dnsKey(cluster_dns)`. */
   readonly clustersByDns: ReadonlyMap<string, Cluster>;
 }
@@ -42,6 +44,7 @@ export function createSnapshot(records: RecordSets, revision: string): SnapshotR
     platform_components: indexById('platform_components', records.platform_components, problems),
     namespaces: indexById('namespaces', records.namespaces, problems),
     rolebindings: indexById('rolebindings', records.rolebindings, problems),
+    rollouts: indexById('rollouts', records.rollouts, problems),
   };
 
   const clustersByDns = new Map<string, Cluster>();
@@ -188,5 +191,6 @@ export function snapshotRecords(snapshot: Snapshot): RecordSets {
     platform_components: [...snapshot.platform_components.values()],
     namespaces: [...snapshot.namespaces.values()],
     rolebindings: [...snapshot.rolebindings.values()],
+    rollouts: [...snapshot.rollouts.values()],
   };
 }

@@ -1,5 +1,5 @@
 // The REST endpoints of crud mode: list, create, get, replace (PUT), merge-patch (PATCH)
-// and delete for /clusters, /platform_components, /namespaces and /rolebindings.
+// and delete for /clusters, /platform_components, /namespaces, /rolebindings and /rollouts.
 //
 // This layer turns a request into a WriteRequest (domain/writes/write-request.ts: what the
 // client asked for), a change set of one with the Gitops-Commit-Message header as its
@@ -40,6 +40,7 @@ const FILTERS: Record<Collection, string[]> = {
   platform_components: [],
   namespaces: [],
   rolebindings: [],
+  rollouts: [],
 };
 
 export function restRoutes(deps: RestDeps): Router {

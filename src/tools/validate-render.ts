@@ -69,8 +69,10 @@ export function renderValidation(
 }
 
 export function summaryLine(report: ValidationReport, palette: Palette = PLAIN): string {
-  const { clusters, platform_components, namespaces, rolebindings } = report.records;
-  const counts = `${report.files} record files: ${plural(clusters, 'cluster')}, ${plural(platform_components, 'catalog entry', 'catalog entries')}, ${plural(namespaces, 'namespace')}, ${plural(rolebindings, 'rolebinding')}`;
+  const { clusters, platform_components, namespaces, rolebindings, rollouts } = report.records;
+  // Rollouts are named only where there are some: most repos have none most of the time.
+  const rolloutCount = rollouts > 0 ? `, ${plural(rollouts, 'rollout')}` : '';
+  const counts = `${report.files} record files: ${plural(clusters, 'cluster')}, ${plural(platform_components, 'catalog entry', 'catalog entries')}, ${plural(namespaces, 'namespace')}, ${plural(rolebindings, 'rolebinding')}${rolloutCount}`;
   const against = report.base ? `; judged against ${report.base.label} (${report.base.commit.slice(0, 12)})` : '';
   if (report.errors === 0 && report.warnings === 0) return `${palette.ok('valid')}: no problems (${counts}${against})`;
   const verdict = report.errors === 0 ? palette.ok('valid') : palette.error('invalid');

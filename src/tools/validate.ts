@@ -87,6 +87,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
       platform_components: loaded.snapshot.platform_components.size,
       namespaces: loaded.snapshot.namespaces.size,
       rolebindings: loaded.snapshot.rolebindings.size,
+      rollouts: loaded.snapshot.rollouts.size,
     },
     ...(options.base !== undefined ? { base: { label: options.base, commit: baseCommit! } } : {}),
   };

@@ -127,6 +127,10 @@ export function plausibleRecord(collection: Collection): fc.Arbitrary<Record<str
     platform_components: fc.record({ component_version: word, oci_tag: word }, { requiredKeys: [] }),
     namespaces: fc.record({ labels: labelMap, annotations: labelMap }, { requiredKeys: [] }),
     rolebindings: fc.record({ role: word, subjects: fc.array(fc.record({ kind: fc.constantFrom('User', 'Group'), name: word, apiGroup: fc.constant('rbac.authorization.k8s.io') }), { maxLength: 2 }) }, { requiredKeys: [] }),
+    rollouts: fc.record(
+      { released: fc.nat(2), paused: fc.boolean(), set: fc.constantFrom({ oci_tag: '7.0.1' }, { component_version: '7.1.0', oci_tag: '7.1.0' }) },
+      { requiredKeys: [] },
+    ),
   };
   return fc.tuple(fc.constantFrom(...samples), changes[collection], fc.option(fc.nat(10_000), { nil: undefined })).map(([sample, change, fresh]) => {
     const record: Record<string, unknown> = { ...JSON.parse(JSON.stringify(sample)), ...change };

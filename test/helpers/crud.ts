@@ -40,6 +40,10 @@ export const CRUD_DATA: Record<Collection, { id: string; [key: string]: unknown 
     { id: 'admins', role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' }] },
     { id: 'viewers', role: 'view', subjects: [] },
   ],
+  // Nothing released: every answer is the catalog's, as without it.
+  rollouts: [
+    { id: 'podinfo-7', component: 'podinfo', set: { component_version: '7.0.0', oci_tag: '7.0.0' }, waves: [{ name: 'prod', environments: ['prod'] }] },
+  ],
 };
 
 /** One valid new record per collection, and a body that replaces it (PUT), and a merge patch. */
@@ -71,6 +75,11 @@ export const SAMPLES: Record<Collection, { create: Record<string, unknown>; repl
     create: { id: 'deployers', role: 'edit', subjects: [{ kind: 'ServiceAccount', name: 'ci', apiGroup: '' }] },
     replace: { role: 'admin', subjects: [] },
     patch: { subjects: [{ kind: 'User', name: 'alice@example.com', apiGroup: 'rbac.authorization.k8s.io' }] },
+  },
+  rollouts: {
+    create: { id: 'traefik-34', component: 'traefik', set: { component_version: '34.0.0', oci_tag: '34.0.0' }, waves: [{ name: 'prod', environments: ['prod'] }] },
+    replace: { component: 'traefik', set: { oci_tag: '34.0.1' }, waves: [{ name: 'first', clusters: ['c1'] }], released: 1 },
+    patch: { released: 0, paused: true },
   },
 };
 

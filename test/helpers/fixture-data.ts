@@ -10,6 +10,7 @@ export const fixtureData: Record<Collection, { id: string }[]> = {
   platform_components: catalog,
   namespaces,
   rolebindings,
+  rollouts: [],
 };
 
 export function asRepoFiles(data: Record<Collection, { id: string }[]> = fixtureData): RepoFiles {

@@ -30,6 +30,7 @@ export const PREVIEW_DATA: DataSet = {
   platform_components: [component('podinfo', '6.7.1'), component('traefik', '33.0.0')],
   namespaces: [{ id: "team-a" }, { id: "team-x", labels: { team: "x" } } as { id: string }],
   rolebindings: [],
+  rollouts: [],
 };
 
 export const BUMP = { message: 'podinfo 6.8.0', writes: [{ op: 'patch', collection: 'platform_components', id: 'podinfo', patch: { component_version: '6.8.0', oci_tag: '6.8.0' } }] };

@@ -4,6 +4,7 @@ import { namespaceInputs } from './namespaces.ts';
 import { platformComponentInputs } from './platform-components.ts';
 import { roleBindingInputs } from './rolebindings.ts';
 import type { Cluster, NamespaceDef, PlatformComponent, RoleBindingDef } from '../records.ts';
+import { effectiveComponent, rolloutView } from '../rollouts/rollout-view.ts';
 import type { Snapshot } from '../snapshot.ts';
 
 export const PER_CLUSTER_ENDPOINTS = {
@@ -34,10 +35,22 @@ export type EndpointDependencies = readonly [Cluster, ...(PlatformComponent | Na
  * What the endpoint's response for the cluster is made from: the cluster record, then the
  * definition each of its references resolves to in the snapshot, in reference order
  * (undefined for a reference with no definition, so that one appearing later counts as a
- * change). Records are immutable, so two lists equal element by element (by identity) give
- * the same response.
+ * change). A catalog entry is the one the cluster is served: with a rollout's `set` applied
+ * where its step is released (one frozen object per entry and set, kept across revisions).
+ * Records are immutable, so two lists equal element by element (by identity) give the same
+ * response.
  */
 export function endpointDependencies(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): EndpointDependencies {
+  if (endpoint === 'platform-components') {
+    const view = rolloutView(snapshot);
+    return [
+      cluster,
+      ...cluster.platform_components.map((ref) => {
+        const entry = snapshot.platform_components.get(ref.id);
+        return entry === undefined ? undefined : effectiveComponent(view, cluster, ref, entry);
+      }),
+    ];
+  }
   const field = ENDPOINT_DEFINITIONS[endpoint];
   const definitions: ReadonlyMap<string, PlatformComponent | NamespaceDef | RoleBindingDef> = snapshot[field];
   return [cluster, ...cluster[field].map((ref) => definitions.get(ref.id))];

@@ -132,9 +132,11 @@ class Editor {
       // read-back check, whatever is done here.
       if (entries.get(key) !== pair) return;
       if (Object.hasOwn(want, key)) out.push(...this.editOrRewrite(pair.value!, want[key], [...path, key], pair.key.range![0], { [key]: want[key] }));
-      // A key the wanted record leaves out goes, unless the file spells it as null: an override
-      // left out means null too.
-      else if (!(isScalar(pair.value) && pair.value.value === null)) out.push(this.remove(pair.key.range![0], pair.value!, false, (map.items[i - 1] as Entry | undefined)?.value));
+      // A key the wanted record leaves out goes, unless the file spells it as null (an override
+      // left out means null too) or as its default (a wave's `soak: 0s`): the file means the same.
+      else if (!(isScalar(pair.value) && pair.value.value === null) && !this.spelledDefault(path, key, pair.value!)) {
+        out.push(this.remove(pair.key.range![0], pair.value!, false, (map.items[i - 1] as Entry | undefined)?.value));
+      }
     });
     const keys = Object.keys(want);
     const column = this.lines.column((map.items[0] as Entry).key.range![0]);
@@ -196,11 +198,21 @@ class Editor {
     return { start: this.lines.blankLinesAbove(from, bound), end: this.lines.entryEnd(this.contentEnd(node), column), text: '' };
   }
 
-  /** Whether a key the file does not have stays out: the id (the file name gives it), or a top-level field at its schema default. */
+  /**
+   * Whether a key the file does not have stays out: the id (the file name gives it), or a
+   * field at its schema default, at the top level or in an item of a list (a rollout's wave
+   * that leaves its soak out keeps leaving it out when `released` moves).
+   */
   private leftOut(path: string[], key: string, value: unknown): boolean {
-    if (path.length > 0) return false;
-    const field = (RECORD_SCHEMAS[this.collection] as { properties: Record<string, { default?: unknown }> }).properties[key];
-    return key === 'id' || (field?.default !== undefined && isDeepStrictEqual(value, field.default));
+    if (path.length === 0 && key === 'id') return true;
+    const fallback = schemaDefault(RECORD_SCHEMAS[this.collection] as SchemaNode, path, key);
+    return fallback !== undefined && isDeepStrictEqual(value, fallback);
+  }
+
+  /** Whether the file gives a field the value the schema gives it when it is left out. */
+  private spelledDefault(path: string[], key: string, node: Node): boolean {
+    const fallback = schemaDefault(RECORD_SCHEMAS[this.collection] as SchemaNode, path, key);
+    return fallback !== undefined && isDeepStrictEqual(node.toJS(this.doc), fallback);
   }
 
   /** Where the last character of a node's own text is: not its trailing comment, nor the line break ending a block scalar. */
@@ -217,6 +229,24 @@ class Editor {
     while (end > node.range![0] && this.lines.text[end - 1] === '\n') end--;
     return end;
   }
+}
+
+interface SchemaNode {
+  $ref?: string;
+  default?: unknown;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  definitions?: Record<string, SchemaNode>;
+}
+
+/** The default the schema gives the field `key` of the object at `path` (list indexes included), if any. */
+function schemaDefault(root: SchemaNode, path: string[], key: string): unknown {
+  const resolve = (node: SchemaNode | undefined): SchemaNode | undefined =>
+    node?.$ref?.startsWith('#/definitions/') ? resolve(root.definitions?.[node.$ref.slice('#/definitions/'.length)]) : node;
+  let node = resolve(root);
+  for (const segment of path) node = resolve(/^\d+$/.test(segment) && node?.items ? node.items : node?.properties?.[segment]);
+  // A default stands beside a $ref ("soak": {"$ref": ..., "default": "0s"}): read before resolving.
+  return node?.properties?.[key]?.default;
 }
 
 /** Whether a value at `path` (the top-level field first) under `key` is one whose strings are always quoted. */

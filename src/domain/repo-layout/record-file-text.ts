@@ -3,10 +3,11 @@
 // overrides left out while they are null (as a person would write the file), and the
 // file's leading comment block kept, so that a diff of a REST write looks like a hand edit.
 import { dump } from 'js-yaml';
-import type { AnyRecord, Cluster, Collection } from '../records.ts';
+import type { AnyRecord, Cluster, Collection, Rollout } from '../records.ts';
 
 /** A record in the form it is written to its file. Reading the file back gives the same record. */
 export function fileForm(collection: Collection, record: AnyRecord): object {
+  if (collection === 'rollouts') return rolloutFileForm(record as Rollout);
   if (collection !== 'clusters') return record;
   const cluster = record as Cluster;
   const form: Record<string, unknown> = { ...cluster };
@@ -21,6 +22,24 @@ export function fileForm(collection: Collection, record: AnyRecord): object {
       return out;
     }),
   };
+}
+
+/**
+ * A rollout's waves say what selects them and what differs from the defaults: a wave of one
+ * environment is one line and its name, as a person writes it. Every top-level field stays,
+ * `released` and `paused` above all, which a reviewer looks for.
+ */
+function rolloutFileForm(rollout: Rollout): object {
+  const waves = rollout.waves.map((wave) => {
+    const form: Record<string, unknown> = { name: wave.name };
+    if (wave.clusters.length > 0) form.clusters = wave.clusters;
+    if (wave.environments.length > 0) form.environments = wave.environments;
+    if (wave.batch !== null) form.batch = wave.batch;
+    if (wave.soak !== '0s') form.soak = wave.soak;
+    if (wave.approval) form.approval = true;
+    return form;
+  });
+  return { ...rollout, waves };
 }
 
 /** Fields that map keys to strings; their values are always written quoted, so they stay strings. */

@@ -13,7 +13,7 @@ export interface AssembledRecords {
 }
 
 export function emptyRecordSets(): RecordSets {
-  return { clusters: [], platform_components: [], namespaces: [], rolebindings: [] };
+  return { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] };
 }
 
 /** `files` in path order. */

@@ -1,9 +1,9 @@
 // The config repo layout: clusters/<id>.yaml, platform_components/<id>.yaml,
-// namespaces/<id>.yaml, rolebindings/<id>.yaml, one record per file (.yml works too). Every
-// other file of the repository is not the service's business.
+// namespaces/<id>.yaml, rolebindings/<id>.yaml, rollouts/<id>.yaml, one record per file (.yml
+// works too). Every other file of the repository is not the service's business.
 import { type Collection, COLLECTIONS } from '../records.ts';
 
-const RECORD_FILE = /^(clusters|platform_components|namespaces|rolebindings)\/(.+)\.ya?ml$/;
+const RECORD_FILE = new RegExp(`^(${COLLECTIONS.join('|')})/(.+)\\.ya?ml$`);
 
 export interface RecordFileLocation {
   collection: Collection;

@@ -4,7 +4,7 @@
 // the same words for what the schema says, so a file, a row and a REST body are judged alike.
 import type { ErrorObject } from 'ajv';
 import { type Problem, problem } from '../problem.ts';
-import { compileRecordSchema, schemaProblems, type ValidationResult, withRequiredId } from '../rules/record-schema.ts';
+import { compileRecordSchema, schemaProblems, type ValidationResult, withRequiredId } from '../rules/schema-check.ts';
 import { rolloutSchema } from '../schema-documents.ts';
 import { parseGoDuration } from './go-duration.ts';
 import { canonicalRollout, type Rollout, SET_FIELDS } from './rollout-record.ts';

@@ -3,46 +3,13 @@
 // rollouts/<id>.yaml, so every answer stays a pure function of one revision; progress is the
 // number `released`, moved by commits. Its canonical form has every default filled, keys in
 // one fixed order, like the other kinds (rules/record-schema.ts).
-import type { Environment, PlatformComponent } from '../records.ts';
+import { type PlatformComponent, type Rollout, type RolloutSet, SET_FIELDS, type SetField } from '../records.ts';
 
 /** The folder of rollout records in the config repo, and their collection's name. */
 export const ROLLOUTS = 'rollouts';
 
-/** The catalog fields a rollout may set, in their canonical order. */
-export const SET_FIELDS = ['component_version', 'oci_tag', 'oci_url', 'component_path'] as const;
-export type SetField = (typeof SET_FIELDS)[number];
-
-/** What the clusters of released steps get instead of the catalog's values; a field left out keeps the catalog's. */
-export type RolloutSet = { readonly [F in SetField]?: string };
-
-/** Clusters per step: a number (1 or more), a percentage of the wave ("10%"), or null for the whole wave. */
-export type Batch = number | `${number}%` | null;
-
-export interface Wave {
-  name: string;
-  clusters: string[];
-  environments: Environment[];
-  batch: Batch;
-  /** A Go duration ("30m"): the wait after each step of the wave is done. */
-  soak: string;
-  approval: boolean;
-}
-
-export interface Rollout {
-  id: string;
-  /** The catalog entry it changes. */
-  component: string;
-  set: RolloutSet;
-  waves: Wave[];
-  failure_budget: number;
-  /** A Go duration: a released step not done within it halts the rollout. */
-  progress_deadline: string;
-  require_reports: boolean;
-  /** Steps 1..released are released. */
-  released: number;
-  paused: boolean;
-  approved: string[];
-}
+export { SET_FIELDS } from '../records.ts';
+export type { Batch, Rollout, RolloutSet, SetField, Wave } from '../records.ts';
 
 /** The file a rollout lives in, in the config repo layout. */
 export function rolloutFilePath(id: string): string {

@@ -8,21 +8,21 @@
 //   empty_wave               a wave has a cluster to change (warning)
 //   wave_cluster_not_member  a cluster a wave names exists and uses the component (warning)
 //   members_in_no_wave       every cluster using the component is in a wave (warning)
-// A problem is placed in the rollout's file, rollouts/<id>.yaml: the record keys of problems
-// name the collections of the store (records.ts), which rollouts are not one of.
+// A problem is placed in the rollout record (collection rollouts); the file it came from is
+// added where problems get their files (problem.ts withSources), as for the other kinds.
 import { compareIds } from '../ids.ts';
 import { type Problem, problem, type ProblemLocation } from '../problem.ts';
 import { planRollout } from './rollout-plan.ts';
-import { changedFields, type Rollout, rolloutFilePath, SET_FIELDS } from './rollout-record.ts';
+import { changedFields, type Rollout, rolloutFilePath, ROLLOUTS, SET_FIELDS } from './rollout-record.ts';
 import type { RolloutSources } from './rollout-view.ts';
 import { count, listed } from './rollout-words.ts';
 
 /** The most cluster ids a problem lists before it says how many more there are. */
 const LISTED = 20;
 
-/** Where a problem of a rollout is: its file, and the field. */
+/** Where a problem of a rollout is: the record, and the field. */
 export function rolloutAt(id: string, field: string): ProblemLocation {
-  return { file: rolloutFilePath(id), field };
+  return { record: { collection: ROLLOUTS, id }, field };
 }
 
 /** What makes a problem of a rollout the same problem in another revision: the rollout and what it is about. */

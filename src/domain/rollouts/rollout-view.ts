@@ -119,6 +119,31 @@ export function effectiveComponent(
   return serving.entry === entry ? serving.effective : effectiveEntry(entry, serving.rollout.set);
 }
 
+/**
+ * The members of every rollout that is served otherwise in `after` than in `before` (another
+ * record, catalog entry or clusters map): the only clusters whose answers a change of
+ * rollouts alone can move. Each member once, in no particular order.
+ */
+export function membersServedOtherwise(before: RolloutSources, after: RolloutSources): Set<string> {
+  const a = rolloutView(before).byComponent;
+  const b = rolloutView(after).byComponent;
+  const members = new Set<string>();
+  for (const component of new Set([...a.keys(), ...b.keys()])) {
+    const was = a.get(component);
+    const is = b.get(component);
+    if (was === is) continue;
+    if (was !== undefined && is !== undefined && was.plan.steps === is.plan.steps && was.effective === is.effective && was.entry === is.entry) {
+      // The same steps and the same entries: only `released` moved, and only the steps between moved with it.
+      const [from, to] = [was.rollout.released, is.rollout.released].sort((x, y) => x - y) as [number, number];
+      for (const step of is.plan.steps.slice(from, to)) for (const id of step.members) members.add(id);
+      continue;
+    }
+    for (const id of was?.plan.members ?? []) members.add(id);
+    for (const id of is?.plan.members ?? []) members.add(id);
+  }
+  return members;
+}
+
 /** Whether the reference's own pins cover every field the rollout changes (then it changes nothing for it). */
 export function isPinned(ref: ComponentRef, changed: readonly SetField[]): boolean {
   return changed.every((field) =>

@@ -6,6 +6,7 @@
 // clusters that changed (the fleet's totals are adjusted, not summed again).
 import type { Problem } from '../problem.ts';
 import type { Cluster } from '../records.ts';
+import { membersServedOtherwise } from '../rollouts/rollout-view.ts';
 import { compareIds, type Snapshot } from '../snapshot.ts';
 import { runSteps, type Steps } from '../steps.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
@@ -131,6 +132,15 @@ function* update(base: Analysed, snapshot: Snapshot): Steps<Analysed> {
     if (previous) tally.drop(previous);
     tally.add(snapshot, cluster);
     if (++analysed % ANALYSED_PER_STEP === 0) yield;
+  }
+  // A change of rollouts serves their members other catalog entries: their sizes are looked at again.
+  if (base.snapshot.rollouts !== snapshot.rollouts) {
+    for (const id of membersServedOtherwise(base.snapshot, snapshot)) {
+      const cluster = snapshot.clusters.get(id);
+      if (cluster === undefined || before.get(id) !== cluster) continue;
+      tally.drop(cluster);
+      tally.add(snapshot, cluster);
+    }
   }
   // Every cluster of the base is still counted: more counted than there are means some are gone.
   if (tally.counts.size > snapshot.clusters.size) {

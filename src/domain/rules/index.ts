@@ -13,8 +13,8 @@
 //   dangling_reference, stray_patch                       references.ts
 //   unknown_dependency, self_dependency,                  catalog.ts
 //     dependency_cycle, unused_catalog_entry
-//   response_too_large, response_near_limit,              response-size.ts
-//     too_many_inputs
+//   response_too_large, response_near_limit,              response-size.ts (a write of rollouts: the
+//     too_many_inputs                                       answers it serves otherwise)
 //   fleet_list_large                                      fleet-list-size.ts
 //   component_id_not_dns_label                            names.ts
 //   oci_url_scheme (an error only where a change brings     oci-url.ts
@@ -26,16 +26,18 @@
 //   a rollout on its own: invalid_duration,               ../rollouts/rollout-normalize.ts
 //     duplicate_wave_name, unknown_approved_wave
 //   a rollout in its revision: dangling_reference (its    ../rollouts/rollout-rules.ts
-//     component), set_unchanged, duplicate_rollout,         (checkRollouts)
-//     released_out_of_range; warnings empty_wave,
-//     wave_cluster_not_member, members_in_no_wave
+//     component), set_unchanged, duplicate_rollout,         (checkRollouts; a write of a
+//     released_out_of_range; warnings empty_wave,            rollout, of a catalog entry or of
+//     wave_cluster_not_member, members_in_no_wave           a cluster: checkRolloutsAround)
 //   credential_generation_lowered,                        ../credential-generations.ts (the
 //     credential_generation_reused                          same; writes: ../writes/write-rules.ts)
 //
 // Severity is decided here, except where it depends on the revision served before: a
 // dangling reference that revision already had is a warning (../judge.ts).
 import type { Problem } from '../problem.ts';
-import type { AnyRecord, Cluster, Collection, PlatformComponent } from '../records.ts';
+import type { AnyRecord, Cluster, Collection, PlatformComponent, Rollout } from '../records.ts';
+import { checkRollouts, checkRolloutsOfComponent } from '../rollouts/rollout-rules.ts';
+import { membersServedOtherwise } from '../rollouts/rollout-view.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { cycleProblems, dependencyProblems, unusedEntries } from './catalog.ts';
 import { analyzeCluster } from './cluster-analysis.ts';
@@ -67,6 +69,7 @@ export function checkRevision(snapshot: Snapshot): Problem[] {
     ...ociUrlProblems(snapshot),
     ...idsNotPortable(snapshot),
     ...fleetListProblems(snapshot),
+    ...checkRollouts(snapshot),
   );
   return problems;
 }
@@ -90,5 +93,46 @@ export function checkRecordChange(before: Snapshot, after: Snapshot, collection:
     case 'namespaces':
     case 'rolebindings':
       return responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id));
+    case 'rollouts':
+      return [...checkRolloutsOfComponent(after, (record as Rollout).component), ...rolloutAnswersTooLarge(before, after)];
   }
+}
+
+/**
+ * The answers a change of rollouts makes too large for the consumer: of the members served
+ * another entry now (a release, a rollback, another `set`), each that is over the limit after
+ * and was not before (as a catalog write is held to responsesGrownTooLarge).
+ */
+function rolloutAnswersTooLarge(before: Snapshot, after: Snapshot): Problem[] {
+  if (before.rollouts === after.rollouts) return [];
+  const problems: Problem[] = [];
+  for (const id of membersServedOtherwise(before, after)) {
+    const cluster = after.clusters.get(id);
+    if (cluster === undefined) continue;
+    const now = analyzeCluster(after, cluster).problems.filter((p) => p.code === 'response_too_large');
+    if (now.length === 0) continue;
+    const previous = before.clusters.get(id);
+    const was = new Set(previous ? analyzeCluster(before, previous).problems.map((p) => p.code === 'response_too_large' && p.identity) : []);
+    problems.push(...now.filter((p) => !was.has(p.identity)));
+  }
+  return problems;
+}
+
+/**
+ * The rules of the rollouts a change of these records (a record before and after a write,
+ * either absent) can break in `snapshot`: a rollout's own and those of the other rollouts of
+ * its component, the rollouts of a catalog entry, and those of the components a cluster
+ * references (its membership in their waves, the number of their steps). None without rollouts.
+ */
+export function checkRolloutsAround(snapshot: Snapshot, collection: Collection, records: readonly (AnyRecord | undefined)[]): Problem[] {
+  if (snapshot.rollouts.size === 0) return [];
+  const components = new Set<string>();
+  for (const record of records) {
+    if (record === undefined) continue;
+    if (collection === 'rollouts') components.add((record as Rollout).component);
+    else if (collection === 'platform_components') components.add(record.id);
+    else if (collection === 'clusters') for (const ref of (record as Cluster).platform_components) components.add(ref.id);
+  }
+  const used = new Set([...snapshot.rollouts.values()].map((r) => r.component));
+  return [...components].filter((c) => used.has(c)).flatMap((c) => checkRolloutsOfComponent(snapshot, c));
 }

@@ -3,7 +3,7 @@
 // reference to a missing definition, as the read contract says (docs/decisions/0016-read-contract-and-consumer.md); whether one is an error is for
 // the judge to say (domain/judge.ts), so it is reported as one here.
 import { type Problem, problem } from '../problem.ts';
-import type { Cluster, Collection } from '../records.ts';
+import type { Cluster, DefinitionCollection } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { REFERENCE_FIELDS } from './uniqueness.ts';
 
@@ -41,7 +41,7 @@ export function strayPatches(cluster: Cluster): Problem[] {
 }
 
 /** Ids of the clusters that reference a catalog entry, namespace or rolebinding definition. */
-export function referencingClusters(snapshot: Snapshot, collection: Exclude<Collection, 'clusters'>, id: string): string[] {
+export function referencingClusters(snapshot: Snapshot, collection: DefinitionCollection, id: string): string[] {
   const ids: string[] = [];
   for (const cluster of snapshot.clusters.values()) {
     if (cluster[collection].some((ref) => ref.id === id)) ids.push(cluster.id);

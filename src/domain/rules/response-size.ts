@@ -6,7 +6,8 @@
 // cannot come near the limit.
 import { MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../projections/index.ts';
 import { type Problem, problem } from '../problem.ts';
-import type { AnyRecord, Cluster, Collection } from '../records.ts';
+import type { AnyRecord, Cluster, ComponentRef, DefinitionCollection, PlatformComponent } from '../records.ts';
+import { effectiveComponent, rolloutView } from '../rollouts/rollout-view.ts';
 import type { Snapshot } from '../snapshot.ts';
 
 /** The consumer's default `spec.filter.limit`: items past it are silently dropped. */
@@ -56,15 +57,18 @@ export function responseBound(snapshot: Snapshot, cluster: Cluster, endpoint: Pe
       for (const [key, value] of Object.entries(values)) total += text(key) + text(value) + 2;
     }
   }
-  for (const ref of cluster[field] as { id: string; oci_tag?: string | null; component_path?: string | null }[]) {
-    const def = (snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id);
+  const view = field === 'platform_components' ? rolloutView(snapshot) : undefined;
+  for (const ref of cluster[field] as ComponentRef[]) {
+    const found = (snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id);
+    // A catalog entry as this cluster is served it: a rollout's set may make it longer.
+    const def = view && found ? effectiveComponent(view, cluster, ref, found as PlatformComponent) : found;
     total += (def ? definitionBytes(def) : 0) + text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
   }
   return total;
 }
 
 /** The bound for every cluster on the endpoint a collection feeds (kept for callers that scan a fleet). */
-export function responseSizeBound(snapshot: Snapshot, collection: Exclude<Collection, 'clusters'>): (cluster: Cluster) => number {
+export function responseSizeBound(snapshot: Snapshot, collection: DefinitionCollection): (cluster: Cluster) => number {
   return (cluster) => responseBound(snapshot, cluster, ENDPOINT_OF[collection]);
 }
 
@@ -126,7 +130,7 @@ export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster, count
 export function responsesGrownTooLarge(
   before: Snapshot,
   after: Snapshot,
-  collection: Exclude<Collection, 'clusters'>,
+  collection: DefinitionCollection,
   id: string,
   users: readonly string[],
 ): Problem[] {

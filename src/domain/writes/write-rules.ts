@@ -6,9 +6,10 @@
 // in `before` (a dangling reference the read contract allows, a list already too long) does
 // not refuse writes that leave it as it was; only problems they introduce do. Warnings never do.
 import { isError, type Problem, problemIdentity, recordName } from '../problem.ts';
-import type { AnyRecord, Cluster, Collection } from '../records.ts';
+import type { AnyRecord, Cluster, Collection, Rollout } from '../records.ts';
 import { generationLowered } from '../credential-generations.ts';
-import { checkRecordChange } from '../rules/index.ts';
+import { checkRecordChange, checkRolloutsAround } from '../rules/index.ts';
+import { rolloutsOfComponent } from '../rollouts/rollout-rules.ts';
 import { dependents } from '../rules/catalog.ts';
 import { referencingClusters } from '../rules/references.ts';
 import { problem } from '../problem.ts';
@@ -23,28 +24,65 @@ const SINGULAR: Record<Collection, string> = {
   platform_components: 'platform component',
   namespaces: 'namespace',
   rolebindings: 'rolebinding',
+  rollouts: 'rollout',
 };
 
 /**
  * Why the record `id` cannot be as it is in `after`, or undefined when it may: `previous` is
  * the record in `before` (undefined when it was created). A record that is gone from `after`
- * must not be referenced there any more; one that is there must bring no new error.
+ * must not be referenced there any more; one that is there must bring no new error, nor may
+ * either make one in the rollouts around them (a cluster deleted from a released step).
  */
 export function recordChangeRefusal(before: Snapshot, after: Snapshot, collection: Collection, id: string, previous: AnyRecord | undefined): WriteRefusal | undefined {
   const record = after[collection].get(id) as AnyRecord | undefined;
-  if (record === undefined) return previous === undefined ? undefined : stillInUse(after, collection, id);
+  if (record === undefined && previous === undefined) return undefined;
+  if (record === undefined) {
+    const inUse = stillInUse(after, collection, id);
+    if (inUse) return inUse;
+  }
   // A cluster that is there keeps at least its generation (deleted and created again in one set too).
-  const lowered = collection === 'clusters' && previous !== undefined ? generationLowered(record as Cluster, (previous as Cluster).credential_generation ?? 0) : undefined;
+  const lowered = collection === 'clusters' && record !== undefined && previous !== undefined
+    ? generationLowered(record as Cluster, (previous as Cluster).credential_generation ?? 0)
+    : undefined;
   if (lowered) return invalidRecord(collection, id, [lowered]);
-  const had = new Set(previous ? checkRecordChange(before, before, collection, previous).filter(isError).map(problemIdentity) : []);
-  const problems = checkRecordChange(before, after, collection, record).filter((p) => isError(p) && !had.has(problemIdentity(p)));
-  return problems.length > 0 ? invalidRecord(collection, id, problems) : undefined;
+  const both = [previous, record];
+  const had = new Set(
+    [...(previous ? checkRecordChange(before, before, collection, previous) : []), ...checkRolloutsAround(before, collection, both)]
+      .filter(isError)
+      .map(problemIdentity),
+  );
+  const found = [...(record ? checkRecordChange(before, after, collection, record) : []), ...checkRolloutsAround(after, collection, both)];
+  const seen = new Set<string>();
+  const problems = found.filter((p) => {
+    const key = problemIdentity(p);
+    if (!isError(p) || had.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (problems.length === 0) return undefined;
+  if (collection === 'rollouts' && record !== undefined && problems.every((p) => p.code === 'duplicate_rollout')) {
+    return rolloutTaken(after, id, (record as Rollout).component, problems);
+  }
+  return invalidRecord(collection, id, problems);
+}
+
+/** A second rollout of one component: a conflict with the rollout there is, whichever id sorts first. */
+function rolloutTaken(after: Snapshot, id: string, component: string, problems: Problem[]): WriteRefusal {
+  const others = rolloutsOfComponent(after, component).map((r) => r.id).filter((other) => other !== id);
+  return {
+    reason: 'conflict',
+    message:
+      `rollouts/${id} changes the catalog entry "${component}", which the rollout ${listNames(others)} changes already: ` +
+      'one rollout per component at a time; complete or delete it first',
+    problems,
+    subject: { collection: 'rollouts', id },
+  };
 }
 
 /** A deleted definition that clusters still reference, or a catalog entry others depend on: a conflict naming them. */
 function stillInUse(after: Snapshot, collection: Collection, id: string): WriteRefusal | undefined {
   const key = { collection, id };
-  if (collection !== 'clusters') {
+  if (collection !== 'clusters' && collection !== 'rollouts') {
     const clusters = referencingClusters(after, collection, id);
     if (clusters.length > 0) {
       return {
@@ -64,6 +102,17 @@ function stillInUse(after: Snapshot, collection: Collection, id: string): WriteR
         problems: [
           problem('still_referenced', { record: key, field: '' }, `depended on by ${entries.length} catalog entr${entries.length === 1 ? 'y' : 'ies'}`),
         ],
+        subject: key,
+      };
+    }
+    const rollouts = rolloutsOfComponent(after, id).map((r) => r.id);
+    if (rollouts.length > 0) {
+      return {
+        reason: 'conflict',
+        message:
+          `${recordName(key)} is still changed by rollouts: ${listNames(rollouts)}; complete or delete them first ` +
+          '(completing folds their set into the entry)',
+        problems: [problem('still_referenced', { record: key, field: '' }, `changed by ${rollouts.length} rollout(s)`)],
         subject: key,
       };
     }

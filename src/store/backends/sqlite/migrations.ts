@@ -28,6 +28,10 @@
 // - audit_log.message (version 5): the message the change was stored with (a change set's, a
 //   REST write's Gitops-Commit-Message, or the one made from the change), the same on every
 //   row of one change set; NULL on rows written before.
+// - rollouts (version 6): one row per rollout; `set`, `waves` and `approved` are JSON text.
+//   Nothing ties `component` to the catalog in the schema: the rules say a rollout of a
+//   missing entry is a dangling reference, as for the other backends. audit_log is rebuilt with
+//   'rollouts' among the collections its CHECK accepts (SQLite cannot change a CHECK in place).
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -36,8 +40,8 @@ export interface Migration {
   sql: string;
 }
 
-/** Tables holding record data; a change to any of them is a new revision. */
-export const DATA_TABLES = [
+/** The tables of record data of schema version 1; their triggers are made by its migration. */
+const FIRST_DATA_TABLES = [
   'platform_components',
   'namespaces',
   'rolebindings',
@@ -47,12 +51,15 @@ export const DATA_TABLES = [
   'cluster_rolebindings',
 ] as const;
 
+/** Tables holding record data; a change to any of them is a new revision. */
+export const DATA_TABLES = [...FIRST_DATA_TABLES, 'rollouts'] as const;
+
 const jsonArray = (column: string) => `CHECK (json_valid(${column}) AND json_type(${column}) = 'array')`;
 const jsonObject = (column: string) => `CHECK (json_valid(${column}) AND json_type(${column}) = 'object')`;
 
-function revisionTriggers(): string {
+function revisionTriggers(tables: readonly string[]): string {
   const events = ['INSERT', 'UPDATE', 'DELETE'] as const;
-  return DATA_TABLES.flatMap((table) =>
+  return tables.flatMap((table) =>
     events.map(
       (event) => `
 CREATE TRIGGER ${table}_after_${event.toLowerCase()}_bump_revision AFTER ${event} ON ${table}
@@ -148,7 +155,7 @@ CREATE TABLE audit_log (
   revision_after  INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX audit_log_record ON audit_log (collection, record_id);
-${revisionTriggers()}
+${revisionTriggers(FIRST_DATA_TABLES)}
 `,
   },
   {
@@ -186,6 +193,50 @@ CREATE INDEX audit_log_caller ON audit_log (caller_kind, caller_name);
     description: 'the message of each write or change set in audit_log',
     sql: `
 ALTER TABLE audit_log ADD COLUMN message TEXT;
+`,
+  },
+  {
+    version: 6,
+    description: 'rollouts, and audit_log accepting them',
+    sql: `
+CREATE TABLE rollouts (
+  id                TEXT PRIMARY KEY NOT NULL,
+  component         TEXT NOT NULL,
+  "set"             TEXT NOT NULL DEFAULT '{}' ${jsonObject('"set"')},
+  waves             TEXT NOT NULL DEFAULT '[]' ${jsonArray('waves')},
+  failure_budget    INTEGER NOT NULL DEFAULT 0,
+  progress_deadline TEXT NOT NULL DEFAULT '1h',
+  require_reports   INTEGER NOT NULL DEFAULT 0 CHECK (require_reports IN (0, 1)),
+  released          INTEGER NOT NULL DEFAULT 0,
+  paused            INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+  approved          TEXT NOT NULL DEFAULT '[]' ${jsonArray('approved')}
+) STRICT;
+CREATE INDEX rollouts_component ON rollouts (component);
+${revisionTriggers(['rollouts'])}
+
+CREATE TABLE audit_log_v6 (
+  seq             INTEGER PRIMARY KEY,
+  at              TEXT NOT NULL,
+  action          TEXT NOT NULL CHECK (action IN ('create', 'update', 'delete')),
+  collection      TEXT NOT NULL CHECK (collection IN ('clusters', 'platform_components', 'namespaces', 'rolebindings', 'rollouts')),
+  record_id       TEXT NOT NULL,
+  token_role      TEXT NOT NULL CHECK (token_role IN ('read', 'write')),
+  changed_fields  TEXT NOT NULL ${jsonArray('changed_fields')},
+  revision_before INTEGER NOT NULL,
+  revision_after  INTEGER NOT NULL,
+  caller_kind     TEXT NOT NULL DEFAULT 'service' CHECK (caller_kind IN ('service', 'cluster', 'person')),
+  caller_name     TEXT NOT NULL DEFAULT '',
+  caller_email    TEXT,
+  message         TEXT
+) STRICT;
+INSERT INTO audit_log_v6 (seq, at, action, collection, record_id, token_role, changed_fields, revision_before,
+    revision_after, caller_kind, caller_name, caller_email, message)
+  SELECT seq, at, action, collection, record_id, token_role, changed_fields, revision_before,
+    revision_after, caller_kind, caller_name, caller_email, message FROM audit_log;
+DROP TABLE audit_log;
+ALTER TABLE audit_log_v6 RENAME TO audit_log;
+CREATE INDEX audit_log_record ON audit_log (collection, record_id);
+CREATE INDEX audit_log_caller ON audit_log (caller_kind, caller_name);
 `,
   },
 ];

@@ -12,7 +12,9 @@ import type {
   PlatformComponent,
   RecordSets,
   RoleBindingDef,
+  Rollout,
 } from '../../../domain/records.ts';
+import { ROLLOUT_JSON_FIELDS, rolloutRowInputs, rolloutRowValues, UPSERT_ROLLOUT } from './rollout-rows.ts';
 
 export interface LoadedRows {
   records: RecordSets;
@@ -68,7 +70,7 @@ export type RecordCache = Map<string, { source: string; record: AnyRecord }>;
 /** Reads every record. Run it inside a read transaction so all tables come from one revision. */
 export function readAllRecords(db: Database, previous: RecordCache = new Map()): LoadedRows & { cache: RecordCache } {
   const problems: Problem[] = [];
-  const records: RecordSets = { clusters: [], platform_components: [], namespaces: [], rolebindings: [] };
+  const records: RecordSets = { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] };
   const cache: RecordCache = new Map();
   const bool = (value: unknown): unknown => (value === 0 ? false : value === 1 ? true : value);
   /** `input` holds JSON columns as text (named in `jsonFields`); they are parsed only when the row changed. */
@@ -118,6 +120,7 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
   for (const row of db.prepare('SELECT * FROM rolebindings ORDER BY id').all() as RolebindingRow[]) {
     add('rolebindings', { id: row.id, role: row.role, subjects: row.subjects }, ['subjects']);
   }
+  for (const input of rolloutRowInputs(db, bool)) add('rollouts', input, ROLLOUT_JSON_FIELDS);
 
   const clusterRows = db.prepare('SELECT * FROM clusters ORDER BY id').all() as ClusterRow[];
   const byCluster = new Map<string, { platform_components: unknown[]; namespaces: unknown[]; rolebindings: unknown[] }>(
@@ -164,7 +167,8 @@ export function hasNoRecords(db: Database): boolean {
   const row = db
     .prepare(
       `SELECT (SELECT count(*) FROM clusters) + (SELECT count(*) FROM platform_components)
-            + (SELECT count(*) FROM namespaces) + (SELECT count(*) FROM rolebindings) AS n`,
+            + (SELECT count(*) FROM namespaces) + (SELECT count(*) FROM rolebindings)
+            + (SELECT count(*) FROM rollouts) AS n`,
     )
     .get() as { n: number };
   return row.n === 0;
@@ -218,6 +222,9 @@ export class RowWriter {
         ).run(r.id, r.role, JSON.stringify(r.subjects));
         return;
       }
+      case 'rollouts':
+        this.#stmt(UPSERT_ROLLOUT).run(...rolloutRowValues(record as Rollout));
+        return;
       case 'clusters': {
         const r = record as Cluster;
         this.#stmt(

@@ -87,7 +87,7 @@ export function seedIfNew(db: Db, dsn: SqliteDsn, seedFile: string): number | un
   const seeded = db.transaction(() => {
     // Another instance may have seeded it since the check above.
     if (!isPristine(db)) return false;
-    for (const collection of ['platform_components', 'namespaces', 'rolebindings', 'clusters'] as const) {
+    for (const collection of ['platform_components', 'namespaces', 'rolebindings', 'clusters', 'rollouts'] as const) {
       for (const record of seed.snapshot[collection].values()) writer.put(collection, record);
     }
     // The triggers counted every seeded row; the seed is one revision.
