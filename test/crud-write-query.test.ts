@@ -14,7 +14,7 @@ import { auditLines, commitCount, type CrudService, SAMPLES, send, startCrud } f
 
 const CHANGES = '/api/v2/gitops/changes';
 const PREVIEW = '/api/v2/gitops/changes/preview';
-const EXISTING = { clusters: 'c1', platform_components: 'traefik', namespaces: 'team-a', rolebindings: 'admins' } as const;
+const EXISTING = { clusters: 'c1', platform_components: 'traefik', namespaces: 'team-a', rolebindings: 'admins', rollouts: 'podinfo-7' } as const;
 
 /** Every write route, each with a body it would take. */
 const WRITES: { method: string; path: string; body?: unknown }[] = [

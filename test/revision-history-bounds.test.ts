@@ -121,7 +121,7 @@ describe('the history of revisions, bounded in bytes', () => {
   });
 
   it('ends a page at its byte budget, and keeps the first problems of a refused revision with their count', async () => {
-    const built = createSnapshot({ clusters: [], platform_components: [], namespaces: [], rolebindings: [] }, 'r0');
+    const built = createSnapshot({ clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] }, 'r0');
     if (!built.ok) throw new Error('empty snapshot');
     const history = new RevisionHistory(async (revision) => ({ author: null, time: null, message: `${revision}\n\n${'é'.repeat(10_000)}` }), 1000, 20_000);
     for (let i = 1; i <= 12; i++) history.published({ ...built.snapshot, revision: `r${i}` });

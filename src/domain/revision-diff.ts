@@ -132,8 +132,10 @@ const LOOKED_PER_STEP = 1000;
  * walk of the fleet (a change set's preview); otherwise every cluster is looked at.
  */
 export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<DiffReport> {
+  // A rollout's release changes answers as a catalog change does: it is a definition too.
   const sameDefinitions =
-    before.platform_components === after.platform_components && before.namespaces === after.namespaces && before.rolebindings === after.rolebindings;
+    before.platform_components === after.platform_components && before.namespaces === after.namespaces &&
+    before.rolebindings === after.rolebindings && before.rollouts === after.rollouts;
   const written = sameDefinitions ? LayeredMap.differingKeys(before.clusters, after.clusters) : undefined;
   const ids = written ? [...written].sort(compareIds) : yield* allClusterIds(before, after);
   const clusters: ClusterDiff[] = [];
