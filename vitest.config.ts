@@ -1,11 +1,11 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Tests that install the package with npm from the registry (test/tools-install.test.ts) need
+ * Tests that install the package with npm from the registry (test/tools/install.test.ts) need
  * the network and minutes: `npm run test:install` runs them (vitest.install.config.ts), so
  * that `npm test` needs nothing beyond what `npm ci` fetched.
  */
-export const NEEDS_REGISTRY = ['test/tools-install.test.ts'];
+export const NEEDS_REGISTRY = ['test/tools/install.test.ts'];
 
 export default defineConfig({
   test: {
