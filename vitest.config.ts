@@ -7,16 +7,43 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 export const NEEDS_REGISTRY = ['test/tools/install.test.ts'];
 
+/**
+ * The tiers (docs/development.md, "Tests"). `unit`: files named `*.unit.test.ts`, which start
+ * no process and no server (test/helpers/unit-tier-guard.ts refuses it as it happens,
+ * test/architecture/test-tiers.unit.test.ts checks it from the imports); `npm run test:unit`.
+ * `integration`: every other file, which starts the service, git, openssl or a child process.
+ * `e2e`: test/e2e/, the suites of many processes or a browser. `npm test` runs all three.
+ */
+const UNIT = 'test/**/*.unit.test.ts';
+const E2E = 'test/e2e/**/*.test.ts';
+// The web UI is built first when missing or older than its sources: the service reads it at start.
+const UI_BUILD = 'test/helpers/ui-build.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...NEEDS_REGISTRY],
-    // The web UI is built first when missing or older than its sources: the service reads it at start.
-    globalSetup: ['test/helpers/ui-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests start servers and git processes; two cores is all CI has.
     maxWorkers: 2,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: [UNIT], setupFiles: ['test/helpers/unit-tier-guard.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, UNIT, E2E, ...NEEDS_REGISTRY],
+          globalSetup: [UI_BUILD],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: [E2E], globalSetup: [UI_BUILD] },
+      },
+    ],
   },
 });

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signClusterToken } from '../../src/domain/cluster-token.ts';
 import { type CliIo, run } from '../../src/tools/cli.ts';
-import { tempDir } from '../helpers/git-fixture.ts';
+import { tempDir } from '../helpers/temp-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const KEY = 'tools-cluster-token-key-0123456789abcdefgh';

@@ -12,7 +12,7 @@ import { applyWrite } from '../../../src/domain/writes/apply-write.ts';
 import type { ApplyResult, WriteRequest } from '../../../src/domain/writes/write-request.ts';
 import { problemDetails } from '../../../src/http/error-mapping.ts';
 import { canonicalSets } from '../../fixtures/records.ts';
-import { CRUD_DATA } from '../../helpers/crud.ts';
+import { CRUD_DATA } from '../../fixtures/crud-data.ts';
 
 /** The shared write token, as the audit trail names it. */
 const WRITE_TOKEN_CALLER = { kind: 'service', name: 'write-token' } as const;

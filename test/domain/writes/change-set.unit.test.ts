@@ -8,7 +8,7 @@ import { recordEtag } from '../../../src/domain/writes/record-etag.ts';
 import type { WriteRequest } from '../../../src/domain/writes/write-request.ts';
 import { applyWrite } from '../../../src/domain/writes/apply-write.ts';
 import { canonicalSets } from '../../fixtures/records.ts';
-import { CRUD_DATA } from '../../helpers/crud.ts';
+import { CRUD_DATA } from '../../fixtures/crud-data.ts';
 
 const WHO = { kind: 'person', name: 'Ada', email: 'ada@example.com' } as const;
 

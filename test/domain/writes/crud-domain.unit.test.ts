@@ -13,9 +13,9 @@ import { applyMergePatch } from '../../../src/domain/writes/merge-patch.ts';
 import { ifMatchSatisfied, recordEtag } from '../../../src/domain/writes/record-etag.ts';
 import type { AppliedWrite, ApplyResult, WriteRefusal, WriteRequest } from '../../../src/domain/writes/write-request.ts';
 import { problemDetails } from '../../../src/http/error-mapping.ts';
-import { exampleRepoData } from '../../helpers/backends.ts';
+import { exampleRepoData } from '../../fixtures/example-repo.ts';
 import { canonicalSets } from '../../fixtures/records.ts';
-import { CRUD_DATA } from '../../helpers/crud.ts';
+import { CRUD_DATA } from '../../fixtures/crud-data.ts';
 
 /** The shared write token, as the audit trail names it. */
 const WRITE_TOKEN_CALLER = { kind: 'service', name: 'write-token' } as const;
