@@ -15,7 +15,7 @@ import { git, tempDir, writeFiles } from '../helpers/git-fixture.ts';
 import { request } from '../helpers/http.ts';
 import { expectMatchesOpenApi } from '../helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from '../helpers/service.ts';
-import { runCli } from '../helpers/tools.ts';
+import { runTool } from '../helpers/run-tool.ts';
 
 const PREVIEW = '/api/v2/gitops/changes/preview';
 
@@ -141,7 +141,7 @@ describe('POST /api/v2/gitops/changes/preview', () => {
     edit(checkout);
     git(checkout, 'add', '-A');
     git(checkout, 'commit', '-q', '-m', set.message);
-    const diff = runCli(['diff', checkout, 'HEAD~1', 'HEAD', '--format', 'json']);
+    const diff = await runTool(['diff', checkout, 'HEAD~1', 'HEAD', '--format', 'json']);
     expect(diff.status, diff.stderr).toBe(set === BUMP ? 0 : 1);
 
     const cli = JSON.parse(diff.stdout);

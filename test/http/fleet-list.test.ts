@@ -9,7 +9,7 @@ import { makeConfigRepo, type RepoFiles, tempDir } from '../helpers/git-fixture.
 import { request } from '../helpers/http.ts';
 import { expectMatchesOpenApi } from '../helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
-import { runCli } from '../helpers/tools.ts';
+import { runTool } from '../helpers/run-tool.ts';
 
 const LIST = '/api/v2/gitops/clusters';
 const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'];
@@ -82,7 +82,7 @@ describe('a fleet of 10,000 clusters', () => {
   });
 });
 
-it('validate warns when the unfiltered list passes 80 % of the limit', () => {
+it('validate warns when the unfiltered list passes 80 % of the limit', async () => {
   const files: RepoFiles = {};
   // Long names: ~500 bytes per cluster in the list, 1,600 clusters ≈ 790 KiB.
   for (let i = 0; i < 1600; i++) {
@@ -90,7 +90,7 @@ it('validate warns when the unfiltered list passes 80 % of the limit', () => {
     files[`clusters/${id}.yaml`] = { cluster_name: `${'n'.repeat(240)}-${i}`, cluster_dns: `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.c${i}.example.com`, environment: 'dev' };
   }
   const dir = makeConfigRepo(files, { git: false });
-  const result = runCli(['validate', dir]);
+  const result = await runTool(['validate', dir]);
   expect(result.status).toBe(0);
   expect(result.lines[0]).toMatch(/^warning: the unfiltered clusters listing is \d+ bytes, 8\d% of the 900 KiB limit; read it with \?shard=<i>\/<n> or \?environment=$/);
 });

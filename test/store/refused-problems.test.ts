@@ -14,7 +14,7 @@ import { expectMatchesOpenApi } from '../helpers/openapi.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 import { announcePush } from '../helpers/store-actions.ts';
 import { watchLoads } from '../helpers/store-events.ts';
-import { runCli } from '../helpers/tools.ts';
+import { runTool } from '../helpers/run-tool.ts';
 
 const DATA: Record<Collection, { id: string; [key: string]: unknown }[]> = {
   clusters: [
@@ -63,9 +63,9 @@ interface ShownProblem {
 }
 
 /** What `gitops-config validate --format json` says of `text` as `path`, in the service's terms. */
-function validatedAs(path: string, text: string): ShownProblem[] {
+async function validatedAs(path: string, text: string): Promise<ShownProblem[]> {
   const dir = makeConfigRepo({ ...asRepoFiles(DATA), [path]: text }, { git: false });
-  const report = JSON.parse(runCli(['validate', dir, '--format', 'json']).stdout) as {
+  const report = JSON.parse((await runTool(['validate', dir, '--format', 'json'])).stdout) as {
     problems: { code: string; file: string | null; line: number | null; column: number | null; path: string; severity: string }[];
   };
   return report.problems
@@ -113,12 +113,12 @@ async function historyProblems(revision: string): Promise<ShownProblem[]> {
   return entry!.problems;
 }
 
-it('validate itself puts the problems of the test files where a person sees them', () => {
-  expect(validatedAs('clusters/c1.yaml', BROKEN_C1).map((p) => [p.code, p.at])).toEqual([
+it('validate itself puts the problems of the test files where a person sees them', async () => {
+  expect((await validatedAs('clusters/c1.yaml', BROKEN_C1)).map((p) => [p.code, p.at])).toEqual([
     ['unknown_field', 'clusters/c1.yaml:5:1'],
     ['wrong_type', 'clusters/c1.yaml:8:14'],
   ]);
-  expect(validatedAs('clusters/c2.yaml', BROKEN_C2).map((p) => [p.code, p.at])).toEqual([['wrong_type', 'clusters/c2.yaml:9:19']]);
+  expect((await validatedAs('clusters/c2.yaml', BROKEN_C2)).map((p) => [p.code, p.at])).toEqual([['wrong_type', 'clusters/c2.yaml:9:19']]);
 });
 
 describe.each<Backend>(['git', 'git-remote'])('the problems of a refused revision on %s', (backend) => {
@@ -129,7 +129,7 @@ describe.each<Backend>(['git', 'git-remote'])('the problems of a refused revisio
     const commit = await commitFile(prepared, 'clusters/c1.yaml', BROKEN_C1, 'break c1');
     expect((await loads.until(commit)).result).toBe('refused');
 
-    const expected = shown(validatedAs('clusters/c1.yaml', BROKEN_C1));
+    const expected = shown(await validatedAs('clusters/c1.yaml', BROKEN_C1));
     expect(expected).toHaveLength(2);
     const ready = await readyProblems();
     expect(ready.revision).toBe(commit);
@@ -151,10 +151,10 @@ describe.each<Backend>(['git', 'git-remote'])('the problems of a refused revisio
 
     const ready = await readyProblems();
     expect(ready.revision).toBe(newest);
-    const c2 = shown(validatedAs('clusters/c2.yaml', BROKEN_C2));
+    const c2 = shown(await validatedAs('clusters/c2.yaml', BROKEN_C2));
     expect(shown(ready.problems)).toEqual(c2);
     expect(shown(await historyProblems(newest))).toEqual(c2);
-    expect(shown(await historyProblems(broken))).toEqual(shown(validatedAs('clusters/c1.yaml', BROKEN_C1)));
+    expect(shown(await historyProblems(broken))).toEqual(shown(await validatedAs('clusters/c1.yaml', BROKEN_C1)));
   });
 });
 
@@ -173,7 +173,7 @@ describe('the problems of uncommitted edits (a working-tree revision)', () => {
     const outcome = await refused;
     expect(outcome.revision).toMatch(/\+dirty\./);
 
-    const expected = shown(validatedAs('clusters/c1.yaml', BROKEN_C1));
+    const expected = shown(await validatedAs('clusters/c1.yaml', BROKEN_C1));
     const ready = await readyProblems();
     expect(ready.revision).toBe(outcome.revision);
     expect(shown(ready.problems)).toEqual(expected);

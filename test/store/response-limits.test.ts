@@ -5,7 +5,7 @@ import { asRepoFiles, asSeedFile, fixtureData } from '../helpers/fixture-data.ts
 import { commitAll, makeConfigRepo, writeFiles } from '../helpers/git-fixture.ts';
 import { eventually, request } from '../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
-import { runCli } from '../helpers/tools.ts';
+import { runTool } from '../helpers/run-tool.ts';
 
 // Ten catalog entries of ~100 KB each (every file well under MAX_RECORD_BYTES), all of them
 // assigned to one cluster: its platform-components answer passes 900 KiB.
@@ -42,7 +42,7 @@ it('refuses a revision with a response over 900 KiB, keeps the last good one, an
   expect(still.status).toBe(200);
   expect(still.body.equals(good.body)).toBe(true);
 
-  const validate = runCli(['validate', dir]);
+  const validate = await runTool(['validate', dir]);
   expect(validate.status).toBe(1);
   expect(validate.stdout).toMatch(/clusters\/c1\.yaml:\d+:\d+: error: its platform-components response would be \d+ bytes, over the consumer's 900 KiB limit/);
 });

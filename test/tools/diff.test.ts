@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAll, git, makeConfigRepo, removeDir, type RepoFiles, writeFiles } from '../helpers/git-fixture.ts';
-import { runCli } from '../helpers/tools.ts';
+import { runTool } from '../helpers/run-tool.ts';
 
 const catalog = (id: string, tag: string, dependsOn: string[] = []) => ({
   id,
@@ -82,8 +82,8 @@ beforeAll(() => {
 afterAll(() => removeDir(dir));
 
 describe('diff between two commits', () => {
-  it('names exactly the clusters whose responses change, with old → new values', () => {
-    const result = runCli(['diff', dir, 'HEAD~1', 'HEAD']);
+  it('names exactly the clusters whose responses change, with old → new values', async () => {
+    const result = await runTool(['diff', dir, 'HEAD~1', 'HEAD']);
     expect(result.status).toBe(0);
     expect(result.lines).toEqual([
       `diff: base HEAD~1 (${baseCommit.slice(0, 12)}) → head HEAD (${headCommit.slice(0, 12)})`,
@@ -126,8 +126,8 @@ describe('diff between two commits', () => {
     ]);
   });
 
-  it('gives the same report as JSON, for tools', () => {
-    const result = runCli(['diff', dir, baseCommit.slice(0, 7), headCommit, '--format', 'json']);
+  it('gives the same report as JSON, for tools', async () => {
+    const result = await runTool(['diff', dir, baseCommit.slice(0, 7), headCommit, '--format', 'json']);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.base).toEqual({ label: baseCommit.slice(0, 7), commit: baseCommit, problems: [] });
@@ -173,8 +173,8 @@ describe('diff between two commits', () => {
     });
   });
 
-  it('gives a pull-request comment in Markdown, with the decommission flagged loudly', () => {
-    const result = runCli(['diff', dir, 'v1', 'main', '--format', 'markdown']);
+  it('gives a pull-request comment in Markdown, with the decommission flagged loudly', async () => {
+    const result = await runTool(['diff', dir, 'v1', 'main', '--format', 'markdown']);
     expect(result.status).toBe(0);
     const md = result.stdout;
     expect(md.startsWith('<!-- gitops-config-diff -->\n## Config change preview\n')).toBe(true);
@@ -185,20 +185,20 @@ describe('diff between two commits', () => {
     expect(md).toContain('**namespaces** (1 input → 0 inputs) — :warning: **emptied: decommission**');
   });
 
-  it('reports no change between a commit and itself', () => {
-    const result = runCli(['diff', dir, 'HEAD', 'HEAD']);
+  it('reports no change between a commit and itself', async () => {
+    const result = await runTool(['diff', dir, 'HEAD', 'HEAD']);
     expect(result.status).toBe(0);
     expect(result.lines.at(-1)).toBe("Summary: no cluster's responses change (5 clusters)");
   });
 });
 
 describe('diff against the working tree', () => {
-  it('compares a revision with uncommitted edits, and flags a cluster_dns change', () => {
+  it('compares a revision with uncommitted edits, and flags a cluster_dns change', async () => {
     const file = join(dir, 'clusters/c4.yaml');
     const original = readFileSync(file, 'utf8');
     try {
       writeFileSync(file, original.replace('c4.example.com', 'c4-new.example.com'));
-      const result = runCli(['diff', dir, 'HEAD']);
+      const result = await runTool(['diff', dir, 'HEAD']);
       expect(result.status).toBe(0);
       expect(result.lines).toContain('!! cluster_dns CHANGES: c4: c4.example.com → c4-new.example.com; an agent still polling the old URL gets 404');
       expect(result.lines).toContain('cluster c4 (uat, c4.example.com → c4-new.example.com)');
@@ -209,12 +209,12 @@ describe('diff against the working tree', () => {
     }
   });
 
-  it('refuses a head the server would refuse (exit 1), naming the problems', () => {
+  it('refuses a head the server would refuse (exit 1), naming the problems', async () => {
     const file = join(dir, 'clusters/c4.yaml');
     const original = readFileSync(file, 'utf8');
     try {
       writeFileSync(file, original.replace('environment: uat', 'environment: staging'));
-      const result = runCli(['diff', dir, 'HEAD']);
+      const result = await runTool(['diff', dir, 'HEAD']);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain('would refuse working tree');
       expect(result.stderr).toContain('clusters/c4.yaml:4:14: error: environment: must be one of: dev, qa, uat, prod');
@@ -226,16 +226,16 @@ describe('diff against the working tree', () => {
 });
 
 describe('diff: usage', () => {
-  it('exits 2 for an unknown revision, a missing argument or a directory that is not a Git repository', () => {
-    const unknown = runCli(['diff', dir, 'no-such-branch']);
+  it('exits 2 for an unknown revision, a missing argument or a directory that is not a Git repository', async () => {
+    const unknown = await runTool(['diff', dir, 'no-such-branch']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('no commit or ref named "no-such-branch"');
-    expect(runCli(['diff', dir, 'HEAD~5']).status).toBe(2);
-    expect(runCli(['diff', dir]).status).toBe(2);
-    expect(runCli(['diff', dir, 'HEAD', '--format', 'html']).status).toBe(2);
+    expect((await runTool(['diff', dir, 'HEAD~5'])).status).toBe(2);
+    expect((await runTool(['diff', dir])).status).toBe(2);
+    expect((await runTool(['diff', dir, 'HEAD', '--format', 'html'])).status).toBe(2);
     const plain = makeConfigRepo(BASE, { git: false });
     try {
-      const result = runCli(['diff', plain, 'HEAD']);
+      const result = await runTool(['diff', plain, 'HEAD']);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain('is not a Git repository');
     } finally {
@@ -245,7 +245,7 @@ describe('diff: usage', () => {
 });
 
 describe('diff in a CI checkout', () => {
-  it('reads a shallow clone (depth 2) of a pull request merge commit, base HEAD^1', () => {
+  it('reads a shallow clone (depth 2) of a pull request merge commit, base HEAD^1', async () => {
     const origin = makeConfigRepo(BASE);
     const clone = `${origin}-clone`;
     try {
@@ -257,13 +257,13 @@ describe('diff in a CI checkout', () => {
       commitAll(origin, 'label team-a meanwhile on main');
       git(origin, '-c', 'user.name=CI', '-c', 'user.email=ci@example.com', 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
       git(origin, 'clone', '-q', '--depth', '2', `file://${origin}`, clone);
-      const result = runCli(['diff', clone, 'HEAD^1', 'HEAD']);
+      const result = await runTool(['diff', clone, 'HEAD^1', 'HEAD']);
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
       // Only the pull request's own change: the label made on main is in both revisions.
       expect(result.lines.filter((l) => l.startsWith('cluster '))).toEqual(['cluster c1 (dev, c1.example.com)', 'cluster c2 (prod, c2.example.com)']);
       expect(result.lines).toContain('        source.oci_tag: "6.7.1" → "6.7.3"');
-      expect(runCli(['validate', clone, '--format', 'github']).status).toBe(0);
+      expect((await runTool(['validate', clone, '--format', 'github'])).status).toBe(0);
     } finally {
       removeDir(origin);
       removeDir(clone);

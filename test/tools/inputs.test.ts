@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeConfigRepo, removeDir, type RepoFiles } from '../helpers/git-fixture.ts';
 import { request } from '../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
-import { runCli } from '../helpers/tools.ts';
+import { runTool } from '../helpers/run-tool.ts';
 
 const FILES: RepoFiles = {
   'platform_components/cert-manager.yaml': {
@@ -77,37 +77,37 @@ describe('inputs', () => {
   it.each(cases)('prints the same bytes as the server for %s', async (_name, args, path) => {
     const server = await request(service.url, path, { token: READ_TOKEN });
     expect(server.status).toBe(200);
-    const cli = runCli(['inputs', dir, ...args]);
+    const cli = await runTool(['inputs', dir, ...args]);
     expect(cli.status).toBe(0);
     expect(cli.stdoutBytes.equals(server.body)).toBe(true);
   });
 
-  it('has the merged values in it (a hotfix tag, patches with non-ASCII text, skipped dangling references)', () => {
-    const cli = runCli(['inputs', dir, 'prod-1.k8s.example.com']);
+  it('has the merged values in it (a hotfix tag, patches with non-ASCII text, skipped dangling references)', async () => {
+    const cli = await runTool(['inputs', dir, 'prod-1.k8s.example.com']);
     const inputs = JSON.parse(cli.stdout).inputs;
     expect(inputs.map((i: { id: string }) => i.id)).toEqual(['podinfo', 'cert-manager']);
     expect(inputs[0].source.oci_tag).toBe('6.7.2-hotfix');
     expect(inputs[0].patches['ui.message']).toBe('Grüße «prod» — it\'s "live" ✓');
   });
 
-  it('--pretty indents the same document for reading', () => {
-    const raw = runCli(['inputs', dir, 'prod-1.k8s.example.com', 'rolebindings']);
-    const pretty = runCli(['inputs', dir, 'prod-1.k8s.example.com', 'rolebindings', '--pretty']);
+  it('--pretty indents the same document for reading', async () => {
+    const raw = await runTool(['inputs', dir, 'prod-1.k8s.example.com', 'rolebindings']);
+    const pretty = await runTool(['inputs', dir, 'prod-1.k8s.example.com', 'rolebindings', '--pretty']);
     expect(pretty.status).toBe(0);
     expect(pretty.stdout).toBe(`${JSON.stringify(JSON.parse(raw.stdout), null, 2)}\n`);
   });
 
-  it('exits 1 for a cluster_dns no cluster has (the server answers 404)', () => {
-    const cli = runCli(['inputs', dir, 'nope.example.com']);
+  it('exits 1 for a cluster_dns no cluster has (the server answers 404)', async () => {
+    const cli = await runTool(['inputs', dir, 'nope.example.com']);
     expect(cli.status).toBe(1);
     expect(cli.stdout).toBe('');
     expect(cli.stderr).toContain('no cluster has cluster_dns "nope.example.com"');
   });
 
-  it('exits 1 for a repo the server would refuse, naming the problems', () => {
+  it('exits 1 for a repo the server would refuse, naming the problems', async () => {
     const bad = makeConfigRepo({ ...FILES, 'clusters/dev-1.yaml': 'cluster_name: x\ncluster_dns: dev-1.k8s.example.com\nenvironment: staging\n' });
     try {
-      const cli = runCli(['inputs', bad, 'prod-1.k8s.example.com']);
+      const cli = await runTool(['inputs', bad, 'prod-1.k8s.example.com']);
       expect(cli.status).toBe(1);
       expect(cli.stdout).toBe('');
       expect(cli.stderr).toContain('the server would refuse this revision');
@@ -117,8 +117,8 @@ describe('inputs', () => {
     }
   });
 
-  it('exits 2 for an unknown endpoint or missing arguments', () => {
-    expect(runCli(['inputs', dir, 'prod-1.k8s.example.com', 'secrets']).status).toBe(2);
-    expect(runCli(['inputs', dir]).status).toBe(2);
+  it('exits 2 for an unknown endpoint or missing arguments', async () => {
+    expect((await runTool(['inputs', dir, 'prod-1.k8s.example.com', 'secrets'])).status).toBe(2);
+    expect((await runTool(['inputs', dir])).status).toBe(2);
   });
 });

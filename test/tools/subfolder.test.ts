@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitAll, git, removeDir, tempDir } from '../helpers/git-fixture.ts';
-import { runCli } from '../helpers/tools.ts';
+import { type CliResult, runTool } from '../helpers/run-tool.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'config-repo-example');
@@ -38,12 +38,12 @@ function clustersAndSummary(lines: string[]): string[] {
 }
 
 describe('diff of a config folder inside a larger repository', () => {
-  let fromTop: ReturnType<typeof runCli>;
-  beforeAll(() => {
-    fromTop = runCli(['diff', 'fleet/config', 'HEAD~1', 'HEAD'], { cwd: top });
+  let fromTop: CliResult;
+  beforeAll(async () => {
+    fromTop = await runTool(['diff', 'fleet/config', 'HEAD~1', 'HEAD'], { cwd: top });
   });
 
-  it('reads both commits at the folder path, from the top of the repository', () => {
+  it('reads both commits at the folder path, from the top of the repository', async () => {
     expect(fromTop.stderr).toBe('');
     expect(fromTop.status).toBe(0);
     expect(fromTop.lines).toContain('        source.oci_tag: "6.7.1" → "6.7.2"');
@@ -56,39 +56,39 @@ describe('diff of a config folder inside a larger repository', () => {
     ]);
   });
 
-  it('gives the same report typed from inside the folder, and from a folder below it', () => {
-    expect(runCli(['diff', '.', 'HEAD~1', 'HEAD'], { cwd: config }).stdout).toBe(fromTop.stdout);
-    expect(runCli(['diff', '..', 'HEAD~1', 'HEAD'], { cwd: join(config, 'clusters') }).stdout).toBe(fromTop.stdout);
+  it('gives the same report typed from inside the folder, and from a folder below it', async () => {
+    expect((await runTool(['diff', '.', 'HEAD~1', 'HEAD'], { cwd: config })).stdout).toBe(fromTop.stdout);
+    expect((await runTool(['diff', '..', 'HEAD~1', 'HEAD'], { cwd: join(config, 'clusters') })).stdout).toBe(fromTop.stdout);
     // The working tree (the same as HEAD) as the head.
-    const workingTree = runCli(['diff', '.', 'HEAD~1'], { cwd: config });
+    const workingTree = await runTool(['diff', '.', 'HEAD~1'], { cwd: config });
     expect(workingTree.status).toBe(0);
     expect(clustersAndSummary(workingTree.lines)).toEqual(clustersAndSummary(fromTop.lines));
   });
 
-  it('treats a commit without the folder as one without records: every cluster is new', () => {
-    const result = runCli(['diff', 'fleet/config', 'HEAD~2', 'HEAD'], { cwd: top });
+  it('treats a commit without the folder as one without records: every cluster is new', async () => {
+    const result = await runTool(['diff', 'fleet/config', 'HEAD~2', 'HEAD'], { cwd: top });
     expect(result.status).toBe(0);
     expect(result.lines.at(-1)).toMatch(/^Summary: 4 clusters changed \(dev 1, qa 1, uat 1, prod 1\) of 4; inputs: \d+ added, 0 removed, 0 changed; 4 clusters added$/);
   });
 });
 
 describe('validate --base of a config folder inside a larger repository', () => {
-  it('judges against the base read at the folder path: a dangling reference the base had is a warning', () => {
+  it('judges against the base read at the folder path: a dangling reference the base had is a warning', async () => {
     const file = join(config, 'clusters', 'dev-eu-1.yaml');
     const original = readFileSync(file, 'utf8');
     try {
       // The base commit gets the dangling reference; the working tree keeps it.
       writeFileSync(file, original.replace('namespaces:\n  - id: sandbox', 'namespaces:\n  - id: sandbox\n  - id: team-gone'));
       commitAll(top, 'a dangling reference');
-      const againstHead = runCli(['validate', '--base', 'HEAD'], { cwd: join(config, 'clusters') });
+      const againstHead = await runTool(['validate', '--base', 'HEAD'], { cwd: join(config, 'clusters') });
       expect(againstHead.status).toBe(0);
       expect(againstHead.lines[0]).toMatch(/^clusters\/dev-eu-1\.yaml:\d+:\d+: warning: namespaces\[1\]\.id: references namespaces "team-gone", which does not exist$/);
       // A base without the folder did not have it: a new dangling reference is an error.
-      const againstEmpty = runCli(['validate', 'fleet/config', '--base', 'HEAD~3'], { cwd: top });
+      const againstEmpty = await runTool(['validate', 'fleet/config', '--base', 'HEAD~3'], { cwd: top });
       expect(againstEmpty.status).toBe(1);
       expect(againstEmpty.lines[0]).toMatch(/^clusters\/dev-eu-1\.yaml:\d+:\d+: error: namespaces\[1\]\.id: references namespaces "team-gone"/);
       // GitHub annotations name files from the top of the repository, where GitHub's workspace is.
-      const github = runCli(['validate', '.', '--base', 'HEAD~3', '--format', 'github'], { cwd: config });
+      const github = await runTool(['validate', '.', '--base', 'HEAD~3', '--format', 'github'], { cwd: config });
       expect(github.lines[0]).toMatch(/^::error file=fleet\/config\/clusters\/dev-eu-1\.yaml,line=\d+,col=\d+,title=gitops-config error::/);
     } finally {
       writeFileSync(file, original);
@@ -96,32 +96,32 @@ describe('validate --base of a config folder inside a larger repository', () => 
     }
   });
 
-  it('validates the config folder above the current one when no folder is named', () => {
-    const result = runCli(['validate'], { cwd: join(config, 'platform_components') });
+  it('validates the config folder above the current one when no folder is named', async () => {
+    const result = await runTool(['validate'], { cwd: join(config, 'platform_components') });
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe(runCli(['validate', config]).stdout);
+    expect(result.stdout).toBe((await runTool(['validate', config])).stdout);
   });
 
-  it('exits 2 for a revision of a folder outside any Git repository, naming it', () => {
+  it('exits 2 for a revision of a folder outside any Git repository, naming it', async () => {
     const plain = tempDir('plain-config-');
     dirs.push(plain);
     cpSync(EXAMPLE, plain, { recursive: true });
-    const result = runCli(['diff', plain, 'HEAD']);
+    const result = await runTool(['diff', plain, 'HEAD']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('is not a Git repository, nor inside one');
     // Outside a repository nothing marks where the config repo ends: validate looks at the current folder only.
-    const below = runCli(['validate'], { cwd: join(plain, 'clusters') });
+    const below = await runTool(['validate'], { cwd: join(plain, 'clusters') });
     expect(below.status).toBe(2);
     expect(below.stderr).toContain('holds no record files');
   });
 });
 
 describe('config-repo-example, a folder of this repository', () => {
-  it('is read at its path in this repository', () => {
-    const result = runCli(['diff', 'config-repo-example', 'HEAD', 'HEAD'], { cwd: ROOT });
+  it('is read at its path in this repository', async () => {
+    const result = await runTool(['diff', 'config-repo-example', 'HEAD', 'HEAD'], { cwd: ROOT });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.lines.at(-1)).toBe("Summary: no cluster's responses change (4 clusters)");
-    expect(runCli(['validate', 'config-repo-example', '--base', 'HEAD'], { cwd: ROOT }).status).toBe(0);
+    expect((await runTool(['validate', 'config-repo-example', '--base', 'HEAD'], { cwd: ROOT })).status).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import { asRepoFiles } from '../../helpers/fixture-data.ts';
 import { commitAll, git, makeConfigRepo, type RepoFiles, writeFiles } from '../../helpers/git-fixture.ts';
 import { eventually, request } from '../../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../../helpers/service.ts';
-import { runCli } from '../../helpers/tools.ts';
+import { runTool } from '../../helpers/run-tool.ts';
 
 const c2 = { id: 'c2', cluster_name: 'two', cluster_dns: 'c2.example.com', environment: 'qa', namespaces: [{ id: 'team-a' }, { id: 'team-b' }] };
 const BASE: RepoFiles = asRepoFiles({ ...CRUD_DATA, clusters: [...CRUD_DATA.clusters, c2] } as never);
@@ -86,7 +86,7 @@ describe.each(Object.entries(CORPUS))('%s', (_name, change) => {
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     const server = { published: ready.revision === head, refused: ready.stale ? ready.last_load.problems.map((p: { code: string }) => p.code).sort() : [] };
 
-    const cli = runCli(['validate', dir, '--base', 'HEAD~1', '--format', 'json']);
+    const cli = await runTool(['validate', dir, '--base', 'HEAD~1', '--format', 'json']);
     const report = JSON.parse(cli.stdout);
     const validate = { published: cli.status === 0, refused: report.problems.filter((p: { severity: string }) => p.severity === 'error').map((p: { code: string }) => p.code).sort() };
 

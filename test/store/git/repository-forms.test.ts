@@ -15,7 +15,7 @@ import { eventually, request } from '../../helpers/http.ts';
 import { READ_TOKEN } from '../../helpers/service.ts';
 import { CRUD_DATA, type CrudService, gitOut, send, crudServicesClosedAfterEach } from '../../helpers/crud.ts';
 import { MAIN } from '../../helpers/process.ts';
-import { runCli } from '../../helpers/tools.ts';
+import { runTool } from '../../helpers/run-tool.ts';
 
 const start = crudServicesClosedAfterEach();
 
@@ -89,7 +89,7 @@ describe('a linked worktree (git worktree add)', () => {
     expect(gitOut(main, 'log', '-1', '--format=%s', 'same-files')).toBe('namespaces: create team-h');
   });
 
-  it('the tools read its revisions: HEAD is the worktree\'s, the objects and branches the shared ones', () => {
+  it('the tools read its revisions: HEAD is the worktree\'s, the objects and branches the shared ones', async () => {
     const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
     const worktree = join(tempDir('worktree-'), 'feature');
     git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
@@ -97,13 +97,13 @@ describe('a linked worktree (git worktree add)', () => {
     const head = commitAll(worktree, 'label team-a on feature');
     git(main, 'gc', '-q'); // every object packed, in the common directory only
 
-    const diff = runCli(['diff', worktree, 'main', 'HEAD', '--format', 'json']);
+    const diff = await runTool(['diff', worktree, 'main', 'HEAD', '--format', 'json']);
     expect(diff.status, diff.stderr).toBe(0);
     const report = JSON.parse(diff.stdout);
     expect(report.base.commit).toBe(gitOut(main, 'rev-parse', 'main'));
     expect(report.head.commit).toBe(head);
     expect(report.summary.inputs_changed).toBeGreaterThan(0);
-    expect(runCli(['validate', worktree, '--base', 'HEAD~1']).status).toBe(0);
+    expect((await runTool(['validate', worktree, '--base', 'HEAD~1'])).status).toBe(0);
   });
 });
 
@@ -196,20 +196,20 @@ describe('repository forms refused at start', () => {
     }
   });
 
-  it('the tools refuse such a repository too (exit 2, one line), where they read Git', () => {
+  it('the tools refuse such a repository too (exit 2, one line), where they read Git', async () => {
     const dir = sha256Repo();
     for (const args of [
       ['diff', dir, 'HEAD'],
       ['validate', dir, '--base', 'HEAD'],
       ['inputs', dir, 'c1.k8s.example.com'],
     ]) {
-      const result = runCli(args);
+      const result = await runTool(args);
       expect(result.status, `${args[0]}: ${result.stderr}`).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/^gitops-config: the Git repository .* uses the sha256 object format/);
     }
     // Judging the working tree alone reads no Git.
-    expect(runCli(['validate', dir]).status).toBe(0);
+    expect((await runTool(['validate', dir])).status).toBe(0);
   });
 
   it('mirrors git: what git refuses is refused, what git accepts is served and written', async () => {
@@ -238,7 +238,7 @@ describe('repository forms refused at start', () => {
     }
   });
 
-  it('a .git file naming a directory that is gone stops the start with one line saying so', () => {
+  it('a .git file naming a directory that is gone stops the start with one line saying so', async () => {
     const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
     const worktree = join(tempDir('worktree-'), 'moved');
     git(main, 'worktree', 'add', '-q', '-b', 'moved', worktree);
@@ -252,7 +252,7 @@ describe('repository forms refused at start', () => {
 });
 
 describe('the config file reader', () => {
-  it('reads sections, subsections, keys alone, quotes, escapes, comments and continuations as git does', () => {
+  it('reads sections, subsections, keys alone, quotes, escapes, comments and continuations as git does', async () => {
     const config = parseGitConfig(
       [
         '# a comment',

@@ -10,7 +10,7 @@ import { asRepoFiles } from '../../helpers/fixture-data.ts';
 import { makeConfigRepo, writeFiles } from '../../helpers/git-fixture.ts';
 import { eventually, request } from '../../helpers/http.ts';
 import { type ServiceProcess, startServiceProcess } from '../../helpers/process.ts';
-import { runCli } from '../../helpers/tools.ts';
+import { runTool } from '../../helpers/run-tool.ts';
 
 let service: ServiceProcess | undefined;
 afterAll(async () => {
@@ -62,7 +62,7 @@ it('refuses links, FIFOs, devices and oversized files with a clear problem, answ
     expect((await request(url, '/ready', { token: 'process-token' })).json().revision).toBe(good);
 
     // validate reads the same tree the same way.
-    const validate = runCli(['validate', dir]);
+    const validate = await runTool(['validate', dir]);
     expect(validate.status, name).toBe(1);
     expect(validate.stdout, name).toMatch(new RegExp(`^${file.replace('.', '\\.')}:1:1: error: `, 'm'));
 
