@@ -13,7 +13,7 @@ import {
   replicaSuite,
   type Replica,
   sendPushWebhook,
-  servedRevision,
+  servedWithin,
   startReplicas,
 } from '../helpers/replica-set.ts';
 import { pushFiles } from '../helpers/remote-suite.ts';
@@ -78,16 +78,10 @@ async function metricsOf(replica: Replica) {
   return parsePrometheusText((await request(replica.url, '/metrics')).text);
 }
 
+/** Milliseconds from `since` until each replica serves `commit` (Infinity: not within `limitMs`). */
 async function everyReplicaServes(commit: string, since: number, limitMs: number): Promise<number[]> {
-  return Promise.all(
-    suite.replicas.map(async (replica) => {
-      while (performance.now() - since < limitMs) {
-        if ((await servedRevision(replica, pathOf('alpha', 'namespaces'))) === commit) return performance.now() - since;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return Number.POSITIVE_INFINITY;
-    }),
-  );
+  const times = await Promise.all(suite.replicas.map((replica) => servedWithin(replica, commit, pathOf('alpha', 'namespaces'), since, limitMs)));
+  return times.map((ms) => ms ?? Number.POSITIVE_INFINITY);
 }
 
 const bump = (n: number) => ({ 'platform_components/podinfo.yaml': { ...podinfo, component_version: `6.8.${n}`, oci_tag: `6.8.${n}` } });
@@ -142,14 +136,8 @@ describe('a replica that stops answering', () => {
     const commit = pushFiles(repo.work, bump(2), 'podinfo 6.8.2');
     const sent = performance.now();
     expect(await sendPushWebhook(a, commit, 'delivery-stopped-1')).toBe(202);
-    const served = await Promise.all(
-      [a, b].map(async (replica) => {
-        while (performance.now() - sent < 10_000) {
-          if ((await servedRevision(replica, pathOf('alpha', 'namespaces'))) === commit) return performance.now() - sent;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        return Number.POSITIVE_INFINITY;
-      }),
+    const served = (await Promise.all([a, b].map((replica) => servedWithin(replica, commit, pathOf('alpha', 'namespaces'), sent, 10_000)))).map(
+      (ms) => ms ?? Number.POSITIVE_INFINITY,
     );
     console.log(`with one replica stopped, push → served on the others: ${served.map(Math.round).join(', ')} ms`);
     // The announcement waited for the stopped one, and no longer than its second, on both.

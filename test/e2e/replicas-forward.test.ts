@@ -8,12 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { asRepoFiles, fixtureData } from '../helpers/fixture-data.ts';
 import { git } from '../helpers/git-fixture.ts';
 import { request } from '../helpers/http.ts';
+import { letTimePass } from '../helpers/pace.ts';
 import {
   PROCESS_TOKEN,
   replicaSuite,
   type Replica,
   sendPushWebhook,
   servedRevision,
+  servedWithin,
   startReplicas,
 } from '../helpers/replica-set.ts';
 import { pushFiles } from '../helpers/remote-suite.ts';
@@ -34,10 +36,11 @@ interface Poll {
 }
 
 /** A cluster polling its three endpoints every 100 ms, through the replicas in turn. */
-function startCluster(targets: readonly Replica[]): { ticks(): number; stop(): Promise<Poll[]> } {
+function startCluster(targets: readonly Replica[]): { moreTicks(count: number): Promise<void>; stop(): Promise<Poll[]> } {
   const polls: Poll[] = [];
   let running = true;
   let tick = 0;
+  const waiting = new Set<() => void>();
   const loop = (async () => {
     while (running) {
       const replica = targets[tick % targets.length]!;
@@ -47,11 +50,28 @@ function startCluster(targets: readonly Replica[]): { ticks(): number; stop(): P
         polls.push({ tick, replica: replica.name, endpoint: ENDPOINTS[i]!, revision: String(res.headers['x-config-revision']) });
       });
       tick++;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const wake of waiting) wake();
+      // The cluster's poll interval: time passing is the point here.
+      await letTimePass(100);
     }
   })();
+  // A poll that fails rejects moreTicks() and stop(); a test that ends before either (its
+  // replicas stopped under the running loop) leaves no unhandled rejection behind.
+  loop.catch(() => undefined);
   return {
-    ticks: () => tick,
+    /** Resolves once the cluster has polled `count` more times (each replica once for 3); rejects with a failed poll. */
+    moreTicks(count) {
+      const until = tick + count;
+      const polled = new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (tick < until) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+      });
+      return Promise.race([polled, loop.then(() => Promise.reject(new Error('the cluster stopped polling')))]);
+    },
     async stop() {
       running = false;
       await loop;
@@ -74,21 +94,6 @@ function regressions(polls: readonly Poll[], order: ReadonlyMap<string, number>)
   return found;
 }
 
-/** Milliseconds from `since` until the replica serves `commit` (undefined: not within `limitMs`). */
-async function servedAfter(replica: Replica, commit: string, since: number, limitMs: number): Promise<number | undefined> {
-  while (performance.now() - since < limitMs) {
-    if ((await servedRevision(replica, pathOf('namespaces'))) === commit) return performance.now() - since;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
-}
-
-/** Waits until the cluster has polled `count` more times (each replica once for 3). */
-async function moreTicks(cluster: { ticks(): number }, count: number): Promise<void> {
-  const until = cluster.ticks() + count;
-  while (cluster.ticks() < until) await new Promise((resolve) => setTimeout(resolve, 25));
-}
-
 const bump = (n: number) => ({ 'platform_components/podinfo.yaml': { ...podinfo, component_version: `6.7.${n + 10}`, oci_tag: `6.7.${n + 10}` } });
 
 describe('three replicas with PEERS, the default 30 s sync', () => {
@@ -103,10 +108,10 @@ describe('three replicas with PEERS, the default 30 s sync', () => {
       order.set(commit, n);
       const sent = performance.now();
       expect(await sendPushWebhook(suite.replicas[(n - 1) % 3]!, commit, `delivery-forward-${n}`)).toBe(202);
-      const times = await Promise.all(suite.replicas.map((replica) => servedAfter(replica, commit, sent, 10_000)));
+      const times = await Promise.all(suite.replicas.map((replica) => servedWithin(replica, commit, pathOf('namespaces'), sent, 10_000)));
       servedIn.push(times.map((ms) => Math.round(ms ?? Number.POSITIVE_INFINITY)));
       // The cluster goes round the replicas once more before the next push.
-      await moreTicks(cluster, 3);
+      await cluster.moreTicks(3);
     }
     const polls = await cluster.stop();
     console.log(`push → served, ms, per push and replica: ${JSON.stringify(servedIn)}; ${polls.length} polls`);
@@ -173,9 +178,9 @@ describe('three replicas without PEERS, the default 30 s sync', () => {
     order.set(commit, 1);
     const sent = performance.now();
     expect(await sendPushWebhook(suite.replicas[0]!, commit, 'delivery-alone-1')).toBe(202);
-    expect(await servedAfter(suite.replicas[0]!, commit, sent, 5000)).toBeLessThan(2000);
+    expect(await servedWithin(suite.replicas[0]!, commit, pathOf('namespaces'), sent, 5000)).toBeLessThan(2000);
     // The two seconds in which every replica serves a push with PEERS.
-    while (performance.now() - sent < 2000) await moreTicks(cluster, 1);
+    while (performance.now() - sent < 2000) await cluster.moreTicks(1);
     const polls = await cluster.stop();
     for (const replica of suite.replicas.slice(1)) expect(await servedRevision(replica, pathOf('namespaces'))).toBe(before);
     expect(regressions(polls, order).length).toBeGreaterThan(0);

@@ -269,7 +269,7 @@ describe('crud mode on a remote config repo', () => {
     const lock = join(suite.remote.path(repo.name), 'refs/heads/main.lock');
     writeFileSync(lock, '');
     const write = send(service, 'PATCH', '/namespaces/team-b', { labels: { after: 'lock' } });
-    await eventually(() => service.logs.some((l) => l.msg === 'the Git remote did not take the push; trying again'), 10_000);
+    await service.untilLogged((l) => l.msg === 'the Git remote did not take the push; trying again');
     rmSync(lock);
     const res = await write;
     expect(res.status).toBe(200);
