@@ -8,11 +8,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StartupError } from '../../../src/startup-error.ts';
 import { parseGitConfig } from '../../../src/store/git/format/config-file.ts';
 import { asRepoFiles } from '../../helpers/fixture-data.ts';
 import { commitAll, git, makeConfigRepo, tempDir, writeFiles } from '../../helpers/git-fixture.ts';
 import { eventually, request } from '../../helpers/http.ts';
-import { READ_TOKEN } from '../../helpers/service.ts';
+import { READ_TOKEN, startTestService } from '../../helpers/service.ts';
 import { CRUD_DATA, type CrudService, gitOut, send, crudServicesClosedAfterEach } from '../../helpers/crud.ts';
 import { MAIN } from '../../helpers/process.ts';
 import { runTool } from '../../helpers/run-tool.ts';
@@ -130,10 +131,13 @@ describe('a submodule checkout', () => {
   });
 });
 
+/** The settings of a start on `dir` in `mode`. */
+const startEnv = (dir: string, mode: string): Record<string, string> => ({ AUTH_TOKEN: 't', CRUD_AUTH_TOKEN: 'w', API_MODE: mode, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0' });
+
 /** Runs the real entry point: a refused start is one line on stderr and exit status 2. */
 function startMain(dir: string, mode = 'crud') {
   const result = spawnSync(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 't', CRUD_AUTH_TOKEN: 'w', API_MODE: mode, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0' },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...startEnv(dir, mode) },
     encoding: 'utf8',
     timeout: 15_000,
   });
@@ -185,15 +189,26 @@ describe('repository forms refused at start', () => {
       () => repoWith({ 'extensions.objectFormat': 'sha1' }),
       /sets extensions\.objectFormat = sha1 while core\.repositoryFormatVersion is 0/,
     ],
-  ])('%s: crud and read-only starts fail with one line naming it', (_name, make, expected) => {
+  ])('%s: crud and read-only starts fail with one line naming it', async (_name, make, expected) => {
     const dir = make();
     for (const mode of ['crud', 'read-only']) {
-      const result = startMain(dir, mode);
-      expect(result.status, result.stderr).toBe(2);
-      expect(result.lines).toHaveLength(1);
-      expect(result.lines[0]).toMatch(/^gitops-config-api: CONFIG_REPO /);
-      expect(result.lines[0]).toMatch(expected);
+      const error = await startTestService(startEnv(dir, mode)).then(
+        (service) => service.close().then(() => expect.fail(`a ${mode} start was not refused`)),
+        (refusal: Error) => refusal,
+      );
+      // What main.ts prints as its one line, exiting 2 (the real start below shows it).
+      expect(error, mode).toBeInstanceOf(StartupError);
+      expect(error.message).not.toContain('\n');
+      expect(error.message).toMatch(/^CONFIG_REPO /);
+      expect(error.message).toMatch(expected);
     }
+  });
+
+  it('stops the real start (src/main.ts) with that one line on stderr and exit status 2', () => {
+    const result = startMain(sha256Repo());
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.lines).toHaveLength(1);
+    expect(result.lines[0]).toMatch(/^gitops-config-api: CONFIG_REPO .*sha256 object format/);
   });
 
   it('the tools refuse such a repository too (exit 2, one line), where they read Git', async () => {
