@@ -29,13 +29,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: [UNIT], setupFiles: ['test/helpers/unit-tier-guard.ts'] },
+        // isolate: false — the files of a worker share one module graph (see integration).
+        test: { name: 'unit', include: [UNIT], setupFiles: ['test/helpers/unit-tier-guard.ts'], isolate: false },
       },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          // The files of a worker share one module graph: the service's modules are loaded once
+          // per worker rather than once per file (about 1.5 s of CPU each: 10 files of the
+          // HTTP layer took 31 s of CPU isolated, 16 s not). Each file starts and stops its own
+          // services, and nothing of src/ keeps state from one service to the next.
+          isolate: false,
           exclude: [...configDefaults.exclude, UNIT, E2E, ...NEEDS_REGISTRY],
           globalSetup: [UI_BUILD],
         },
