@@ -1,22 +1,55 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Tests that install the package with npm from the registry (test/tools-install.test.ts) need
+ * Tests that install the package with npm from the registry (test/tools/install.test.ts) need
  * the network and minutes: `npm run test:install` runs them (vitest.install.config.ts), so
  * that `npm test` needs nothing beyond what `npm ci` fetched.
  */
-export const NEEDS_REGISTRY = ['test/tools-install.test.ts'];
+export const NEEDS_REGISTRY = ['test/tools/install.test.ts'];
+
+/**
+ * The tiers (docs/development.md, "Tests"). `unit`: files named `*.unit.test.ts`, which start
+ * no process and no server (test/helpers/unit-tier-guard.ts refuses it as it happens,
+ * test/architecture/test-tiers.unit.test.ts checks it from the imports); `npm run test:unit`.
+ * `integration`: every other file, which starts the service, git, openssl or a child process.
+ * `e2e`: test/e2e/, the suites of many processes or a browser. `npm test` runs all three.
+ */
+const UNIT = 'test/**/*.unit.test.ts';
+const E2E = 'test/e2e/**/*.test.ts';
+// The web UI is built first when missing or older than its sources: the service reads it at start.
+const UI_BUILD = 'test/helpers/ui-build.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...NEEDS_REGISTRY],
-    // The web UI is built first when missing or older than its sources: the service reads it at start.
-    globalSetup: ['test/helpers/ui-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests start servers and git processes; two cores is all CI has.
     maxWorkers: 2,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    projects: [
+      {
+        extends: true,
+        // isolate: false — the files of a worker share one module graph (see integration).
+        test: { name: 'unit', include: [UNIT], setupFiles: ['test/helpers/unit-tier-guard.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          // The files of a worker share one module graph: the service's modules are loaded once
+          // per worker rather than once per file (about 1.5 s of CPU each: 10 files of the
+          // HTTP layer took 31 s of CPU isolated, 16 s not). Each file starts and stops its own
+          // services, and nothing of src/ keeps state from one service to the next.
+          isolate: false,
+          exclude: [...configDefaults.exclude, UNIT, E2E, ...NEEDS_REGISTRY],
+          globalSetup: [UI_BUILD],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: [E2E], globalSetup: [UI_BUILD] },
+      },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // The web UI's types of the API, made from the contract: openapi/openapi.yaml turned into
 // TypeScript by openapi-typescript. `npm run generate:api` writes them to API_TYPES_FILE (the
-// first step of `npm run build:ui`); test/ui-api-types.test.ts fails when the file committed
+// first step of `npm run build:ui`); test/ui/api-types.unit.test.ts fails when the file committed
 // is not what the document makes, so the UI cannot read a field the contract does not have.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,7 +11,7 @@ export const OPENAPI_FILE = resolve(ROOT, 'openapi', 'openapi.yaml');
 export const API_TYPES_FILE = resolve(ROOT, 'ui', 'src', 'api', 'openapi.gen.ts');
 
 const HEADER = `// Made from openapi/openapi.yaml by \`npm run generate:api\` (openapi-typescript): do not edit.
-// test/ui-api-types.test.ts fails when this file is not what the document makes.
+// test/ui/api-types.unit.test.ts fails when this file is not what the document makes.
 // ui/src/api/types.ts names the parts the UI reads.
 
 `;

@@ -1,6 +1,6 @@
 // The PrometheusRule of deploy/kubernetes/components/prometheusrule/ is the plain rule file
 // deploy/prometheus/gitops-config-api.rules.yaml wrapped in a Prometheus Operator resource:
-// one source of truth. `npm run rules:generate` writes it; test/alert-rules.test.ts fails while
+// one source of truth. `npm run rules:generate` writes it; test/deploy/alert-rules.test.ts fails while
 // the committed one differs from what this makes.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // the first rows are shown, and from a keystroke in the search box until its rows are; and how
 // many table rows the page holds meanwhile. The page sets performance marks for both
 // (ui/src/views/fleet/FleetTable.tsx); they are read from the page, so the figures are the
-// browser's own. Used by `npm run bench` and by test/ui-large-fleet.test.ts.
+// browser's own. Used by `npm run bench` and by test/e2e/ui-large-fleet.test.ts.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

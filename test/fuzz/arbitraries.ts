@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { dump } from 'js-yaml';
 import { COLLECTIONS, type Collection } from '../../src/domain/records.ts';
-import { CRUD_DATA } from '../helpers/crud.ts';
+import { CRUD_DATA } from '../fixtures/crud-data.ts';
 
 /** How long a property may take: its runs at a generous 50 ms each, and never less than the usual limit. */
 export function fuzzTimeout(runs: number): number {

@@ -2,12 +2,8 @@
 // (git), the same files pushed to a real smart-HTTP Git remote on loopback and cloned by the
 // service (git-remote), a seed file (memory), and a seed file loaded into a new SQLite
 // database (sqlite). Parity tests start the same suite on each.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { parseRecordFile } from '../../src/domain/repo-layout/record-file-parse.ts';
-import { assembleRecords } from '../../src/domain/repo-layout/record-files.ts';
-import type { Collection } from '../../src/domain/records.ts';
-import { parseSeed } from '../../src/domain/seed.ts';
+import { join } from 'node:path';
+import type { DataSet } from '../fixtures/example-repo.ts';
 import { asRepoFiles, asSeedFile, fixtureData } from './fixture-data.ts';
 import { git, makeConfigRepo, type RepoFiles, tempDir } from './git-fixture.ts';
 import { type GitHttpRemote, startGitHttpRemote } from './git-http-server.ts';
@@ -17,9 +13,7 @@ import { tempDatabase } from './sqlite.ts';
 export const BACKENDS = ['git', 'git-remote', 'memory', 'sqlite'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
-export type DataSet = Record<Collection, { id: string }[]>;
-
-const REPO_ROOT = join(import.meta.dirname, '..', '..');
+export { type DataSet, exampleRepoData, exampleRepoFiles, referenceSeedData } from '../fixtures/example-repo.ts';
 
 export const REMOTE_USER = 'config-bot';
 export const REMOTE_PASSWORD = 'remote-password-for-tests';
@@ -86,37 +80,4 @@ export async function backendEnv(backend: Backend, data: DataSet = fixtureData):
 
 export async function startBackend(backend: Backend, data: DataSet = fixtureData, env: Record<string, string> = {}): Promise<TestService> {
   return startTestService({ ...(await backendEnv(backend, data)), ...env });
-}
-
-/** The reference seed file of the repository (data/seed.json), as records. */
-export function referenceSeedData(): DataSet {
-  const parsed = parseSeed(JSON.parse(readFileSync(join(REPO_ROOT, 'data', 'seed.json'), 'utf8')));
-  if (!parsed.ok) throw new Error(`data/seed.json is invalid: ${JSON.stringify(parsed.problems)}`);
-  return parsed.records;
-}
-
-/** The example config repo of the repository (config-repo-example/), as files and as records. */
-export function exampleRepoFiles(): RepoFiles {
-  const root = join(REPO_ROOT, 'config-repo-example');
-  const files: RepoFiles = {};
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files[relative(root, full).split('\\').join('/')] = readFileSync(full, 'utf8');
-    }
-  };
-  walk(root);
-  return files;
-}
-
-export function exampleRepoData(): DataSet {
-  const parsed = assembleRecords(
-    Object.entries(exampleRepoFiles()).flatMap(([path, text]) => {
-      const result = parseRecordFile(path, text as string);
-      return result ? [{ path, parsed: result }] : [];
-    }),
-  );
-  if (parsed.problems.length > 0) throw new Error(`config-repo-example is invalid: ${JSON.stringify(parsed.problems)}`);
-  return parsed.records;
 }

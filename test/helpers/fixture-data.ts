@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Collection } from '../../src/domain/records.ts';
 import { catalog, clusters, namespaces, rolebindings } from '../fixtures/records.ts';
-import { type RepoFiles, tempDir } from './git-fixture.ts';
+import { type RepoFiles, tempDir } from './temp-files.ts';
 
 export const fixtureData: Record<Collection, { id: string }[]> = {
   clusters,

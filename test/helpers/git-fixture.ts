@@ -1,28 +1,8 @@
 // Builds real config repos in temp directories with the git command line.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { dump } from 'js-yaml';
+import { type RepoFiles, tempDir, writeFiles } from './temp-files.ts';
 
-export type RepoFiles = Record<string, string | object>;
-
-export function tempDir(prefix = 'gitops-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** Writes files (objects become YAML) into dir. */
-export function writeFiles(dir: string, files: RepoFiles): void {
-  for (const [path, content] of Object.entries(files)) {
-    const full = join(dir, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, typeof content === 'string' ? content : dump(content));
-  }
-}
+export { removeDir, type RepoFiles, tempDir, writeFiles } from './temp-files.ts';
 
 export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', args, {

@@ -38,7 +38,12 @@ export function request(
   });
 }
 
-/** Polls `check` until it returns true or `timeoutMs` passes. */
+/**
+ * Polls `check` until it returns true or `timeoutMs` passes: for a condition with no event to
+ * await (an answer over HTTP, a file another process writes). What has an event is awaited
+ * instead: the store's loads and publications (./store-events.ts), a service's log lines
+ * (untilLogged in ./service.ts, waitForOutput in ./process.ts).
+ */
 export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3000, stepMs = 25): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

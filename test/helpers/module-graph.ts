@@ -13,6 +13,24 @@ export interface ModuleGraph {
   packages: string[];
 }
 
+/** What one file imports for its values (`import type` is gone when run), not followed further. */
+export function valueImports(file: string): { files: string[]; packages: string[] } {
+  const files: string[] = [];
+  const packages: string[] = [];
+  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    if (match[1]) continue;
+    const specifier = (match[2] ?? match[3])!;
+    if (!specifier.startsWith('.')) {
+      packages.push(specifier);
+      continue;
+    }
+    const target = resolve(dirname(file), specifier);
+    if (!existsSync(target)) throw new Error(`${file} imports ${specifier}, which is not there`);
+    files.push(target);
+  }
+  return { files, packages };
+}
+
 export function moduleGraph(entry: string): ModuleGraph {
   const files = new Set<string>();
   const packages = new Set<string>();
@@ -20,17 +38,9 @@ export function moduleGraph(entry: string): ModuleGraph {
     if (files.has(file)) return;
     files.add(file);
     if (!/\.[cm]?[jt]s$/.test(file)) return;
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      if (match[1]) continue; // `import type`: gone when run
-      const specifier = (match[2] ?? match[3])!;
-      if (!specifier.startsWith('.')) {
-        packages.add(specifier);
-        continue;
-      }
-      const target = resolve(dirname(file), specifier);
-      if (!existsSync(target)) throw new Error(`${file} imports ${specifier}, which is not there`);
-      visit(target);
-    }
+    const imports = valueImports(file);
+    for (const name of imports.packages) packages.add(name);
+    for (const target of imports.files) visit(target);
   };
   visit(resolve(entry));
   return { files: [...files].sort(), packages: [...packages].sort() };

@@ -88,6 +88,26 @@ export async function servedRevision(replica: Replica, path: string): Promise<st
   return res.headers['x-config-revision'] as string | undefined;
 }
 
+/** The log line a replica writes once it serves `commit` (after the swap of its answers). */
+const publishedLine = (commit: string) => new RegExp(`"revision":"${commit}"[^\\n]*"msg":"published a new revision"`);
+
+/**
+ * Milliseconds from `since` until the replica serves `commit`, or undefined when it does not
+ * within `limitMs` of `since`: awaited on the replica's own log line, then confirmed by a read
+ * of `path` (the line is written after the new answers are in place).
+ */
+export async function servedWithin(replica: Replica, commit: string, path: string, since: number, limitMs: number): Promise<number | undefined> {
+  try {
+    await replica.process.waitForOutput(publishedLine(commit), Math.max(0, limitMs - (performance.now() - since)));
+  } catch {
+    return undefined;
+  }
+  const ms = performance.now() - since;
+  const served = await servedRevision(replica, path);
+  if (served !== commit) throw new Error(`${replica.name} logged that it published ${commit} but serves ${served}`);
+  return ms;
+}
+
 /** Stops every replica that still runs. */
 export async function stopReplicas(replicas: readonly Replica[]): Promise<void> {
   await Promise.all(replicas.map((r) => (r.process.child.exitCode === null && r.process.child.signalCode === null ? r.process.stop('SIGKILL') : undefined)));

@@ -1,5 +1,5 @@
 // Made from openapi/openapi.yaml by `npm run generate:api` (openapi-typescript): do not edit.
-// test/ui-api-types.test.ts fails when this file is not what the document makes.
+// test/ui/api-types.unit.test.ts fails when this file is not what the document makes.
 // ui/src/api/types.ts names the parts the UI reads.
 
 export interface paths {
@@ -36,6 +36,10 @@ export interface paths {
          *     6. `cluster` is the cluster's `cluster_name`, `cluster_dns` and `environment`.
          *     7. A reference whose catalog entry does not exist is skipped (the validator and the
          *        crud mode never let such a state be stored).
+         *
+         *     "The catalog" is the catalog entry as this cluster is served it: where a rollout
+         *     (`/rollouts`) has released the cluster's step, the entry with the rollout's `set`
+         *     applied; rules 2 and 3 still let the cluster's own overrides win.
          */
         get: operations["getPlatformComponentInputs"];
         put?: never;
@@ -277,6 +281,15 @@ export interface paths {
          *     `gitops-config validate` reports them. Fleet-wide: a cluster
          *     credential gets `403`. Every replica judges the same revisions of the one store, so
          *     each answers from its own list.
+         *
+         *     Each entry is bounded in bytes, whatever the commit holds: `message` keeps the
+         *     subject and the start of the body, at most 4,096 bytes of UTF-8 (`message_truncated`
+         *     says when the message is longer); an author's name and e-mail at most 256 characters;
+         *     a refused revision's first 20 `problems`, with `problems_count` counting them all.
+         *     The list comes in pages: at most `limit` entries, and a page ends once it holds about
+         *     1 MiB. `next` is the revision to pass as `before` for the next page (`null` on the
+         *     last one); it goes on at any replica that holds that revision, and a `before` that is
+         *     not in the list (forgotten since, or never judged here) is a `400`.
          */
         get: operations["listRevisions"];
         put?: never;
@@ -552,9 +565,14 @@ export interface paths {
         put?: never;
         /**
          * Internal — another replica is about to publish a revision
-         * @description Answered at once. A revision this replica neither serves nor knows as older (Git: an
-         *     ancestor of its commit) makes it fetch now and hold its polls until it serves that
-         *     revision or a newer one, at most 2 s (`catching_up: true`).
+         * @description A revision this replica neither serves nor knows as older (Git: an ancestor of its
+         *     commit) makes it ask its store's source for the newest revision there (a remote: its
+         *     branch's head, nothing fetched; SQLite: the counter). Only when that is newer than the
+         *     one it serves does it hold its polls until it serves it, at most 2 s, fetch it and
+         *     answer `catching_up: true` — once per revision. Otherwise it holds nothing and says why
+         *     in `ignored`: `nothing_new` (a revision made up, or one already served), `held_before`,
+         *     or `rate_limited` (more than 20 announcements at once from one address, 10 a second
+         *     after that); each is counted in `gitops_config_peer_announcements_ignored_total`.
          */
         post: operations["peerAnnounce"];
         delete?: never;
@@ -850,6 +868,76 @@ export interface paths {
         patch: operations["patchRoleBinding"];
         trace?: never;
     };
+    "/rollouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rollouts
+         * @description A bare JSON array sorted by `id`, paged with `limit` and `offset`; the total is in `X-Total-Count`. Only in crud mode. Any other query parameter, a repeated one or a bad value is a `400` naming it.
+         */
+        get: operations["listRollouts"];
+        put?: never;
+        /**
+         * Create a rollout
+         * @description A rollout of a catalog entry: nothing changes for any cluster until `released` is
+         *     raised (the default is 0). Refused with `400` naming the field: an unknown catalog
+         *     entry (`/component`), a `set` of another field or one that changes nothing, a
+         *     duration that does not parse, `batch` 0, 0% or over 100%, `released` past the number
+         *     of steps, a wave name twice, an approval of a wave it does not have. A second rollout
+         *     of one component is a `409`.
+         */
+        post: operations["createRollout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rollouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the record.
+                 * @example demo-cluster-01
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Get a rollout */
+        get: operations["getRollout"];
+        /**
+         * Replace a rollout
+         * @description Replaces the whole record (left-out fields take their defaults); an `id` in the body is optional and must equal the path id.
+         */
+        put: operations["replaceRollout"];
+        post?: never;
+        /**
+         * Delete a rollout
+         * @description Every cluster gets the catalog entry as it is from then on, as after a rollback to 0.
+         *     To keep what the rollout released, complete it instead: one change set that writes
+         *     `set` into the catalog entry and deletes the rollout, which changes no answer of a
+         *     cluster in a wave (preview it with `POST /api/v2/gitops/changes/preview`).
+         */
+        delete: operations["deleteRollout"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a rollout with a JSON Merge Patch
+         * @description JSON Merge Patch (RFC 7386). Releasing the next step is `{"released": 2}`, rolling
+         *     back `{"released": 0, "paused": true}`, approving a wave `{"approved": ["prod"]}`
+         *     (`waves` and `approved` are arrays and replace as a whole); send the ETag in
+         *     `If-Match` so that two people never release a step twice.
+         */
+        patch: operations["patchRollout"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -885,7 +973,8 @@ export interface components {
              * @description The commit message (subject, then a body after a blank line); newlines and tabs
              *     allowed, other control characters not. Without it (or empty), a message listing
              *     the changes. A line `Gitops-Allow-Shrink: yes` of its own lets a set of two or
-             *     more writes through the shrink guard.
+             *     more writes through the shrink guard. At most 16,384 bytes of UTF-8 (`400
+             *     validation_error` naming `message` above that).
              * @example Roll out podinfo 6.7.2 to prod
              */
             message?: string;
@@ -902,14 +991,17 @@ export interface components {
             /** @enum {string} */
             op: "create" | "replace" | "patch" | "delete";
             /** @enum {string} */
-            collection: "clusters" | "platform_components" | "namespaces" | "rolebindings";
+            collection: "clusters" | "platform_components" | "namespaces" | "rolebindings" | "rollouts";
             id: components["schemas"]["Id"];
             /** @description The record (`create`, `replace`), as the collection's `POST` / `PUT` body. */
             record?: Record<string, unknown>;
             /** @description A JSON Merge Patch (`patch`), as the collection's `PATCH` body. */
             patch?: Record<string, unknown>;
             /**
-             * @description The record's ETag exactly as `GET` returned it; `*` for any existing record.
+             * @description The record's ETag exactly as `GET` returned it: one strong ETag, in its quotes. The
+             *     write was made on that one version of the record, so unlike the `If-Match` header of
+             *     a REST write a list, `*` or a weak `W/` tag is a `400 validation_error`; leave
+             *     `if_match` out to write whatever the record holds.
              * @example "q9cZrFbjS0B9lbDEu1P3o2OnBv_"
              */
             if_match?: string;
@@ -922,7 +1014,7 @@ export interface components {
             /** @description Every record the writes named, once, in the order first written, as stored after the set. */
             records: {
                 /** @enum {string} */
-                collection: "clusters" | "platform_components" | "namespaces" | "rolebindings";
+                collection: "clusters" | "platform_components" | "namespaces" | "rolebindings" | "rollouts";
                 id: components["schemas"]["Id"];
                 /** @description The record as stored (as `GET` answers it), or `null` when the set deleted it. */
                 record: Record<string, unknown> | null;
@@ -1125,6 +1217,13 @@ export interface components {
             revision: string | null;
             /** @description The announced revision is news to it; it fetches and holds its polls. */
             catching_up?: boolean;
+            /**
+             * @description The announcement made it hold nothing: its store holds nothing newer than what it
+             *     serves (`nothing_new`), it held its polls for that revision before (`held_before`),
+             *     or the announcing address made more announcements than it may (`rate_limited`).
+             * @enum {string}
+             */
+            ignored?: "nothing_new" | "held_before" | "rate_limited";
             /** @description The request came from the answering process itself. */
             self?: boolean;
         };
@@ -1396,9 +1495,121 @@ export interface components {
             role?: string;
             subjects?: components["schemas"]["Subject"][];
         };
+        /**
+         * @description A stored rollout (schema version 1; `schemas/rollout.schema.json` describes each
+         *     field). Every field is present in responses. Its members are the clusters that
+         *     reference `component`; wave k is the members its `clusters` and `environments` select,
+         *     minus those of earlier waves; a wave's members sorted by id are cut into steps of
+         *     `batch`; steps are numbered across waves from 1, and steps 1 to `released` get the
+         *     catalog entry with `set` applied.
+         */
+        Rollout: {
+            id: components["schemas"]["Id"];
+            component: components["schemas"]["Id"];
+            set: components["schemas"]["RolloutSet"];
+            waves: components["schemas"]["RolloutWaveStored"][];
+            /** @description Clusters per step that may fail or be offline without halting the rollout. */
+            failure_budget: number;
+            progress_deadline: components["schemas"]["Duration"];
+            /** @description A cluster counts for its step once it reports its upgrade succeeded, not once it fetched its answer. */
+            require_reports: boolean;
+            /** @description Steps 1 to `released` are released; 0 serves the catalog entry as it is everywhere. */
+            released: number;
+            /** @description No step is released by the service while true. */
+            paused: boolean;
+            /** @description Names of waves with `approval` that a person approved. */
+            approved: components["schemas"]["Id"][];
+        };
+        /** @description What the clusters of released steps get instead of the catalog's values; at least one field, and not all equal to the catalog's. */
+        RolloutSet: {
+            /** @example 6.7.2 */
+            component_version?: string;
+            /** @example 6.7.2 */
+            oci_tag?: string;
+            oci_url?: string;
+            component_path?: string;
+        };
+        RolloutWave: {
+            name: components["schemas"]["Id"];
+            /** @default [] */
+            clusters?: components["schemas"]["Id"][];
+            /** @default [] */
+            environments?: components["schemas"]["Environment"][];
+            batch?: components["schemas"]["RolloutBatch"];
+            soak?: components["schemas"]["Duration"];
+            /** @default false */
+            approval?: boolean;
+        };
+        RolloutWaveStored: components["schemas"]["RolloutWave"] & Record<string, unknown>;
+        /**
+         * @description Clusters per step: a number from 1, a percentage of the wave from 1% to 100% (rounded up, at least 1), or null for the whole wave.
+         * @example 25%
+         */
+        RolloutBatch: (number | null) | string;
+        /**
+         * @description A Go duration, as time.ParseDuration reads it: "30s", "15m", "2h", "1h30m", "1.5h" (units ns, us, ms, s, m, h; no days); not negative.
+         * @example 30m
+         */
+        Duration: string;
+        /** @description Body of `POST /rollouts`. Left-out fields take their defaults (`failure_budget` 0, `progress_deadline` 1h, `require_reports` false, `released` 0, `paused` false, `approved` []). */
+        RolloutCreate: {
+            id: components["schemas"]["Id"];
+            component: components["schemas"]["Id"];
+            set: components["schemas"]["RolloutSet"];
+            waves: components["schemas"]["RolloutWave"][];
+            /** @default 0 */
+            failure_budget?: number;
+            progress_deadline?: components["schemas"]["Duration"];
+            /** @default false */
+            require_reports?: boolean;
+            /** @default 0 */
+            released?: number;
+            /** @default false */
+            paused?: boolean;
+            /** @default [] */
+            approved?: components["schemas"]["Id"][];
+        };
+        /** @description Body of `PUT /rollouts/{id}`, the whole record. `id` is optional and must equal the path id; left-out fields take their defaults. */
+        RolloutReplace: {
+            id?: components["schemas"]["Id"];
+            component: components["schemas"]["Id"];
+            set: components["schemas"]["RolloutSet"];
+            waves: components["schemas"]["RolloutWave"][];
+            /** @default 0 */
+            failure_budget?: number;
+            progress_deadline?: components["schemas"]["Duration"];
+            /** @default false */
+            require_reports?: boolean;
+            /** @default 0 */
+            released?: number;
+            /** @default false */
+            paused?: boolean;
+            /** @default [] */
+            approved?: components["schemas"]["Id"][];
+        };
+        /** @description JSON Merge Patch (RFC 7386) for a rollout; `null` on an optional field restores its default; `set` merges key by key, `waves` and `approved` replace as a whole. */
+        RolloutMergePatch: {
+            id?: components["schemas"]["Id"];
+            component?: components["schemas"]["Id"];
+            set?: {
+                component_version?: string | null;
+                oci_tag?: string | null;
+                oci_url?: string | null;
+                component_path?: string | null;
+            };
+            waves?: components["schemas"]["RolloutWave"][];
+            failure_budget?: number | null;
+            progress_deadline?: string | null;
+            require_reports?: boolean | null;
+            released?: number | null;
+            paused?: boolean | null;
+            approved?: components["schemas"]["Id"][] | null;
+        };
         RevisionHistory: {
             /** @description Newest first. */
             revisions: components["schemas"]["RevisionEntry"][];
+            /** @description The revision to pass as `before` for the next page; `null` on the last page. */
+            next: string | null;
         };
         RevisionEntry: {
             /** @description The revision id (a Git commit, with a marker for uncommitted edits; a SQLite counter; a seed's hash). */
@@ -1420,14 +1631,18 @@ export interface components {
              * @description When it was made (the commit's author time), or `null` when not known.
              */
             time: string | null;
-            /** @description The commit message (the change set's or the write's message), or `null` when not known. */
+            /** @description The commit message (the change set's or the write's message), at most its first 4,096 bytes of UTF-8, or `null` when not known. */
             message: string | null;
+            /** @description The message is longer than `message` holds. */
+            message_truncated: boolean;
             /** @description How many clusters' answers it changed (a refused one would have changed); `null` when the revision before it is not known. */
             clusters_changed: number | null;
             /** @description The first 100 of them, in id order. */
             clusters: string[] | null;
-            /** @description A refused revision's problems (empty for a published one). */
+            /** @description A refused revision's problems, the first 20 (empty for a published one). */
             problems: components["schemas"]["LoadProblem"][];
+            /** @description How many problems refused it (more than `problems` holds when over 20). */
+            problems_count: number;
         };
         /**
          * @description What a change does: the report `gitops-config diff --format json` prints and the
@@ -2291,6 +2506,18 @@ export interface components {
                 "application/json": components["schemas"]["RoleBinding"];
             };
         };
+        /** @description The stored record. */
+        RolloutStored: {
+            headers: {
+                ETag: components["headers"]["RecordETag"];
+                "X-Config-Revision": components["headers"]["XConfigRevision"];
+                "Gitops-Dry-Run": components["headers"]["GitopsDryRun"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Rollout"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2323,7 +2550,9 @@ export interface components {
          *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
          *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
          *     change set's `revision`). Any other value is `400 validation_error`, as in
-         *     Kubernetes.
+         *     Kubernetes. A write takes no other query parameter: one it does not take (a
+         *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+         *     `400 bad_request` naming it, and nothing is stored.
          * @example All
          */
         DryRun: "All";
@@ -2331,10 +2560,15 @@ export interface components {
          * @description The commit message of this write (its Git commit's subject and body; the `message`
          *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
          *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-         *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-         *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+         *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+         *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+         *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+         *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
          *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
          *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+         *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+         *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+         *     runs with a larger `--max-http-header-size`.
          * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
          */
         CommitMessage: string;
@@ -3070,7 +3304,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -3116,8 +3352,10 @@ export interface operations {
             query?: {
                 /** @description Only the revisions that changed this cluster's answers (the cluster's id). */
                 cluster?: components["schemas"]["Id"];
-                /** @description At most this many revisions. */
+                /** @description At most this many revisions (a page also ends once it holds about 1 MiB). */
                 limit?: number;
+                /** @description Only the revisions judged before this one (the `next` of the page before). */
+                before?: string;
             };
             header?: never;
             path?: never;
@@ -3146,8 +3384,10 @@ export interface operations {
                      *           },
                      *           "time": "2025-01-15T10:52:09.000Z",
                      *           "message": "drop team-b's labels",
+                     *           "message_truncated": false,
                      *           "clusters_changed": 0,
                      *           "clusters": [],
+                     *           "problems_count": 1,
                      *           "problems": [
                      *             {
                      *               "code": "wrong_type",
@@ -3172,14 +3412,17 @@ export interface operations {
                      *           },
                      *           "time": "2025-01-15T10:45:01.000Z",
                      *           "message": "podinfo 6.8.0 for prod",
+                     *           "message_truncated": false,
                      *           "clusters_changed": 2,
                      *           "clusters": [
                      *             "demo-cluster-01",
                      *             "demo-cluster-02"
                      *           ],
-                     *           "problems": []
+                     *           "problems": [],
+                     *           "problems_count": 0
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next": "4f1c2a9e8b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e"
                      *     }
                      */
                     "application/json": components["schemas"]["RevisionHistory"];
@@ -3857,7 +4100,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -3867,10 +4112,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -3996,7 +4246,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4011,10 +4263,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4087,7 +4344,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4102,10 +4361,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4148,7 +4412,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4163,10 +4429,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4298,7 +4569,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4308,10 +4581,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4412,7 +4690,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4427,10 +4707,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4484,7 +4769,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4499,10 +4786,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4546,7 +4838,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4561,10 +4855,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4674,7 +4973,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4684,10 +4985,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4787,7 +5093,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4802,10 +5110,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4855,7 +5168,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4870,10 +5185,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -4917,7 +5237,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4932,10 +5254,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -5043,7 +5370,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5053,10 +5382,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -5157,7 +5491,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5172,10 +5508,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -5234,7 +5575,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5249,10 +5592,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -5296,7 +5644,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5311,10 +5661,15 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
                  */
                 "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
@@ -5346,6 +5701,451 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["RoleBindingStored"];
+            400: components["responses"]["BadBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listRollouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Largest number of records to return. Without it, all records from `offset` on are returned.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of records (in `id` order) to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of rollouts. */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    "X-Config-Revision": components["headers"]["XConfigRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "podinfo-6-7-2",
+                     *         "component": "podinfo",
+                     *         "set": {
+                     *           "component_version": "6.7.2",
+                     *           "oci_tag": "6.7.2"
+                     *         },
+                     *         "waves": [
+                     *           {
+                     *             "name": "canary",
+                     *             "clusters": [
+                     *               "demo-cluster-01"
+                     *             ],
+                     *             "environments": [],
+                     *             "batch": null,
+                     *             "soak": "0s",
+                     *             "approval": false
+                     *           },
+                     *           {
+                     *             "name": "prod",
+                     *             "clusters": [],
+                     *             "environments": [
+                     *               "prod"
+                     *             ],
+                     *             "batch": "25%",
+                     *             "soak": "30m",
+                     *             "approval": true
+                     *           }
+                     *         ],
+                     *         "failure_budget": 0,
+                     *         "progress_deadline": "1h",
+                     *         "require_reports": false,
+                     *         "released": 1,
+                     *         "paused": false,
+                     *         "approved": []
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Rollout"][];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createRollout: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `All`: answer exactly as the write would be answered — status, headers, body — and
+                 *     store nothing (no commit, no transaction, no audit line; the revision served stays).
+                 *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
+                 *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
+                 *     change set's `revision`). Any other value is `400 validation_error`, as in
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
+                 * @example All
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+            };
+            header?: {
+                /**
+                 * @description The commit message of this write (its Git commit's subject and body; the `message`
+                 *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
+                 *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
+                 *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
+                 * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
+                 */
+                "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "podinfo-6-7-2",
+                 *       "component": "podinfo",
+                 *       "set": {
+                 *         "component_version": "6.7.2",
+                 *         "oci_tag": "6.7.2"
+                 *       },
+                 *       "waves": [
+                 *         {
+                 *           "name": "canary",
+                 *           "clusters": [
+                 *             "demo-cluster-01"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "name": "prod",
+                 *           "environments": [
+                 *             "prod"
+                 *           ],
+                 *           "batch": "25%",
+                 *           "soak": "30m",
+                 *           "approval": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RolloutCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the body is the stored record, every default filled in. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["RecordETag"];
+                    "X-Config-Revision": components["headers"]["XConfigRevision"];
+                    "Gitops-Dry-Run": components["headers"]["GitopsDryRun"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rollout"];
+                };
+            };
+            400: components["responses"]["BadBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One or more ETags (or `*`); when one matches the current response, the answer is `304` without a body.
+                 * @example "5d41402abc4b2a76b9719d911017c592"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Id of the record.
+                 * @example demo-cluster-01
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rollout. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["RecordETag"];
+                    "X-Config-Revision": components["headers"]["XConfigRevision"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rollout"];
+                };
+            };
+            304: components["responses"]["RecordNotModified"];
+            400: components["responses"]["InvalidId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    replaceRollout: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `All`: answer exactly as the write would be answered — status, headers, body — and
+                 *     store nothing (no commit, no transaction, no audit line; the revision served stays).
+                 *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
+                 *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
+                 *     change set's `revision`). Any other value is `400 validation_error`, as in
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
+                 * @example All
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+            };
+            header?: {
+                /**
+                 * @description The ETag of the record as last read. If the record has changed since (the ETag no longer matches), the write is refused with `412 precondition_failed`.
+                 * @example "0cc175b9c0f1b6a831c399e269772661"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description The commit message of this write (its Git commit's subject and body; the `message`
+                 *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
+                 *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
+                 *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
+                 * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
+                 */
+                "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
+            };
+            path: {
+                /**
+                 * @description Id of the record.
+                 * @example demo-cluster-01
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "component": "podinfo",
+                 *       "set": {
+                 *         "oci_tag": "6.7.3"
+                 *       },
+                 *       "waves": [
+                 *         {
+                 *           "name": "everyone",
+                 *           "environments": [
+                 *             "dev",
+                 *             "qa",
+                 *             "uat",
+                 *             "prod"
+                 *           ],
+                 *           "batch": 10
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RolloutReplace"];
+            };
+        };
+        responses: {
+            200: components["responses"]["RolloutStored"];
+            400: components["responses"]["BadBody"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteRollout: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `All`: answer exactly as the write would be answered — status, headers, body — and
+                 *     store nothing (no commit, no transaction, no audit line; the revision served stays).
+                 *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
+                 *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
+                 *     change set's `revision`). Any other value is `400 validation_error`, as in
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
+                 * @example All
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+            };
+            header?: {
+                /**
+                 * @description The ETag of the record as last read. If the record has changed since (the ETag no longer matches), the write is refused with `412 precondition_failed`.
+                 * @example "0cc175b9c0f1b6a831c399e269772661"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description The commit message of this write (its Git commit's subject and body; the `message`
+                 *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
+                 *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
+                 *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
+                 * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
+                 */
+                "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
+            };
+            path: {
+                /**
+                 * @description Id of the record.
+                 * @example demo-cluster-01
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (the record's file is removed in one commit with the git backend). */
+            204: {
+                headers: {
+                    "X-Config-Revision": components["headers"]["XConfigRevision"];
+                    "Gitops-Dry-Run": components["headers"]["GitopsDryRun"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchRollout: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `All`: answer exactly as the write would be answered — status, headers, body — and
+                 *     store nothing (no commit, no transaction, no audit line; the revision served stays).
+                 *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
+                 *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
+                 *     change set's `revision`). Any other value is `400 validation_error`, as in
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
+                 * @example All
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+            };
+            header?: {
+                /**
+                 * @description The ETag of the record as last read. If the record has changed since (the ETag no longer matches), the write is refused with `412 precondition_failed`.
+                 * @example "0cc175b9c0f1b6a831c399e269772661"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description The commit message of this write (its Git commit's subject and body; the `message`
+                 *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
+                 *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
+                 *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
+                 *     Decoded, it holds at most 16,384 bytes of UTF-8 (`400 validation_error` above);
+                 *     Node's limit of 16 KiB on a request's headers (`431`) comes first unless the server
+                 *     runs with a larger `--max-http-header-size`.
+                 * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
+                 */
+                "Gitops-Commit-Message"?: components["parameters"]["CommitMessage"];
+            };
+            path: {
+                /**
+                 * @description Id of the record.
+                 * @example demo-cluster-01
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "released": 2
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["RolloutMergePatch"];
+                /**
+                 * @example {
+                 *       "released": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["RolloutMergePatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["RolloutStored"];
             400: components["responses"]["BadBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
