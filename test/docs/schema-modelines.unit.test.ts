@@ -46,9 +46,9 @@ describe('schema modelines of config-repo-example/', () => {
 // shape (an unknown field in `set`, a batch of 0, durations in words or days) the schema
 // refuses too.
 describe('the published rollout schema', () => {
-  const schema = JSON.parse(readFileSync(new URL('../schemas/rollout.schema.json', import.meta.url), 'utf8'));
+  const schema = JSON.parse(readFileSync(new URL('../../schemas/rollout.schema.json', import.meta.url), 'utf8'));
   const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-  const golden = new URL('./golden/', import.meta.url).pathname;
+  const golden = new URL('../golden/', import.meta.url).pathname;
   const file = (path: string) => load(readFileSync(join(golden, path), 'utf8'));
 
   it.each(['rollout-release/repo/rollouts/podinfo-6-8.yaml', 'rollout-rules/repo/rollouts/podinfo-a.yaml', 'rollout-rules/repo/rollouts/traefik-same.yaml'])(
