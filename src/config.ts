@@ -7,7 +7,7 @@ import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
 import type { TlsSettings } from './http/tls-files.ts';
 import { durationMs } from './duration.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
-import { type OidcSettings, oidcSettingsFrom } from './http/oidc/oidc-settings.ts';
+import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
   DEFAULT_HEADER_TIMEOUT,
   DEFAULT_KEEPALIVE_TIMEOUT,
@@ -57,7 +57,7 @@ export interface ServiceConfig extends BackendSettings {
   peers: PeerSettings | undefined;
   /** CLUSTER_TOKEN_KEYS: every key verifies a cluster token, the first signs; none: cluster tokens are off. */
   clusterTokenKeys: string[];
-  /** OIDC_*: people sign in with their issuer's tokens (http/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
+  /** OIDC_*: people sign in with their issuer's tokens (http/auth/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
   oidc: OidcSettings | undefined;
 }
 

@@ -8,8 +8,8 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { previewChange } from '../store/change-preview.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
-import type { Authenticator } from './auth.ts';
-import { fleetWideCaller } from './authorize.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import { fleetWideCaller } from './auth/authorize.ts';
 import { changeSetRequest } from './change-set-routes.ts';
 import { ApiError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';

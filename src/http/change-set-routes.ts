@@ -13,8 +13,8 @@ import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../domain/writes/c
 import { recordEtag } from '../domain/writes/record-etag.ts';
 import type { Role, WriteAuthor, WriteRequest } from '../domain/writes/write-request.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
-import type { Authenticator } from './auth.ts';
-import { fleetWideCaller } from './authorize.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import { fleetWideCaller } from './auth/authorize.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { CHANGES_PATH } from './read-handler.ts';

@@ -7,8 +7,8 @@ import { Router } from 'express';
 import type { Peers } from '../peers/peers.ts';
 import { FLEET_STATES, type FleetState, type FleetStates } from '../serving/fleet-view.ts';
 import { MergedPolls } from '../serving/merged-polls.ts';
-import type { Authenticator } from './auth.ts';
-import { fleetWideCaller } from './authorize.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import { fleetWideCaller } from './auth/authorize.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { FLEET_PATH } from './read-handler.ts';
 

@@ -2,13 +2,13 @@
 // pass on a push webhook, hand over the poll registry for a merged fleet view
 // (src/peers/peers.ts does the work). They take PEER_TOKEN and nothing else: a cluster's or a
 // person's token is refused here, and the peer token is refused everywhere else (it is none
-// of the tokens http/auth.ts knows). Without PEERS these paths do not exist.
+// of the tokens http/auth/authenticator.ts knows). Without PEERS these paths do not exist.
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { type Request, Router } from 'express';
 import { PEER_PATHS, type Peers } from '../peers/peers.ts';
 import type { FleetPolls } from '../serving/fleet-polls.ts';
-import { bearerToken, tokenEquals } from './auth.ts';
+import { bearerToken, tokenEquals } from './auth/authenticator.ts';
 import { ApiError } from './errors.ts';
 
 const gzipAsync = promisify(gzip);

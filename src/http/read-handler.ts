@@ -9,8 +9,8 @@ import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../domain/projections/
 import type { ServedResponse } from '../serving/served-response.ts';
 import type { ResponseTable } from '../serving/response-table.ts';
 import type { CurrentResponses } from '../serving/current-responses.ts';
-import type { Authenticator } from './auth.ts';
-import type { Caller, CallerKind } from './caller.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import type { Caller, CallerKind } from './auth/caller.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
@@ -19,7 +19,7 @@ import type { FleetPolls } from '../serving/fleet-polls.ts';
 import { createReadObserver } from './read-observer.ts';
 import { acceptsGzip } from './content-coding.ts';
 import { securityHeaders } from './security-headers.ts';
-import { mayReadCluster, outsideScope } from './scopes.ts';
+import { mayReadCluster, outsideScope } from './auth/scopes.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 /** The fleet view is under the read prefix but not a prepared response: Express serves it (fleet-routes.ts). */

@@ -13,7 +13,7 @@
 // then names the issuer's origin, and nothing else. Going to the issuer's login page is a
 // top-level navigation, which the policy does not govern, so `form-action` stays 'self'.
 import type { Request, Response } from 'express';
-import type { OidcSettings } from './oidc/oidc-settings.ts';
+import type { OidcSettings } from './auth/oidc/oidc-settings.ts';
 import type { ApiMode } from '../store/backends/settings.ts';
 import { Router } from 'express';
 import { acceptsGzip } from './content-coding.ts';

@@ -4,8 +4,8 @@
 // commit message a REST write gives in a header.
 import type { NextFunction, Request, Response } from 'express';
 import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
-import { callerOf } from './authorize.ts';
-import type { Caller } from './caller.ts';
+import { callerOf } from './auth/authorize.ts';
+import type { Caller } from './auth/caller.ts';
 import { ApiError } from './errors.ts';
 import { knownQuery } from './write-query.ts';
 

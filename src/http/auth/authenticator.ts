@@ -12,13 +12,13 @@
 // synchronous for polls. Tokens are compared in constant time and never logged.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { looksLikeClusterToken } from '../domain/cluster-token.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
+import { looksLikeClusterToken } from '../../domain/cluster-token.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
 import type { Caller, PersonVerifier } from './caller.ts';
-import type { Role } from '../domain/writes/write-request.ts';
+import type { Role } from '../../domain/writes/write-request.ts';
 import { clientCertificateNames } from './client-certificate.ts';
 import { clusterCaller, ClusterTokens } from './cluster-tokens.ts';
-import { ApiError, unauthorized } from './errors.ts';
+import { ApiError, unauthorized } from '../errors.ts';
 import { nameCredential } from './scopes.ts';
 
 

@@ -1,5 +1,5 @@
-// src/http/caller.ts — who is asking, once authenticated
-import type { Role } from '../domain/writes/write-request.ts';
+// Who is asking, once authenticated
+import type { Role } from '../../domain/writes/write-request.ts';
 
 export type CallerKind = 'service' | 'cluster' | 'person' | 'anonymous';
 export interface Caller {

@@ -4,7 +4,7 @@
 // keep-alive connection: the names are read once per socket.
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import { dnsKey } from '../domain/cluster-dns.ts';
+import { dnsKey } from '../../domain/cluster-dns.ts';
 
 const NONE: readonly string[] = Object.freeze([]);
 const namesBySocket = new WeakMap<Socket, readonly string[]>();

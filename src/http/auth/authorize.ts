@@ -2,9 +2,9 @@
 // credential), kept on the response for the request log and the metrics, and whether it may
 // use a fleet-wide path with the role asked for (403 otherwise).
 import type { Request, Response } from 'express';
-import type { Authenticator } from './auth.ts';
+import type { Authenticator } from './authenticator.ts';
 import type { Caller } from './caller.ts';
-import type { Role } from '../domain/writes/write-request.ts';
+import type { Role } from '../../domain/writes/write-request.ts';
 import { requireFleetWide } from './scopes.ts';
 
 /** The caller of an Express request, once authenticated; undefined before (or without) it. */

@@ -2,12 +2,12 @@
 // (a cluster token, or a client certificate naming a cluster) reads its own cluster's three
 // endpoints and nothing else: the listing, the fleet view and every REST path are fleet-wide.
 // A valid credential that asks for more than its scope gets 403 with what it may do; only a
-// missing or invalid one gets 401 (see ./auth.ts).
-import { PER_CLUSTER_ENDPOINTS } from '../domain/projections/index.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
+// missing or invalid one gets 401 (see ./authenticator.ts).
+import { PER_CLUSTER_ENDPOINTS } from '../../domain/projections/index.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
 import type { Caller } from './caller.ts';
-import type { Role } from '../domain/writes/write-request.ts';
-import { ApiError } from './errors.ts';
+import type { Role } from '../../domain/writes/write-request.ts';
+import { ApiError } from '../errors.ts';
 
 const READ_PREFIX = '/api/v2/gitops/';
 const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS).join(',');

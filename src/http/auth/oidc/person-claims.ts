@@ -1,9 +1,9 @@
 // Who a verified token names, and what its groups let that person do. Only claims of a token
 // whose signature, issuer, audience and times were checked reach this.
 import type { JWTPayload } from 'jose';
-import { cleanPersonName, emailAddress } from '../../domain/writes/author-identity.ts';
+import { cleanPersonName, emailAddress } from '../../../domain/writes/author-identity.ts';
 import type { Caller } from '../caller.ts';
-import type { Role } from '../../domain/writes/write-request.ts';
+import type { Role } from '../../../domain/writes/write-request.ts';
 import type { OidcSettings } from './oidc-settings.ts';
 
 export type GroupRules = Pick<OidcSettings, 'groupsClaim' | 'readGroups' | 'writeGroups'>;
