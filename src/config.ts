@@ -4,7 +4,7 @@ import { byteSize } from './byte-size.ts';
 import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
-import type { TlsSettings } from './http/tls-files.ts';
+import type { TlsSettings } from './http/transport/tls-files.ts';
 import { durationMs } from './duration.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';

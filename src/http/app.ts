@@ -17,7 +17,7 @@ import { ApiError, writeError } from './errors.ts';
 import { fleetRoutes } from './fleet-routes.ts';
 import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
 import { CHANGES_PATH, CHANGES_PREVIEW_PATH, createReadHandler } from './read-handler.ts';
-import { securityHeaders } from './security-headers.ts';
+import { securityHeaders } from './transport/security-headers.ts';
 import { serviceRoutes } from './service-routes.ts';
 import { callerOf } from './auth/authorize.ts';
 import { whoamiRoutes } from './whoami-routes.ts';

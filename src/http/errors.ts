@@ -2,7 +2,7 @@
 // "details" for validation errors, whichever layer produced it. How the store's and the
 // domain's typed errors become one of these is ./error-mapping.ts.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { securityHeaderObject } from './security-headers.ts';
+import { securityHeaderObject } from './transport/security-headers.ts';
 
 export const ERROR_STATUS = {
   validation_error: 400,

@@ -17,8 +17,8 @@ import { parseFleetListQuery } from './fleet-list-query.ts';
 import type { RequestCounts } from '../observability/request-counts.ts';
 import type { FleetPolls } from '../serving/fleet-polls.ts';
 import { createReadObserver } from './read-observer.ts';
-import { acceptsGzip } from './content-coding.ts';
-import { securityHeaders } from './security-headers.ts';
+import { acceptsGzip } from './transport/content-coding.ts';
+import { securityHeaders } from './transport/security-headers.ts';
 import { mayReadCluster, outsideScope } from './auth/scopes.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';

@@ -16,7 +16,7 @@ import type { Request, Response } from 'express';
 import type { OidcSettings } from './auth/oidc/oidc-settings.ts';
 import type { ApiMode } from '../store/backends/settings.ts';
 import { Router } from 'express';
-import { acceptsGzip } from './content-coding.ts';
+import { acceptsGzip } from './transport/content-coding.ts';
 import { ApiError } from './errors.ts';
 import { etagMatches } from './read-handler.ts';
 import type { UiFile, UiFiles } from './ui-files.ts';

@@ -26,8 +26,8 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
-import { fromClientError } from './error-mapping.ts';
-import { rawErrorResponse } from './errors.ts';
+import { fromClientError } from '../error-mapping.ts';
+import { rawErrorResponse } from '../errors.ts';
 import { securityHeaderObject } from './security-headers.ts';
 
 interface SocketState {
