@@ -47,9 +47,9 @@ export interface ServiceConfig extends BackendSettings {
   fleetPollIntervalMs: number;
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
-  /** UI: the web UI's files at /ui/ (http/ui-routes.ts); off answers 404 there. */
+  /** UI: the web UI's files at /ui/ (http/web-ui/ui-routes.ts); off answers 404 there. */
   ui: boolean;
-  /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
+  /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/transport/tls-files.ts). */
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
   http: HttpLimits;

@@ -14,15 +14,15 @@ import type { StoreRunner } from '../store/store-runner.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
-import { fleetRoutes } from './fleet-routes.ts';
-import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
-import { CHANGES_PATH, CHANGES_PREVIEW_PATH, createReadHandler } from './read-handler.ts';
+import { fleetRoutes } from './routes/fleet-routes.ts';
+import { METRICS_PATH, metricsRoutes } from './routes/metrics-routes.ts';
+import { CHANGES_PATH, CHANGES_PREVIEW_PATH, createReadHandler } from './read/read-handler.ts';
 import { securityHeaders } from './transport/security-headers.ts';
-import { serviceRoutes } from './service-routes.ts';
+import { serviceRoutes } from './routes/service-routes.ts';
 import { callerOf } from './auth/authorize.ts';
-import { whoamiRoutes } from './whoami-routes.ts';
-import { revisionRoutes } from './revision-routes.ts';
-import { type UiState, uiRoutes } from './ui-routes.ts';
+import { whoamiRoutes } from './routes/whoami-routes.ts';
+import { revisionRoutes } from './routes/revision-routes.ts';
+import { type UiState, uiRoutes } from './web-ui/ui-routes.ts';
 
 export interface AppDeps {
   apiMode: ApiMode;

@@ -4,7 +4,7 @@
 // parameter a write does not know is a 400 naming it, before the body is read and long
 // before anything is stored. Read from the raw URL, not from a parser that would fold
 // `dryRun[]` into `dryRun` or keep only one of two values.
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
 
 /** How much of an unknown name an answer repeats. */
 const NAME_SHOWN_MAX = 100;

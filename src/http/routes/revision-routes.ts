@@ -4,14 +4,14 @@
 // credential gets 403). Among replicas each judges the same revisions of the one store, so a
 // replica's own list is the list: nothing is gathered from peers.
 import { Router } from 'express';
-import { ID_RULE, isValidId } from '../domain/ids.ts';
-import { REVISIONS_KEPT } from '../store/revision-history.ts';
-import type { HistoryQuery } from '../store/revision-history.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { fleetWideCaller } from './auth/authorize.ts';
-import { ApiError, type ErrorDetail } from './errors.ts';
-import { REVISIONS_PATH } from './read-handler.ts';
+import { ID_RULE, isValidId } from '../../domain/ids.ts';
+import { REVISIONS_KEPT } from '../../store/revision-history.ts';
+import type { HistoryQuery } from '../../store/revision-history.ts';
+import type { StoreRunner } from '../../store/store-runner.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { fleetWideCaller } from '../auth/authorize.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import { REVISIONS_PATH } from '../read/read-handler.ts';
 import { problemView } from './ready-view.ts';
 
 export const DEFAULT_REVISIONS_LIMIT = 50;

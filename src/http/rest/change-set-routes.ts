@@ -7,17 +7,17 @@
 // if_match — naming the write by its index, and turns it into a ChangeSetRequest; the store
 // runner does the rest, exactly as for a single REST write.
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { ID_RULE, isValidId } from '../domain/ids.ts';
-import { type AnyRecord, type Collection, COLLECTIONS } from '../domain/records.ts';
-import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../domain/writes/change-set.ts';
-import { recordEtag } from '../domain/writes/record-etag.ts';
-import type { Role, WriteAuthor, WriteRequest } from '../domain/writes/write-request.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { fleetWideCaller } from './auth/authorize.ts';
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { ID_RULE, isValidId } from '../../domain/ids.ts';
+import { type AnyRecord, type Collection, COLLECTIONS } from '../../domain/records.ts';
+import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../../domain/writes/change-set.ts';
+import { recordEtag } from '../../domain/writes/record-etag.ts';
+import type { Role, WriteAuthor, WriteRequest } from '../../domain/writes/write-request.ts';
+import type { StoreRunner } from '../../store/store-runner.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { fleetWideCaller } from '../auth/authorize.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
 import { parseJsonBody } from './json-body.ts';
-import { CHANGES_PATH } from './read-handler.ts';
+import { CHANGES_PATH } from '../read/read-handler.ts';
 import { isDryRun, messageProblem, readDryRun, writeAuthor } from './write-options.ts';
 
 

@@ -1,8 +1,8 @@
 // GET /metrics: every series of the service in the Prometheus text format, public like the
 // probes (docs/decisions/0007-authentication-and-transport.md). With METRICS=off the path answers 404, saying why.
 import { Router } from 'express';
-import type { ServiceMetrics } from '../observability/service-metrics.ts';
-import { ApiError } from './errors.ts';
+import type { ServiceMetrics } from '../../observability/service-metrics.ts';
+import { ApiError } from '../errors.ts';
 
 export const METRICS_PATH = '/metrics';
 

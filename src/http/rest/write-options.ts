@@ -3,10 +3,10 @@
 // is a dry run (?dryRun=All, Kubernetes' spelling: the same answer, nothing stored), and the
 // commit message a REST write gives in a header.
 import type { NextFunction, Request, Response } from 'express';
-import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
-import { callerOf } from './auth/authorize.ts';
-import type { Caller } from './auth/caller.ts';
-import { ApiError } from './errors.ts';
+import type { Role, WriteAuthor } from '../../domain/writes/write-request.ts';
+import { callerOf } from '../auth/authorize.ts';
+import type { Caller } from '../auth/caller.ts';
+import { ApiError } from '../errors.ts';
 import { knownQuery } from './write-query.ts';
 
 /** Set on every answer to a dry run, whatever its status. */

@@ -2,12 +2,12 @@
 // any valid credential (a cluster's too): a person checks which token a tool holds, an
 // operator which cluster a certificate names. 401 without one.
 import { Router } from 'express';
-import type { Authenticator } from './auth/authenticator.ts';
-import { authenticated } from './auth/authorize.ts';
-import type { Caller } from './auth/caller.ts';
-import type { Role } from '../domain/writes/write-request.ts';
-import { ApiError } from './errors.ts';
-import { WHOAMI_PATH } from './read-handler.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { authenticated } from '../auth/authorize.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Role } from '../../domain/writes/write-request.ts';
+import { ApiError } from '../errors.ts';
+import { WHOAMI_PATH } from '../read/read-handler.ts';
 
 const ROLE_ORDER: readonly Role[] = ['read', 'write'];
 

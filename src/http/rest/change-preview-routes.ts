@@ -6,14 +6,14 @@
 // part of editing, so it takes the write role, as the commit does: a reader's look at a
 // change that may never be made is not a read of the fleet.
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { previewChange } from '../store/change-preview.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { fleetWideCaller } from './auth/authorize.ts';
+import { previewChange } from '../../store/change-preview.ts';
+import type { StoreRunner } from '../../store/store-runner.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { fleetWideCaller } from '../auth/authorize.ts';
 import { changeSetRequest } from './change-set-routes.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { parseJsonBody } from './json-body.ts';
-import { CHANGES_PREVIEW_PATH } from './read-handler.ts';
+import { CHANGES_PREVIEW_PATH } from '../read/read-handler.ts';
 import { writeAuthor } from './write-options.ts';
 import { knownQuery } from './write-query.ts';
 

@@ -14,8 +14,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Response, Router } from 'express';
 import type { Logger } from 'pino';
-import { tokenEquals } from './auth/authenticator.ts';
-import { ApiError } from './errors.ts';
+import { tokenEquals } from '../auth/authenticator.ts';
+import { ApiError } from '../errors.ts';
 import { checkDeclaredLength, pushedRef, readWebhookBody } from './webhook-body.ts';
 import { deliveryKeys, RecentDeliveries } from './webhook-deliveries.ts';
 

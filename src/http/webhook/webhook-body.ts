@@ -6,7 +6,7 @@
 // and a hundred bodies arriving at once hold a few megabytes, not a hundred times the limit.
 import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 /**
  * The largest body taken: GitHub and GitLab deliver no payload above 25 MB, so a larger one

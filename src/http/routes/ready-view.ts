@@ -4,9 +4,9 @@
 // states and times. The problems themselves (their messages quote values of the config, a
 // database password included), error texts, paths and the repository's URL are shown only
 // to a caller with a token (read or write).
-import type { BackendName } from '../store/backends/index.ts';
-import { formatLocation, type Problem } from '../domain/problem.ts';
-import type { LoadReport, StoreStatus } from '../store/store-status.ts';
+import type { BackendName } from '../../store/backends/index.ts';
+import { formatLocation, type Problem } from '../../domain/problem.ts';
+import type { LoadReport, StoreStatus } from '../../store/store-status.ts';
 
 export type ReadyView = 'public' | 'full';
 

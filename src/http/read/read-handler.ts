@@ -4,22 +4,22 @@
 // person's token (checked against the OIDC issuer's keys) makes the answer wait.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { dnsKey } from '../domain/cluster-dns.ts';
-import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
-import type { ServedResponse } from '../serving/served-response.ts';
-import type { ResponseTable } from '../serving/response-table.ts';
-import type { CurrentResponses } from '../serving/current-responses.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import type { Caller, CallerKind } from './auth/caller.ts';
-import { toApiError } from './error-mapping.ts';
-import { ApiError, writeError } from './errors.ts';
+import { dnsKey } from '../../domain/cluster-dns.ts';
+import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../../domain/projections/index.ts';
+import type { ServedResponse } from '../../serving/served-response.ts';
+import type { ResponseTable } from '../../serving/response-table.ts';
+import type { CurrentResponses } from '../../serving/current-responses.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { Caller, CallerKind } from '../auth/caller.ts';
+import { toApiError } from '../error-mapping.ts';
+import { ApiError, writeError } from '../errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
-import type { RequestCounts } from '../observability/request-counts.ts';
-import type { FleetPolls } from '../serving/fleet-polls.ts';
+import type { RequestCounts } from '../../observability/request-counts.ts';
+import type { FleetPolls } from '../../serving/fleet-polls.ts';
 import { createReadObserver } from './read-observer.ts';
-import { acceptsGzip } from './transport/content-coding.ts';
-import { securityHeaders } from './transport/security-headers.ts';
-import { mayReadCluster, outsideScope } from './auth/scopes.ts';
+import { acceptsGzip } from '../transport/content-coding.ts';
+import { securityHeaders } from '../transport/security-headers.ts';
+import { mayReadCluster, outsideScope } from '../auth/scopes.ts';
 
 export const READ_PREFIX = '/api/v2/gitops/';
 /** The fleet view is under the read prefix but not a prepared response: Express serves it (fleet-routes.ts). */

@@ -4,13 +4,13 @@
 // rather than the read path. Among replicas (PEERS) every peer's polls are merged in, and the
 // answer names the peers that did not answer.
 import { Router } from 'express';
-import type { Peers } from '../peers/peers.ts';
-import { FLEET_STATES, type FleetState, type FleetStates } from '../serving/fleet-view.ts';
-import { MergedPolls } from '../serving/merged-polls.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { fleetWideCaller } from './auth/authorize.ts';
-import { ApiError, type ErrorDetail } from './errors.ts';
-import { FLEET_PATH } from './read-handler.ts';
+import type { Peers } from '../../peers/peers.ts';
+import { FLEET_STATES, type FleetState, type FleetStates } from '../../serving/fleet-view.ts';
+import { MergedPolls } from '../../serving/merged-polls.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { fleetWideCaller } from '../auth/authorize.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import { FLEET_PATH } from '../read/read-handler.ts';
 
 export interface FleetRouteDeps {
   auth: Authenticator;

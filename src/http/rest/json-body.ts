@@ -2,7 +2,7 @@
 // UTF-8, it fits MAX_BODY_SIZE, it parses, it does not nest too deep, and no object in it
 // gives a key twice. Every refusal is a 4xx with the JSON error body.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { findDuplicateKey } from './json-duplicate-keys.ts';
 
 /** Media types read as JSON: application/json, application/merge-patch+json, any other +json. */

@@ -1,9 +1,9 @@
 // The query of GET /api/v2/gitops/clusters: ?environment=<env> and ?shard=<i>/<n>, both
 // optional, each at most once. Anything else is refused by name, so that a typo never
 // silently returns the whole fleet.
-import { type FleetListFilter, MAX_SHARDS } from '../domain/projections/index.ts';
-import { ENVIRONMENTS, type Environment } from '../domain/records.ts';
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { type FleetListFilter, MAX_SHARDS } from '../../domain/projections/index.ts';
+import { ENVIRONMENTS, type Environment } from '../../domain/records.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
 
 export function parseFleetListQuery(query: string): FleetListFilter {
   const params = new URLSearchParams(query);

@@ -9,18 +9,18 @@
 // writes one that may write; a cluster credential gets 403.
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
-import { dnsKey } from '../domain/cluster-dns.ts';
-import { ID_RULE, isValidId } from '../domain/ids.ts';
-import { recordEtag } from '../domain/writes/record-etag.ts';
-import { type AnyRecord, type Collection, COLLECTIONS, ENVIRONMENTS } from '../domain/records.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
-import type { WriteRequest } from '../domain/writes/write-request.ts';
-import { WriteRefused } from '../store/errors.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
-import type { WriteResult } from '../store/write-attempts.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { fleetWideCaller } from './auth/authorize.ts';
-import { ApiError } from './errors.ts';
+import { dnsKey } from '../../domain/cluster-dns.ts';
+import { ID_RULE, isValidId } from '../../domain/ids.ts';
+import { recordEtag } from '../../domain/writes/record-etag.ts';
+import { type AnyRecord, type Collection, COLLECTIONS, ENVIRONMENTS } from '../../domain/records.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
+import type { WriteRequest } from '../../domain/writes/write-request.ts';
+import { WriteRefused } from '../../store/errors.ts';
+import type { StoreRunner } from '../../store/store-runner.ts';
+import type { WriteResult } from '../../store/write-attempts.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { fleetWideCaller } from '../auth/authorize.ts';
+import { ApiError } from '../errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { commitMessageHeader, isDryRun, readDryRun, writeAuthor } from './write-options.ts';
 

@@ -3,10 +3,10 @@
 // counts, a few increments, one clock read for its duration and, when it got a body, the
 // fleet registry's map lookup.
 import type { IncomingMessage } from 'node:http';
-import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
-import { type CallerLabel, type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../observability/request-counts.ts';
-import type { FleetPolls } from '../serving/fleet-polls.ts';
-import type { ServedResponse } from '../serving/served-response.ts';
+import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../../domain/projections/index.ts';
+import { type CallerLabel, type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../../observability/request-counts.ts';
+import type { FleetPolls } from '../../serving/fleet-polls.ts';
+import type { ServedResponse } from '../../serving/served-response.ts';
 
 /**
  * Records one answered read request. `started` is performance.now() when the handler took it;

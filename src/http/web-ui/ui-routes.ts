@@ -13,12 +13,12 @@
 // then names the issuer's origin, and nothing else. Going to the issuer's login page is a
 // top-level navigation, which the policy does not govern, so `form-action` stays 'self'.
 import type { Request, Response } from 'express';
-import type { OidcSettings } from './auth/oidc/oidc-settings.ts';
-import type { ApiMode } from '../store/backends/settings.ts';
+import type { OidcSettings } from '../auth/oidc/oidc-settings.ts';
+import type { ApiMode } from '../../store/backends/settings.ts';
 import { Router } from 'express';
-import { acceptsGzip } from './transport/content-coding.ts';
-import { ApiError } from './errors.ts';
-import { etagMatches } from './read-handler.ts';
+import { acceptsGzip } from '../transport/content-coding.ts';
+import { ApiError } from '../errors.ts';
+import { etagMatches } from '../read/read-handler.ts';
 import type { UiFile, UiFiles } from './ui-files.ts';
 import { UiFiles as Files } from './ui-files.ts';
 
