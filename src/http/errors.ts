@@ -2,6 +2,7 @@
 // "details" for validation errors, whichever layer produced it. How the store's and the
 // domain's typed errors become one of these is ./error-mapping.ts.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Request } from 'express';
 import { securityHeaderObject } from './transport/security-headers.ts';
 
 export const ERROR_STATUS = {
@@ -59,6 +60,23 @@ export const WWW_AUTHENTICATE = 'Bearer realm="gitops-config-api", Basic realm="
 /** No credential, or one that is not valid: 401 with the challenge. */
 export function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'www-authenticate': WWW_AUTHENTICATE } });
+}
+
+/** A method the path does not take: 405, naming the methods it does take (in `Allow` too). */
+export function methodNotAllowed(method: string, path: string, allow: string): ApiError {
+  return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}`, { headers: { allow } });
+}
+
+/** The last handler of an Express path: a method no handler before it answered gets the 405. */
+export function otherMethodsRefused(allow: string): (req: Request) => never {
+  return (req) => {
+    throw methodNotAllowed(req.method, req.path, allow);
+  };
+}
+
+/** Nothing is published yet (the first load has not finished, or was refused): 503, to be asked again soon. */
+export function notLoaded(): ApiError {
+  return new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
 }
 
 /** Writes an error answer on a plain Node response (the read path does not go through Express). */

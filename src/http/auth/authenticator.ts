@@ -18,23 +18,9 @@ import type { Caller, PersonVerifier } from './caller.ts';
 import type { Role } from '../../domain/writes/write-request.ts';
 import { clientCertificateNames } from './client-certificate.ts';
 import { clusterCaller, ClusterTokens } from './cluster-tokens.ts';
-import { ApiError, unauthorized } from '../errors.ts';
+import { notLoaded, unauthorized } from '../errors.ts';
 import { nameCredential } from './scopes.ts';
-
-
-/**
- * Compares in time that depends only on the expected token's length: every character of the
- * expected token is visited whatever the presented one holds, so neither content nor length
- * can be probed. It allocates nothing, which matters on the read path.
- */
-export function tokenEquals(presented: string, expected: string): boolean {
-  let difference = presented.length ^ expected.length;
-  for (let i = 0; i < expected.length; i++) {
-    // charCodeAt past the end gives NaN, which `| 0` turns into 0: still a difference.
-    difference |= (presented.charCodeAt(i) | 0) ^ expected.charCodeAt(i);
-  }
-  return difference === 0;
-}
+import { basicCredentials, bearerToken, tokenEquals } from './credentials.ts';
 
 export interface AuthenticatorOptions {
   readToken: string;
@@ -133,7 +119,7 @@ export class Authenticator {
   #clusterCaller(token: string, basicUser: string | undefined): Caller {
     if (this.#clusterTokens === undefined) throw unauthorized('this service takes no cluster tokens (CLUSTER_TOKEN_KEYS is not set)');
     const served = this.#served();
-    if (served === undefined) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+    if (served === undefined) throw notLoaded();
     const caller = this.#clusterTokens.verify(token, served);
     if (caller === undefined) {
       throw unauthorized("the cluster token is not valid: not signed by a configured key, revoked (its cluster's credential_generation was raised), or its cluster is gone");
@@ -175,32 +161,4 @@ export class Authenticator {
 
 function serviceCaller(name: string, roles: Role[]): Caller {
   return Object.freeze({ kind: 'service', name, roles: Object.freeze(new Set(roles)) });
-}
-
-/** The token a request presents: a Bearer token, or the password of Basic credentials. */
-export function presentedToken(header: string | undefined): string | undefined {
-  return bearerToken(header) ?? basicPassword(header);
-}
-
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : undefined;
-}
-
-/** The user name and password of `Basic base64(user:password)`; undefined without a password. */
-export function basicCredentials(header: string | undefined): { user: string; password: string } | undefined {
-  if (!header) return undefined;
-  const match = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  const password = decoded.slice(colon + 1);
-  return password === '' ? undefined : { user: decoded.slice(0, colon), password };
-}
-
-/** The password of `Basic base64(user:password)`; the user name may be anything, even empty. */
-export function basicPassword(header: string | undefined): string | undefined {
-  return basicCredentials(header)?.password;
 }

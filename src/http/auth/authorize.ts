@@ -1,7 +1,7 @@
 // The credential check of the Express routes: who the caller is (401 without a valid
 // credential), kept on the response for the request log and the metrics, and whether it may
 // use a fleet-wide path with the role asked for (403 otherwise).
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Authenticator } from './authenticator.ts';
 import type { Caller } from './caller.ts';
 import type { Role } from '../../domain/writes/write-request.ts';
@@ -19,9 +19,15 @@ export async function authenticated(auth: Authenticator, req: Request, res: Resp
   return caller;
 }
 
-/** Authenticates the request and requires a caller that may use fleet-wide paths with `role`. */
-export async function fleetWideCaller(auth: Authenticator, req: Request, res: Response, role: Role): Promise<Caller> {
-  const caller = await authenticated(auth, req, res);
-  requireFleetWide(caller, role, auth.served());
-  return caller;
+/**
+ * The first handler of a fleet-wide route: the request goes on only with a caller that may
+ * use fleet-wide paths with `role`. Express 5 passes the rejected promise on as the
+ * request's error (401 or 403); the caller stays on `res` (callerOf) for the handlers after.
+ */
+export function requireRole(auth: Authenticator, role: Role): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const caller = await authenticated(auth, req, res);
+    requireFleetWide(caller, role, auth.served());
+    next();
+  };
 }

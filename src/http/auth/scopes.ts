@@ -8,8 +8,8 @@ import type { Snapshot } from '../../domain/snapshot.ts';
 import type { Caller } from './caller.ts';
 import type { Role } from '../../domain/writes/write-request.ts';
 import { ApiError } from '../errors.ts';
+import { READ_PREFIX } from '../paths.ts';
 
-const READ_PREFIX = '/api/v2/gitops/';
 const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS).join(',');
 
 /** How each caller's credential is named in a refusal ("this cluster token"); set where the caller is made. */

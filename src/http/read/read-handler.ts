@@ -12,7 +12,7 @@ import type { CurrentResponses } from '../../serving/current-responses.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Caller, CallerKind } from '../auth/caller.ts';
 import { toApiError } from '../error-mapping.ts';
-import { ApiError, writeError } from '../errors.ts';
+import { ApiError, methodNotAllowed, notLoaded, writeError } from '../errors.ts';
 import { parseFleetListQuery } from './fleet-list-query.ts';
 import type { RequestCounts } from '../../observability/request-counts.ts';
 import type { FleetPolls } from '../../serving/fleet-polls.ts';
@@ -20,22 +20,8 @@ import { createReadObserver } from './read-observer.ts';
 import { acceptsGzip } from '../transport/content-coding.ts';
 import { securityHeaders } from '../transport/security-headers.ts';
 import { mayReadCluster, outsideScope } from '../auth/scopes.ts';
-
-export const READ_PREFIX = '/api/v2/gitops/';
-/** The fleet view is under the read prefix but not a prepared response: Express serves it (fleet-routes.ts). */
-export const FLEET_PATH = `${READ_PREFIX}fleet`;
-/** Who the caller is: Express serves it too (whoami-routes.ts). */
-export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
-/** Change sets, and every path below (their preview): Express serves them (change-set-routes.ts, change-preview-routes.ts). */
-export const CHANGES_PATH = `${READ_PREFIX}changes`;
-export const CHANGES_PREVIEW_PATH = `${CHANGES_PATH}/preview`;
-/** The revisions judged: Express serves them (revision-routes.ts). */
-export const REVISIONS_PATH = `${READ_PREFIX}revisions`;
-
-/** A path under the read prefix that is not a prepared response. */
-function servedByExpress(path: string): boolean {
-  return path === FLEET_PATH || path === WHOAMI_PATH || path === REVISIONS_PATH || path === CHANGES_PATH || path.startsWith(`${CHANGES_PATH}/`);
-}
+import { READ_PREFIX, servedByExpress } from '../paths.ts';
+import { etagMatches } from '../etag-match.ts';
 
 export interface ReadHandlerDeps {
   responses: CurrentResponses;
@@ -84,7 +70,7 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
       kind = caller.kind;
       try {
         const served = responses.current();
-        if (!served) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+        if (!served) throw notLoaded();
         revision = served.revision;
         prepared = lookupFor(caller, served, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
         finish(writePrepared(req, res, prepared, head));
@@ -95,11 +81,8 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
 
     let caller: Caller | Promise<Caller>;
     try {
-      if (req.method !== 'GET' && !head) {
-        throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the read endpoints answer GET and HEAD`, {
-          headers: { allow: 'GET, HEAD' },
-        });
-      }
+      // A server's request always has its method: `String` only satisfies the type.
+      if (req.method !== 'GET' && !head) throw methodNotAllowed(String(req.method), path, 'GET, HEAD');
       caller = auth.authenticate(req);
     } catch (error) {
       fail(error);
@@ -195,17 +178,6 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Serv
   res.writeHead(200, [...prepared.headers(gzip), ...security]);
   res.end(head ? undefined : gzip ? prepared.gzipped() : prepared.body);
   return 200;
-}
-
-/** Both variants (identity and gzip) of one body share its hash, so either tag revalidates. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const hash = etag.slice(1, -1);
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
-    return tag === hash || tag === `${hash}-gzip`;
-  });
 }
 
 function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: number, caller: CallerKind): void {

@@ -9,11 +9,11 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { previewChange } from '../../store/change-preview.ts';
 import type { StoreRunner } from '../../store/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { fleetWideCaller } from '../auth/authorize.ts';
+import { requireRole } from '../auth/authorize.ts';
 import { changeSetRequest } from './change-set-routes.ts';
-import { ApiError } from '../errors.ts';
+import { otherMethodsRefused } from '../errors.ts';
 import { parseJsonBody } from './json-body.ts';
-import { CHANGES_PREVIEW_PATH } from '../read/read-handler.ts';
+import { CHANGES_PREVIEW_PATH } from '../paths.ts';
 import { writeAuthor } from './write-options.ts';
 import { knownQuery } from './write-query.ts';
 
@@ -26,21 +26,15 @@ export interface ChangePreviewRouteDeps {
 
 export function changePreviewRoutes(deps: ChangePreviewRouteDeps): Router {
   const router = Router();
-  const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    await fleetWideCaller(deps.auth, req, res, 'write');
-    next();
-  };
   // A preview stores nothing anyway; a parameter sent to it was still meant for something.
   const noQuery = (req: Request, _res: Response, next: NextFunction): void => {
     knownQuery(req.originalUrl, [], 'a preview');
     next();
   };
-  router.post(CHANGES_PREVIEW_PATH, writer, noQuery, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
+  router.post(CHANGES_PREVIEW_PATH, requireRole(deps.auth, 'write'), noQuery, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
     const report = await previewChange(deps.store, changeSetRequest(req.body, writeAuthor(res)));
     res.set({ 'x-config-revision': report.base.commit ?? '', 'cache-control': 'no-store' }).json(report);
   });
-  router.all(CHANGES_PREVIEW_PATH, (req) => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${CHANGES_PREVIEW_PATH}; allowed: POST`, { headers: { allow: 'POST' } });
-  });
+  router.all(CHANGES_PREVIEW_PATH, otherMethodsRefused('POST'));
   return router;
 }

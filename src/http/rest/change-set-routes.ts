@@ -6,7 +6,7 @@
 // This layer checks the body's shape — each write's op, collection, id, record or patch,
 // if_match — naming the write by its index, and turns it into a ChangeSetRequest; the store
 // runner does the rest, exactly as for a single REST write.
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { Router } from 'express';
 import { ID_RULE, isValidId } from '../../domain/ids.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../../domain/records.ts';
 import { type ChangeSetRequest, MAX_CHANGE_SET_WRITES } from '../../domain/writes/change-set.ts';
@@ -14,10 +14,10 @@ import { recordEtag } from '../../domain/writes/record-etag.ts';
 import type { Role, WriteAuthor, WriteRequest } from '../../domain/writes/write-request.ts';
 import type { StoreRunner } from '../../store/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { fleetWideCaller } from '../auth/authorize.ts';
-import { ApiError, type ErrorDetail } from '../errors.ts';
+import { requireRole } from '../auth/authorize.ts';
+import { ApiError, type ErrorDetail, otherMethodsRefused } from '../errors.ts';
 import { parseJsonBody } from './json-body.ts';
-import { CHANGES_PATH } from '../read/read-handler.ts';
+import { CHANGES_PATH } from '../paths.ts';
 import { isDryRun, messageProblem, readDryRun, writeAuthor } from './write-options.ts';
 
 
@@ -48,11 +48,7 @@ interface StoredRecord {
 
 export function changeSetRoutes(deps: ChangeSetRouteDeps): Router {
   const router = Router();
-  const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    await fleetWideCaller(deps.auth, req, res, 'write');
-    next();
-  };
-  router.post(CHANGES_PATH, writer, readDryRun, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
+  router.post(CHANGES_PATH, requireRole(deps.auth, 'write'), readDryRun, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
     const request = changeSetRequest(req.body, writeAuthor(res));
     const dryRun = isDryRun(res);
     const { applied, revisionBefore, revisionAfter } = await deps.store.write(request, { dryRun });
@@ -65,9 +61,7 @@ export function changeSetRoutes(deps: ChangeSetRouteDeps): Router {
       .set({ 'x-config-revision': revisionAfter ?? revisionBefore, 'cache-control': 'no-store' })
       .json({ revision: revisionAfter, unchanged: applied.unchanged, records });
   });
-  router.all(CHANGES_PATH, (req) => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${CHANGES_PATH}; allowed: POST`, { headers: { allow: 'POST' } });
-  });
+  router.all(CHANGES_PATH, otherMethodsRefused('POST'));
   return router;
 }
 

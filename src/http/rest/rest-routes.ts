@@ -7,7 +7,7 @@
 // it and writes the audit line — or, with ?dryRun=All, answers the same and stores nothing
 // (./write-options.ts). Every path is fleet-wide: GETs take a caller that reads everything,
 // writes one that may write; a cluster credential gets 403.
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import { dnsKey } from '../../domain/cluster-dns.ts';
 import { ID_RULE, isValidId } from '../../domain/ids.ts';
@@ -19,8 +19,9 @@ import { WriteRefused } from '../../store/errors.ts';
 import type { StoreRunner } from '../../store/store-runner.ts';
 import type { WriteResult } from '../../store/write-attempts.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { fleetWideCaller } from '../auth/authorize.ts';
-import { ApiError } from '../errors.ts';
+import { requireRole } from '../auth/authorize.ts';
+import { ApiError, notLoaded, otherMethodsRefused } from '../errors.ts';
+import { etagMatches } from '../etag-match.ts';
 import { parseJsonBody } from './json-body.ts';
 import { commitMessageHeader, isDryRun, readDryRun, writeAuthor } from './write-options.ts';
 
@@ -44,20 +45,13 @@ const FILTERS: Record<Collection, string[]> = {
 export function restRoutes(deps: RestDeps): Router {
   const router = Router();
   const jsonBody = parseJsonBody(deps.maxBodyBytes);
-  // Express 5 passes a rejected promise on as the request's error. The caller is kept on
-  // res.locals (by fleetWideCaller) for the request log, the metrics and the write's author.
-  const writer = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    await fleetWideCaller(deps.auth, req, res, 'write');
-    next();
-  };
-  const reader = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    await fleetWideCaller(deps.auth, req, res, 'read');
-    next();
-  };
+  // The caller is kept on res.locals for the request log, the metrics and the write's author.
+  const writer = requireRole(deps.auth, 'write');
+  const reader = requireRole(deps.auth, 'read');
 
   const current = (): Snapshot => {
     const published = deps.store.published();
-    if (!published) throw new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+    if (!published) throw notLoaded();
     return published.snapshot;
   };
 
@@ -107,7 +101,7 @@ export function restRoutes(deps: RestDeps): Router {
       sendRecord(res, 201, record!, revision, { location: `/${collection}/${encodeURIComponent(record!.id)}` });
     });
 
-    router.all(base, methodNotAllowed('GET, HEAD, POST'));
+    router.all(base, otherMethodsRefused('GET, HEAD, POST'));
 
     router.get(item, reader, (req, res) => {
       const id = pathId(req);
@@ -116,7 +110,7 @@ export function restRoutes(deps: RestDeps): Router {
       if (!record) throw notFound(collection, id);
       const etag = recordEtag(record);
       res.set({ etag, 'x-config-revision': snapshot.revision, 'cache-control': 'no-cache' });
-      if (noneMatch(req.headers['if-none-match'], etag)) {
+      if (etagMatches(req.headers['if-none-match'], etag)) {
         res.status(304).end();
         return;
       }
@@ -138,7 +132,7 @@ export function restRoutes(deps: RestDeps): Router {
       res.status(204).set({ 'x-config-revision': revision, 'cache-control': 'no-store' }).end();
     });
 
-    router.all(item, methodNotAllowed('GET, HEAD, PUT, PATCH, DELETE'));
+    router.all(item, otherMethodsRefused('GET, HEAD, PUT, PATCH, DELETE'));
   }
   return router;
 }
@@ -148,12 +142,6 @@ function sendRecord(res: Response, status: number, record: AnyRecord, revision: 
     .status(status)
     .set({ ...extra, etag: recordEtag(record), 'x-config-revision': revision, 'cache-control': 'no-store' })
     .json(record);
-}
-
-function methodNotAllowed(allow: string) {
-  return (req: Request): never => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
-  };
 }
 
 function notFound(collection: Collection, id: string): ApiError {
@@ -181,12 +169,6 @@ function bodyObject(body: unknown, what: string): Record<string, unknown> {
 function ifMatch(req: Request): { ifMatch?: string } {
   const header = req.headers['if-match'];
   return header === undefined ? {} : { ifMatch: header };
-}
-
-function noneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 interface ListQuery {

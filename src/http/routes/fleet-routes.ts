@@ -8,9 +8,9 @@ import type { Peers } from '../../peers/peers.ts';
 import { FLEET_STATES, type FleetState, type FleetStates } from '../../serving/fleet-view.ts';
 import { MergedPolls } from '../../serving/merged-polls.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { fleetWideCaller } from '../auth/authorize.ts';
-import { ApiError, type ErrorDetail } from '../errors.ts';
-import { FLEET_PATH } from '../read/read-handler.ts';
+import { requireRole } from '../auth/authorize.ts';
+import { ApiError, type ErrorDetail, notLoaded, otherMethodsRefused } from '../errors.ts';
+import { FLEET_PATH } from '../paths.ts';
 
 export interface FleetRouteDeps {
   auth: Authenticator;
@@ -22,8 +22,7 @@ export interface FleetRouteDeps {
 
 export function fleetRoutes({ auth, fleet, peers }: FleetRouteDeps): Router {
   const router = Router();
-  router.get(FLEET_PATH, async (req, res) => {
-    await fleetWideCaller(auth, req, res, 'read');
+  router.get(FLEET_PATH, requireRole(auth, 'read'), async (req, res) => {
     if (!fleet) throw new ApiError('not_found', 'the fleet view is off in this service (METRICS=off)');
     const queryAt = req.originalUrl.indexOf('?');
     const state = parseFleetViewQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
@@ -39,14 +38,8 @@ export function fleetRoutes({ auth, fleet, peers }: FleetRouteDeps): Router {
     const { answered, missing } = gathered;
     res.set('cache-control', 'no-store').json({ revision: view.revision, summary: view.summary, peers: { answered, missing }, clusters: view.clusters });
   });
-  router.all(FLEET_PATH, (req) => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the fleet view answers GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
-  });
+  router.all(FLEET_PATH, otherMethodsRefused('GET, HEAD'));
   return router;
-}
-
-function notLoaded(): ApiError {
-  return new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
 }
 
 /** ?state=up_to_date|behind|never_seen, at most once; anything else is refused by name (a typo never shows the whole fleet). */

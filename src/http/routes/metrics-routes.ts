@@ -2,7 +2,7 @@
 // probes (docs/decisions/0007-authentication-and-transport.md). With METRICS=off the path answers 404, saying why.
 import { Router } from 'express';
 import type { ServiceMetrics } from '../../observability/service-metrics.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, otherMethodsRefused } from '../errors.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -13,8 +13,6 @@ export function metricsRoutes(metrics: ServiceMetrics | undefined): Router {
     const text = await metrics.text();
     res.set({ 'content-type': metrics.contentType, 'cache-control': 'no-store' }).send(text);
   });
-  router.all(METRICS_PATH, (req) => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${METRICS_PATH}; allowed: GET, HEAD`, { headers: { allow: 'GET, HEAD' } });
-  });
+  router.all(METRICS_PATH, otherMethodsRefused('GET, HEAD'));
   return router;
 }

@@ -8,7 +8,7 @@ import { gzip } from 'node:zlib';
 import { type Request, Router } from 'express';
 import { PEER_PATHS, type Peers } from '../../peers/peers.ts';
 import type { FleetPolls } from '../../serving/fleet-polls.ts';
-import { bearerToken, tokenEquals } from '../auth/authenticator.ts';
+import { bearerToken, tokenEquals } from '../auth/credentials.ts';
 import { ApiError } from '../errors.ts';
 
 const gzipAsync = promisify(gzip);

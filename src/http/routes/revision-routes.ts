@@ -9,25 +9,22 @@ import { REVISIONS_KEPT } from '../../store/revision-history.ts';
 import type { HistoryQuery } from '../../store/revision-history.ts';
 import type { StoreRunner } from '../../store/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { fleetWideCaller } from '../auth/authorize.ts';
-import { ApiError, type ErrorDetail } from '../errors.ts';
-import { REVISIONS_PATH } from '../read/read-handler.ts';
+import { requireRole } from '../auth/authorize.ts';
+import { ApiError, type ErrorDetail, otherMethodsRefused } from '../errors.ts';
+import { REVISIONS_PATH } from '../paths.ts';
 import { problemView } from './ready-view.ts';
 
 export const DEFAULT_REVISIONS_LIMIT = 50;
 
 export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pick<StoreRunner, 'revisions'> }): Router {
   const router = Router();
-  router.get(REVISIONS_PATH, async (req, res) => {
-    await fleetWideCaller(auth, req, res, 'read');
+  router.get(REVISIONS_PATH, requireRole(auth, 'read'), async (req, res) => {
     const queryAt = req.originalUrl.indexOf('?');
     const query = parseRevisionsQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
     const revisions = (await store.revisions(query)).map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
     res.set('cache-control', 'no-store').json({ revisions });
   });
-  router.all(REVISIONS_PATH, (req) => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the revisions answer GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
-  });
+  router.all(REVISIONS_PATH, otherMethodsRefused('GET, HEAD'));
   return router;
 }
 

@@ -6,8 +6,8 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { authenticated } from '../auth/authorize.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Role } from '../../domain/writes/write-request.ts';
-import { ApiError } from '../errors.ts';
-import { WHOAMI_PATH } from '../read/read-handler.ts';
+import { otherMethodsRefused } from '../errors.ts';
+import { WHOAMI_PATH } from '../paths.ts';
 
 const ROLE_ORDER: readonly Role[] = ['read', 'write'];
 
@@ -28,8 +28,6 @@ export function whoamiRoutes(auth: Authenticator): Router {
     const caller = await authenticated(auth, req, res);
     res.set('cache-control', 'no-store').json(whoamiBody(caller));
   });
-  router.all(WHOAMI_PATH, (req) => {
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; whoami answers GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
-  });
+  router.all(WHOAMI_PATH, otherMethodsRefused('GET, HEAD'));
   return router;
 }

@@ -17,8 +17,8 @@ import type { OidcSettings } from '../auth/oidc/oidc-settings.ts';
 import type { ApiMode } from '../../store/backends/settings.ts';
 import { Router } from 'express';
 import { acceptsGzip } from '../transport/content-coding.ts';
-import { ApiError } from '../errors.ts';
-import { etagMatches } from '../read/read-handler.ts';
+import { ApiError, methodNotAllowed } from '../errors.ts';
+import { etagMatches, gzipEtag } from '../etag-match.ts';
 import type { UiFile, UiFiles } from './ui-files.ts';
 import { UiFiles as Files } from './ui-files.ts';
 
@@ -78,7 +78,7 @@ export function uiRoutes(state: UiState): Router {
   });
   router.all(['/ui', '/ui/', '/ui/*rest'], (req) => {
     if (state.kind === 'off') throw uiOff();
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; the web UI's files answer GET and HEAD`, { headers: { allow: 'GET, HEAD' } });
+    throw methodNotAllowed(req.method, req.path, 'GET, HEAD');
   });
   return router;
 }
@@ -101,7 +101,7 @@ function send(req: Request, res: Response, file: UiFile, contentSecurityPolicy: 
   res.set({ 'content-security-policy': contentSecurityPolicy, 'referrer-policy': 'no-referrer' });
   res.set({
     'cache-control': file.immutable ? IMMUTABLE : REVALIDATE,
-    etag: gzip ? `${file.etag.slice(0, -1)}-gzip"` : file.etag,
+    etag: gzip ? gzipEtag(file.etag) : file.etag,
     vary: 'Accept-Encoding',
   });
   if (etagMatches(req.headers['if-none-match'], file.etag)) {

@@ -14,7 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Response, Router } from 'express';
 import type { Logger } from 'pino';
-import { tokenEquals } from '../auth/authenticator.ts';
+import { tokenEquals } from '../auth/credentials.ts';
 import { ApiError } from '../errors.ts';
 import { checkDeclaredLength, pushedRef, readWebhookBody } from './webhook-body.ts';
 import { deliveryKeys, RecentDeliveries } from './webhook-deliveries.ts';
