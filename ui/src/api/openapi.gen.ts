@@ -552,9 +552,14 @@ export interface paths {
         put?: never;
         /**
          * Internal — another replica is about to publish a revision
-         * @description Answered at once. A revision this replica neither serves nor knows as older (Git: an
-         *     ancestor of its commit) makes it fetch now and hold its polls until it serves that
-         *     revision or a newer one, at most 2 s (`catching_up: true`).
+         * @description A revision this replica neither serves nor knows as older (Git: an ancestor of its
+         *     commit) makes it ask its store's source for the newest revision there (a remote: its
+         *     branch's head, nothing fetched; SQLite: the counter). Only when that is newer than the
+         *     one it serves does it hold its polls until it serves it, at most 2 s, fetch it and
+         *     answer `catching_up: true` — once per revision. Otherwise it holds nothing and says why
+         *     in `ignored`: `nothing_new` (a revision made up, or one already served), `held_before`,
+         *     or `rate_limited` (more than 20 announcements at once from one address, 10 a second
+         *     after that); each is counted in `gitops_config_peer_announcements_ignored_total`.
          */
         post: operations["peerAnnounce"];
         delete?: never;
@@ -909,7 +914,10 @@ export interface components {
             /** @description A JSON Merge Patch (`patch`), as the collection's `PATCH` body. */
             patch?: Record<string, unknown>;
             /**
-             * @description The record's ETag exactly as `GET` returned it; `*` for any existing record.
+             * @description The record's ETag exactly as `GET` returned it: one strong ETag, in its quotes. The
+             *     write was made on that one version of the record, so unlike the `If-Match` header of
+             *     a REST write a list, `*` or a weak `W/` tag is a `400 validation_error`; leave
+             *     `if_match` out to write whatever the record holds.
              * @example "q9cZrFbjS0B9lbDEu1P3o2OnBv_"
              */
             if_match?: string;
@@ -1125,6 +1133,13 @@ export interface components {
             revision: string | null;
             /** @description The announced revision is news to it; it fetches and holds its polls. */
             catching_up?: boolean;
+            /**
+             * @description The announcement made it hold nothing: its store holds nothing newer than what it
+             *     serves (`nothing_new`), it held its polls for that revision before (`held_before`),
+             *     or the announcing address made more announcements than it may (`rate_limited`).
+             * @enum {string}
+             */
+            ignored?: "nothing_new" | "held_before" | "rate_limited";
             /** @description The request came from the answering process itself. */
             self?: boolean;
         };
@@ -2323,7 +2338,9 @@ export interface components {
          *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
          *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
          *     change set's `revision`). Any other value is `400 validation_error`, as in
-         *     Kubernetes.
+         *     Kubernetes. A write takes no other query parameter: one it does not take (a
+         *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+         *     `400 bad_request` naming it, and nothing is stored.
          * @example All
          */
         DryRun: "All";
@@ -2331,8 +2348,10 @@ export interface components {
          * @description The commit message of this write (its Git commit's subject and body; the `message`
          *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
          *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-         *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-         *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+         *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+         *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+         *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+         *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
          *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
          *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
          * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -3070,7 +3089,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -3857,7 +3878,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -3867,8 +3890,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -3996,7 +4021,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4011,8 +4038,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4087,7 +4116,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4102,8 +4133,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4148,7 +4181,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4163,8 +4198,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4298,7 +4335,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4308,8 +4347,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4412,7 +4453,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4427,8 +4470,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4484,7 +4529,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4499,8 +4546,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4546,7 +4595,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4561,8 +4612,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4674,7 +4727,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4684,8 +4739,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4787,7 +4844,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4802,8 +4861,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4855,7 +4916,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4870,8 +4933,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -4917,7 +4982,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -4932,8 +4999,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -5043,7 +5112,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5053,8 +5124,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -5157,7 +5230,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5172,8 +5247,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -5234,7 +5311,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5249,8 +5328,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
@@ -5296,7 +5377,9 @@ export interface operations {
                  *     The answer carries `Gitops-Dry-Run: true`; where the real answer names the revision
                  *     the write made, a dry run names the one served (`X-Config-Revision`), or `null` (a
                  *     change set's `revision`). Any other value is `400 validation_error`, as in
-                 *     Kubernetes.
+                 *     Kubernetes. A write takes no other query parameter: one it does not take (a
+                 *     misspelling such as `dryrun` or `dryRun[]`), or `dryRun` given twice, is
+                 *     `400 bad_request` naming it, and nothing is stored.
                  * @example All
                  */
                 dryRun?: components["parameters"]["DryRun"];
@@ -5311,8 +5394,10 @@ export interface operations {
                  * @description The commit message of this write (its Git commit's subject and body; the `message`
                  *     of its SQLite audit row). A header carries ASCII only: percent-encode it as UTF-8
                  *     (`%0A` a newline, `%25` a `%`, `%C3%A9` an `é`); it is decoded before use. Control
-                 *     characters other than newline and tab, raw non-ASCII bytes and a malformed escape
-                 *     are a `400 validation_error`. Trailing blanks and blank lines at either end are
+                 *     characters other than newline and tab (C0, DEL, C1), bidirectional controls
+                 *     (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), line and paragraph separators
+                 *     (U+2028, U+2029), raw non-ASCII bytes, a malformed escape and the header given more
+                 *     than once are a `400 validation_error`. Trailing blanks and blank lines at either end are
                  *     dropped, as `git commit` drops them. Without it (or empty), the message is made from
                  *     the change: `<collection>: <create|update|delete> <id>` and the changed fields.
                  * @example Scale%20podinfo%20on%20demo-cluster-01%0A%0AAsked%20for%20in%20TICKET-42.
