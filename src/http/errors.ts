@@ -64,7 +64,8 @@ export function unauthorized(message: string): ApiError {
 
 /** A method the path does not take: 405, naming the methods it does take (in `Allow` too). */
 export function methodNotAllowed(method: string, path: string, allow: string): ApiError {
-  return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}`, { headers: { allow } });
+  const message = `${method} is not allowed on ${path}; allowed: ${allow}`;
+  return new ApiError('method_not_allowed', message, { headers: { allow } });
 }
 
 /** The last handler of an Express path: a method no handler before it answered gets the 405. */
@@ -76,7 +77,8 @@ export function otherMethodsRefused(allow: string): (req: Request) => never {
 
 /** Nothing is published yet (the first load has not finished, or was refused): 503, to be asked again soon. */
 export function notLoaded(): ApiError {
-  return new ApiError('unavailable', 'no configuration has been loaded yet; see /ready', { headers: { 'retry-after': '5' } });
+  const message = 'no configuration has been loaded yet; see /ready';
+  return new ApiError('unavailable', message, { headers: { 'retry-after': '5' } });
 }
 
 /** Writes an error answer on a plain Node response (the read path does not go through Express). */
