@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { dnsKey } from '../../domain/cluster-dns.ts';
 import { isPerClusterEndpoint, MAX_RESPONSE_BYTES } from '../../domain/projections/index.ts';
+import { ENVIRONMENTS } from '../../domain/records.ts';
 import type { ServedResponse } from '../../serving/served-response.ts';
 import type { ResponseTable } from '../../serving/response-table.ts';
 import type { CurrentResponses } from '../../serving/current-responses.ts';
@@ -153,7 +154,7 @@ function fleetList(cache: ResponseTable, query: string): ServedResponse {
     throw new ApiError(
       'response_too_large',
       `the listing would be ${prepared.bytes} bytes, over the 900 KiB limit (${MAX_RESPONSE_BYTES} bytes); ` +
-        `ask for part of it: ?shard=<i>/<n> (n = ${shards} or more) or ?environment=<dev|qa|uat|prod>`,
+        `ask for part of it: ?shard=<i>/<n> (n = ${shards} or more) or ?environment=<${ENVIRONMENTS.join('|')}>`,
     );
   }
   return prepared;

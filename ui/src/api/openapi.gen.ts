@@ -2846,7 +2846,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the clusters of this environment. */
-                environment?: "dev" | "qa" | "uat" | "prod";
+                environment?: components["schemas"]["Environment"];
                 /**
                  * @description `<i>/<n>` (1 ≤ n ≤ 4096, 0 ≤ i < n): only the clusters whose shard is `i` when the
                  *     fleet is cut in `n` shards. A cluster's shard is the first 4 bytes of the SHA-256
