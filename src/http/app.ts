@@ -63,8 +63,9 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
       deps.log[probe && res.statusCode < 500 ? 'debug' : level]({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
       // The matched route's pattern (/clusters/:id), never the path: ids and unknown paths would make a series each.
       const route = typeof req.route?.path === 'string' ? req.baseUrl + req.route.path : UNMATCHED_ROUTE;
-      // A request refused 401 had no valid credential; one refused 403 keeps its caller's kind.
-      const caller = res.statusCode === 401 ? 'anonymous' : (callerOf(res)?.kind ?? 'anonymous');
+      // A request without a valid credential has no caller: anonymous. One refused for its
+      // scope keeps its caller's kind (403, and the read token's 401 on a write).
+      const caller = callerOf(res)?.kind ?? 'anonymous';
       requests?.route(route).method(req.method).record(res.statusCode, ms / 1000, caller);
     });
     next();

@@ -62,6 +62,17 @@ export function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'www-authenticate': WWW_AUTHENTICATE } });
 }
 
+/** The challenge of a valid token whose scope is too small for the request (RFC 6750 §3.1). */
+export const INSUFFICIENT_SCOPE = 'Bearer realm="gitops-config-api", error="insufficient_scope"';
+
+/**
+ * The shared read token on a write: 401, as the contract has it, but with a challenge that
+ * tells a client the token itself is fine (another token, not the same one again, is needed).
+ */
+export function insufficientScope(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': INSUFFICIENT_SCOPE } });
+}
+
 /** A method the path does not take: 405, naming the methods it does take (in `Allow` too). */
 export function methodNotAllowed(method: string, path: string, allow: string): ApiError {
   const message = `${method} is not allowed on ${path}; allowed: ${allow}`;

@@ -1,13 +1,15 @@
-// What a caller may do, and the 403 that says so when it asks for more. A cluster credential
-// (a cluster token, or a client certificate naming a cluster) reads its own cluster's three
-// endpoints and nothing else: the listing, the fleet view and every REST path are fleet-wide.
-// A valid credential that asks for more than its scope gets 403 with what it may do; only a
-// missing or invalid one gets 401 (see ./authenticator.ts).
+// What a caller may do, and the refusal that says so when it asks for more. A cluster
+// credential (a cluster token, or a client certificate naming a cluster) reads its own
+// cluster's three endpoints and nothing else: the listing, the fleet view and every REST path
+// are fleet-wide. A valid credential that asks for more than its scope gets 403 with what it
+// may do; a missing or invalid one gets 401 (see ./authenticator.ts). One exception, from the
+// contract: the shared read token (AUTH_TOKEN) on a write keeps the 401 the contract gives it,
+// with the same message and a challenge saying the token is valid but its scope too small.
 import { PER_CLUSTER_ENDPOINTS } from '../../domain/projections/index.ts';
 import type { Snapshot } from '../../domain/snapshot.ts';
 import type { Caller } from './caller.ts';
 import type { Role } from '../../domain/writes/write-request.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, insufficientScope } from '../errors.ts';
 import { READ_PREFIX } from '../paths.ts';
 
 const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS).join(',');
@@ -60,11 +62,19 @@ export function outsideScope(caller: Caller, served: Snapshot | undefined): ApiE
   return new ApiError('forbidden', `${who} reads only ${whose} three endpoints (${endpoints.join('; ')}); this path is not one of them`);
 }
 
+/** The service's shared read token (AUTH_TOKEN), as ./authenticator.ts names its caller. */
+function isSharedReadToken(caller: Caller): boolean {
+  return caller.kind === 'service' && caller.name === 'read-token';
+}
+
 function missingRole(caller: Caller, role: Role): ApiError {
   const who = credentialName(caller);
   if (role === 'write') {
     const how = caller.kind === 'person' ? 'membership of a group in OIDC_WRITE_GROUPS' : 'the write token (CRUD_AUTH_TOKEN)';
-    return new ApiError('forbidden', `${who} may read but not write; writes need ${how}`);
+    const message = `${who} may read but not write; writes need ${how}`;
+    // The contract gives the read token's write 401, and clients written against it expect
+    // that (docs/decisions/0042-read-token-writes-401.md).
+    return isSharedReadToken(caller) ? insufficientScope(message) : new ApiError('forbidden', message);
   }
   const how = caller.kind === 'person' ? 'membership of a group in OIDC_READ_GROUPS' : 'the read token (AUTH_TOKEN)';
   return new ApiError('forbidden', `${who} may not read; reading needs ${how}`);
