@@ -92,6 +92,15 @@ export function notLoaded(): ApiError {
   return new ApiError('unavailable', message, { headers: { 'retry-after': '5' } });
 }
 
+/**
+ * A query refused for what `details` names, each said in the message too: `bad_request`, or
+ * `validation_error` on the REST paths, whose listing refused its query so from the start.
+ */
+export function invalidQuery(details: ErrorDetail[], code: 'bad_request' | 'validation_error' = 'bad_request'): ApiError {
+  const said = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return new ApiError(code, `invalid query: ${said}`, { details });
+}
+
 /** Writes an error answer on a plain Node response (the read path does not go through Express). */
 export function writeError(res: ServerResponse, error: ApiError, head = false): void {
   const body = Buffer.from(JSON.stringify(error.body()));

@@ -13,6 +13,16 @@ export const CHANGES_PREVIEW_PATH = `${CHANGES_PATH}/preview`;
 /** The revisions judged (./routes/revision-routes.ts). */
 export const REVISIONS_PATH = `${READ_PREFIX}revisions`;
 
+/**
+ * The query of a request's URL, without its `?` ('' when there is none). Read from the raw
+ * URL rather than from Express's parsed `req.query`, which folds `a[]` into `a` and keeps one
+ * of two values: a query is checked as it was sent.
+ */
+export function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? '' : url.slice(at + 1);
+}
+
 /** Whether a path under the read prefix is an Express route's, not a prepared answer. */
 export function servedByExpress(path: string): boolean {
   return (

@@ -3,7 +3,7 @@
 // silently returns the whole fleet.
 import { type FleetListFilter, MAX_SHARDS } from '../../domain/projections/index.ts';
 import { ENVIRONMENTS, type Environment } from '../../domain/records.ts';
-import { ApiError, type ErrorDetail } from '../errors.ts';
+import { type ErrorDetail, invalidQuery } from '../errors.ts';
 
 export function parseFleetListQuery(query: string): FleetListFilter {
   const params = new URLSearchParams(query);
@@ -30,7 +30,7 @@ export function parseFleetListQuery(query: string): FleetListFilter {
     }
   }
   if (details.length > 0) {
-    throw new ApiError('bad_request', `invalid query: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+    throw invalidQuery(details);
   }
   return filter;
 }

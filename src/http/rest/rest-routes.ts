@@ -20,7 +20,7 @@ import type { StoreRunner } from '../../store/store-runner.ts';
 import type { WriteResult } from '../../store/write-attempts.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
-import { ApiError, notLoaded, otherMethodsRefused } from '../errors.ts';
+import { ApiError, invalidQuery, notLoaded, otherMethodsRefused } from '../errors.ts';
 import { etagMatches } from '../etag-match.ts';
 import { parseJsonBody } from './json-body.ts';
 import { commitMessageHeader, isDryRun, readDryRun, writeAuthor } from './write-options.ts';
@@ -216,7 +216,7 @@ export function parseListQuery(collection: Collection, query: Record<string, unk
     if (dns) result.cluster_dns = dns;
   }
   if (details.length > 0) {
-    throw new ApiError('validation_error', `invalid query: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+    throw invalidQuery(details, 'validation_error');
   }
   return result;
 }

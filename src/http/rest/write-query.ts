@@ -5,6 +5,7 @@
 // before anything is stored. Read from the raw URL, not from a parser that would fold
 // `dryRun[]` into `dryRun` or keep only one of two values.
 import { ApiError, type ErrorDetail } from '../errors.ts';
+import { queryOf } from '../paths.ts';
 
 /** How much of an unknown name an answer repeats. */
 const NAME_SHOWN_MAX = 100;
@@ -15,8 +16,7 @@ const NAME_SHOWN_MAX = 100;
  * the message ("a write", "a preview").
  */
 export function knownQuery(url: string, accepted: readonly string[], what: string): ReadonlyMap<string, string> {
-  const at = url.indexOf('?');
-  const params = new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
+  const params = new URLSearchParams(queryOf(url));
   const takes = accepted.length === 0 ? `${what} takes no query parameter` : `${what} takes only ${accepted.join(', ')}`;
   const details: ErrorDetail[] = [];
   const values = new Map<string, string>();

@@ -9,8 +9,8 @@ import { FLEET_STATES, type FleetState, type FleetStates } from '../../serving/f
 import { MergedPolls } from '../../serving/merged-polls.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
-import { ApiError, type ErrorDetail, notLoaded, otherMethodsRefused } from '../errors.ts';
-import { FLEET_PATH } from '../paths.ts';
+import { ApiError, type ErrorDetail, invalidQuery, notLoaded, otherMethodsRefused } from '../errors.ts';
+import { FLEET_PATH, queryOf } from '../paths.ts';
 
 export interface FleetRouteDeps {
   auth: Authenticator;
@@ -24,8 +24,7 @@ export function fleetRoutes({ auth, fleet, peers }: FleetRouteDeps): Router {
   const router = Router();
   router.get(FLEET_PATH, requireRole(auth, 'read'), async (req, res) => {
     if (!fleet) throw new ApiError('not_found', 'the fleet view is off in this service (METRICS=off)');
-    const queryAt = req.originalUrl.indexOf('?');
-    const state = parseFleetViewQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
+    const state = parseFleetViewQuery(queryOf(req.originalUrl));
     if (!peers) {
       const view = await fleet.view(state);
       if (!view) throw notLoaded();
@@ -55,7 +54,7 @@ export function parseFleetViewQuery(query: string): FleetState | undefined {
     else details.push({ path: name, message: `must be one of: ${FLEET_STATES.join(', ')}` });
   }
   if (details.length > 0) {
-    throw new ApiError('bad_request', `invalid query: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+    throw invalidQuery(details);
   }
   return state;
 }

@@ -10,6 +10,7 @@ import { PEER_PATHS, type Peers } from '../../peers/peers.ts';
 import type { FleetPolls } from '../../serving/fleet-polls.ts';
 import { bearerToken, tokenEquals } from '../auth/credentials.ts';
 import { ApiError } from '../errors.ts';
+import { queryOf } from '../paths.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -53,8 +54,7 @@ export function peerRoutes({ peers, token, polls }: PeerRouteDeps): Router {
 
 /** The query words a peer path needs, each once and short; anything else is a 400. */
 function peerQuery(req: Request, names: readonly string[]): Record<string, string> {
-  const queryAt = req.originalUrl.indexOf('?');
-  const params = new URLSearchParams(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
+  const params = new URLSearchParams(queryOf(req.originalUrl));
   const values: Record<string, string> = {};
   for (const name of names) {
     const given = params.getAll(name);

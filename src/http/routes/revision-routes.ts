@@ -10,8 +10,8 @@ import type { HistoryQuery } from '../../store/revision-history.ts';
 import type { StoreRunner } from '../../store/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
-import { ApiError, type ErrorDetail, otherMethodsRefused } from '../errors.ts';
-import { REVISIONS_PATH } from '../paths.ts';
+import { type ErrorDetail, invalidQuery, otherMethodsRefused } from '../errors.ts';
+import { queryOf, REVISIONS_PATH } from '../paths.ts';
 import { problemView } from './ready-view.ts';
 
 export const DEFAULT_REVISIONS_LIMIT = 50;
@@ -19,8 +19,7 @@ export const DEFAULT_REVISIONS_LIMIT = 50;
 export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pick<StoreRunner, 'revisions'> }): Router {
   const router = Router();
   router.get(REVISIONS_PATH, requireRole(auth, 'read'), async (req, res) => {
-    const queryAt = req.originalUrl.indexOf('?');
-    const query = parseRevisionsQuery(queryAt === -1 ? '' : req.originalUrl.slice(queryAt + 1));
+    const query = parseRevisionsQuery(queryOf(req.originalUrl));
     const revisions = (await store.revisions(query)).map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
     res.set('cache-control', 'no-store').json({ revisions });
   });
@@ -45,7 +44,7 @@ export function parseRevisionsQuery(query: string): HistoryQuery {
     else details.push({ path: name, message: `must be a whole number from 1 to ${REVISIONS_KEPT}` });
   }
   if (details.length > 0) {
-    throw new ApiError('bad_request', `invalid query: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+    throw invalidQuery(details);
   }
   return parsed;
 }

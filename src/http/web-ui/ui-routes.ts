@@ -59,6 +59,7 @@ export function uiRoutes(state: UiState): Router {
   const router = Router({ strict: true });
   router.get('/ui', (req, res) => {
     if (state.kind === 'off') throw uiOff();
+    // The query goes along as it came, `?` and all.
     const queryAt = req.originalUrl.indexOf('?');
     res.redirect(301, UI_PATH + (queryAt === -1 ? '' : req.originalUrl.slice(queryAt)));
   });
