@@ -92,11 +92,13 @@ export function notLoaded(): ApiError {
   return new ApiError('unavailable', message, { headers: { 'retry-after': '5' } });
 }
 
+type QueryErrorCode = Extract<ErrorCode, 'bad_request' | 'validation_error'>;
+
 /**
  * A query refused for what `details` names, each said in the message too: `bad_request`, or
  * `validation_error` on the REST paths, whose listing refused its query so from the start.
  */
-export function invalidQuery(details: ErrorDetail[], code: 'bad_request' | 'validation_error' = 'bad_request'): ApiError {
+export function invalidQuery(details: ErrorDetail[], code: QueryErrorCode = 'bad_request'): ApiError {
   const said = details.map((d) => `${d.path}: ${d.message}`).join('; ');
   return new ApiError(code, `invalid query: ${said}`, { details });
 }
