@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
+import { ENVIRONMENTS } from '../src/domain/records.ts';
 
 export interface GenerateOptions {
   clusters: number;
@@ -16,8 +17,6 @@ export interface GenerateOptions {
   /** Make the directory a Git repository with one commit (uses the git command line). */
   git?: boolean;
 }
-
-const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'] as const;
 
 /** The id of the i-th generated cluster. */
 export function clusterId(i: number): string {
@@ -66,7 +65,7 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
       id: clusterId(i),
       cluster_name: `k8s-${i}`,
       cluster_dns: clusterDns(i),
-      environment: ENVIRONMENTS[i % 4],
+      environment: ENVIRONMENTS[i % ENVIRONMENTS.length],
       platform_components: unique.map((id, k) => ({
         id,
         enabled: k % 7 !== 6,

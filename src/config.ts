@@ -4,10 +4,10 @@ import { byteSize } from './byte-size.ts';
 import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
-import type { TlsSettings } from './http/tls-files.ts';
+import type { TlsSettings } from './http/transport/tls-files.ts';
 import { durationMs } from './duration.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
-import { type OidcSettings, oidcSettingsFrom } from './http/oidc/oidc-settings.ts';
+import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
   DEFAULT_HEADER_TIMEOUT,
   DEFAULT_KEEPALIVE_TIMEOUT,
@@ -47,9 +47,9 @@ export interface ServiceConfig extends BackendSettings {
   fleetPollIntervalMs: number;
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
-  /** UI: the web UI's files at /ui/ (http/ui-routes.ts); off answers 404 there. */
+  /** UI: the web UI's files at /ui/ (http/web-ui/ui-routes.ts); off answers 404 there. */
   ui: boolean;
-  /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/tls-files.ts). */
+  /** TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE: HTTPS when set (read in http/transport/tls-files.ts). */
   tls: TlsSettings | undefined;
   /** HTTP_MAX_CONNECTIONS and the timeouts of the HTTP server (see http-limits.ts). */
   http: HttpLimits;
@@ -57,7 +57,7 @@ export interface ServiceConfig extends BackendSettings {
   peers: PeerSettings | undefined;
   /** CLUSTER_TOKEN_KEYS: every key verifies a cluster token, the first signs; none: cluster tokens are off. */
   clusterTokenKeys: string[];
-  /** OIDC_*: people sign in with their issuer's tokens (http/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
+  /** OIDC_*: people sign in with their issuer's tokens (http/auth/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
   oidc: OidcSettings | undefined;
 }
 

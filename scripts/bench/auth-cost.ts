@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { signClusterToken } from '../../src/domain/cluster-token.ts';
 import type { Cluster } from '../../src/domain/records.ts';
 import { createSnapshot } from '../../src/domain/snapshot.ts';
-import { Authenticator } from '../../src/http/auth.ts';
+import { Authenticator } from '../../src/http/auth/authenticator.ts';
 import { median } from './stats.ts';
 
 export interface AuthCost {

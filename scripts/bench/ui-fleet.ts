@@ -7,9 +7,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { UI_BUILD_DIR } from '../../src/http/ui-files.ts';
+import { ENVIRONMENTS } from '../../src/domain/records.ts';
+import { UI_BUILD_DIR } from '../../src/http/web-ui/ui-files.ts';
 
-const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'];
 
 export function fleetClusterId(i: number): string {
   return `cluster-${String(i).padStart(5, '0')}`;

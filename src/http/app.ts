@@ -11,18 +11,19 @@ import type { Peers } from '../peers/peers.ts';
 import { UNMATCHED_ROUTE } from '../observability/request-counts.ts';
 import type { CurrentResponses } from '../serving/current-responses.ts';
 import type { StoreRunner } from '../store/store-runner.ts';
-import type { Authenticator } from './auth.ts';
+import type { Authenticator } from './auth/authenticator.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';
-import { fleetRoutes } from './fleet-routes.ts';
-import { METRICS_PATH, metricsRoutes } from './metrics-routes.ts';
-import { CHANGES_PATH, CHANGES_PREVIEW_PATH, createReadHandler } from './read-handler.ts';
-import { securityHeaders } from './security-headers.ts';
-import { serviceRoutes } from './service-routes.ts';
-import { callerOf } from './authorize.ts';
-import { whoamiRoutes } from './whoami-routes.ts';
-import { revisionRoutes } from './revision-routes.ts';
-import { type UiState, uiRoutes } from './ui-routes.ts';
+import { fleetRoutes } from './routes/fleet-routes.ts';
+import { METRICS_PATH, metricsRoutes } from './routes/metrics-routes.ts';
+import { CHANGES_PATH, CHANGES_PREVIEW_PATH } from './paths.ts';
+import { createReadHandler } from './read/read-handler.ts';
+import { securityHeaders } from './transport/security-headers.ts';
+import { serviceRoutes } from './routes/service-routes.ts';
+import { callerOf } from './auth/authorize.ts';
+import { whoamiRoutes } from './routes/whoami-routes.ts';
+import { revisionRoutes } from './routes/revision-routes.ts';
+import { type UiState, uiRoutes } from './web-ui/ui-routes.ts';
 
 export interface AppDeps {
   apiMode: ApiMode;
@@ -62,8 +63,9 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
       deps.log[probe && res.statusCode < 500 ? 'debug' : level]({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
       // The matched route's pattern (/clusters/:id), never the path: ids and unknown paths would make a series each.
       const route = typeof req.route?.path === 'string' ? req.baseUrl + req.route.path : UNMATCHED_ROUTE;
-      // A request refused 401 had no valid credential; one refused 403 keeps its caller's kind.
-      const caller = res.statusCode === 401 ? 'anonymous' : (callerOf(res)?.kind ?? 'anonymous');
+      // A request without a valid credential has no caller: anonymous. One refused for its
+      // scope keeps its caller's kind (403, and the read token's 401 on a write).
+      const caller = callerOf(res)?.kind ?? 'anonymous';
       requests?.route(route).method(req.method).record(res.statusCode, ms / 1000, caller);
     });
     next();

@@ -5,7 +5,7 @@ import { maxHeaderSize } from 'node:http';
 import { formatLocation, type Problem, type RecordKey, recordName } from '../domain/problem.ts';
 import type { WriteRefusal } from '../domain/writes/write-request.ts';
 import { type StoreFaultReason, StoreUnavailable, WriteRefused } from '../store/errors.ts';
-import { IssuerUnavailable, PersonTokenInvalid } from './caller.ts';
+import { IssuerUnavailable, PersonTokenInvalid } from './auth/caller.ts';
 import { ApiError, type ErrorDetail, unauthorized } from './errors.ts';
 
 /**

@@ -2,7 +2,8 @@
 // "details" for validation errors, whichever layer produced it. How the store's and the
 // domain's typed errors become one of these is ./error-mapping.ts.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { securityHeaderObject } from './security-headers.ts';
+import type { Request } from 'express';
+import { securityHeaderObject } from './transport/security-headers.ts';
 
 export const ERROR_STATUS = {
   validation_error: 400,
@@ -59,6 +60,47 @@ export const WWW_AUTHENTICATE = 'Bearer realm="gitops-config-api", Basic realm="
 /** No credential, or one that is not valid: 401 with the challenge. */
 export function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'www-authenticate': WWW_AUTHENTICATE } });
+}
+
+/** The challenge of a valid token whose scope is too small for the request (RFC 6750 §3.1). */
+export const INSUFFICIENT_SCOPE = 'Bearer realm="gitops-config-api", error="insufficient_scope"';
+
+/**
+ * The shared read token on a write: 401, as the contract has it, but with a challenge that
+ * tells a client the token itself is fine (another token, not the same one again, is needed).
+ */
+export function insufficientScope(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': INSUFFICIENT_SCOPE } });
+}
+
+/** A method the path does not take: 405, naming the methods it does take (in `Allow` too). */
+export function methodNotAllowed(method: string, path: string, allow: string): ApiError {
+  const message = `${method} is not allowed on ${path}; allowed: ${allow}`;
+  return new ApiError('method_not_allowed', message, { headers: { allow } });
+}
+
+/** The last handler of an Express path: a method no handler before it answered gets the 405. */
+export function otherMethodsRefused(allow: string): (req: Request) => never {
+  return (req) => {
+    throw methodNotAllowed(req.method, req.path, allow);
+  };
+}
+
+/** Nothing is published yet (the first load has not finished, or was refused): 503, to be asked again soon. */
+export function notLoaded(): ApiError {
+  const message = 'no configuration has been loaded yet; see /ready';
+  return new ApiError('unavailable', message, { headers: { 'retry-after': '5' } });
+}
+
+type QueryErrorCode = Extract<ErrorCode, 'bad_request' | 'validation_error'>;
+
+/**
+ * A query refused for what `details` names, each said in the message too: `bad_request`, or
+ * `validation_error` on the REST paths, whose listing refused its query so from the start.
+ */
+export function invalidQuery(details: ErrorDetail[], code: QueryErrorCode = 'bad_request'): ApiError {
+  const said = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return new ApiError(code, `invalid query: ${said}`, { details });
 }
 
 /** Writes an error answer on a plain Node response (the read path does not go through Express). */

@@ -1,4 +1,5 @@
 // The diff report as text for a terminal, Markdown for a pull-request comment, or JSON.
+import { ENVIRONMENTS } from '../domain/records.ts';
 import type { ClusterDiff, DiffReport, EndpointDiff, FieldChange, InputChange } from '../domain/revision-diff.ts';
 import { type Palette, PLAIN } from './terminal-colours.ts';
 import { plural, problemLine } from './validate-render.ts';
@@ -127,10 +128,9 @@ function summaryText(report: DiffReport): string {
   return parts.join('; ');
 }
 
-const ENV_ORDER = ['dev', 'qa', 'uat', 'prod'];
 function envRank(env: string): number {
-  const i = ENV_ORDER.indexOf(env);
-  return i === -1 ? ENV_ORDER.length : i;
+  const i = (ENVIRONMENTS as readonly string[]).indexOf(env);
+  return i === -1 ? ENVIRONMENTS.length : i;
 }
 
 // ---- markdown ------------------------------------------------------------------------------

@@ -153,4 +153,21 @@ describe('the layers of src/', () => {
     const missing = files.flatMap((f) => f.files.filter((t) => !paths.has(t)).map((t) => `${f.path} imports ${t}`));
     expect(missing).toEqual([]);
   });
+
+  it('the read path (http/read/) loads no Express, directly or through what it imports', () => {
+    // A poll is answered by plain Node, before Express sees the request (ARCHITECTURE.md, "A
+    // poll"); type imports cost nothing at run time and are left out.
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const loaded = new Set<string>();
+    const visit = (path: string): void => {
+      if (loaded.has(path)) return;
+      loaded.add(path);
+      for (const target of byPath.get(path)?.valueImports ?? []) if (byPath.has(target)) visit(target);
+    };
+    for (const file of files.filter((f) => f.path.startsWith('http/read/'))) visit(file.path);
+    expect(loaded.size).toBeGreaterThan(3);
+    const loadsExpress = (path: string) => byPath.get(path)!.valueImports.some((name) => /^express(\/|$)/.test(name));
+    const express = [...loaded].filter(loadsExpress);
+    expect(express).toEqual([]);
+  });
 });

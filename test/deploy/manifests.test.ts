@@ -205,7 +205,7 @@ describe('the base', () => {
   it('the Dockerfile builds the web UI in a stage of its own and copies only the built files', () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^FROM \S+ AS ui$[\s\S]*^COPY ui \.\/ui$[\s\S]*^RUN npx vite build ui$/m);
-    // Where the service looks for it (src/http/ui-files.ts: dist/ui/ beside package.json in /app).
+    // Where the service looks for it (src/http/web-ui/ui-files.ts: dist/ui/ beside package.json in /app).
     expect(dockerfile).toMatch(/^COPY --from=ui \/app\/dist\/ui \.\/dist\/ui$/m);
     expect(dockerfile).toMatch(/^COPY package\.json \.\/$/m);
   });

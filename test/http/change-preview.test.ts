@@ -108,9 +108,11 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
 });
 
 describe('POST /api/v2/gitops/changes/preview', () => {
-  it('takes the write role (a reader 403, no token 401), and is crud mode only', async () => {
+  it('takes the write role (the read token 401 insufficient_scope, no token 401), and is crud mode only', async () => {
     const { service } = await start('memory');
-    expect((await send(service, 'POST', PREVIEW, BUMP, { token: READ_TOKEN })).status).toBe(403);
+    const reader = await send(service, 'POST', PREVIEW, BUMP, { token: READ_TOKEN });
+    expect(reader.status).toBe(401);
+    expect(reader.headers['www-authenticate']).toContain('error="insufficient_scope"');
     expect((await request(service.url, PREVIEW, { method: 'POST', body: JSON.stringify(BUMP), headers: { 'content-type': 'application/json' } })).status).toBe(401);
     expect((await send(service, 'GET', PREVIEW)).status).toBe(405);
     const { service: readOnly } = await start('memory', { API_MODE: 'read-only' });

@@ -1,13 +1,13 @@
 // How long refusing a forged cluster token takes must not tell whether its id is a cluster's:
 // without any credential, an outsider could otherwise list the fleet's ids by timing forged
-// `gcc1.<id>.<mac>` tokens. Many in-process verifications (src/http/cluster-tokens.ts) of a
+// `gcc1.<id>.<mac>` tokens. Many in-process verifications (src/http/auth/cluster-tokens.ts) of a
 // forged token for an id that exists and for one that does not, one of each in turn: the
 // medians agree. A verified token stays remembered, so a poll with a good token still costs
 // no MAC at all.
 import { describe, expect, it } from 'vitest';
 import { signClusterToken } from '../../src/domain/cluster-token.ts';
 import { createSnapshot } from '../../src/domain/snapshot.ts';
-import { ClusterTokens } from '../../src/http/cluster-tokens.ts';
+import { ClusterTokens } from '../../src/http/auth/cluster-tokens.ts';
 import { canonicalSets } from '../fixtures/records.ts';
 import { CRUD_DATA } from '../helpers/crud.ts';
 

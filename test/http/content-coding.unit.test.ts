@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip } from '../../src/http/content-coding.ts';
+import { acceptsGzip } from '../../src/http/transport/content-coding.ts';
 
 describe('acceptsGzip (Accept-Encoding q-values)', () => {
   it.each([

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromClientError } from '../../src/http/error-mapping.ts';
 import { ApiError, rawErrorResponse } from '../../src/http/errors.ts';
-import { MAX_BODY_DEPTH, nestedDeeperThan } from '../../src/http/json-body.ts';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../../src/http/rest/json-body.ts';
 import { asSeedFile } from '../helpers/fixture-data.ts';
 import { RawConnection } from '../helpers/raw-connection.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';

@@ -3,7 +3,7 @@
 // however the keys are spelled (escapes) and whatever whitespace the text holds.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findDuplicateKey } from '../../src/http/json-duplicate-keys.ts';
+import { findDuplicateKey } from '../../src/http/rest/json-duplicate-keys.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_611);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);

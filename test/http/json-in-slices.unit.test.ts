@@ -1,7 +1,7 @@
 // A large answer written out in slices is byte for byte what JSON.stringify makes of it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonInSlices } from '../../src/http/json-in-slices.ts';
+import { jsonInSlices } from '../../src/http/rest/json-in-slices.ts';
 
 describe('jsonInSlices', () => {
   it('writes what JSON.stringify writes, the list item by item', async () => {

@@ -199,7 +199,7 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       expect(array.status).toBe(400);
     });
 
-    it('takes the read or the write token on GET, only the write token on writes (401 without a valid token, 403 for the read token)', async () => {
+    it('takes the read or the write token on GET, only the write token on writes (401 without a valid token and for the read token)', async () => {
       const existing = (await send(service, 'GET', `/${collection}`)).json()[0];
       for (const token of [READ_TOKEN, WRITE_TOKEN]) {
         expect((await send(service, 'GET', `/${collection}`, undefined, { token })).status).toBe(200);
@@ -215,13 +215,15 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       ];
       for (const [method, path, body] of writes) {
         const res = await send(service, method, path, body, { token: READ_TOKEN });
-        // A valid credential outside its scope: 403, saying what it may do.
-        expect(res.status, method).toBe(403);
+        // The contract's 401 for the read token on a write, saying what it may do, with a
+        // challenge that tells the token is valid but its scope too small.
+        expect(res.status, method).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="gitops-config-api", error="insufficient_scope"');
         expect(res.json()).toEqual({
-          error: 'forbidden',
+          error: 'unauthorized',
           message: 'the read token (AUTH_TOKEN) may read but not write; writes need the write token (CRUD_AUTH_TOKEN)',
         });
-        await expectMatchesOpenApi(method, method === 'POST' ? collectionPath(collection) : itemPath(collection), 403, res.json());
+        await expectMatchesOpenApi(method, method === 'POST' ? collectionPath(collection) : itemPath(collection), 401, res.json());
         const anonymous = await send(service, method, path, body, { token: 'wrong' });
         expect(anonymous.status, method).toBe(401);
         expect(anonymous.headers['www-authenticate']).toContain('Bearer');
@@ -237,7 +239,8 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
       expect((await request(item, '', { headers: basic(READ_TOKEN) })).status).toBe(200);
       const patch = { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{}' };
       const asReader = await request(item, '', { ...patch, headers: { ...patch.headers, ...basic(READ_TOKEN) } });
-      expect(asReader.status).toBe(403);
+      expect(asReader.status).toBe(401);
+      expect(asReader.json().error).toBe('unauthorized');
       const asWriter = await request(item, '', { ...patch, headers: { ...patch.headers, ...basic(WRITE_TOKEN) } });
       expect(asWriter.status).toBe(200);
     });
@@ -351,7 +354,7 @@ describe.each(CRUD_BACKENDS)('crud mode on the %s backend', (backend) => {
     const write = await send(service, 'PATCH', '/namespaces/team-b', { labels: { audited: 'yes' } });
     expect(write.status).toBe(200);
     expect((await send(service, 'PATCH', '/namespaces/team-b', { colour: 'x' })).status).toBe(400);
-    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { x: 'y' } }, { token: READ_TOKEN })).status).toBe(403);
+    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { x: 'y' } }, { token: READ_TOKEN })).status).toBe(401);
     const lines = auditLines(service).slice(before);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({

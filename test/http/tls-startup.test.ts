@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { TlsFileError } from '../../src/http/tls-files.ts';
+import { TlsFileError } from '../../src/http/transport/tls-files.ts';
 import { asSeedFile } from '../helpers/fixture-data.ts';
 import { tempDir } from '../helpers/git-fixture.ts';
 import { MAIN } from '../helpers/process.ts';

@@ -11,7 +11,7 @@ import { connect as connectTcp } from 'node:net';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CertificateFacts, TlsContext } from '../../src/http/tls-context.ts';
+import type { CertificateFacts, TlsContext } from '../../src/http/transport/tls-context.ts';
 import { asSeedFile } from '../helpers/fixture-data.ts';
 import { tempDir } from '../helpers/git-fixture.ts';
 import { RawConnection } from '../helpers/raw-connection.ts';

@@ -6,7 +6,7 @@
 // stay. A little fuzzing (fast-check) tries names a client might send by mistake.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knownQuery } from '../../src/http/write-query.ts';
+import { knownQuery } from '../../src/http/rest/write-query.ts';
 import { ApiError } from '../../src/http/errors.ts';
 import { COLLECTIONS } from '../../src/domain/records.ts';
 import { fuzzRuns, fuzzTimeout } from '../fuzz/arbitraries.ts';

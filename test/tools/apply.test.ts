@@ -95,7 +95,7 @@ describe('gitops-config apply', () => {
     expect(missing.stderr).toBe('gitops-config: the service answered 404 not_found: write 1: namespaces/nope not found\n  write 1: namespaces/nope not found\n');
     const reader = await apply([changesFile(BUMP), '--server', service.url, '--preview'], { GITOPS_CONFIG_TOKEN: READ_TOKEN });
     expect(reader.status).toBe(1);
-    expect(reader.stderr).toMatch(/^gitops-config: the service answered 403 forbidden: the read token \(AUTH_TOKEN\) may read but not write/);
+    expect(reader.stderr).toMatch(/^gitops-config: the service answered 401 unauthorized: the read token \(AUTH_TOKEN\) may read but not write/);
     const away = await apply([changesFile(BUMP), '--server', 'http://127.0.0.1:9', '--preview']);
     expect(away.status).toBe(1);
     expect(away.stderr).toMatch(/^gitops-config: cannot reach http:\/\/127\.0\.0\.1:9: /);

@@ -74,7 +74,7 @@ describe('callers of every kind, the issuer up', () => {
     expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { by: 'cluster' } }, { token: c1Token })).status).toBe(403);
   });
 
-  it('a reader person reads everything and gets 403 on every REST write; a read token on a write gets 403 too', async () => {
+  it('a reader person reads everything and gets 403 on every REST write; a read token on a write gets 401', async () => {
     const token = await reader();
     expect((await request(service.url, C0_PC, { token })).status).toBe(200);
     expect((await request(service.url, '/clusters', { token })).status).toBe(200);
@@ -82,7 +82,7 @@ describe('callers of every kind, the issuer up', () => {
     expect(refused.status).toBe(403);
     expect(refused.json().message).toMatch(/may read but not write; writes need membership of a group in OIDC_WRITE_GROUPS/);
     const readToken = await send(service, 'POST', '/namespaces', { id: 'team-read' }, { token: READ_TOKEN });
-    expect(readToken.status).toBe(403);
+    expect(readToken.status).toBe(401);
     expect(readToken.json().message).toMatch(/the read token \(AUTH_TOKEN\) may read but not write/);
   });
 

@@ -1,4 +1,4 @@
-// The issuer's documents are read within 1 MiB (src/http/oidc/issuer-document.ts), against a
+// The issuer's documents are read within 1 MiB (src/http/auth/oidc/issuer-document.ts), against a
 // real issuer on loopback (test/helpers/oidc-issuer.ts) serving a JWKS or a discovery
 // document of 16 MiB: person tokens get 503 naming the limit, service tokens keep working, and
 // the service's memory does not grow by what the issuer sent; a document just under the limit
@@ -6,7 +6,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ISSUER_DOCUMENT_MAX_BYTES } from '../../../src/http/oidc/issuer-document.ts';
+import { ISSUER_DOCUMENT_MAX_BYTES } from '../../../src/http/auth/oidc/issuer-document.ts';
 import { type CrudService, startCrud } from '../../helpers/crud.ts';
 import { request } from '../../helpers/http.ts';
 import { AUDIENCE, DISCOVERY_PATH, JWKS_PATH, type OidcIssuer, startOidcIssuer } from '../../helpers/oidc-issuer.ts';

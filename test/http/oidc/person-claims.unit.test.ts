@@ -1,7 +1,7 @@
 // Who a verified token names and what its groups allow (src/http/oidc/person-claims.ts). The
 // verification itself is tested against a real issuer in test/http/oidc/people.test.ts.
 import { describe, expect, it } from 'vitest';
-import { groupsOf, personFromClaims, rolesOf } from '../../../src/http/oidc/person-claims.ts';
+import { groupsOf, personFromClaims, rolesOf } from '../../../src/http/auth/oidc/person-claims.ts';
 
 const rules = { groupsClaim: 'groups', readGroups: ['readers'], writeGroups: ['admins'] };
 

@@ -43,7 +43,7 @@ export class ApiClient {
   readonly #tokens: TokenSource;
   readonly #onUnauthorized: (() => void) | undefined;
 
-  /** `onUnauthorized` is told when the service refuses the signed-in token (401). */
+  /** `onUnauthorized` is told when the service refuses the signed-in token (401, see tokenRefused). */
   constructor(tokens: TokenSource, onUnauthorized?: () => void) {
     this.#tokens = tokens;
     this.#onUnauthorized = onUnauthorized;
@@ -57,7 +57,8 @@ export class ApiClient {
     if (token) headers.authorization = `Bearer ${token}`;
     const response = await fetch(path, { method: options.method ?? 'GET', body: options.body, headers, signal: options.signal, credentials: 'omit', redirect: 'error' });
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (response.status === 401 && options.token === undefined && token) this.#onUnauthorized?.();
+    const refused = tokenRefused(response.status, response.headers.get('www-authenticate'));
+    if (refused && options.token === undefined && token) this.#onUnauthorized?.();
     return { status: response.status, ok: response.ok, headers: response.headers, bytes, text: new TextDecoder().decode(bytes) };
   }
 
@@ -67,6 +68,15 @@ export class ApiClient {
     if (!response.ok) throw errorOf(response);
     return { data: JSON.parse(response.text) as T, response };
   }
+}
+
+/**
+ * Whether an answer refuses the token itself: a 401, but not one whose challenge says
+ * `insufficient_scope` — the service's answer to its read token on a write, a valid token
+ * that may read on, so no reason to sign out.
+ */
+export function tokenRefused(status: number, challenge: string | null): boolean {
+  return status === 401 && !/\berror="insufficient_scope"/.test(challenge ?? '');
 }
 
 export function errorOf(response: ApiResponse): ApiError {

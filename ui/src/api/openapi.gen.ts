@@ -2080,26 +2080,26 @@ export interface components {
             };
             content?: never;
         };
-        /** @description No credential, or one that is not valid (error `unauthorized`): an unknown token, a forged or revoked cluster token, an expired person's token. */
+        /**
+         * @description No credential, or one that is not valid (error `unauthorized`): an unknown token, a
+         *     forged or revoked cluster token, an expired person's token. On a write, also the read
+         *     token (`AUTH_TOKEN`), as the contract has it: its `WWW-Authenticate` says
+         *     `error="insufficient_scope"`, and the message what it may do.
+         */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "unauthorized",
-                 *       "message": "the token is not valid (Bearer, or the password of Basic)"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /**
          * @description A valid credential outside its scope (error `forbidden`); the message says what it may
          *     do. A cluster credential on another cluster's endpoints, the listing, the fleet view
-         *     or a REST path; the read token, or a person outside the write groups, on a REST write.
+         *     or a REST path; a person outside the write groups on a write (the read token on a write
+         *     gets `401`, see Unauthorized).
          */
         Forbidden: {
             headers: {
@@ -2638,7 +2638,9 @@ export interface components {
          */
         XTotalCount: number;
         /**
-         * @description The two schemes a token may come in, Bearer and Basic.
+         * @description The two schemes a token may come in, Bearer and Basic. For the read token on a write:
+         *     `Bearer realm="gitops-config-api", error="insufficient_scope"` (the token is valid, its
+         *     scope too small; RFC 6750 §3.1).
          * @example Bearer realm="gitops-config-api", Basic realm="gitops-config-api", charset="UTF-8"
          */
         WWWAuthenticate: string;
@@ -3061,7 +3063,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the clusters of this environment. */
-                environment?: "dev" | "qa" | "uat" | "prod";
+                environment?: components["schemas"]["Environment"];
                 /**
                  * @description `<i>/<n>` (1 ≤ n ≤ 4096, 0 ≤ i < n): only the clusters whose shard is `i` when the
                  *     fleet is cut in `n` shards. A cluster's shard is the first 4 bytes of the SHA-256

@@ -100,7 +100,7 @@ describe('crud mode on the git backend', () => {
       const res = await send(service, method, path, body, { headers });
       expect([200, 400, 404, 409, 412], `${method} ${path}`).toContain(res.status);
     }
-    expect((await send(service, 'PATCH', '/clusters/c1', {}, { token: READ_TOKEN })).status).toBe(403);
+    expect((await send(service, 'PATCH', '/clusters/c1', {}, { token: READ_TOKEN })).status).toBe(401);
 
     expect(commitCount(dir)).toBe(before + writes.length);
     const log = gitOut(dir, 'log', `-${writes.length}`, '--format=%H%x09%an <%ae>%x09%cn <%ce>%x09%s').split('\n').reverse();
