@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basicPassword, bearerToken, presentedToken, tokenEquals } from '../../src/http/auth/authenticator.ts';
+import { basicPassword, bearerToken, presentedToken, tokenEquals } from '../../src/http/auth/credentials.ts';
 
 describe('token comparison', () => {
   it('is true only for the exact token', () => {
