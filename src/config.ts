@@ -6,6 +6,7 @@ import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
 import type { TlsSettings } from './http/transport/tls-files.ts';
 import { durationMs } from './duration.ts';
+import { type RolloutSettings, rolloutSettingsFrom } from './rollout-settings.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
@@ -28,7 +29,7 @@ export interface ListenAddress {
 }
 
 /** Everything the service is started with; what the store needs is BackendSettings. */
-export interface ServiceConfig extends BackendSettings {
+export interface ServiceConfig extends BackendSettings, RolloutSettings {
   apiMode: ApiMode;
   backend: BackendName;
   authToken: string;
@@ -256,8 +257,9 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (gitPassword !== undefined && gitToken !== undefined) {
     throw new ConfigError('GIT_TOKEN and GIT_PASSWORD are both set; use one');
   }
+  const apiMode = oneOf(env, 'API_MODE', ['read-only', 'crud'] as const, 'read-only');
   return {
-    apiMode: oneOf(env, 'API_MODE', ['read-only', 'crud'] as const, 'read-only'),
+    apiMode,
     backend: oneOf(env, 'STORE_BACKEND', BACKEND_NAMES, 'git'),
     databaseUrl: env.DATABASE_URL || 'sqlite://data/config.db?mode=rwc',
     authToken,
@@ -282,6 +284,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     writeTimeoutMs: parseDuration('WRITE_TIMEOUT', env.WRITE_TIMEOUT || '10s'),
     fleetPollIntervalMs: parseDuration('FLEET_POLL_INTERVAL', env.FLEET_POLL_INTERVAL || '10m'),
+    ...rolloutSettingsFrom(env, apiMode),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),

@@ -366,7 +366,7 @@ describe('command-line examples of the README and docs/ (```console blocks)', ()
 const RUN = [
   { first: '# a patch committed with a message of its own: subject, blank line, body' },
   { first: '# every prod cluster, as read (its ETag), with podinfo pinned to 6.8.0: one change set' },
-  { first: '# create it: nothing changes for any cluster until a step is released (released: 0)' },
+  { first: '# create it: nothing changes for any cluster until a step is released (released: 0); paused: the steps below are yours' },
   { first: "curl -s -H 'Authorization: Bearer change-me' \\" },
   { first: "# the last revision that changed prod-eu-1's answers" },
   { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },

@@ -181,7 +181,7 @@ describe('schema and seed', () => {
     expect(() => old.exec(`INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
        VALUES ('2026-01-01T00:00:00.000Z', 'create', 'rollouts', 'r', 'write', '[]', 5, 6)`)).toThrow(/CHECK constraint/);
     old.close();
-    const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
+    const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, ROLLOUT_AUTO_ADVANCE: 'off' });
     expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [6], schema_version: 6 });
     expect(rowsOf(path, 'SELECT seq, at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email, message FROM audit_log')).toEqual([
       {
