@@ -10,6 +10,9 @@ import type { PublicationSource } from '../current-responses.ts';
 import type { AdvanceOutcome } from './rollout-advancer.ts';
 import type { EvaluatedRollouts, RolloutTracker } from './rollout-tracker.ts';
 
+/** The poll records of a revision without rollouts: none are looked at. */
+const NO_POLLS: PollLookup = { of: () => undefined };
+
 /** The shortest pause between two evaluations while a step runs. */
 export const RUNNING_TICK_MS = 1000;
 /**
@@ -85,7 +88,10 @@ export class RolloutEvaluations {
     const started = performance.now();
     let evaluated: EvaluatedRollouts | undefined;
     try {
-      evaluated = await this.#deps.tracker.evaluate(await this.#deps.polls());
+      // No rollout: no poll records to gather (with PEERS, a request to every replica — before
+      // this one even listens, at its first publication); the empty evaluation is still told.
+      const polls = this.#deps.tracker.servesRollouts() ? await this.#deps.polls() : NO_POLLS;
+      evaluated = await this.#deps.tracker.evaluate(polls);
     } catch (error) {
       this.#deps.log.warn({ err: error }, 'evaluating the rollouts failed; trying again shortly');
       this.#schedule(RUNNING_TICK_MS * 5);

@@ -63,6 +63,12 @@ export class RolloutTracker {
     return this.#offlineAfterMs;
   }
 
+  /** Whether the revision served now has a rollout: without one there is nothing to evaluate. */
+  servesRollouts(): boolean {
+    const served = this.#responses.current();
+    return served !== undefined && served.snapshot.rollouts.size > 0;
+  }
+
   /**
    * The progress of every rollout served now (of the one with id `only`, when given: an empty
    * list when there is none), with `polls` as the poll records; undefined before the first
