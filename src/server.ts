@@ -82,6 +82,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses, config.fleetPollIntervalMs, peers) : undefined;
   const rollouts = rolloutProgressOf(config, store, responses, observability?.polls, peers, log);
+  if (rollouts) observability?.metrics.followRollouts(rollouts.evaluations);
   // People's tokens: the issuer is looked up in the background, so an issuer that is down
   // does not hold up the start (person tokens are answered 503 until it is back).
   // A verifier handed in (tests, embedding) takes the place of the configured issuer.

@@ -7,6 +7,7 @@
 // halts the rollout, as does a step not done within its progress deadline.
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from '../helpers/http.ts';
+import { expectMatchesOpenApi, openapiDocument } from '../helpers/openapi.ts';
 import { send } from '../helpers/crud.ts';
 import { READ_TOKEN } from '../helpers/service.ts';
 import { catalogChangedAnswers, FLEET_TOKEN_KEY, ROLLED, type SimulatedFleet, startSimulatedFleet } from '../helpers/simulated-fleet.ts';
@@ -107,6 +108,9 @@ describe('a three-wave rollout watched on a polling fleet', () => {
     s = await statusUntil(f, (x) => x.steps[1].done_at !== null);
     expect(s.clusters).toMatchObject({ fetched: 18, pending: 6 });
     expect(s.steps[2].clusters.map((c: any) => c.id)).toEqual(['prod-eu-1', 'prod-eu-2', 'prod-eu-3']);
+    // In the shapes of the OpenAPI document: released, done and pending steps; the list.
+    await expectMatchesOpenApi('get', '/api/v2/gitops/rollouts/{id}', 200, s);
+    await expectMatchesOpenApi('get', '/api/v2/gitops/rollouts', 200, (await request(f.service.url, STATUS, { token: READ_TOKEN })).json());
   });
 
   it('answers 404 for an unknown rollout, and only to a fleet-wide reader', async () => {
@@ -114,6 +118,7 @@ describe('a three-wave rollout watched on a polling fleet', () => {
     const res = await request(fleet.service.url, `${STATUS}/nope`, { token: READ_TOKEN });
     expect(res.status).toBe(404);
     expect(res.json().message).toContain('no rollout "nope"');
+    await expectMatchesOpenApi('get', '/api/v2/gitops/rollouts/{id}', 404, res.json());
     const token = signClusterToken(clusterTokenKey(FLEET_TOKEN_KEY), 'dev-eu-1', 0);
     expect((await request(fleet.service.url, STATUS, { token })).status).toBe(403);
     expect((await request(fleet.service.url, STATUS)).status).toBe(401);
@@ -137,6 +142,7 @@ describe('a rollout halts', () => {
     const offline = s.steps[0].clusters.find((c: any) => c.id === 'dev-eu-1');
     expect(offline).toMatchObject({ state: 'offline' });
     expect(offline.message).toMatch(/^no poll since \d\d:\d\d UTC$/);
+    await expectMatchesOpenApi('get', '/api/v2/gitops/rollouts/{id}', 200, s);
     // One back: it fetches, one offline is within the budget, and the step is done.
     f.start('dev-us-1');
     s = await statusUntil(f, (x) => x.state === 'ready');
@@ -152,5 +158,17 @@ describe('a rollout halts', () => {
     const s = await statusUntil(f, (x) => x.state === 'halted');
     expect(s.reason).toMatch(/^step 1 is not done within the progress deadline of 1s \(released at \d\d:\d\d UTC\): 1 of 1 cluster has not fetched: dev-eu-1$/);
     expect(s.clusters.released).toBe(1);
+  });
+});
+
+describe('the OpenAPI document of the status paths', () => {
+  it('has examples of the shapes it describes', async () => {
+    const doc = (await openapiDocument()) as any;
+    for (const path of ['/api/v2/gitops/rollouts', '/api/v2/gitops/rollouts/{id}']) {
+      const example = doc.paths[path].get.responses['200'].content['application/json'].example;
+      expect(example, path).toBeDefined();
+      await expectMatchesOpenApi('get', path, 200, example);
+    }
+    await expect(expectMatchesOpenApi('get', '/api/v2/gitops/rollouts', 200, { rollouts: [{ id: 'x', state: 'gone' }] })).rejects.toThrow(/does not match/);
   });
 });
