@@ -17,7 +17,7 @@ import { judge } from '../src/domain/judge.ts';
 import { createSnapshot, type Snapshot } from '../src/domain/snapshot.ts';
 import { applyChangeSet, type ChangeSetRequest } from '../src/domain/writes/change-set.ts';
 import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/shared/logger.ts';
 import { startService } from '../src/server.ts';
 import { RecordFileLoader } from '../src/store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../src/store/record-files/working-tree.ts';

@@ -18,15 +18,15 @@ import { TlsContext } from './http/transport/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/web-ui/ui-files.ts';
 import { type UiState, uiContentSecurityPolicy, uiSettings } from './http/web-ui/ui-routes.ts';
 import { webhookRoutes } from './http/webhook/webhook-routes.ts';
-import { createLogger } from './logger.ts';
-import { redactUrls } from './redact-url.ts';
+import { createLogger } from './shared/logger.ts';
+import { redactUrls } from './shared/redact-url.ts';
 import { createObservability } from './observability/observability.ts';
 import { peerRoutes } from './http/routes/peer-routes.ts';
 import { Peers } from './peers/peers.ts';
 import type { PeerTls } from './peers/peer-client.ts';
 import type { PeerSettings } from './peers/peer-source.ts';
 import { CurrentResponses } from './serving/current-responses.ts';
-import { StartupError } from './startup-error.ts';
+import { StartupError } from './shared/startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
 import { StoreRunner } from './store/store-runner.ts';
 

@@ -6,7 +6,7 @@ import { formatProblem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
 import { parseSeed } from '../domain/seed.ts';
 import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
-import { StartupError } from '../startup-error.ts';
+import { StartupError } from '../shared/startup-error.ts';
 
 export interface SeedFile {
   records: RecordSets;

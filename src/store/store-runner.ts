@@ -17,7 +17,7 @@ import { type LoadReport, nextLoadReport, sizeOf, type StoreStatus } from './sto
 import { yieldToEventLoop } from './event-loop.ts';
 import { newestInStore, servedAtLeast } from './revision-order.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { RetryPolicy } from '../retry-policy.ts';
+import { RetryPolicy } from '../shared/retry.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
 import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
 import { StoreWrites } from './store-writes.ts';
@@ -25,7 +25,7 @@ import { WriterTurns } from './writer-turns.ts';
 import { keepForRestart, readStartHistory, retiredOnPublish, type StartHistory } from './start-history.ts';
 import { locateRefusedProblems } from './refused-problems.ts';
 import { type HistoryPage, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
-import { StartupError } from '../startup-error.ts';
+import { StartupError } from '../shared/startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;

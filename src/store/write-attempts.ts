@@ -30,7 +30,7 @@ import type { Backend, ChangeSet, WriteHold } from './backend.ts';
 import { changeSetMessage } from './change-set-message.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './errors.ts';
 import type { PublishedRevision } from './published-revision.ts';
-import { RetryPolicy } from '../retry-policy.ts';
+import { RetryPolicy } from '../shared/retry.ts';
 import type { SerialQueue } from './serial-queue.ts';
 import type { WriterTurns } from './writer-turns.ts';
 

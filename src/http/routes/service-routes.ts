@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { BackendName } from '../../store/backends/index.ts';
 import type { StoreRunner } from '../../store/store-runner.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION } from '../../shared/version.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readyAnswer } from './ready-view.ts';
 

@@ -4,7 +4,7 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
-import { StartupError } from '../../startup-error.ts';
+import { StartupError } from '../../shared/startup-error.ts';
 
 /** The certificate files of HTTPS: TLS is on when this is given (parsed in config.ts). */
 export interface TlsSettings {

@@ -3,7 +3,7 @@
 // that meets a passing shortage (descriptors, kernel buffers, a busy device) is tried again
 // after a growing pause instead of failing the whole load.
 import { setTimeout as pause } from 'node:timers/promises';
-import { RetryPolicy } from '../../retry-policy.ts';
+import { RetryPolicy } from '../../shared/retry.ts';
 
 export const READ_CONCURRENCY = 32;
 

@@ -7,8 +7,8 @@ import { setTimeout as pause } from 'node:timers/promises';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
-import { RetryPolicy } from '../../../retry-policy.ts';
-import { redactUrls } from '../../../redact-url.ts';
+import { RetryPolicy } from '../../../shared/retry.ts';
+import { redactUrls } from '../../../shared/redact-url.ts';
 import { authCallbacks, type GitCredentials, redact } from './remote-auth.ts';
 
 /** The ref a write's commit is pushed from; it exists only during the push. */

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { makeDirectory, syncDirectory } from '../../flushed-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
-import { RetryPolicy } from '../../../retry-policy.ts';
+import { RetryPolicy } from '../../../shared/retry.ts';
 
 /** Another process has held the lock for longer than a write waits. */
 export class LockHeld extends Error {

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from 'pino';
-import { createLogger } from '../../../../src/logger.ts';
+import { createLogger } from '../../../../src/shared/logger.ts';
 import type { Collection } from '../../../../src/domain/records.ts';
 import type { WriteRequest } from '../../../../src/domain/writes/write-request.ts';
 import { singleWrite } from '../../../../src/domain/writes/change-set.ts';

@@ -3,7 +3,7 @@
 // (RETRY_SEED=<seed> repeats a run) and its clock from the test.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RetryPolicy } from '../src/retry-policy.ts';
+import { RetryPolicy } from '../../src/shared/retry.ts';
 
 const SEED = Number(process.env.RETRY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`retry-policy: RETRY_SEED=${SEED}`);

@@ -2,8 +2,8 @@
 // query words, in a bare URL, in an error message quoting one, in a line of JSON.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactUrls } from '../src/redact-url.ts';
-import { fuzzRuns } from './fuzz/arbitraries.ts';
+import { redactUrls } from '../../src/shared/redact-url.ts';
+import { fuzzRuns } from '../fuzz/arbitraries.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
