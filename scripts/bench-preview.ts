@@ -21,7 +21,7 @@ import { createLogger } from '../src/shared/logger.ts';
 import { startService } from '../src/server.ts';
 import { RecordFileLoader } from '../src/store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../src/store/record-files/working-tree.ts';
-import { RevisionHistory } from '../src/store/revision-history.ts';
+import { RevisionHistory } from '../src/store/history/revision-history.ts';
 import { git, pack } from './bench/git.ts';
 import { describeMachine } from './bench/machine.ts';
 import { timeScript } from './bench/script-timing.ts';

@@ -28,7 +28,7 @@ import type { PeerSettings } from './peers/peer-source.ts';
 import { CurrentResponses } from './serving/current-responses.ts';
 import { StartupError } from './shared/startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
-import { StoreRunner } from './store/store-runner.ts';
+import { StoreRunner } from './store/runner/store-runner.ts';
 
 export interface RunningService {
   /** An HTTPS server when TLS_CERT_FILE and TLS_KEY_FILE are set. */

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { decodePollRecords, encodePollRecords, type PollRecords } from '../serving/poll-records.ts';
 import type { FleetPolls, PollLookup } from '../serving/fleet-polls.ts';
-import type { PublishedRevision } from '../store/published-revision.ts';
+import type { PublishedRevision } from '../store/runner/published-revision.ts';
 import { AnnouncementLimit, type IgnoredAnnouncementReason } from './announcement-limit.ts';
 import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
 import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';

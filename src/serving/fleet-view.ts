@@ -11,7 +11,7 @@
 // while the gauge stays this replica's own.
 import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
-import { yieldToEventLoop } from '../store/event-loop.ts';
+import { yieldToEventLoop } from '../store/runner/event-loop.ts';
 import type { ClusterPolls, FleetPolls, PollLookup } from './fleet-polls.ts';
 import type { ResponseTable } from './response-table.ts';
 import type { CurrentResponses } from './current-responses.ts';

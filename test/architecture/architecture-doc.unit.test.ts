@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const FROM_ROOT = ['src/', 'test/', 'ui/', 'docs/', 'deploy/', 'schemas/', 'openapi/', 'bin/', 'scripts/', 'dist/'];
 /** Names in backticks that are not files of the repository: the UI's config.json is made by the service at start. */
 const NOT_FILES = new Set(['config.json']);
-const FROM_SRC = ['domain/', 'store/', 'serving/', 'peers/', 'observability/', 'http/', 'tools/'];
+const FROM_SRC = ['shared/', 'domain/', 'store/', 'serving/', 'peers/', 'observability/', 'http/', 'tools/'];
 
 function allFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

@@ -22,8 +22,8 @@ import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTr
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
-import { yieldToEventLoop } from '../../event-loop.ts';
-import { SerialQueue } from '../../serial-queue.ts';
+import { yieldToEventLoop } from '../../runner/event-loop.ts';
+import { SerialQueue } from '../../runner/serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
 import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';

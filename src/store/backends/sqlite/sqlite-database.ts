@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { StartupError } from '../../../shared/startup-error.ts';
-import { readSeedFile } from '../../seed-file.ts';
+import { readSeedFile } from '../seed-file.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
 import { hasNoRecords, RowWriter } from './rows.ts';

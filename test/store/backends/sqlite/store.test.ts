@@ -13,7 +13,7 @@ import type { ApiError } from '../../../../src/http/errors.ts';
 import { parseSqliteDsn } from '../../../../src/store/backends/sqlite/dsn.ts';
 import { MIGRATIONS } from '../../../../src/store/backends/sqlite/migrations.ts';
 import { SqliteBackend } from '../../../../src/store/backends/sqlite/sqlite-backend.ts';
-import { StoreRunner } from '../../../../src/store/store-runner.ts';
+import { StoreRunner } from '../../../../src/store/runner/store-runner.ts';
 import { referenceSeedData } from '../../../helpers/backends.ts';
 import { asSeedFile } from '../../../helpers/fixture-data.ts';
 import { eventually, request } from '../../../helpers/http.ts';

@@ -4,8 +4,8 @@
 // message (the subject, and of the body as much as fits), marked as cut; names of a few
 // hundred characters; the first problems, with their count. So 1,000 entries stay a few
 // megabytes, and a page of GET /api/v2/gitops/revisions is bounded too (./revision-history.ts).
-import type { Problem } from '../domain/problem.ts';
-import type { RevisionFacts } from './backend.ts';
+import type { Problem } from '../../domain/problem.ts';
+import type { RevisionFacts } from '../backend.ts';
 
 /** The most of a commit message an entry keeps, in UTF-8 bytes: the subject and the body's start. */
 export const HISTORY_MESSAGE_BYTES = 4096;

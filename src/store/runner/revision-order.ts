@@ -3,7 +3,7 @@
 // its newest now. Both answer false or nothing when the store cannot tell: a replica then
 // takes the announcement as news, or as nothing to catch up with, and never fails on it.
 import type { Logger } from 'pino';
-import type { Backend } from './backend.ts';
+import type { Backend } from '../backend.ts';
 
 /** Whether `served` is `revision` or, as far as the store can tell, newer than it. */
 export async function servedAtLeast(

@@ -3,9 +3,9 @@
 // come from the store (Backend.sourceTexts); a store without files has none, and its problems
 // name no file. Bounded, so that a revision with 50,000 broken files costs what one with a few
 // does: only the first LOCATED_PROBLEMS problems are located, in at most LOCATED_FILES files.
-import type { Problem } from '../domain/problem.ts';
-import { filesToLocate, locateProblems } from '../domain/repo-layout/problem-positions.ts';
-import type { Backend } from './backend.ts';
+import type { Problem } from '../../domain/problem.ts';
+import { filesToLocate, locateProblems } from '../../domain/repo-layout/problem-positions.ts';
+import type { Backend } from '../backend.ts';
 
 /** /ready and a refused revision's page show these first; a person fixes them first. */
 export const LOCATED_PROBLEMS = 200;

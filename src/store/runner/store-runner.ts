@@ -6,26 +6,26 @@
 // turns among themselves, and one whose store keeps moving under it waits between its tries
 // outside the queue, so loads go on meanwhile.
 import type { Logger } from 'pino';
-import { formatProblem, isError, type Problem } from '../domain/problem.ts';
-import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
-import type { Backend, BackendDescription, LoadedRevision, RevisionFacts } from './backend.ts';
+import { formatProblem, isError, type Problem } from '../../domain/problem.ts';
+import type { ChangeSetRequest } from '../../domain/writes/change-set.ts';
+import type { Backend, BackendDescription, LoadedRevision, RevisionFacts } from '../backend.ts';
 import { type BeforePublish, waitBeforePublish } from './before-publish.ts';
-import { describeError, StoreUnavailable } from './errors.ts';
+import { describeError, StoreUnavailable } from '../errors.ts';
 import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
 import { type LoadReport, nextLoadReport, sizeOf, type StoreStatus } from './store-status.ts';
 import { yieldToEventLoop } from './event-loop.ts';
 import { newestInStore, servedAtLeast } from './revision-order.ts';
 import { SerialQueue } from './serial-queue.ts';
-import { RetryPolicy } from '../shared/retry.ts';
+import { RetryPolicy } from '../../shared/retry.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
-import type { WriteOptions, WriteResult, WriteSide } from './write-attempts.ts';
-import { StoreWrites } from './store-writes.ts';
-import { WriterTurns } from './writer-turns.ts';
-import { keepForRestart, readStartHistory, retiredOnPublish, type StartHistory } from './start-history.ts';
+import type { WriteOptions, WriteResult, WriteSide } from '../writes/write-attempts.ts';
+import { StoreWrites } from '../writes/store-writes.ts';
+import { WriterTurns } from '../writes/writer-turns.ts';
+import { keepForRestart, readStartHistory, retiredOnPublish, type StartHistory } from '../history/start-history.ts';
 import { locateRefusedProblems } from './refused-problems.ts';
-import { type HistoryPage, type HistoryQuery, RevisionHistory, writeFacts } from './revision-history.ts';
-import { StartupError } from '../shared/startup-error.ts';
+import { type HistoryPage, type HistoryQuery, RevisionHistory, writeFacts } from '../history/revision-history.ts';
+import { StartupError } from '../../shared/startup-error.ts';
 
 /** The first retry after a load failed for a fault (not for problems in the data); doubled up to MAX_RETRY_MS. */
 const FIRST_RETRY_MS = 500;

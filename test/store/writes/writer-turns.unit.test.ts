@@ -4,7 +4,7 @@
 // (TURNS_SEED=<seed> repeats a run).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WriterTurns } from '../../src/store/writer-turns.ts';
+import { WriterTurns } from '../../../src/store/writes/writer-turns.ts';
 
 const SEED = Number(process.env.TURNS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`writer-turns: TURNS_SEED=${SEED}`);

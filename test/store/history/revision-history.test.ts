@@ -7,16 +7,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dump } from 'js-yaml';
-import { clusterTokenKey, signClusterToken } from '../../src/domain/cluster-token.ts';
-import type { HistoryEntry } from '../../src/store/revision-history.ts';
-import { CRUD_BACKENDS, CRUD_DATA, type CrudBackend, type CrudService, send, startCrud } from '../helpers/crud.ts';
-import { git } from '../helpers/git-fixture.ts';
-import { eventually, request } from '../helpers/http.ts';
-import { expectMatchesOpenApi } from '../helpers/openapi.ts';
-import { READ_TOKEN, startTestService } from '../helpers/service.ts';
-import { sqlInOtherProcess } from '../helpers/sqlite.ts';
-import { announcePush, storeActions } from '../helpers/store-actions.ts';
-import { published } from '../helpers/store-events.ts';
+import { clusterTokenKey, signClusterToken } from '../../../src/domain/cluster-token.ts';
+import type { HistoryEntry } from '../../../src/store/history/revision-history.ts';
+import { CRUD_BACKENDS, CRUD_DATA, type CrudBackend, type CrudService, send, startCrud } from '../../helpers/crud.ts';
+import { git } from '../../helpers/git-fixture.ts';
+import { eventually, request } from '../../helpers/http.ts';
+import { expectMatchesOpenApi } from '../../helpers/openapi.ts';
+import { READ_TOKEN, startTestService } from '../../helpers/service.ts';
+import { sqlInOtherProcess } from '../../helpers/sqlite.ts';
+import { announcePush, storeActions } from '../../helpers/store-actions.ts';
+import { published } from '../../helpers/store-events.ts';
 
 /** An entry as the service sends it: problems as /ready shows them. */
 type Entry = Omit<HistoryEntry, 'problems'> & { problems: { code: string; severity: string; at: string; file?: string; message: string }[] };

@@ -2,10 +2,10 @@
 // first try to its answer (loads run between its tries, ./write-attempts.ts), each counted by
 // how it ended (./store-events.ts: each write of a change set counted, with the set's result), and the ones under way known so that stopping can wait
 // for them.
-import type { ChangeSetRequest } from '../domain/writes/change-set.ts';
-import { asStoreFault, type StoreFaultReason, WriteRefused } from './errors.ts';
-import { SerialQueue } from './serial-queue.ts';
-import type { StoreEvents, WriteOutcome } from './store-events.ts';
+import type { ChangeSetRequest } from '../../domain/writes/change-set.ts';
+import { asStoreFault, type StoreFaultReason, WriteRefused } from '../errors.ts';
+import { SerialQueue } from '../runner/serial-queue.ts';
+import type { StoreEvents, WriteOutcome } from '../runner/store-events.ts';
 import { attemptWrite, type WriteOptions, type WriteResult, type WriteSide } from './write-attempts.ts';
 
 export class StoreWrites {

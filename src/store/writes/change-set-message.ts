@@ -3,7 +3,7 @@
 // write's Gitops-Commit-Message header); otherwise it is made from the changes, so that
 // every write reads the same in `git log`: "clusters: update demo-cluster-01", then the
 // fields it changed.
-import type { RecordChange } from './backend.ts';
+import type { RecordChange } from '../backend.ts';
 
 /** The caller's message, tidied as `git commit` tidies one; without one (or an empty one), a message made from the changes. */
 export function changeSetMessage(changes: readonly RecordChange[], given?: string): string {

@@ -5,10 +5,10 @@
 // SQLite also keeps the same facts in its audit_log table, written in the write's own
 // transaction.
 import type { Logger } from 'pino';
-import type { Steps } from '../domain/steps.ts';
-import type { AppliedChangeSet } from '../domain/writes/change-set.ts';
-import type { ChangeSet, RecordChange } from './backend.ts';
-import { runInSlices } from './event-loop.ts';
+import type { Steps } from '../../domain/steps.ts';
+import type { AppliedChangeSet } from '../../domain/writes/change-set.ts';
+import type { ChangeSet, RecordChange } from '../backend.ts';
+import { runInSlices } from '../runner/event-loop.ts';
 
 /** The lines of a change set, written in slices: a set of 1,000 records writes 1,000 lines. */
 export function auditChangeSet(log: Logger, set: ChangeSet, applied: AppliedChangeSet, before: string, after: string): Promise<void> {

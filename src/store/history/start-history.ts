@@ -5,13 +5,13 @@
 // without history (SQLite) kept the facts of the revision it published last (keepForRestart,
 // after every publication).
 import type { Logger } from 'pino';
-import { type Baseline, baselineFacts } from '../domain/baseline.ts';
-import { retiredAfter } from '../domain/credential-generations.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
-import type { Backend, LoadedRevision } from './backend.ts';
-import type { PublishedRevision } from './published-revision.ts';
-import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
-import { locateRefusedProblems } from './refused-problems.ts';
+import { type Baseline, baselineFacts } from '../../domain/baseline.ts';
+import { retiredAfter } from '../../domain/credential-generations.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
+import type { Backend, LoadedRevision } from '../backend.ts';
+import type { PublishedRevision } from '../runner/published-revision.ts';
+import { buildRevision, type JudgedRevision, judgeRevision } from '../runner/judged-revision.ts';
+import { locateRefusedProblems } from '../runner/refused-problems.ts';
 import type { RevisionHistory } from './revision-history.ts';
 
 /** How far back a restart looks for a revision that passes (docs/decisions/0003-baseline-survives-restarts.md). */

@@ -1,9 +1,9 @@
 // What the store runner reports of itself on /ready: the revision published, the outcome of
 // the last load, and the backend's facts.
-import type { Problem } from '../domain/problem.ts';
-import { analyzeFleet } from '../domain/rules/index.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
-import type { StoreFaultReason } from './errors.ts';
+import type { Problem } from '../../domain/problem.ts';
+import { analyzeFleet } from '../../domain/rules/index.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
+import type { StoreFaultReason } from '../errors.ts';
 import type { PublishedRevision } from './published-revision.ts';
 
 /** The outcome of the last attempt to load a revision, shown on /ready. */

@@ -2,12 +2,12 @@
 // built into a snapshot, then judged (domain/judge.ts) against a baseline, with every problem
 // pointed at the file it is in. The runner takes the steps apart, to give polls a turn of
 // the event loop between them.
-import type { Baseline } from '../domain/baseline.ts';
-import { judge, type Judgement } from '../domain/judge.ts';
-import { withSources } from '../domain/problem.ts';
-import type { Snapshot, SnapshotResult } from '../domain/snapshot.ts';
-import { updateSnapshot } from '../domain/snapshot-update.ts';
-import type { LoadedRevision } from './backend.ts';
+import type { Baseline } from '../../domain/baseline.ts';
+import { judge, type Judgement } from '../../domain/judge.ts';
+import { withSources } from '../../domain/problem.ts';
+import type { Snapshot, SnapshotResult } from '../../domain/snapshot.ts';
+import { updateSnapshot } from '../../domain/snapshot-update.ts';
+import type { LoadedRevision } from '../backend.ts';
 
 export interface JudgedRevision {
   revision: LoadedRevision;

@@ -1,7 +1,7 @@
 // The published revision: what every read is answered from until the next one, and who is
 // told when it changes.
-import type { Problem } from '../domain/problem.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
+import type { Problem } from '../../domain/problem.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
 
 /** A published revision: what every read is answered from until the next one. */
 export interface PublishedRevision {

@@ -1,9 +1,9 @@
 // Who is told what the store runner did: each publication (the served responses follow it),
 // and how each load and each write ended (the metrics count them). Listeners are the
 // service's own code and run in the runner's queue, so they must be quick.
-import type { Collection } from '../domain/records.ts';
-import type { WriteAction } from '../domain/writes/write-request.ts';
-import type { StoreFaultReason } from './errors.ts';
+import type { Collection } from '../../domain/records.ts';
+import type { WriteAction } from '../../domain/writes/write-request.ts';
+import type { StoreFaultReason } from '../errors.ts';
 import type { PublishedRevision, PublishListener } from './published-revision.ts';
 
 /**

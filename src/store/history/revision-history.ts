@@ -11,12 +11,12 @@
 // domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
 // the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
 // why: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
-import { changedClusterIdsInSteps } from '../domain/changed-clusters.ts';
-import type { Problem } from '../domain/problem.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
-import type { ChangeSet, RevisionFacts } from './backend.ts';
+import { changedClusterIdsInSteps } from '../../domain/changed-clusters.ts';
+import type { Problem } from '../../domain/problem.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
+import type { ChangeSet, RevisionFacts } from '../backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
-import { runInSlices } from './event-loop.ts';
+import { runInSlices } from '../runner/event-loop.ts';
 import { type BoundedFacts, boundedFacts, boundedProblems } from './history-bounds.ts';
 
 /** How many revisions are kept. */

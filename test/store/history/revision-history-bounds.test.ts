@@ -4,19 +4,19 @@
 // message has a maximum.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_BYTES } from '../../src/domain/writes/change-set.ts';
-import { HISTORY_MESSAGE_BYTES, HISTORY_PROBLEMS } from '../../src/store/history-bounds.ts';
-import { type HistoryEntry, RevisionHistory } from '../../src/store/revision-history.ts';
-import { createSnapshot } from '../../src/domain/snapshot.ts';
-import { problem } from '../../src/domain/problem.ts';
-import { CRUD_DATA, crudRepo, send, startCrud, type CrudService } from '../helpers/crud.ts';
-import { git } from '../helpers/git-fixture.ts';
-import { request } from '../helpers/http.ts';
-import { expectMatchesOpenApi } from '../helpers/openapi.ts';
-import { startServiceProcess, type ServiceProcess } from '../helpers/process.ts';
-import { READ_TOKEN, WRITE_TOKEN } from '../helpers/service.ts';
-import { announcePush } from '../helpers/store-actions.ts';
-import { published } from '../helpers/store-events.ts';
+import { MAX_MESSAGE_BYTES } from '../../../src/domain/writes/change-set.ts';
+import { HISTORY_MESSAGE_BYTES, HISTORY_PROBLEMS } from '../../../src/store/history/history-bounds.ts';
+import { type HistoryEntry, RevisionHistory } from '../../../src/store/history/revision-history.ts';
+import { createSnapshot } from '../../../src/domain/snapshot.ts';
+import { problem } from '../../../src/domain/problem.ts';
+import { CRUD_DATA, crudRepo, send, startCrud, type CrudService } from '../../helpers/crud.ts';
+import { git } from '../../helpers/git-fixture.ts';
+import { request } from '../../helpers/http.ts';
+import { expectMatchesOpenApi } from '../../helpers/openapi.ts';
+import { startServiceProcess, type ServiceProcess } from '../../helpers/process.ts';
+import { READ_TOKEN, WRITE_TOKEN } from '../../helpers/service.ts';
+import { announcePush } from '../../helpers/store-actions.ts';
+import { published } from '../../helpers/store-events.ts';
 
 const MiB = 1024 * 1024;
 let services: { close(): Promise<unknown> }[] = [];

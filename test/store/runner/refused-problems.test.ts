@@ -4,17 +4,17 @@
 // `git http-backend`), for uncommitted edits of a working tree, and for refused revisions met
 // at start (the newest, and one in the history read to find the baseline).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Collection } from '../../src/domain/records.ts';
-import type { LoadOutcome } from '../../src/store/store-events.ts';
-import { type Backend, type PreparedBackend, prepareBackend } from '../helpers/backends.ts';
-import { asRepoFiles } from '../helpers/fixture-data.ts';
-import { commitAll, git, makeConfigRepo, writeFiles } from '../helpers/git-fixture.ts';
-import { request } from '../helpers/http.ts';
-import { expectMatchesOpenApi } from '../helpers/openapi.ts';
-import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
-import { announcePush } from '../helpers/store-actions.ts';
-import { watchLoads } from '../helpers/store-events.ts';
-import { runTool } from '../helpers/run-tool.ts';
+import type { Collection } from '../../../src/domain/records.ts';
+import type { LoadOutcome } from '../../../src/store/runner/store-events.ts';
+import { type Backend, type PreparedBackend, prepareBackend } from '../../helpers/backends.ts';
+import { asRepoFiles } from '../../helpers/fixture-data.ts';
+import { commitAll, git, makeConfigRepo, writeFiles } from '../../helpers/git-fixture.ts';
+import { request } from '../../helpers/http.ts';
+import { expectMatchesOpenApi } from '../../helpers/openapi.ts';
+import { READ_TOKEN, startTestService, type TestService } from '../../helpers/service.ts';
+import { announcePush } from '../../helpers/store-actions.ts';
+import { watchLoads } from '../../helpers/store-events.ts';
+import { runTool } from '../../helpers/run-tool.ts';
 
 const DATA: Record<Collection, { id: string; [key: string]: unknown }[]> = {
   clusters: [

@@ -21,17 +21,17 @@
 // change not yet noticed.
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { type Problem, recordName } from '../domain/problem.ts';
-import { type Snapshot, withRevision } from '../domain/snapshot.ts';
-import { type AppliedChangeSet, type ChangeSetRequest, changeSetSteps } from '../domain/writes/change-set.ts';
-import { runInSlices } from './event-loop.ts';
+import { type Problem, recordName } from '../../domain/problem.ts';
+import { type Snapshot, withRevision } from '../../domain/snapshot.ts';
+import { type AppliedChangeSet, type ChangeSetRequest, changeSetSteps } from '../../domain/writes/change-set.ts';
+import { runInSlices } from '../runner/event-loop.ts';
 import { auditChangeSet } from './audit.ts';
-import type { Backend, ChangeSet, WriteHold } from './backend.ts';
+import type { Backend, ChangeSet, WriteHold } from '../backend.ts';
 import { changeSetMessage } from './change-set-message.ts';
-import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from './errors.ts';
-import type { PublishedRevision } from './published-revision.ts';
-import { RetryPolicy } from '../shared/retry.ts';
-import type { SerialQueue } from './serial-queue.ts';
+import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from '../errors.ts';
+import type { PublishedRevision } from '../runner/published-revision.ts';
+import { RetryPolicy } from '../../shared/retry.ts';
+import type { SerialQueue } from '../runner/serial-queue.ts';
 import type { WriterTurns } from './writer-turns.ts';
 
 

@@ -2,11 +2,11 @@
 // for seeding a new SQLite database. A seed that does not load stops the start with one line.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { formatProblem } from '../domain/problem.ts';
-import type { RecordSets } from '../domain/records.ts';
-import { parseSeed } from '../domain/seed.ts';
-import { createSnapshot, type Snapshot } from '../domain/snapshot.ts';
-import { StartupError } from '../shared/startup-error.ts';
+import { formatProblem } from '../../domain/problem.ts';
+import type { RecordSets } from '../../domain/records.ts';
+import { parseSeed } from '../../domain/seed.ts';
+import { createSnapshot, type Snapshot } from '../../domain/snapshot.ts';
+import { StartupError } from '../../shared/startup-error.ts';
 
 export interface SeedFile {
   records: RecordSets;

@@ -1,4 +1,4 @@
-import type { Steps } from '../domain/steps.ts';
+import type { Steps } from '../../domain/steps.ts';
 
 // Long work on a large fleet (a reload of 10,000 files) is cut into steps; between two steps
 // the event loop takes its turn, so polls and health checks are answered meanwhile.
