@@ -121,15 +121,23 @@ export interface WriteHold {
   release(): Promise<void>;
 }
 
+/** Runs `look` in the runner's queue: between loads and commits, never during one. */
+export type Between = <T>(look: () => Promise<T>) => Promise<T>;
+
 export interface Backend {
   /** Start-up checks and preparation. Throws StartupError for what waiting will not fix. */
   open(): Promise<void>;
   /** The store's newest revision. Throws StoreUnavailable when it cannot be read now. */
   load(known: KnownRevisions): Promise<LoadResult>;
-  /** Calls `onChange` whenever the store may hold a new revision, until close(). */
-  watch(onChange: (reason: string) => void): void;
+  /**
+   * Calls `onChange` whenever the store may hold a new revision, until close(). `between` runs
+   * a look of the backend's own (a watcher comparing the files with what it last saw) between
+   * the runner's loads and commits, never during one: the runner's queue, handed down.
+   */
+  watch(onChange: (reason: string) => void, between: Between): void;
   /**
    * Stores the changes on top of `base`, all in one revision (one commit, one transaction).
+   * The runner calls it in its queue: commits run one at a time, never during a load.
    * Throws BaseMoved when the store no longer holds `base`, StoreUnavailable when it cannot
    * take them; in both cases nothing is stored.
    */

@@ -1,5 +1,6 @@
-// Runs async tasks one at a time, in the order they were queued: the write lock of the
-// stores (a promise chain, no polling). A task that fails does not stop the ones after it.
+// Runs async tasks one at a time, in the order they were queued: the runner's one queue of
+// loads, write turns and a backend's own looks, and the writes' order (a promise chain, no polling).
+// A task that fails does not stop the ones after it.
 export class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();
 

@@ -1,24 +1,33 @@
 // The store runner's writes as a whole: one at a time, in the order they came, each from its
 // first try to its answer (loads run between its tries, ./write-attempts.ts), each counted by
-// how it ended (./store-events.ts: each write of a change set counted, with the set's result), and the ones under way known so that stopping can wait
-// for them.
+// how it ended (../runner/store-events.ts: each write of a change set counted, with the set's
+// result), and the ones under way known so that stopping can wait for them.
 import type { ChangeSetRequest } from '../../domain/writes/change-set.ts';
 import { asStoreFault, type StoreFaultReason, WriteRefused } from '../errors.ts';
 import { SerialQueue } from '../runner/serial-queue.ts';
 import type { StoreEvents, WriteOutcome } from '../runner/store-events.ts';
-import { attemptWrite, type WriteOptions, type WriteResult, type WriteSide } from './write-attempts.ts';
+import { attemptWrite, type WriteOptions, type WritePath, type WriteResult } from './write-attempts.ts';
+import { WriterTurns } from './writer-turns.ts';
 
 export class StoreWrites {
-  readonly #side: () => WriteSide;
+  readonly #path: WritePath;
   readonly #events: StoreEvents;
+  /** The writes' own order: a write keeps its place between its turns in the runner's queue. */
   readonly #order = new SerialQueue();
   /** Writes under way, in the queue or waiting between their turns. */
   readonly #underWay = new Set<Promise<unknown>>();
+  #stopped = false;
 
-  /** `side`: what a write sees and does of the runner, asked for at each write. */
-  constructor(side: () => WriteSide, events: StoreEvents) {
-    this.#side = side;
+  /** `path`: what a write works with, less what the writes keep themselves (their turns, whether they stop). */
+  constructor(path: Omit<WritePath, 'turns' | 'stopped'>, events: StoreEvents) {
+    // When this runner's writes leave room for another writer of the store (./writer-turns.ts).
+    this.#path = { ...path, turns: new WriterTurns(), stopped: () => this.#stopped };
     this.#events = events;
+  }
+
+  /** A write waiting to try again gives up; writes under way finish their turn. */
+  stop(): void {
+    this.#stopped = true;
   }
 
   /** Applies, stores and publishes one change set (a REST write is a set of one); the answer comes once it is stored. */
@@ -44,7 +53,7 @@ export class StoreWrites {
       }
     };
     try {
-      const result = await attemptWrite(this.#side(), request, options);
+      const result = await attemptWrite(this.#path, request, options);
       written(result.applied.unchanged ? 'unchanged' : 'ok');
       return result;
     } catch (error) {

@@ -21,19 +21,20 @@
 // change not yet noticed.
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { type Problem, recordName } from '../../domain/problem.ts';
-import { type Snapshot, withRevision } from '../../domain/snapshot.ts';
+import { recordName } from '../../domain/problem.ts';
+import { withRevision } from '../../domain/snapshot.ts';
 import { type AppliedChangeSet, type ChangeSetRequest, changeSetSteps } from '../../domain/writes/change-set.ts';
 import { runInSlices } from '../runner/event-loop.ts';
 import { auditChangeSet } from './audit.ts';
 import type { Backend, ChangeSet, WriteHold } from '../backend.ts';
 import { changeSetMessage } from './change-set-message.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from '../errors.ts';
+import type { Publication } from '../runner/publication.ts';
 import type { PublishedRevision } from '../runner/published-revision.ts';
+import type { Reloads } from '../runner/reloads.ts';
 import { RetryPolicy } from '../../shared/retry.ts';
 import type { SerialQueue } from '../runner/serial-queue.ts';
 import type { WriterTurns } from './writer-turns.ts';
-
 
 /** What a write that was stored (or, in a dry run, would be) answers with. */
 export interface WriteResult {
@@ -60,25 +61,25 @@ export interface WriteOptions {
 const FIRST_PAUSE_MS = 15;
 const MAX_PAUSE_MS = 500;
 
-/** What a write sees and does of the store runner. */
-export interface WriteSide {
+/**
+ * What a write works with: the objects the runner made and hands to its writes, none of them
+ * the runner itself. Reloads and writes share the queue and the one Publication.
+ */
+export interface WritePath {
   backend: Backend;
   log: Logger;
   /** The runner's queue of loads and writes: every turn of a write runs in it. */
   queue: SerialQueue;
   /** WRITE_TIMEOUT: how long after its first attempt a write whose store keeps moving stops trying. */
   writeTimeoutMs: number;
-  /** Kept by the runner for all its writes: when to leave room for another writer. */
+  /** Kept for all the runner's writes: when to leave room for another writer. */
   turns: WriterTurns;
-  /** The runner is stopping: a write waiting between turns gives up. */
+  /** The writes are stopping: a write waiting between turns gives up. */
   stopped(): boolean;
-  published(): PublishedRevision | undefined;
-  /** The revision the store holds and the runner refused, if any: no writes then. */
-  refused(): { revision: string; error: string; problems: Problem[] } | undefined;
-  /** Loads the store's newest revision (within the runner's queue); `lookedJustNow`: see KnownRevisions. */
-  load(reason: string, lookedJustNow?: boolean): Promise<void>;
-  /** Publishes the written revision; `set` is what was stored (its message and author). */
-  publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision, set: ChangeSet): Promise<void>;
+  /** What is published and refused, and the one way to publish. */
+  publication: Publication;
+  /** Loads the store's newest revision within a turn. */
+  reloads: Pick<Reloads, 'loadNow'>;
 }
 
 /** How far a write got over its turns. */
@@ -90,18 +91,18 @@ interface Progress {
   deadline: number;
 }
 
-export async function attemptWrite(side: WriteSide, request: ChangeSetRequest, options: WriteOptions = {}): Promise<WriteResult> {
+export async function attemptWrite(store: WritePath, request: ChangeSetRequest, options: WriteOptions = {}): Promise<WriteResult> {
   // A dry run stores nothing, so it takes no room from another writer.
-  const room = options.dryRun ? 0 : side.turns.roomBeforeWrite();
+  const room = options.dryRun ? 0 : store.turns.roomBeforeWrite();
   if (room > 0) await pause(room);
   const startedAt = Date.now();
-  const progress: Progress = { attempts: 0, startedAt, deadline: startedAt + side.writeTimeoutMs };
+  const progress: Progress = { attempts: 0, startedAt, deadline: startedAt + store.writeTimeoutMs };
   let pauses: RetryPolicy | undefined;
   for (let turn = 1; ; turn++) {
-    const outcome = await side.queue.run(async () => {
+    const outcome = await store.queue.run(async () => {
       const hold: { current?: WriteHold } = {};
       try {
-        return await writeTurn(side, request, options, hold, progress, turn > 1);
+        return await writeTurn(store, request, options, hold, progress, turn > 1);
       } finally {
         await hold.current?.release();
       }
@@ -109,13 +110,13 @@ export async function attemptWrite(side: WriteSide, request: ChangeSetRequest, o
     if ('done' in outcome) return outcome.done;
     pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress.deadline });
     const wait = pauses.next();
-    if (wait === undefined || side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, side.stopped());
-    side.log.info(
+    if (wait === undefined || store.stopped()) throw keptMoving(progress, store.writeTimeoutMs, store.stopped());
+    store.log.info(
       { attempt: progress.attempts, records: recordNames(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
       'the store moved under a write; applying it again on its new revision',
     );
     await pause(wait);
-    if (side.stopped()) throw keptMoving(progress, side.writeTimeoutMs, true);
+    if (store.stopped()) throw keptMoving(progress, store.writeTimeoutMs, true);
   }
 }
 
@@ -123,21 +124,21 @@ type TurnOutcome = { done: WriteResult } | { moved: { error: BaseMoved; applied:
 
 /** One turn in the queue: the write applied to the newest revision and committed, or the store found moved again. */
 async function writeTurn(
-  side: WriteSide,
+  store: WritePath,
   request: ChangeSetRequest,
   options: WriteOptions,
   hold: { current?: WriteHold },
   progress: Progress,
   again: boolean,
 ): Promise<TurnOutcome> {
-  if (again) await side.load('the store moved under a write');
+  if (again) await store.reloads.loadNow('the store moved under a write');
   // A turn after a move starts from the newest revision: a refusal there stands.
   let lookedAgain = again;
   let firstMove = true;
   for (;;) {
-    const base = side.published();
+    const base = store.publication.published();
     if (!base) throw new StoreUnavailable('not_loaded', 'no configuration has been loaded yet; see /ready');
-    const refused = side.refused();
+    const refused = store.publication.refused();
     if (refused) {
       throw new StoreUnavailable(
         'revision_refused',
@@ -154,57 +155,57 @@ async function writeTurn(
       const refused = new WriteRefused(outcome.refusal, outcome.refusal.index);
       if (lookedAgain) throw refused;
       lookedAgain = true;
-      await side.load('a write was refused; looking for a newer revision first');
-      if (side.published() === base && !side.refused()) throw refused;
+      await store.reloads.loadNow('a write was refused; looking for a newer revision first');
+      if (store.publication.published() === base && !store.publication.refused()) throw refused;
       continue;
     }
     const applied = outcome;
     const revisionBefore = base.snapshot.revision;
     if (options.dryRun) {
-      side.log.debug({ revision: revisionBefore, records: recordNames(applied), unchanged: applied.unchanged }, 'a dry run of a write: nothing stored');
+      store.log.debug({ revision: revisionBefore, records: recordNames(applied), unchanged: applied.unchanged }, 'a dry run of a write: nothing stored');
       return { done: { applied, base, revisionBefore, revisionAfter: null } };
     }
     const set = changeSet(applied, request);
     if (applied.unchanged) {
-      await auditChangeSet(side.log, set, applied, revisionBefore, revisionBefore);
+      await auditChangeSet(store.log, set, applied, revisionBefore, revisionBefore);
       return { done: { applied, base, revisionBefore, revisionAfter: revisionBefore } };
     }
     let committed;
     progress.attempts++;
     const commitStarted = Date.now();
     try {
-      committed = await side.backend.commit(set, base, { deadline: progress.deadline });
-      side.turns.landed(Date.now() - commitStarted);
+      committed = await store.backend.commit(set, base, { deadline: progress.deadline });
+      store.turns.landed(Date.now() - commitStarted);
     } catch (error) {
       if (!(error instanceof BaseMoved)) {
-        if (!(error instanceof StoreUnavailable)) side.log.error({ err: error }, 'a write failed in the store');
+        if (!(error instanceof StoreUnavailable)) store.log.error({ err: error }, 'a write failed in the store');
         throw asStoreFault(error);
       }
-      if (!side.backend.holdForWrite) side.turns.moved();
-      if (hold.current || (!side.backend.holdForWrite && !firstMove)) return { moved: { error, applied } };
-      side.log.info({ attempt: progress.attempts, records: recordNames(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
-      if (!side.backend.holdForWrite) {
+      if (!store.backend.holdForWrite) store.turns.moved();
+      if (hold.current || (!store.backend.holdForWrite && !firstMove)) return { moved: { error, applied } };
+      store.log.info({ attempt: progress.attempts, records: recordNames(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+      if (!store.backend.holdForWrite) {
         // The first time in a turn: once more at once, on the head the refused commit found.
         firstMove = false;
-        await side.load('the store moved under a write', true);
+        await store.reloads.loadNow('the store moved under a write', true);
         continue;
       }
       // Someone else writes to the store right now: the next attempt loads, applies and
       // commits under the store's own lock, where it cannot move again.
-      hold.current = await side.backend.holdForWrite().catch((holdError: unknown) => {
+      hold.current = await store.backend.holdForWrite().catch((holdError: unknown) => {
         throw asStoreFault(holdError);
       });
-      await side.load('the store moved under a write');
+      await store.reloads.loadNow('the store moved under a write');
       continue;
     }
     const sources = sourcesAfterWrite(base.sources, set, committed.sources);
     const snapshot = withRevision(applied.snapshot, committed.revision);
-    await side.publishWrite(snapshot, sources, base, set);
-    side.log.info(
+    await store.publication.publishWrite(snapshot, sources, base, set);
+    store.log.info(
       { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
       'published a write',
     );
-    await auditChangeSet(side.log, set, applied, revisionBefore, committed.revision);
+    await auditChangeSet(store.log, set, applied, revisionBefore, committed.revision);
     return { done: { applied, base, revisionBefore, revisionAfter: committed.revision } };
   }
 }

@@ -41,7 +41,7 @@ export class ChangeWatcher {
 
   /**
    * Starts watching. `check` runs `changedSince` against the backend's state at a moment no
-   * write is under way (the backend serializes the two), and calls `onChange` if it says so.
+   * write is under way (between the runner's loads and commits), and calls `onChange` if it says so.
    */
   async start(
     check: (test: (seen: SeenState | undefined) => Promise<boolean>) => Promise<boolean>,

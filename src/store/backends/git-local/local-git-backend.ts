@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, Between, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } from '../../git/commit-files.ts';
@@ -23,7 +23,6 @@ import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
 import { yieldToEventLoop } from '../../runner/event-loop.ts';
-import { SerialQueue } from '../../runner/serial-queue.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
 import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
@@ -63,8 +62,6 @@ export class LocalGitBackend implements Backend {
   readonly #headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {};
   /** The locks a write holds across its attempts (holdForWrite), if any. */
   #held: WriteLocks | undefined;
-  /** Commits and the watcher's checks, one at a time, so a check never sees half a write. */
-  readonly #local = new SerialQueue();
   readonly #lockOptions: LockOptions;
   readonly #repair: WriteRepair;
 
@@ -165,8 +162,9 @@ export class LocalGitBackend implements Backend {
     return new Map(texts.filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
 
-  watch(onChange: (reason: string) => void): void {
-    const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => this.#local.run(() => test(this.#seen));
+  /** The watcher's checks and the periodic look run `between` the runner's loads and commits, so none sees half a write. */
+  watch(onChange: (reason: string) => void, between: Between): void {
+    const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => between(() => test(this.#seen));
     const note = (path: string) => {
       if (this.#pending === 'all') return;
       if (path === '*') this.#pending = 'all';
@@ -176,8 +174,7 @@ export class LocalGitBackend implements Backend {
     // A file watcher can miss events (an overflowing queue on a mass change): a periodic
     // look at every file's stat catches what it missed.
     this.#rescan = setInterval(() => {
-      void this.#local
-        .run(() => this.#reader.changedPaths())
+      void between(() => this.#reader.changedPaths())
         .then((changed) => {
           if (changed.length === 0) return;
           for (const path of changed) note(path);
@@ -188,8 +185,9 @@ export class LocalGitBackend implements Backend {
     this.#rescan.unref();
   }
 
+  /** In the runner's queue, like every load: one commit at a time, and no watcher's check during one. */
   commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
-    return this.#local.run(() => this.#commit(set, base));
+    return this.#commit(set, base);
   }
 
   /** Holds index.lock and the branch's lock: a person's git command waits (or fails) until release. */
@@ -198,7 +196,7 @@ export class LocalGitBackend implements Backend {
     if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     let locks: WriteLocks;
     try {
-      await this.#local.run(() => this.#repair.beforeWrite());
+      await this.#repair.beforeWrite();
       locks = await takeWriteLocks(requireGitDirectory(this.dir), branch, this.#lockOptions);
     } catch (error) {
       throw commitFault(error, this.#options.log);
@@ -253,7 +251,7 @@ export class LocalGitBackend implements Backend {
     } catch (error) {
       throw commitFault(error, this.#options.log);
     }
-    // What this backend has seen is its own, and only changed inside #local: updated in place
+    // What this backend has seen is its own, and only changed in the runner's queue: updated in place
     // (a fleet's folder is 10,000 entries, not worth a copy per write).
     const files = this.#seen?.files ?? new Map<string, string>();
     for (const { path, text } of changes) {
@@ -287,6 +285,5 @@ export class LocalGitBackend implements Backend {
   async close(): Promise<void> {
     clearInterval(this.#rescan);
     await this.#watcher.close();
-    await this.#local.idle();
   }
 }
