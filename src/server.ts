@@ -86,7 +86,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     clusterTokenKeys: config.clusterTokenKeys,
     clientCertificates: config.tls?.clientCaFile !== undefined,
     persons,
-    served: () => responses.current()?.snapshot,
+    currentSnapshot: () => responses.current()?.snapshot,
   });
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
@@ -214,8 +214,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
 function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
   return {
     servername: settings.source.kind === 'dns' ? settings.source.name.replace(/\.$/, '') : undefined,
-    extraCa: () => tls.served.clientCa,
-    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.served.cert, key: tls.served.key } : undefined),
+    extraCa: () => tls.material.clientCa,
+    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.material.cert, key: tls.material.key } : undefined),
   };
 }
 

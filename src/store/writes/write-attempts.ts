@@ -26,7 +26,7 @@ import { withRevision } from '../../domain/snapshot.ts';
 import { type AppliedChangeSet, type ChangeSetRequest, changeSetSteps } from '../../domain/writes/change-set.ts';
 import { runInSlices } from '../runner/event-loop.ts';
 import { auditChangeSet } from './audit.ts';
-import type { Backend, ChangeSet, WriteHold } from '../backend.ts';
+import type { Backend, ChangeSet, WriteLock } from '../backend.ts';
 import { changeSetMessage } from './change-set-message.ts';
 import { asStoreFault, BaseMoved, StoreUnavailable, WriteRefused } from '../errors.ts';
 import type { Publication } from '../runner/publication.ts';
@@ -100,11 +100,11 @@ export async function attemptWrite(store: WritePath, request: ChangeSetRequest, 
   let pauses: RetryPolicy | undefined;
   for (let turn = 1; ; turn++) {
     const outcome = await store.queue.run(async () => {
-      const hold: { current?: WriteHold } = {};
+      const lock: { current?: WriteLock } = {};
       try {
-        return await writeTurn(store, request, options, hold, progress, turn > 1);
+        return await writeTurn(store, request, options, lock, progress, turn > 1);
       } finally {
-        await hold.current?.release();
+        await lock.current?.release();
       }
     });
     if ('done' in outcome) return outcome.done;
@@ -127,7 +127,7 @@ async function writeTurn(
   store: WritePath,
   request: ChangeSetRequest,
   options: WriteOptions,
-  hold: { current?: WriteHold },
+  lock: { current?: WriteLock },
   progress: Progress,
   again: boolean,
 ): Promise<TurnOutcome> {
@@ -181,10 +181,10 @@ async function writeTurn(
         if (!(error instanceof StoreUnavailable)) store.log.error({ err: error }, 'a write failed in the store');
         throw asStoreFault(error);
       }
-      if (!store.backend.holdForWrite) store.turns.moved();
-      if (hold.current || (!store.backend.holdForWrite && !firstMove)) return { moved: { error, applied } };
+      if (!store.backend.lockForWrite) store.turns.moved();
+      if (lock.current || (!store.backend.lockForWrite && !firstMove)) return { moved: { error, applied } };
       store.log.info({ attempt: progress.attempts, records: recordNames(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
-      if (!store.backend.holdForWrite) {
+      if (!store.backend.lockForWrite) {
         // The first time in a turn: once more at once, on the head the refused commit found.
         firstMove = false;
         await store.reloads.loadNow('the store moved under a write', true);
@@ -192,8 +192,8 @@ async function writeTurn(
       }
       // Someone else writes to the store right now: the next attempt loads, applies and
       // commits under the store's own lock, where it cannot move again.
-      hold.current = await store.backend.holdForWrite().catch((holdError: unknown) => {
-        throw asStoreFault(holdError);
+      lock.current = await store.backend.lockForWrite().catch((lockError: unknown) => {
+        throw asStoreFault(lockError);
       });
       await store.reloads.loadNow('the store moved under a write');
       continue;

@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
-import type { Backend, BackendDescription, Between, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, Between, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteLock } from '../../backend.ts';
+import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } from '../../git/commit-files.ts';
@@ -60,8 +61,8 @@ export class LocalGitBackend implements Backend {
   readonly #indexCache = new IndexFileCache();
   /** The record files of the HEAD commit, kept while HEAD stays. */
   readonly #headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {};
-  /** The locks a write holds across its attempts (holdForWrite), if any. */
-  #held: WriteLocks | undefined;
+  /** The locks a write holds across its attempts (lockForWrite), if any. */
+  #writeLocks: WriteLocks | undefined;
   readonly #lockOptions: LockOptions;
   readonly #repair: WriteRepair;
 
@@ -138,9 +139,9 @@ export class LocalGitBackend implements Backend {
   /** Uncommitted edits have no order: only a clean commit is known as older. */
   async isOlder(revision: string, than: string): Promise<boolean> {
     if (revision === than) return true;
-    const served = commitOfRevision(than);
-    if (served === undefined || commitOfRevision(revision) !== revision) return false;
-    return isOlderCommit(this.dir, revision, served, this.#gitCache);
+    const servedCommit = commitOfRevision(than);
+    if (servedCommit === undefined || commitOfRevision(revision) !== revision) return false;
+    return isOlderCommit(this.dir, revision, servedCommit, this.#gitCache);
   }
 
   /** HEAD's commit: what another replica of this repository could have published (edits are nobody else's). */
@@ -186,12 +187,12 @@ export class LocalGitBackend implements Backend {
   }
 
   /** In the runner's queue, like every load: one commit at a time, and no watcher's check during one. */
-  commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
+  commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
     return this.#commit(set, base);
   }
 
   /** Holds index.lock and the branch's lock: a person's git command waits (or fails) until release. */
-  async holdForWrite(): Promise<WriteHold> {
+  async lockForWrite(): Promise<WriteLock> {
     const branch = await currentBranch(this.dir);
     if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     let locks: WriteLocks;
@@ -201,20 +202,20 @@ export class LocalGitBackend implements Backend {
     } catch (error) {
       throw commitFault(error, this.#options.log);
     }
-    this.#held = locks;
+    this.#writeLocks = locks;
     return {
       release: async () => {
-        if (this.#held === locks) this.#held = undefined;
+        if (this.#writeLocks === locks) this.#writeLocks = undefined;
         await locks.release();
       },
     };
   }
 
-  async #commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
+  async #commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
     let repaired: boolean;
     try {
-      // Under a hold, holdForWrite repaired already.
-      repaired = !this.#held && (await this.#repair.beforeWrite());
+      // Under the write lock, lockForWrite repaired already.
+      repaired = !this.#writeLocks && (await this.#repair.beforeWrite());
     } catch (error) {
       throw commitFault(error, this.#options.log);
     }
@@ -244,7 +245,7 @@ export class LocalGitBackend implements Backend {
         changes,
         message: commitMessage(set),
         author: commitAuthor(set),
-        held: this.#held,
+        locks: this.#writeLocks,
         lockOptions: this.#lockOptions,
         indexCache: this.#indexCache,
       }));

@@ -16,7 +16,8 @@ import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { StartupError } from '../../../shared/startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
+import type { Backend, BackendDescription, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
+import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder, type FileContent } from '../../git/commit-builder.ts';
 import { commitFileEntries, commitFileTexts } from '../../git/commit-files.ts';
@@ -181,7 +182,7 @@ export class RemoteGitBackend implements Backend {
     this.#scheduleSync();
   }
 
-  async commit(set: ChangeSet, base: BaseRevision, options: CommitOptions = {}): Promise<CommitResult> {
+  async commit(set: ChangeSet, base: PublishedRevision, options: CommitOptions = {}): Promise<CommitResult> {
     const parent = base.snapshot.revision;
     const files: FileContent[] = [];
     const sources = new Map<string, string>();

@@ -6,7 +6,8 @@
 // one revision bump, and one audit_log row per record, each with the change's message.
 import type { Logger } from 'pino';
 import type { BaselineFacts } from '../../../domain/baseline.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, CommitResult, LoadResult } from '../../backend.ts';
+import type { Backend, BackendDescription, ChangeSet, CommitResult, LoadResult } from '../../backend.ts';
+import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
 import { RetryPolicy } from '../../../shared/retry.ts';
 import { StartupError } from '../../../shared/startup-error.ts';
@@ -132,7 +133,7 @@ export class SqliteBackend implements Backend {
     this.#timer.unref();
   }
 
-  async commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
+  async commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
     const db = this.#db;
     const writer = this.#writer;
     if (!db || !writer) throw new StoreUnavailable('read_only', `the database ${this.#name} is open read-only (mode=ro)`);
