@@ -19,6 +19,7 @@ import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from '.
 import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';
 import type { PeerSettings } from './peer-source.ts';
 import { RevisionHold } from './revision-hold.ts';
+import { withTimeout } from '../shared/with-timeout.ts';
 
 /** How long a publication waits for the peers' acknowledgements, in all. */
 export const ANNOUNCE_WAIT_MS = 1000;
@@ -243,10 +244,7 @@ export class Peers {
 
   /** The other replicas, the DNS look bounded by `withinMs`; a failed look is counted. */
   async #others(withinMs: number): Promise<string[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
-    const list = await Promise.race([this.#directory.others(), late]);
-    clearTimeout(timer);
+    const list = await withTimeout(this.#directory.others(), withinMs, undefined);
     if (list === undefined) {
       this.#failed('(dns)', new PeerFailure('dns', `no DNS answer within ${withinMs} ms`), 'resolve');
       return [];

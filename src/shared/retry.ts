@@ -69,3 +69,32 @@ export class RetryPolicy {
     this.#retries = 0;
   }
 }
+
+export interface RetryOptions extends RetryPolicyOptions {
+  /** Whether a failed attempt is tried again (after a pause); false: its error is thrown at once. */
+  retryable: (error: unknown) => boolean;
+  /** What is thrown when the pauses are used up (the deadline passed, the retries spent); the error itself by default. */
+  exhausted?: (error: unknown, attempts: number) => unknown;
+  /** Told before each pause, with the error that caused it and the pause. */
+  pausing?: (error: unknown, ms: number) => void;
+}
+
+/**
+ * The service's one retry loop: `attempt` until it returns, with the policy's pauses between
+ * tries, while its error is `retryable` and the policy allows another. The policy is made at
+ * the first failure, so an attempt that succeeds at once costs nothing more.
+ */
+export async function retry<T>(attempt: (n: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  let pauses: RetryPolicy | undefined;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      if (!options.retryable(error)) throw error;
+      const wait = (pauses ??= new RetryPolicy(options)).next();
+      if (wait === undefined) throw options.exhausted ? options.exhausted(error, n) : error;
+      options.pausing?.(error, wait);
+      await new Promise((resume) => setTimeout(resume, wait));
+    }
+  }
+}

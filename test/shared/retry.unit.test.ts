@@ -3,7 +3,7 @@
 // (RETRY_SEED=<seed> repeats a run) and its clock from the test.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RetryPolicy } from '../../src/shared/retry.ts';
+import { retry, RetryPolicy } from '../../src/shared/retry.ts';
 
 const SEED = Number(process.env.RETRY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`retry-policy: RETRY_SEED=${SEED}`);
@@ -90,5 +90,49 @@ describe('RetryPolicy', () => {
   it('refuses a first pause of zero or a cap below it', () => {
     expect(() => new RetryPolicy({ firstMs: 0, maxMs: 10 })).toThrow(RangeError);
     expect(() => new RetryPolicy({ firstMs: 20, maxMs: 10 })).toThrow(RangeError);
+  });
+});
+
+describe('retry(): the one retry loop', () => {
+  const transient = new Error('not now');
+  const lasting = new Error('not at all');
+  const retryable = (error: unknown) => error === transient;
+
+  it('tries again after each retryable failure, pausing by the policy, until an attempt returns', async () => {
+    const pauses: number[] = [];
+    const attempts: number[] = [];
+    const value = await retry(
+      async (n) => {
+        attempts.push(n);
+        if (n < 4) throw transient;
+        return 'stored';
+      },
+      { firstMs: 1, maxMs: 4, retryable, pausing: (error, ms) => (expect(error).toBe(transient), pauses.push(ms)) },
+    );
+    expect(value).toBe('stored');
+    expect(attempts).toEqual([1, 2, 3, 4]);
+    expect(pauses).toEqual([1, 2, 4]);
+  });
+
+  it('throws a failure that is not retryable at once, without a pause', async () => {
+    let tries = 0;
+    const pausing = () => expect.unreachable('no pause for a lasting failure');
+    await expect(retry(async () => (tries++, Promise.reject(lasting)), { firstMs: 1, maxMs: 1, retryable, pausing })).rejects.toBe(lasting);
+    expect(tries).toBe(1);
+  });
+
+  it('once the pauses are used up, throws what `exhausted` makes of the last failure and the attempts made', async () => {
+    const attempt = () => Promise.reject(transient);
+    const exhausted = (error: unknown, attempts: number) => new Error(`${(error as Error).message} after ${attempts} attempts`);
+    await expect(retry(attempt, { firstMs: 1, maxMs: 1, maxRetries: 2, retryable, exhausted })).rejects.toThrow('not now after 3 attempts');
+    // Without `exhausted`, the failure itself.
+    await expect(retry(attempt, { firstMs: 1, maxMs: 1, maxRetries: 1, retryable })).rejects.toBe(transient);
+  });
+
+  it('stops at the deadline: a deadline already passed allows no second attempt', async () => {
+    let tries = 0;
+    const attempt = () => (tries++, Promise.reject(transient));
+    await expect(retry(attempt, { firstMs: 1, maxMs: 1, deadline: Date.now() - 1, retryable })).rejects.toBe(transient);
+    expect(tries).toBe(1);
   });
 });

@@ -3,6 +3,7 @@
 // none answers older than another already did); it only bounds the wait, so that a step that
 // hangs or fails never keeps a revision from being published.
 import type { Logger } from 'pino';
+import { withTimeout } from '../../shared/with-timeout.ts';
 
 /** Called with a revision about to be published; the publication waits for it, bounded. */
 export type BeforePublish = (revision: string) => Promise<void>;
@@ -12,12 +13,9 @@ export const BEFORE_PUBLISH_LIMIT_MS = 1500;
 
 export async function waitBeforePublish(step: BeforePublish | undefined, revision: string, log: Logger): Promise<void> {
   if (!step) return;
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([step(revision), new Promise((resolve) => (timer = setTimeout(resolve, BEFORE_PUBLISH_LIMIT_MS)))]);
+    await withTimeout(step(revision), BEFORE_PUBLISH_LIMIT_MS, undefined);
   } catch (error) {
     log.warn({ err: error, revision }, 'the step before publishing failed; publishing anyway');
-  } finally {
-    clearTimeout(timer);
   }
 }

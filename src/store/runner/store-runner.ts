@@ -21,6 +21,7 @@ import type { WriteOptions, WriteResult } from '../writes/write-attempts.ts';
 import { StoreWrites } from '../writes/store-writes.ts';
 import { type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
 import { StartupError } from '../../shared/startup-error.ts';
+import { withTimeout } from '../../shared/with-timeout.ts';
 import { Publication } from './publication.ts';
 import { Reloads } from './reloads.ts';
 
@@ -122,9 +123,7 @@ export class StoreRunner {
     await this.#backend.open();
     this.#backend.watch((reason) => void this.reload(reason), (check) => this.#queue.run(check));
     const first = this.reload('start');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([first, new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
-    clearTimeout(timer);
+    await withTimeout(first, START_WAIT_MS, undefined);
     // A store nothing else changes would never become servable: say so now, not on /ready forever.
     const refused = this.#publication.refused();
     if (!this.published() && refused && this.#backend.describe().fixed) {
