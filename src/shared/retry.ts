@@ -73,7 +73,7 @@ export class RetryPolicy {
 export interface RetryOptions extends RetryPolicyOptions {
   /** Whether a failed attempt is tried again (after a pause); false: its error is thrown at once. */
   retryable: (error: unknown) => boolean;
-  /** What is thrown when the pauses are used up (the deadline passed, the retries spent); the error itself by default. */
+  /** What is thrown when the pauses are used up (the deadline passed, the retries spent); by default the error. */
   exhausted?: (error: unknown, attempts: number) => unknown;
   /** Told before each pause, with the error that caused it and the pause. */
   pausing?: (error: unknown, ms: number) => void;

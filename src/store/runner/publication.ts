@@ -72,7 +72,8 @@ export class Publication {
   async publish(revision: Omit<PublishedRevision, 'publishedAt' | 'retired'>, facts?: RevisionFacts): Promise<void> {
     await waitBeforePublish(this.#beforePublish, revision.snapshot.revision, this.#log);
     const previous = this.#published;
-    const next = { ...revision, publishedAt: new Date(), retired: retiredOnPublish(previous, this.start, revision.snapshot) };
+    const retired = retiredOnPublish(previous, this.start, revision.snapshot);
+    const next = { ...revision, publishedAt: new Date(), retired };
     this.#published = next;
     this.#events.published(next, previous);
     this.history.published(next.snapshot, facts);
@@ -84,7 +85,12 @@ export class Publication {
   }
 
   /** A written revision: published with the problems of the one it was written on, its author and message kept. */
-  async publishWrite(snapshot: Snapshot, sources: ReadonlyMap<string, string>, base: PublishedRevision, set: ChangeSet): Promise<void> {
+  async publishWrite(
+    snapshot: Snapshot,
+    sources: ReadonlyMap<string, string>,
+    base: PublishedRevision,
+    set: ChangeSet,
+  ): Promise<void> {
     this.#lastLoad = { at: new Date().toISOString(), ok: true, revision: snapshot.revision };
     await this.publish({ snapshot, sources, problems: base.problems }, writeFacts(set));
     await this.keepForRestart(snapshot);

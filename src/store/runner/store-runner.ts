@@ -55,13 +55,18 @@ export class StoreRunner {
     const publication = new Publication(backend, options.log, this.#events, this.#history);
     this.#publication = publication;
     const queue = this.#queue;
-    const reloads = new Reloads({ backend, log: options.log, queue, publication, events: this.#events, acceptShrink: options.acceptShrink ?? [] });
+    const acceptShrink = options.acceptShrink ?? [];
+    const reloads = new Reloads({ backend, log: options.log, queue, publication, events: this.#events, acceptShrink });
     this.#reloads = reloads;
     const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
-    this.#writes = new StoreWrites({ backend, log: options.log, queue, writeTimeoutMs, publication, reloads }, this.#events);
+    const path = { backend, log: options.log, queue, writeTimeoutMs, publication, reloads };
+    this.#writes = new StoreWrites(path, this.#events);
   }
 
-  /** A page of the revisions judged, newest first (../history/revision-history.ts); undefined when `before` is not in the list. */
+  /**
+   * A page of the revisions judged, newest first (../history/revision-history.ts); undefined
+   * when `before` is not in the list.
+   */
   revisions(query: HistoryQuery): Promise<HistoryPage | undefined> {
     return this.#history.list(query);
   }
@@ -82,7 +87,7 @@ export class StoreRunner {
     this.#publication.setBeforePublish(callback);
   }
 
-  /** Whether the revision served is `revision` or, as far as the store can tell, newer than it (./revision-order.ts). */
+  /** Whether the revision served is `revision` or, as far as the store can tell, newer (./revision-order.ts). */
   servesAtLeast(revision: string): Promise<boolean> {
     return servedAtLeast(this.#backend, this.published()?.snapshot.revision, revision, this.#log);
   }

@@ -30,7 +30,7 @@ export class StoreWrites {
     this.#stopped = true;
   }
 
-  /** Applies, stores and publishes one change set (a REST write is a set of one); the answer comes once it is stored. */
+  /** Applies, stores and publishes one change set (a REST write is a set of one); answers once it is stored. */
   write(request: ChangeSetRequest, options: WriteOptions = {}): Promise<WriteResult> {
     const writing = this.#order.run(() => this.#write(request, options));
     this.#underWay.add(writing);
