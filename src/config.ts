@@ -1,12 +1,12 @@
 // Configuration from the environment. Everything is checked here, at start, so that a
 // mistake stops the process with one clear line instead of surfacing on the first request.
-import { byteSize } from './byte-size.ts';
-import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
+import { byteSize } from './shared/byte-size.ts';
+import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './shared/secret-settings.ts';
 import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
 import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
 import type { TlsSettings } from './http/transport/tls-files.ts';
-import { durationMs } from './duration.ts';
-import { type RolloutSettings, rolloutSettingsFrom } from './rollout-settings.ts';
+import { durationMs } from './shared/duration.ts';
+import { type RolloutSettings, rolloutSettingsFrom } from './serving/rollouts/rollout-settings.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
@@ -17,7 +17,7 @@ import {
   defaultMaxConnections,
   type HttpLimits,
   openFileLimit,
-} from './http-limits.ts';
+} from './http/transport/http-limits.ts';
 
 export { ConfigError, secretFrom };
 

@@ -18,8 +18,8 @@ import { TlsContext } from './http/transport/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/web-ui/ui-files.ts';
 import { type UiState, uiContentSecurityPolicy, uiSettings } from './http/web-ui/ui-routes.ts';
 import { webhookRoutes } from './http/webhook/webhook-routes.ts';
-import { createLogger } from './logger.ts';
-import { redactUrls } from './redact-url.ts';
+import { createLogger } from './shared/logger.ts';
+import { redactUrls } from './shared/redact-url.ts';
 import { createObservability } from './observability/observability.ts';
 import { peerRoutes } from './http/routes/peer-routes.ts';
 import { Peers } from './peers/peers.ts';
@@ -29,9 +29,9 @@ import { CurrentResponses } from './serving/current-responses.ts';
 import { MergedPolls } from './serving/merged-polls.ts';
 import { rolloutProgressService, type RolloutProgressService } from './serving/rollouts/rollout-progress-service.ts';
 import { rolloutRoutes } from './http/routes/rollout-routes.ts';
-import { StartupError } from './startup-error.ts';
+import { StartupError } from './shared/startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
-import { StoreRunner } from './store/store-runner.ts';
+import { StoreRunner } from './store/runner/store-runner.ts';
 import type { FleetPolls } from './serving/fleet-polls.ts';
 
 export interface RunningService {
@@ -94,7 +94,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     clusterTokenKeys: config.clusterTokenKeys,
     clientCertificates: config.tls?.clientCaFile !== undefined,
     persons,
-    served: () => responses.current()?.snapshot,
+    currentSnapshot: () => responses.current()?.snapshot,
   });
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
@@ -226,8 +226,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
 function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
   return {
     servername: settings.source.kind === 'dns' ? settings.source.name.replace(/\.$/, '') : undefined,
-    extraCa: () => tls.served.clientCa,
-    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.served.cert, key: tls.served.key } : undefined),
+    extraCa: () => tls.material.clientCa,
+    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.material.cert, key: tls.material.key } : undefined),
   };
 }
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseDuration, parseListenAddress, tokenWarnings } from '../src/config.ts';
-import { defaultMaxConnections, MAX_CONNECTIONS_CAP, MAX_CONNECTIONS_FALLBACK, openFileLimit } from '../src/http-limits.ts';
+import { defaultMaxConnections, MAX_CONNECTIONS_CAP, MAX_CONNECTIONS_FALLBACK, openFileLimit } from '../src/http/transport/http-limits.ts';
 import { tempDir } from './helpers/temp-files.ts';
 
 describe('configuration', () => {

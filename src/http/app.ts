@@ -10,7 +10,7 @@ import type { Observability } from '../observability/observability.ts';
 import type { Peers } from '../peers/peers.ts';
 import { UNMATCHED_ROUTE } from '../observability/request-counts.ts';
 import type { CurrentResponses } from '../serving/current-responses.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
+import type { StoreRunner } from '../store/runner/store-runner.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { toApiError } from './error-mapping.ts';
 import { ApiError, writeError } from './errors.ts';

@@ -17,7 +17,7 @@ import { PEER_FAILURE_REASONS } from '../peers/peer-client.ts';
 import type { Peers } from '../peers/peers.ts';
 import type { RolloutEvaluations } from '../serving/rollouts/rollout-evaluations.ts';
 import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
+import type { StoreRunner } from '../store/runner/store-runner.ts';
 import { registerAnswerLimitSeries } from './answer-limit-series.ts';
 import { DurationHistogram } from './duration-histogram.ts';
 import { registerFleetSeries } from './fleet-series.ts';

@@ -4,10 +4,10 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Argument, Command, Option } from 'commander';
-import { byteSize } from '../byte-size.ts';
-import { clusterTokenKeysFrom, ConfigError } from '../secret-settings.ts';
+import { byteSize } from '../shared/byte-size.ts';
+import { clusterTokenKeysFrom, ConfigError } from '../shared/secret-settings.ts';
 import { locateInGitRepository } from '../store/git/repository-root.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../shared/version.ts';
 import { ApplyUsage, applyChanges, type ApplyOptions, TOKEN_VARIABLE } from './apply.ts';
 import type { CliIo } from './cli-io.ts';
 import { clusterToken, ClusterTokenUsage } from './cluster-token.ts';

@@ -3,7 +3,7 @@
 // written in one piece, every poll would wait for it. The text is what JSON.stringify makes
 // of the whole (key order, no spaces).
 import type { Steps } from '../../domain/steps.ts';
-import { runInSlices } from '../../store/event-loop.ts';
+import { runInSlices } from '../../store/runner/event-loop.ts';
 
 /** JSON.stringify(value), its property `list` (an array) written item by item. */
 export function jsonInSlices(value: object, list: string): Promise<string> {

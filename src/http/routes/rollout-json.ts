@@ -6,7 +6,7 @@ import type { ClusterProgress } from '../../domain/rollouts/cluster-progress.ts'
 import type { RolloutProgress } from '../../domain/rollouts/rollout-progress.ts';
 import { rolloutListItem } from '../../domain/rollouts/rollout-shapes.ts';
 import type { Steps } from '../../domain/steps.ts';
-import { runInSlices } from '../../store/event-loop.ts';
+import { runInSlices } from '../../store/runner/event-loop.ts';
 
 export function rolloutDetailJson(progress: RolloutProgress): Promise<string> {
   return runInSlices(detailPieces(progress));

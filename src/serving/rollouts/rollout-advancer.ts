@@ -11,7 +11,7 @@ import type { RolloutProgress } from '../../domain/rollouts/rollout-progress.ts'
 import { recordEtag } from '../../domain/writes/record-etag.ts';
 import type { WriteAuthor } from '../../domain/writes/write-request.ts';
 import { describeError, WriteRefused } from '../../store/errors.ts';
-import type { StoreRunner } from '../../store/store-runner.ts';
+import type { StoreRunner } from '../../store/runner/store-runner.ts';
 import type { EvaluatedRollouts } from './rollout-tracker.ts';
 
 /** Who the service's own releases are by, in the audit trail and the commit. */

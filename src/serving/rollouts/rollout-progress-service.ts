@@ -3,7 +3,7 @@
 // advancer that releases ready steps. Made before the store starts, so the first publication
 // is followed too; stopped before the store stops, so no release is started on the way out.
 import type { Logger } from 'pino';
-import type { StoreRunner } from '../../store/store-runner.ts';
+import type { StoreRunner } from '../../store/runner/store-runner.ts';
 import type { CurrentResponses } from '../current-responses.ts';
 import type { PollLookup } from '../fleet-polls.ts';
 import { RolloutAdvancer } from './rollout-advancer.ts';

@@ -10,7 +10,7 @@ import { DEFAULT_SLICE, progressSlices, type RolloutProgress } from '../../domai
 import { rolloutView, type RolloutServing } from '../../domain/rollouts/rollout-view.ts';
 import { rolloutFingerprint } from '../../domain/rollouts/step-progress.ts';
 import { compareIds } from '../../domain/ids.ts';
-import { yieldToEventLoop } from '../../store/event-loop.ts';
+import { yieldToEventLoop } from '../../store/runner/event-loop.ts';
 import type { CurrentResponses, PublicationSource } from '../current-responses.ts';
 import type { PollLookup } from '../fleet-polls.ts';
 import type { ResponseTable } from '../response-table.ts';

@@ -1,7 +1,7 @@
 // The store backends, by the name STORE_BACKEND gives. Adding a backend is one folder here and
 // one line in BACKENDS.
 import type { Logger } from 'pino';
-import { StartupError } from '../../startup-error.ts';
+import { StartupError } from '../../shared/startup-error.ts';
 import type { Backend } from '../backend.ts';
 import { LocalGitBackend } from './git-local/local-git-backend.ts';
 import { gitCredentials, splitUrlCredentials } from './git-remote/remote-auth.ts';

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from 'pino';
-import { createLogger } from '../../../../src/logger.ts';
+import { createLogger } from '../../../../src/shared/logger.ts';
 import type { Collection } from '../../../../src/domain/records.ts';
 import type { WriteRequest } from '../../../../src/domain/writes/write-request.ts';
 import { singleWrite } from '../../../../src/domain/writes/change-set.ts';
@@ -13,7 +13,7 @@ import type { ApiError } from '../../../../src/http/errors.ts';
 import { parseSqliteDsn } from '../../../../src/store/backends/sqlite/dsn.ts';
 import { MIGRATIONS } from '../../../../src/store/backends/sqlite/migrations.ts';
 import { SqliteBackend } from '../../../../src/store/backends/sqlite/sqlite-backend.ts';
-import { StoreRunner } from '../../../../src/store/store-runner.ts';
+import { StoreRunner } from '../../../../src/store/runner/store-runner.ts';
 import { referenceSeedData } from '../../../helpers/backends.ts';
 import { asSeedFile } from '../../../helpers/fixture-data.ts';
 import { eventually, request } from '../../../helpers/http.ts';
