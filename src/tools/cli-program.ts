@@ -16,6 +16,7 @@ import { diffRevisions, readRevisions } from './diff.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_STATUS_HELP } from './exit-codes.ts';
 import { ENDPOINTS, previewInputs } from './inputs.ts';
+import { addRolloutCommand } from './rollout-commands.ts';
 import { paletteFor, PLAIN } from './terminal-colours.ts';
 import { validateRepo } from './validate.ts';
 import { annotationPaths, problemLine, renderValidation, type ValidateFormat } from './validate-render.ts';
@@ -193,6 +194,8 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
         return EXIT_OK;
       }),
     );
+
+  addRolloutCommand(program, io, outcome, palette);
 
   return program;
 }
