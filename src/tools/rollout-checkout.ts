@@ -18,12 +18,20 @@ import { readWorkingTree } from '../store/record-files/working-tree.ts';
 import type { CliIo } from './cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS } from './exit-codes.ts';
 import { type RevisionReport, revisionReport } from './revision-report.ts';
-import { checkoutGate } from './rollout-gate.ts';
+import { checkoutGate, refused } from './rollout-gate.ts';
 import { NotAConfigRepoError } from './validate.ts';
 
-export async function actInCheckout(dir: string, id: string, action: RolloutAction, force: boolean, io: CliIo): Promise<number> {
+export async function actInCheckout(
+  dir: string,
+  id: string,
+  action: RolloutAction,
+  force: boolean,
+  io: CliIo,
+): Promise<number> {
   const files = await readWorkingTree(dir);
-  if (files.length === 0) throw new NotAConfigRepoError(`${dir} holds no record files; is it the config repo? (--repo names it)`);
+  if (files.length === 0) {
+    throw new NotAConfigRepoError(`${dir} holds no record files; is it the config repo? (--repo names it)`);
+  }
   const report = await revisionReport(new RecordFileLoader(), files, 'working tree');
   const rollout = report.snapshot.rollouts.get(id);
   if (rollout === undefined) return unknown(report, id, io);
@@ -37,10 +45,7 @@ export async function actInCheckout(dir: string, id: string, action: RolloutActi
     if (gate.note !== undefined) io.stderr(`note: ${gate.note}\n`);
   }
   const result = rolloutAction(action, { plan, entry: report.snapshot.platform_components.get(rollout.component) });
-  if (!result.ok) {
-    io.stderr(`${result.refusal.reason === 'unchanged' ? 'nothing to change' : 'gitops-config'}: ${result.refusal.message}\n`);
-    return result.refusal.reason === 'unchanged' ? EXIT_OK : EXIT_PROBLEMS;
-  }
+  if (!result.ok) return refused(result.refusal, io);
   const edited = await writeChange(dir, report, result.change);
   io.stdout(summary(plan, action, result.change, edited, relative(io.cwd, dir) || '.'));
   return EXIT_OK;
@@ -84,12 +89,19 @@ async function replaceFile(file: string, text: string): Promise<void> {
   await renameFlushed(temporary, file);
 }
 
-function summary(plan: RolloutPlan, action: RolloutAction, change: RolloutChange, edited: string[], repo: string): string {
+function summary(
+  plan: RolloutPlan,
+  action: RolloutAction,
+  change: RolloutChange,
+  edited: string[],
+  repo: string,
+): string {
   const lines = edited.map((path) => `edited ${path}`);
   const { rollout, steps } = plan;
   if (action.kind === 'advance') {
     const next = steps[rollout.released]!;
-    lines.push(`step ${next.step} of ${steps.length} (wave ${next.wave}, ${count(next.members.length, 'cluster')}): ${listed(next.members, 20)}`);
+    const clusters = count(next.members.length, 'cluster');
+    lines.push(`step ${next.step} of ${steps.length} (wave ${next.wave}, ${clusters}): ${listed(next.members, 20)}`);
   }
   if (action.kind === 'rollback') {
     const back = steps.slice(action.step, rollout.released).flatMap((s) => s.members);

@@ -49,7 +49,7 @@ export function addRolloutCommand(program: Command, io: CliIo, outcome: Outcome,
     command
       .requiredOption('--server <url>', SERVER)
       .option('--token-file <file>', TOKEN_FILE)
-      .addOption(new Option('--format <format>', 'text; markdown; json, exactly as the service answers').choices(ROLLOUT_FORMATS).default('text'))
+      .addOption(formatOption('text; markdown; json, exactly as the service answers', ROLLOUT_FORMATS))
       .showHelpAfterError(`Run gitops-config rollout ${name} --help for its usage.`)
       .addHelpText('after', `\n${EXIT_STATUS_HELP.rollout}`)
       .action(
@@ -63,38 +63,43 @@ export function addRolloutCommand(program: Command, io: CliIo, outcome: Outcome,
   show('list', "every rollout a service serves: its state, the reason, the step reached, its clusters by state", false);
   show('status', 'one rollout: its state and the reason, and each step with its times and its clusters by state', true);
 
-  const act = (name: string, summary: string, build: (args: string[], options: ActionOptions) => RolloutAction, extra: (c: Command) => void = () => {}) => {
+  type Build = (args: string[], options: ActionOptions) => RolloutAction;
+  const act = (name: string, summary: string, build: Build, extra: (c: Command) => void = () => {}) => {
     const command = rollout.command(name).summary(summary).description(summary).argument('<id>', "the rollout's id");
     extra(command);
     command
       .option('--repo <dir>', REPO)
       .option('--server <url>', `act on this service in crud mode rather than on the checkout: ${SERVER}`)
       .option('--token-file <file>', TOKEN_FILE)
-      .addOption(new Option('--preview', 'with --server: print what the change would do; store nothing').conflicts('dryRun'))
-      .addOption(new Option('--dry-run', 'with --server: ask whether the change would be stored; store nothing').conflicts('preview'))
-      .addOption(new Option('--format <format>', 'of --preview: text; markdown; json').choices(['text', 'markdown', 'json']).default('text'))
+      .addOption(new Option('--preview', 'with --server: print what it would do; store nothing').conflicts('dryRun'))
+      .addOption(new Option('--dry-run', 'with --server: ask whether it would be stored').conflicts('preview'))
+      .addOption(formatOption('of --preview: text; markdown; json', ROLLOUT_FORMATS))
       .showHelpAfterError(`Run gitops-config rollout ${name} --help for its usage.`)
       .addHelpText('after', `\n${EXIT_STATUS_HELP.rollout}`)
       .action(
         guarded(outcome, async (...args: unknown[]) => {
-          const options = args.find((a) => typeof a === 'object' && a !== null && !(a instanceof Command)) as ActionOptions;
+          const isOptions = (a: unknown) => typeof a === 'object' && a !== null && !(a instanceof Command);
+          const options = args.find(isOptions) as ActionOptions;
           const positional = args.filter((a): a is string => typeof a === 'string');
           const action = build(positional, options);
           const force = options.force === true;
           if (options.server === undefined) {
             if (options.preview || options.dryRun || options.tokenFile) {
-              throw new UsageError('--preview, --dry-run and --token-file go with --server; in a checkout, the diff is the preview');
+              throw new UsageError('--preview, --dry-run and --token-file go with --server (in a checkout: git diff)');
             }
             const dir = options.repo === undefined ? defaultConfigDir(io.cwd) : existingDir(options.repo, io);
             return actInCheckout(dir, positional[0]!, action, force, io);
           }
-          if (options.repo !== undefined) throw new UsageError('--repo and --server name two places to act on; give one');
+          if (options.repo !== undefined) {
+            throw new UsageError('--repo and --server name two places to act on; give one');
+          }
           const server = { ...options, server: options.server };
           return clientUsage(() => actOnServer(positional[0]!, action, force, server, io, palette));
         }),
       );
   };
-  act('advance', 'release the next step (refused while its gates have not passed, unless --force)', () => ({ kind: 'advance' }), (c) =>
+  const advance = 'release the next step (refused while its gates have not passed, unless --force)';
+  act('advance', advance, () => ({ kind: 'advance' }), (c) =>
     c.option('--force', 'release it although the gates have not passed (a person may; the service never does)'));
   act('approve', 'approve a wave that waits for approval', (args) => ({ kind: 'approve', wave: args[1]! }), (c) =>
     c.argument('<wave>', 'the name of the wave'));
@@ -103,8 +108,13 @@ export function addRolloutCommand(program: Command, io: CliIo, outcome: Outcome,
   act('rollback', 'lower released to --to (default 0: every cluster back to the catalog entry as it is), and pause',
     (_args, options) => ({ kind: 'rollback', step: stepNumber(options.to ?? '0') }),
     (c) => c.option('--to <step>', 'the steps that stay released: 0 to one below the released step'));
-  act('complete', 'fold set into the catalog entry and remove the rollout, in one change', (_a, o) => ({ kind: 'complete', force: o.force === true }), (c) =>
+  const complete = 'fold set into the catalog entry and remove the rollout, in one change';
+  act('complete', complete, (_a, o) => ({ kind: 'complete', force: o.force === true }), (c) =>
     c.option('--force', 'complete it although steps are not released (their clusters change at once)'));
+}
+
+function formatOption(description: string, formats: readonly string[]): Option {
+  return new Option('--format <format>', description).choices(formats).default('text');
 }
 
 function stepNumber(text: string): number {

@@ -2,8 +2,11 @@
 // service it has the rollout's state: only `ready` passes. In a checkout it has the record
 // alone: a paused rollout and a wave that waits for approval are refused; whether the last
 // step is done and its soak passed only the service knows, and the tool says so.
+import type { ActionRefusal } from '../domain/rollouts/rollout-actions.ts';
 import type { RolloutPlan } from '../domain/rollouts/rollout-plan.ts';
 import type { RolloutDetail } from '../domain/rollouts/rollout-shapes.ts';
+import type { CliIo } from './cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS } from './exit-codes.ts';
 
 export type Gate = { pass: true; note?: string } | { pass: false; why: string };
 
@@ -15,7 +18,8 @@ export function checkoutGate(plan: RolloutPlan): Gate {
   const next = steps[rollout.released];
   if (next === undefined) return { pass: true };
   if (rollout.paused) {
-    return { pass: false, why: `rollout ${rollout.id} is paused: resume it first (gitops-config rollout resume ${rollout.id}), or ${FORCE}` };
+    const resume = `gitops-config rollout resume ${rollout.id}`;
+    return { pass: false, why: `rollout ${rollout.id} is paused: resume it first (${resume}), or ${FORCE}` };
   }
   const wave = rollout.waves[next.waveIndex]!;
   if (next.opensWave && wave.approval && !rollout.approved.includes(wave.name)) {
@@ -38,4 +42,14 @@ export function serviceGate(detail: RolloutDetail): Gate {
   if (detail.state === 'ready') return { pass: true };
   if (detail.state === 'complete' || detail.released >= detail.steps.length) return { pass: true };
   return { pass: false, why: `rollout ${detail.id} is ${detail.state}: ${detail.reason}; ${FORCE}` };
+}
+
+/** A refused action: one that changes nothing is said, exit 0; one that does not fit is an error, exit 1. */
+export function refused(refusal: ActionRefusal, io: CliIo): number {
+  if (refusal.reason === 'unchanged') {
+    io.stderr(`nothing to change: ${refusal.message}\n`);
+    return EXIT_OK;
+  }
+  io.stderr(`gitops-config: ${refusal.message}\n`);
+  return EXIT_PROBLEMS;
 }

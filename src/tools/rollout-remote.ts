@@ -13,8 +13,8 @@ import type { PlannedWave, RolloutPlan, RolloutStep } from '../domain/rollouts/r
 import { type Rollout, setKey } from '../domain/rollouts/rollout-record.ts';
 import type { RolloutDetail } from '../domain/rollouts/rollout-shapes.ts';
 import type { CliIo } from './cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS } from './exit-codes.ts';
-import { serviceGate } from './rollout-gate.ts';
+import { EXIT_PROBLEMS } from './exit-codes.ts';
+import { refused, serviceGate } from './rollout-gate.ts';
 import { readStatus, type ServiceOptions } from './rollout-status.ts';
 import { call, refusal, type SendOptions, sendChangeSet, serviceUrl, tokenFrom } from './service-client.ts';
 import type { Palette } from './terminal-colours.ts';
@@ -23,18 +23,29 @@ export type RemoteOptions = ServiceOptions & SendOptions;
 
 type Fetched<T> = { ok: true; value: T; etag: string | undefined } | { ok: false; exitCode: number };
 
-export async function actOnServer(id: string, action: RolloutAction, force: boolean, options: RemoteOptions, io: CliIo, palette: Palette): Promise<number> {
+export async function actOnServer(
+  id: string,
+  action: RolloutAction,
+  force: boolean,
+  options: RemoteOptions,
+  io: CliIo,
+  palette: Palette,
+): Promise<number> {
   const token = tokenFrom(options.tokenFile, io);
-  const record = await readRecord<unknown>(options.server, token, `/rollouts/${encodeURIComponent(id)}`, `no rollout "${id}" on the service`, io);
+  const rolloutPath = `/rollouts/${encodeURIComponent(id)}`;
+  const record = await readRecord<unknown>(options.server, token, rolloutPath, `no rollout "${id}" on the service`, io);
   if (!record.ok) return record.exitCode;
   const normalized = normalizeRollout(record.value);
-  if (!normalized.ok) throw new Error(`the service answered a rollout that is not one: ${JSON.stringify(normalized.problems)}`);
+  if (!normalized.ok) {
+    throw new Error(`the service answered a rollout that is not one: ${JSON.stringify(normalized.problems)}`);
+  }
   const rollout = normalized.record;
   const status = await readStatus(id, options, io);
   if (!status.ok) return status.exitCode;
   const detail = status.value;
-  if (detail.released !== rollout.released || setKey(detail.set) !== setKey(rollout.set) || detail.component !== rollout.component) {
-    io.stderr(`gitops-config: the service has not published the newest record of rollout ${id} yet (its status shows another); try again\n`);
+  const same = detail.released === rollout.released && detail.component === rollout.component;
+  if (!same || setKey(detail.set) !== setKey(rollout.set)) {
+    io.stderr(`gitops-config: the service has not published the newest record of rollout ${id} yet; try again\n`);
     return EXIT_PROBLEMS;
   }
   const plan = planFromStatus(rollout, detail);
@@ -53,7 +64,8 @@ export async function actOnServer(id: string, action: RolloutAction, force: bool
   let entry: Fetched<PlatformComponent> | undefined;
   if (action.kind === 'complete') {
     const path = `/platform_components/${encodeURIComponent(rollout.component)}`;
-    entry = await readRecord<PlatformComponent>(options.server, token, path, `no catalog entry "${rollout.component}" on the service`, io);
+    const missing = `no catalog entry "${rollout.component}" on the service`;
+    entry = await readRecord<PlatformComponent>(options.server, token, path, missing, io);
     if (!entry.ok) return entry.exitCode;
   }
   const result = rolloutAction(action.kind === 'advance' ? { ...action, message } : action, {
@@ -61,10 +73,7 @@ export async function actOnServer(id: string, action: RolloutAction, force: bool
     entry: entry?.ok ? entry.value : undefined,
     etags: { rollout: record.etag, entry: entry?.ok ? entry.etag : undefined },
   });
-  if (!result.ok) {
-    io.stderr(`${result.refusal.reason === 'unchanged' ? 'nothing to change' : 'gitops-config'}: ${result.refusal.message}\n`);
-    return result.refusal.reason === 'unchanged' ? EXIT_OK : EXIT_PROBLEMS;
-  }
+  if (!result.ok) return refused(result.refusal, io);
   const { message: text, writes } = result.change;
   io.stderr(`change set: ${text}\n`);
   return sendChangeSet(options.server, token, JSON.stringify({ message: text, writes }), options, io, palette);
@@ -75,7 +84,13 @@ function defaultMessage(action: RolloutAction, plan: RolloutPlan): string {
   return result.ok ? result.change.message : '';
 }
 
-async function readRecord<T>(server: string, token: string, path: string, missing: string, io: CliIo): Promise<Fetched<T>> {
+async function readRecord<T>(
+  server: string,
+  token: string,
+  path: string,
+  missing: string,
+  io: CliIo,
+): Promise<Fetched<T>> {
   const res = await call(serviceUrl(server, path), token, io);
   if (!res.ok) return { ok: false, exitCode: EXIT_PROBLEMS };
   if (res.status === 404) {
@@ -99,11 +114,12 @@ export function planFromStatus(rollout: Rollout, detail: RolloutDetail): Rollout
   const stepOf = new Map<string, number>();
   const steps: RolloutStep[] = detail.steps.map((s, i) => {
     const index = waveIndex.get(s.wave);
-    if (index === undefined) throw new Error(`the status of rollout ${rollout.id} names a wave it does not have: ${s.wave}`);
+    if (index === undefined) throw new Error(`the status of rollout ${rollout.id} names a wave it has not: ${s.wave}`);
     const members = s.clusters.map((c) => c.id);
     for (const id of members) stepOf.set(id, s.step);
     const opensWave = i === 0 || detail.steps[i - 1]!.wave !== s.wave;
-    return { step: s.step, wave: s.wave, waveIndex: index, opensWave, members, soakMs: goDurationMs(rollout.waves[index]!.soak) };
+    const soakMs = goDurationMs(rollout.waves[index]!.soak);
+    return { step: s.step, wave: s.wave, waveIndex: index, opensWave, members, soakMs };
   });
   const waves: PlannedWave[] = rollout.waves.map((w) => {
     const own = steps.filter((s) => s.wave === w.name);

@@ -18,8 +18,13 @@ export function renderRolloutList(list: RolloutList, format: RolloutFormat, pale
   if (format === 'json') return `${JSON.stringify(list, null, 2)}\n`;
   if (list.rollouts.length === 0) return 'no rollouts are served\n';
   if (format === 'markdown') {
-    const rows = list.rollouts.map((r) => `| ${r.id} | ${r.component} | ${setText(r)} | **${r.state}** | ${reached(r, r.steps)} | ${clustersText(r.clusters)} | ${cell(r.reason)} |`);
-    return `${['| Rollout | Component | Set | State | Step | Clusters | Reason |', '|---|---|---|---|---|---|---|', ...rows].join('\n')}\n`;
+    const rows = list.rollouts.map((r) =>
+      row([
+        r.id, r.component, setText(r), `**${r.state}**`, reached(r, r.steps), clustersText(r.clusters), cell(r.reason),
+      ]),
+    );
+    const head = ['| Rollout | Component | Set | State | Step | Clusters | Reason |', '|---|---|---|---|---|---|---|'];
+    return `${[...head, ...rows].join('\n')}\n`;
   }
   const blocks = list.rollouts.map((r) => [
     `${palette.heading(r.id)}: ${r.component} → ${setText(r)}`,
@@ -58,8 +63,10 @@ function renderMarkdown(detail: RolloutDetail): string {
   ];
   for (const step of detail.steps) {
     const groups = byState(step).map(([state, ids]) => `${state}: ${listed(ids, MAX_IDS)}`).join('<br>');
-    const released = step.released_at === null ? '—' : `${step.released_at}${step.released_in === null ? '' : ` (${step.released_in.slice(0, 12)})`}`;
-    out.push(`| ${step.step} | ${step.wave} | ${released} | ${step.done_at ?? '—'} | ${step.soak_ends_at ?? '—'} | ${cell(groups)} |`);
+    const revision = step.released_in === null ? '' : ` (${step.released_in.slice(0, 12)})`;
+    const released = step.released_at === null ? '—' : `${step.released_at}${revision}`;
+    const soak = step.soak_ends_at ?? '—';
+    out.push(row([String(step.step), step.wave, released, step.done_at ?? '—', soak, cell(groups)]));
   }
   return `${out.join('\n')}\n`;
 }
@@ -87,7 +94,8 @@ function stateText(state: string, palette: Palette): string {
 
 function stepTimes(step: StepView): string {
   if (step.released_at === null) return 'not released';
-  const parts = [`released ${step.released_at}${step.released_in === null ? '' : ` in ${step.released_in.slice(0, 12)}`}`];
+  const revision = step.released_in === null ? '' : ` in ${step.released_in.slice(0, 12)}`;
+  const parts = [`released ${step.released_at}${revision}`];
   parts.push(step.done_at === null ? 'not done' : `done ${step.done_at}`);
   if (step.soak_ends_at !== null) parts.push(`soak ends ${step.soak_ends_at}`);
   return parts.join(', ');
@@ -102,6 +110,10 @@ function byState(step: StepView): [ClusterState, string[]][] {
     groups.set(c.state, ids);
   }
   return CLUSTER_STATES.filter((s) => groups.has(s)).map((s) => [s, groups.get(s)!]);
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
 }
 
 /** Text in a Markdown table cell: its pipes escaped, on one line. */

@@ -20,7 +20,11 @@ export type StatusAnswer<T> = { ok: true; value: T } | { ok: false; exitCode: nu
 /** The service's status of one rollout (`id`) or of all; a refusal or an unknown id is written to stderr. */
 export async function readStatus(id: string, options: ServiceOptions, io: CliIo): Promise<StatusAnswer<RolloutDetail>>;
 export async function readStatus(id: undefined, options: ServiceOptions, io: CliIo): Promise<StatusAnswer<RolloutList>>;
-export async function readStatus(id: string | undefined, options: ServiceOptions, io: CliIo): Promise<StatusAnswer<unknown>> {
+export async function readStatus(
+  id: string | undefined,
+  options: ServiceOptions,
+  io: CliIo,
+): Promise<StatusAnswer<unknown>> {
   const token = tokenFrom(options.tokenFile, io);
   const path = id === undefined ? ROLLOUTS_STATUS_PATH : `${ROLLOUTS_STATUS_PATH}/${encodeURIComponent(id)}`;
   const res = await call(serviceUrl(options.server, path), token, io);
