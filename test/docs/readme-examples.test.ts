@@ -39,6 +39,8 @@ const NOT_RUN: Record<string, string> = {
   'kubectl -n flux-system create secret generic gitops-config-token \\': 'needs a Kubernetes cluster; test/docs/flux.test.ts checks the manifests that read this Secret',
   "# on cluster dev-eu-1: the provider's Secret holds its own token, as `token` (sent as Bearer) …":
     'needs a Kubernetes cluster; the cluster-token command is run as a console example, and the token as Bearer and as Basic in test/http/cluster-tokens.test.ts',
+  'export GITOPS_CONFIG_TOKEN=...   # a token that reads the fleet':
+    'a read-only service and a clone of the reader\'s own; the same steps run in test/tools/rollout-read-only.test.ts',
   'kubectl create namespace gitops-config': 'needs a Kubernetes cluster; test/deploy/manifests.test.ts checks the manifests that read these Secrets',
 };
 
