@@ -12,7 +12,7 @@ import type { Collection } from '../domain/records.ts';
 import { type RolloutAction, rolloutAction, type RolloutChange } from '../domain/rollouts/rollout-actions.ts';
 import { planRollout, type RolloutPlan } from '../domain/rollouts/rollout-plan.ts';
 import { count, listed } from '../domain/rollouts/rollout-words.ts';
-import { renameFlushed, syncDirectory, writeFlushedFile } from '../store/flushed-file.ts';
+import { renameFlushed, syncDirectory, writeFlushedFile } from '../store/git/files/flushed-file.ts';
 import { RecordFileLoader } from '../store/record-files/record-file-loader.ts';
 import { readWorkingTree } from '../store/record-files/working-tree.ts';
 import type { CliIo } from './cli-io.ts';
