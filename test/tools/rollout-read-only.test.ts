@@ -49,6 +49,8 @@ describe('a rollout advanced by a pull request, in read-only mode', () => {
       'ready: step 2 (wave non-prod, 17 clusters) may be released',
       'step 1 of 4 released; clusters: pending 23, fetched 1',
     ]);
+    // Ready as soon as step 1's one cluster fetched: every other cluster polls once more first.
+    await f.polledSince(Date.now());
     const before = new Map(f.clusters.map((c) => [c.id, f.last(c.id)!.etag]));
     expect(before.get('dev-eu-1')).toBe(changed.get('dev-eu-1')!.etag);
 
