@@ -19,7 +19,7 @@ describe('the detail of a rollout in slices', () => {
   ])('%s: the same text as JSON.stringify of the shape', async (_name, released, facts) => {
     const times = new Map([[1, { released_in: 'rev-0', released_at: T0, done_at: T0 + 2 * MINUTE }]]);
     const progress = evaluate({ rollout: rollout({ waves: WAVES, released }), now: T0 + HOUR, facts, times, trackingSince: T0 - HOUR });
-    const text = await rolloutDetailJson(progress);
+    const text = (await rolloutDetailJson(progress)).toString('utf8');
     expect(text).toBe(JSON.stringify(rolloutDetail(progress)));
     if (released === 2) expect(text).toContain('"message":"no poll');
   });

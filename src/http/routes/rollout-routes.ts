@@ -43,7 +43,7 @@ export function rolloutRoutes({ auth, tracker, polls }: RolloutRouteDeps): Route
     if (!evaluated) throw notLoaded();
     const progress = evaluated.rollouts[0];
     if (progress === undefined) throw new ApiError('not_found', `no rollout "${id}" is served (revision ${evaluated.revision})`);
-    res.set('cache-control', 'no-store').type('application/json').send(await rolloutDetailJson(progress));
+    res.set({ 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }).send(await rolloutDetailJson(progress));
   });
   router.all([ROLLOUTS_STATUS_PATH, one], otherMethodsRefused('GET, HEAD'));
   return router;

@@ -23,7 +23,7 @@ import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTr
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
-import { yieldToEventLoop } from '../../runner/event-loop.ts';
+import { SliceTimer, yieldToEventLoop } from '../../runner/event-loop.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
 import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
@@ -226,6 +226,8 @@ export class LocalGitBackend implements Backend {
     if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     const changes: WorkingTreeChange[] = [];
     const sources = new Map<string, string>();
+    // A set of 1,000 records is 1,000 files read and edited: polls are let in meanwhile.
+    const slices = new SliceTimer();
     for (const { collection, id, record } of set.changes) {
       const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
       const previous = await readFile(join(this.dir, path)).catch((error: NodeJS.ErrnoException) => {
@@ -236,6 +238,7 @@ export class LocalGitBackend implements Backend {
       const text = record === null ? null : await recordFileThread.edit(collection, record, previous?.toString('utf8'), header);
       changes.push({ path, text, previous });
       if (text !== null) sources.set(`${collection}/${id}`, path);
+      await slices.turnIfDue();
     }
     let head: string;
     try {

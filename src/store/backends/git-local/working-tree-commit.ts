@@ -29,6 +29,7 @@ import { writeLooseObject } from '../../git/files/loose-object.ts';
 import { objectId } from '../../git/format/object-id.ts';
 import { moveRef, readRef, RefMoved, updateRef } from '../../git/files/ref-file.ts';
 import { commitReflogMessage } from '../../git/files/reflog.ts';
+import { SliceTimer } from '../../runner/event-loop.ts';
 import { replaceFile, replaceFiles } from './record-file-write.ts';
 import { clearIntent, recordIntent } from './write-journal.ts';
 
@@ -99,7 +100,11 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   // The contents to put back after a crash, kept where the journal can find them (usually the
   // parent commit has them already; uncommitted edits of a file are stored first).
   const previousBlobs: (string | null)[] = [];
-  for (const [i, change] of changes.entries()) previousBlobs.push(await storedPrevious(commonDir, change.previous, parentBlobs[i]));
+  const slices = new SliceTimer();
+  for (const [i, change] of changes.entries()) {
+    previousBlobs.push(await storedPrevious(commonDir, change.previous, parentBlobs[i]));
+    await slices.turnIfDue();
+  }
   const locks = write.locks ?? (await takeWriteLocks(repo, branchRef, write.lockOptions));
   /** How many files may have been replaced: all of them once the first replacement began. */
   let touched = 0;
