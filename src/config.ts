@@ -1,5 +1,6 @@
-// Configuration from the environment. Everything is checked here, at start, so that a
-// mistake stops the process with one clear line instead of surfacing on the first request.
+// Configuration from the environment. Everything is checked at start, so that a mistake stops
+// the process with one clear line instead of surfacing on the first request: the service's
+// own settings here, the store's by each backend's folder through store/backends/index.ts.
 import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './shared/secret-settings.ts';
 import { oneOf, parseByteSize, parseDuration } from './shared/setting-values.ts';
 import { backendSettingsFrom, type BackendName, type BackendSettings } from './store/backends/index.ts';
