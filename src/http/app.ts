@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { BackendName } from '../store/backends/index.ts';
-import type { ApiMode } from '../store/backends/settings.ts';
+import type { ApiMode } from '../store/backends/shared-settings.ts';
 import { COLLECTIONS } from '../domain/records.ts';
 import type { Observability } from '../observability/observability.ts';
 import type { Peers } from '../peers/peers.ts';
