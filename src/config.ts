@@ -1,11 +1,12 @@
-// Configuration from the environment. Everything is checked here, at start, so that a
-// mistake stops the process with one clear line instead of surfacing on the first request.
-import { byteSize } from './byte-size.ts';
-import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './secret-settings.ts';
-import { BACKEND_NAMES, type BackendName } from './store/backends/index.ts';
-import type { ApiMode, BackendSettings } from './store/backends/settings.ts';
+// Configuration from the environment. Everything is checked at start, so that a mistake stops
+// the process with one clear line instead of surfacing on the first request: the service's
+// own settings here, the store's by each backend's folder through store/backends/index.ts.
+import { clusterTokenKeysFrom, ConfigError, type Env, SHORT_KEY_LENGTH, secretFrom } from './shared/secret-settings.ts';
+import { oneOf, parseByteSize, parseDuration } from './shared/setting-values.ts';
+import { backendSettingsFrom, type BackendName, type BackendSettings } from './store/backends/index.ts';
+import type { ApiMode } from './store/backends/shared-settings.ts';
 import type { TlsSettings } from './http/transport/tls-files.ts';
-import { durationMs } from './duration.ts';
+import { type RolloutSettings, rolloutSettingsFrom } from './serving/rollouts/rollout-settings.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
@@ -16,9 +17,9 @@ import {
   defaultMaxConnections,
   type HttpLimits,
   openFileLimit,
-} from './http-limits.ts';
+} from './http/transport/http-limits.ts';
 
-export { ConfigError, secretFrom };
+export { ConfigError, parseByteSize, parseDuration, secretFrom };
 
 export type { ApiMode, BackendName, TlsSettings };
 
@@ -27,10 +28,11 @@ export interface ListenAddress {
   port: number;
 }
 
-/** Everything the service is started with; what the store needs is BackendSettings. */
-export interface ServiceConfig extends BackendSettings {
-  apiMode: ApiMode;
-  backend: BackendName;
+/**
+ * Everything the service is started with. What the store needs is BackendSettings, read by
+ * the backends' own folders (store/backends/index.ts); API_MODE among them.
+ */
+export interface ServiceConfig extends BackendSettings, RolloutSettings {
   authToken: string;
   /** Write token; defaults to the read token. */
   crudAuthToken: string;
@@ -130,15 +132,6 @@ export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken
   return warnings;
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(`${name}=${value} is not valid; use one of: ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
 export function parseListenAddress(value: string): ListenAddress {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]*)):(\d{1,5})$/.exec(value);
   const port = match ? Number(match[3]) : NaN;
@@ -146,24 +139,6 @@ export function parseListenAddress(value: string): ListenAddress {
     throw new ConfigError(`LISTEN_ADDR=${value} is not valid; use host:port, e.g. 0.0.0.0:8080 or [::]:8080`);
   }
   return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
-}
-
-/** A Go-style duration ("500ms", "30s", "5m", "1h30m") or plain seconds, in whole milliseconds. */
-export function parseDuration(name: string, value: string): number {
-  const exact = durationMs(value);
-  if (exact === undefined) {
-    throw new ConfigError(`${name}=${value} is not a duration; use e.g. 500ms, 30s, 5m, 1h30m or plain seconds`);
-  }
-  const ms = Math.round(exact);
-  if (ms <= 0) throw new ConfigError(`${name}=${value} must be at least 1ms`);
-  return ms;
-}
-
-/** "1mb", "512kb", or plain bytes. */
-export function parseByteSize(name: string, value: string): number {
-  const bytes = byteSize(value);
-  if (bytes === undefined) throw new ConfigError(`${name}=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
-  return bytes;
 }
 
 function logLevelFrom(env: Env): string {
@@ -244,44 +219,20 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   }
   // Unset means the read token writes too; server.ts warns about that in crud mode.
   const crudAuthToken = tokenFrom(env, 'CRUD_AUTH_TOKEN') ?? authToken;
-  const gitUsername = env.GIT_USERNAME || undefined;
-  const gitPassword = secretFrom(env, 'GIT_PASSWORD');
-  const gitToken = secretFrom(env, 'GIT_TOKEN');
-  if (gitPassword !== undefined && gitUsername === undefined) {
-    throw new ConfigError('GIT_PASSWORD needs GIT_USERNAME; set both, or use GIT_TOKEN');
-  }
-  if (gitUsername !== undefined && gitPassword === undefined && gitToken === undefined) {
-    throw new ConfigError('GIT_USERNAME needs GIT_PASSWORD or GIT_TOKEN');
-  }
-  if (gitPassword !== undefined && gitToken !== undefined) {
-    throw new ConfigError('GIT_TOKEN and GIT_PASSWORD are both set; use one');
-  }
+  const store = backendSettingsFrom(env);
   return {
-    apiMode: oneOf(env, 'API_MODE', ['read-only', 'crud'] as const, 'read-only'),
-    backend: oneOf(env, 'STORE_BACKEND', BACKEND_NAMES, 'git'),
-    databaseUrl: env.DATABASE_URL || 'sqlite://data/config.db?mode=rwc',
+    ...store,
     authToken,
     crudAuthToken,
-    seedFile: env.SEED_FILE || 'data/seed.json',
     openapiFile: env.OPENAPI_FILE || 'openapi/openapi.yaml',
     listen: parseListenAddress(env.LISTEN_ADDR || '0.0.0.0:8080'),
     logLevel: logLevelFrom(env),
-    configRepo: env.CONFIG_REPO || 'config-repo-example',
-    configBranch: env.CONFIG_BRANCH || undefined,
-    cloneDir: env.CONFIG_CLONE_DIR || 'data/config-repo',
-    syncIntervalMs: parseDuration('CONFIG_SYNC_INTERVAL', env.CONFIG_SYNC_INTERVAL || '30s'),
-    gitToken,
-    gitUsername,
-    gitPassword,
-    gitAuthorName: env.GIT_AUTHOR_NAME || 'gitops-config-api',
-    gitAuthorEmail: env.GIT_AUTHOR_EMAIL || 'gitops-config-api@localhost',
     webhookSecret: secretFrom(env, 'WEBHOOK_SECRET'),
     maxBodyBytes: parseByteSize('MAX_BODY_SIZE', env.MAX_BODY_SIZE || '1mb'),
-    maxRecordBytes: parseByteSize('MAX_RECORD_BYTES', env.MAX_RECORD_BYTES || '1mb'),
-    gitLockTimeoutMs: parseDuration('GIT_LOCK_TIMEOUT', env.GIT_LOCK_TIMEOUT || '3s'),
     guardAcceptRevisions: (env.GUARD_ACCEPT_REVISION ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     writeTimeoutMs: parseDuration('WRITE_TIMEOUT', env.WRITE_TIMEOUT || '10s'),
     fleetPollIntervalMs: parseDuration('FLEET_POLL_INTERVAL', env.FLEET_POLL_INTERVAL || '10m'),
+    ...rolloutSettingsFrom(env, store.apiMode),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),

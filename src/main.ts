@@ -1,8 +1,8 @@
 // Entry point: `npm start`. Configuration problems end the start with one line on stderr.
 import { loadConfig } from './config.ts';
-import { redactUrls } from './redact-url.ts';
+import { redactUrls } from './shared/redact-url.ts';
 import { startService } from './server.ts';
-import { StartupError } from './startup-error.ts';
+import { StartupError } from './shared/startup-error.ts';
 
 /** How long in-flight requests may take to finish after SIGTERM (docs/decisions/0012-operations.md). */
 const SHUTDOWN_LIMIT_MS = 10_000;

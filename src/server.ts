@@ -18,17 +18,21 @@ import { TlsContext } from './http/transport/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/web-ui/ui-files.ts';
 import { type UiState, uiContentSecurityPolicy, uiSettings } from './http/web-ui/ui-routes.ts';
 import { webhookRoutes } from './http/webhook/webhook-routes.ts';
-import { createLogger } from './logger.ts';
-import { redactUrls } from './redact-url.ts';
+import { createLogger } from './shared/logger.ts';
+import { redactUrls } from './shared/redact-url.ts';
 import { createObservability } from './observability/observability.ts';
 import { peerRoutes } from './http/routes/peer-routes.ts';
 import { Peers } from './peers/peers.ts';
 import type { PeerTls } from './peers/peer-client.ts';
 import type { PeerSettings } from './peers/peer-source.ts';
 import { CurrentResponses } from './serving/current-responses.ts';
-import { StartupError } from './startup-error.ts';
+import { MergedPolls } from './serving/merged-polls.ts';
+import { rolloutProgressService, type RolloutProgressService } from './serving/rollouts/rollout-progress-service.ts';
+import { rolloutRoutes } from './http/routes/rollout-routes.ts';
+import { StartupError } from './shared/startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
-import { StoreRunner } from './store/store-runner.ts';
+import { StoreRunner } from './store/runner/store-runner.ts';
+import type { FleetPolls } from './serving/fleet-polls.ts';
 
 export interface RunningService {
   /** An HTTPS server when TLS_CERT_FILE and TLS_KEY_FILE are set. */
@@ -42,6 +46,8 @@ export interface RunningService {
   responses: CurrentResponses;
   /** The other replicas, with PEERS. */
   peers: Peers | undefined;
+  /** Rollout progress and, with ROLLOUT_AUTO_ADVANCE, its releases; absent with METRICS=off (no poll records). */
+  rollouts: RolloutProgressService | undefined;
   log: Logger;
   /**
    * Stops accepting connections, closes those with no request in flight at once (the others
@@ -75,6 +81,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const responses = new CurrentResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses, config.fleetPollIntervalMs, peers) : undefined;
+  const rollouts = rolloutProgressOf(config, store, responses, observability?.polls, peers, log);
+  if (rollouts) observability?.metrics.followRollouts(rollouts.evaluations);
   // People's tokens: the issuer is looked up in the background, so an issuer that is down
   // does not hold up the start (person tokens are answered 503 until it is back).
   // A verifier handed in (tests, embedding) takes the place of the configured issuer.
@@ -86,7 +94,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     clusterTokenKeys: config.clusterTokenKeys,
     clientCertificates: config.tls?.clientCaFile !== undefined,
     persons,
-    served: () => responses.current()?.snapshot,
+    currentSnapshot: () => responses.current()?.snapshot,
   });
   for (const warning of tokenWarnings(config)) log.warn(warning);
   await store.start();
@@ -114,6 +122,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routers.push(changePreviewRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
     routers.push(changeSetRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
   }
+  routers.push(rolloutRoutes({ auth, tracker: rollouts?.tracker, polls: rollouts?.polls ?? (() => Promise.reject(new Error('no poll records'))) }));
   if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls }));
   const ui = webUi(config, log);
   const connections = new ConnectionTracker(log);
@@ -155,6 +164,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       tls?.close();
       peers?.close();
       oidc?.close();
+      rollouts?.stop();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
     };
@@ -191,12 +201,14 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     store,
     responses,
     peers,
+    rollouts,
     log,
     close() {
       closing ??= (async () => {
         tls?.close();
         oidc?.close();
         await connections.close(server);
+        rollouts?.stop();
         await store.stop();
         peers?.close();
       })();
@@ -214,9 +226,30 @@ export async function startService(config: ServiceConfig, options: StartOptions 
 function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
   return {
     servername: settings.source.kind === 'dns' ? settings.source.name.replace(/\.$/, '') : undefined,
-    extraCa: () => tls.served.clientCa,
-    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.served.cert, key: tls.served.key } : undefined),
+    extraCa: () => tls.material.clientCa,
+    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.material.cert, key: tls.material.key } : undefined),
   };
+}
+
+/**
+ * Rollout progress needs the poll records (METRICS=on); among replicas it judges by every
+ * replica's polls, gathered at each evaluation like the fleet view's.
+ */
+function rolloutProgressOf(
+  config: ServiceConfig,
+  store: StoreRunner,
+  responses: CurrentResponses,
+  own: FleetPolls | undefined,
+  peers: Peers | undefined,
+  log: Logger,
+): RolloutProgressService | undefined {
+  if (own === undefined) {
+    if (config.rolloutAutoAdvance) log.warn('METRICS=off: rollouts are not evaluated and ROLLOUT_AUTO_ADVANCE releases nothing (no poll records)');
+    return undefined;
+  }
+  const polls = peers ? async () => new MergedPolls(own, (await peers.gatherPolls()).polls) : async () => own;
+  const settings = { offlineAfterMs: config.rolloutOfflineAfterMs, autoAdvance: config.rolloutAutoAdvance };
+  return rolloutProgressService(store, responses, polls, settings, log);
 }
 
 /** The web UI's files, read once; a checkout that was never built serves the API without it. */

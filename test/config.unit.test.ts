@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseDuration, parseListenAddress, tokenWarnings } from '../src/config.ts';
-import { defaultMaxConnections, MAX_CONNECTIONS_CAP, MAX_CONNECTIONS_FALLBACK, openFileLimit } from '../src/http-limits.ts';
+import { defaultMaxConnections, MAX_CONNECTIONS_CAP, MAX_CONNECTIONS_FALLBACK, openFileLimit } from '../src/http/transport/http-limits.ts';
 import { tempDir } from './helpers/temp-files.ts';
 
 describe('configuration', () => {
@@ -340,5 +340,20 @@ describe('people signing in with OIDC', () => {
 
   it('refuses a cooldown that is not a duration', () => {
     expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'https://dex.example.com', OIDC_JWKS_COOLDOWN: 'soon' })).toThrow('OIDC_JWKS_COOLDOWN=soon is not a duration');
+  });
+});
+
+describe('the rollout settings', () => {
+  it('takes ROLLOUT_OFFLINE_AFTER (default 30m) and ROLLOUT_AUTO_ADVANCE (default on in crud mode only)', () => {
+    expect(loadConfig({ AUTH_TOKEN: 't' })).toMatchObject({ rolloutOfflineAfterMs: 30 * 60_000, rolloutAutoAdvance: false });
+    expect(loadConfig({ AUTH_TOKEN: 't', API_MODE: 'crud' }).rolloutAutoAdvance).toBe(true);
+    expect(loadConfig({ AUTH_TOKEN: 't', API_MODE: 'crud', ROLLOUT_AUTO_ADVANCE: 'off' }).rolloutAutoAdvance).toBe(false);
+    expect(loadConfig({ AUTH_TOKEN: 't', ROLLOUT_OFFLINE_AFTER: '90s' }).rolloutOfflineAfterMs).toBe(90_000);
+  });
+
+  it('refuses auto-advance in read-only mode, and values that do not parse', () => {
+    expect(() => loadConfig({ AUTH_TOKEN: 't', ROLLOUT_AUTO_ADVANCE: 'on' })).toThrow(/^ROLLOUT_AUTO_ADVANCE=on needs API_MODE=crud/);
+    expect(() => loadConfig({ AUTH_TOKEN: 't', API_MODE: 'crud', ROLLOUT_AUTO_ADVANCE: 'yes' })).toThrow('ROLLOUT_AUTO_ADVANCE=yes is not valid; use one of: on, off');
+    expect(() => loadConfig({ AUTH_TOKEN: 't', ROLLOUT_OFFLINE_AFTER: 'soon' })).toThrow('ROLLOUT_OFFLINE_AFTER=soon is not a positive duration');
   });
 });

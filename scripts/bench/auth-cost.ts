@@ -31,7 +31,7 @@ export function measureAuthCost(clusters: number, key: string, repetitions = 7, 
   if (!built.ok) throw new Error('the snapshot of the authentication benchmark is not valid');
   const snapshot = built.snapshot;
   const fleetToken = 'bench-fleet-read-token-0123456789';
-  const auth = new Authenticator({ readToken: fleetToken, writeToken: 'bench-fleet-write-token-0123456789', clusterTokenKeys: [key], served: () => snapshot });
+  const auth = new Authenticator({ readToken: fleetToken, writeToken: 'bench-fleet-write-token-0123456789', clusterTokenKeys: [key], currentSnapshot: () => snapshot });
   // A new header string per request, as a parsed request has: nothing is shared with the last call but the content.
   const asRequests = (headers: string[]) => headers.map((authorization) => ({ headers: { authorization }, socket: {} }) as unknown as IncomingMessage);
   const fleet = asRequests(records.map(() => `Bearer ${fleetToken}`));

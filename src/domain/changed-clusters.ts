@@ -33,9 +33,9 @@ export function answerChange(before: Snapshot, after: Snapshot, old: Cluster, no
   const field = ENDPOINT_DEFINITIONS[endpoint];
   const was: ReadonlyMap<string, unknown> = before[field];
   const is: ReadonlyMap<string, unknown> = after[field];
-  const served = endpoint === 'platform-components' && (was !== is || before.rollouts !== after.rollouts);
-  if (was === is && !served) return { kind: 'same' };
-  const [viewBefore, viewAfter] = served ? [rolloutView(before), rolloutView(after)] : [undefined, undefined];
+  const viaRollouts = endpoint === 'platform-components' && (was !== is || before.rollouts !== after.rollouts);
+  if (was === is && !viaRollouts) return { kind: 'same' };
+  const [viewBefore, viewAfter] = viaRollouts ? [rolloutView(before), rolloutView(after)] : [undefined, undefined];
   let references: Reference[] | undefined;
   for (const ref of now[field]) {
     const a = viewBefore ? servedEntry(viewBefore, before, now, ref as ComponentRef) : was.get(ref.id);

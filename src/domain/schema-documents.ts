@@ -3,7 +3,7 @@
 // need import attributes, a syntax error before Node 20.10, and the command-line tool, which
 // loads these, supports every Node 20.
 import { readFileSync } from 'node:fs';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../shared/package-root.ts';
 
 // The types still come from the files themselves.
 type ClusterSchema = typeof import('../../schemas/cluster.schema.json', { with: { type: 'json' } });

@@ -10,6 +10,8 @@ export const WHOAMI_PATH = `${READ_PREFIX}whoami`;
 /** Change sets, and every path below: their preview (./rest/change-set-routes.ts, change-preview-routes.ts). */
 export const CHANGES_PATH = `${READ_PREFIX}changes`;
 export const CHANGES_PREVIEW_PATH = `${CHANGES_PATH}/preview`;
+/** Where each rollout stands, and every path below: one rollout (./routes/rollout-routes.ts). */
+export const ROLLOUTS_STATUS_PATH = `${READ_PREFIX}rollouts`;
 /** The revisions judged (./routes/revision-routes.ts). */
 export const REVISIONS_PATH = `${READ_PREFIX}revisions`;
 
@@ -29,6 +31,8 @@ export function servedByExpress(path: string): boolean {
     path === FLEET_PATH ||
     path === WHOAMI_PATH ||
     path === REVISIONS_PATH ||
+    path === ROLLOUTS_STATUS_PATH ||
+    path.startsWith(`${ROLLOUTS_STATUS_PATH}/`) ||
     path === CHANGES_PATH ||
     path.startsWith(`${CHANGES_PATH}/`)
   );

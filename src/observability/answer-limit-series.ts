@@ -7,7 +7,7 @@ import { type Gauge, Gauge as GaugeMetric, type Registry } from 'prom-client';
 import { MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS } from '../domain/projections/index.ts';
 import type { ProblemCode } from '../domain/problem.ts';
 import { analyzeFleet } from '../domain/rules/index.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
+import type { StoreRunner } from '../store/runner/store-runner.ts';
 
 const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS);
 

@@ -3,7 +3,7 @@
 import { FleetPolls } from '../serving/fleet-polls.ts';
 import { FleetStates } from '../serving/fleet-view.ts';
 import type { CurrentResponses } from '../serving/current-responses.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
+import type { StoreRunner } from '../store/runner/store-runner.ts';
 import { type MetricSources, ServiceMetrics } from './service-metrics.ts';
 
 export interface Observability {

@@ -5,7 +5,8 @@
 // reload, a write) are counted by prom-client as they happen, from the store runner's events.
 //
 // The series the alert rules (deploy/prometheus/) need beyond these are registered by
-// ./store-series.ts, ./fleet-series.ts and ./answer-limit-series.ts.
+// ./store-series.ts, ./fleet-series.ts and ./answer-limit-series.ts; the rollouts' by
+// ./rollout-series.ts, from their evaluations (followRollouts).
 //
 // prom-client's standard process and Node.js series (process_cpu_seconds_total,
 // nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
@@ -14,13 +15,15 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { IGNORED_ANNOUNCEMENT_REASONS } from '../peers/announcement-limit.ts';
 import { PEER_FAILURE_REASONS } from '../peers/peer-client.ts';
 import type { Peers } from '../peers/peers.ts';
+import type { RolloutEvaluations } from '../serving/rollouts/rollout-evaluations.ts';
 import { FLEET_STATES, type FleetStates } from '../serving/fleet-view.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
+import type { StoreRunner } from '../store/runner/store-runner.ts';
 import { registerAnswerLimitSeries } from './answer-limit-series.ts';
 import { DurationHistogram } from './duration-histogram.ts';
 import { registerFleetSeries } from './fleet-series.ts';
 import { PeerPollsCache } from './peer-polls-cache.ts';
 import { RequestCounts } from './request-counts.ts';
+import { RolloutSeries } from './rollout-series.ts';
 import { registerStoreSeries, type StoreSeriesSource } from './store-series.ts';
 
 export const METRIC_PREFIX = 'gitops_config_';
@@ -40,6 +43,7 @@ export class ServiceMetrics {
   readonly requests = new RequestCounts();
   /** Scrapes of /metrics so far: series read in one scrape may share work (./fleet-series.ts). */
   #scrapes = 0;
+  readonly #rollouts: RolloutSeries;
 
   constructor({ store, fleet, pollIntervalMs, peers }: MetricSources) {
     const registers = [this.registry];
@@ -164,8 +168,14 @@ export class ServiceMetrics {
 
     registerStoreSeries(METRIC_PREFIX, registers, store);
     registerAnswerLimitSeries(METRIC_PREFIX, registers, store);
+    this.#rollouts = new RolloutSeries(METRIC_PREFIX, registers);
 
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The rollout series read each evaluation of the rollouts from now on (made after these: they need the polls). */
+  followRollouts(evaluations: Pick<RolloutEvaluations, 'onEvaluated'>): () => void {
+    return this.#rollouts.follow(evaluations);
   }
 
   get contentType(): string {

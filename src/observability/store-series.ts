@@ -7,7 +7,7 @@
 // store runner when /metrics is scraped; write failures are counted from its events.
 import { Counter, type Gauge, Gauge as GaugeMetric, type Registry } from 'prom-client';
 import { STORE_FAULT_REASONS } from '../store/errors.ts';
-import type { StoreRunner } from '../store/store-runner.ts';
+import type { StoreRunner } from '../store/runner/store-runner.ts';
 
 export type StoreSeriesSource = Pick<StoreRunner, 'published' | 'status' | 'describe' | 'onWrite'>;
 

@@ -13,12 +13,13 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { decodePollRecords, encodePollRecords, type PollRecords } from '../serving/poll-records.ts';
 import type { FleetPolls, PollLookup } from '../serving/fleet-polls.ts';
-import type { PublishedRevision } from '../store/published-revision.ts';
+import type { PublishedRevision } from '../store/runner/published-revision.ts';
 import { AnnouncementLimit, type IgnoredAnnouncementReason } from './announcement-limit.ts';
 import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
 import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';
 import type { PeerSettings } from './peer-source.ts';
 import { RevisionHold } from './revision-hold.ts';
+import { withTimeout } from '../shared/with-timeout.ts';
 
 /** How long a publication waits for the peers' acknowledgements, in all. */
 export const ANNOUNCE_WAIT_MS = 1000;
@@ -243,10 +244,7 @@ export class Peers {
 
   /** The other replicas, the DNS look bounded by `withinMs`; a failed look is counted. */
   async #others(withinMs: number): Promise<string[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), withinMs)));
-    const list = await Promise.race([this.#directory.others(), late]);
-    clearTimeout(timer);
+    const list = await withTimeout(this.#directory.others(), withinMs, undefined);
     if (list === undefined) {
       this.#failed('(dns)', new PeerFailure('dns', `no DNS answer within ${withinMs} ms`), 'resolve');
       return [];

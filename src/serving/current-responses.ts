@@ -3,7 +3,7 @@
 // responses keeps a consistent view even while the next revision is published. The encoded
 // bodies outlive revisions (EncodedBodyCache), so a publication re-encodes only the responses
 // whose records changed, and only when they are next asked for.
-import type { PublishedRevision } from '../store/published-revision.ts';
+import type { PublishedRevision } from '../store/runner/published-revision.ts';
 import { EncodedBodyCache } from './encoded-body-cache.ts';
 import { ResponseTable } from './response-table.ts';
 

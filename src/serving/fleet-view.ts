@@ -11,7 +11,7 @@
 // while the gauge stays this replica's own.
 import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
-import { yieldToEventLoop } from '../store/event-loop.ts';
+import { yieldToEventLoop } from '../store/runner/event-loop.ts';
 import type { ClusterPolls, FleetPolls, PollLookup } from './fleet-polls.ts';
 import type { ResponseTable } from './response-table.ts';
 import type { CurrentResponses } from './current-responses.ts';
@@ -105,41 +105,41 @@ export class FleetStates {
         if (state === undefined || judged === state) clusters.push(clusterView(cluster, judged, polls, current));
       },
     );
-    return walked && { revision: walked.served.revision, summary: walked.summary, clusters };
+    return walked && { revision: walked.table.revision, summary: walked.summary, clusters };
   }
 
   /** One pass over the served clusters, in id order; `restart` is called before each (re)start. */
-  async #walk(lookup: PollLookup, restart?: () => void, visit?: Visit): Promise<{ served: ResponseTable; summary: FleetSummary } | undefined> {
+  async #walk(lookup: PollLookup, restart?: () => void, visit?: Visit): Promise<{ table: ResponseTable; summary: FleetSummary } | undefined> {
     for (let attempt = 0; ; attempt++) {
-      const served = this.#responses.current();
-      if (!served) return undefined;
+      const table = this.#responses.current();
+      if (!table) return undefined;
       restart?.();
       const summary: FleetSummary = { clusters: 0, up_to_date: 0, behind: 0, never_seen: 0 };
       const current: (string | null)[] = [];
       let polled = 0;
       let superseded = false;
-      for (const cluster of served.snapshot.clusters.values()) {
+      for (const cluster of table.snapshot.clusters.values()) {
         if (++summary.clusters % SLICE === 0) {
           await yieldToEventLoop();
           // Compared with a revision no longer served, the states would be stale on arrival.
-          superseded = this.#responses.current() !== served && attempt < RESTARTS;
+          superseded = this.#responses.current() !== table && attempt < RESTARTS;
           if (superseded) break;
         }
         const polls = lookup.of(cluster.id);
         if (polls) polled++;
-        const state = judge(served, cluster, polls, current);
+        const state = judge(table, cluster, polls, current);
         summary[state]++;
         visit?.(cluster, state, polls, current);
       }
       if (superseded) continue;
-      if (lookup === this.#polls && this.#polls.size > polled) this.#polls.prune(served.snapshot);
-      return { served, summary };
+      if (lookup === this.#polls && this.#polls.size > polled) this.#polls.prune(table.snapshot);
+      return { table, summary };
     }
   }
 }
 
 /** The cluster's state; `current` gets the current ETag of each endpoint it polled (null for the others). */
-function judge(served: ResponseTable, cluster: Cluster, polls: ClusterPolls | undefined, current: (string | null)[]): FleetState {
+function judge(table: ResponseTable, cluster: Cluster, polls: ClusterPolls | undefined, current: (string | null)[]): FleetState {
   if (!polls) return 'never_seen';
   let upToDate = true;
   for (let i = 0; i < ENDPOINTS.length; i++) {
@@ -148,7 +148,7 @@ function judge(served: ResponseTable, cluster: Cluster, polls: ClusterPolls | un
       current[i] = null;
       continue;
     }
-    const prepared = served.forCluster(endpoint, cluster.cluster_dns);
+    const prepared = table.forCluster(endpoint, cluster.cluster_dns);
     current[i] = prepared?.kind === 'body' ? prepared.etag : null;
     if (polls.etag[endpoint] !== current[i]) upToDate = false;
   }

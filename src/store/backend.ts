@@ -8,7 +8,7 @@
 import type { BaselineFacts } from '../domain/baseline.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
-import type { Snapshot } from '../domain/snapshot.ts';
+import type { PublishedRevision } from './runner/published-revision.ts';
 import type { ChangedRecord } from '../domain/writes/change-set.ts';
 import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
 
@@ -54,12 +54,6 @@ export interface KnownRevisions {
 
 /** A load either reads a new revision or finds that the store still holds a known one. */
 export type LoadResult = { loaded: LoadedRevision } | { unchanged: string };
-
-/** The revision a write was computed on. */
-export interface BaseRevision {
-  snapshot: Snapshot;
-  sources: ReadonlyMap<string, string>;
-}
 
 /** One record change to store, with the facts the audit trail keeps. `record` null deletes it. */
 export type RecordChange = ChangedRecord;
@@ -117,29 +111,37 @@ export interface BackendDescription {
   fixed?: boolean;
 }
 
-export interface WriteHold {
+export interface WriteLock {
   release(): Promise<void>;
 }
+
+/** Runs `look` in the runner's queue: between loads and commits, never during one. */
+export type Between = <T>(look: () => Promise<T>) => Promise<T>;
 
 export interface Backend {
   /** Start-up checks and preparation. Throws StartupError for what waiting will not fix. */
   open(): Promise<void>;
   /** The store's newest revision. Throws StoreUnavailable when it cannot be read now. */
   load(known: KnownRevisions): Promise<LoadResult>;
-  /** Calls `onChange` whenever the store may hold a new revision, until close(). */
-  watch(onChange: (reason: string) => void): void;
   /**
-   * Stores the changes on top of `base`, all in one revision (one commit, one transaction).
+   * Calls `onChange` whenever the store may hold a new revision, until close(). `between` runs
+   * a look of the backend's own (a watcher comparing the files with what it last saw) between
+   * the runner's loads and commits, never during one: the runner's queue, handed down.
+   */
+  watch(onChange: (reason: string) => void, between: Between): void;
+  /**
+   * Stores the changes on top of `base` (the published revision the write was applied to), all in one revision (one commit, one transaction).
+   * The runner calls it in its queue: commits run one at a time, never during a load.
    * Throws BaseMoved when the store no longer holds `base`, StoreUnavailable when it cannot
    * take them; in both cases nothing is stored.
    */
-  commit(set: ChangeSet, base: BaseRevision, options?: CommitOptions): Promise<CommitResult>;
+  commit(set: ChangeSet, base: PublishedRevision, options?: CommitOptions): Promise<CommitResult>;
   /**
    * Takes the store's own write lock until release(), for a store others write to as well
    * (Git's index and branch locks): after a write met a moved store, the runner loads,
    * applies and commits again under it, so the next attempt cannot meet a moved store again.
    */
-  holdForWrite?(): Promise<WriteHold>;
+  lockForWrite?(): Promise<WriteLock>;
   describe(): BackendDescription;
   close(): Promise<void>;
   /**

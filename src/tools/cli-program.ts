@@ -1,37 +1,32 @@
 // The command line of gitops-config as commander parses it: the commands, their
 // arguments and options, their --help, and what each runs. Output goes through `io`; commander
 // is told not to exit (run() in ./cli.ts turns what it throws into an exit status).
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
-import { byteSize } from '../byte-size.ts';
-import { clusterTokenKeysFrom, ConfigError } from '../secret-settings.ts';
+import { byteSize } from '../shared/byte-size.ts';
+import { clusterTokenKeysFrom, ConfigError } from '../shared/secret-settings.ts';
 import { locateInGitRepository } from '../store/git/repository-root.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../shared/version.ts';
 import { ApplyUsage, applyChanges, type ApplyOptions, TOKEN_VARIABLE } from './apply.ts';
 import type { CliIo } from './cli-io.ts';
 import { clusterToken, ClusterTokenUsage } from './cluster-token.ts';
+import { existingDir, guarded, type Outcome, UsageError } from './command-kit.ts';
 import { defaultConfigDir } from './config-folder.ts';
 import { diffRevisions, readRevisions } from './diff.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_STATUS_HELP, EXIT_USAGE } from './exit-codes.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_STATUS_HELP } from './exit-codes.ts';
 import { ENDPOINTS, previewInputs } from './inputs.ts';
+import { addRolloutCommand } from './rollout-commands.ts';
 import { paletteFor, PLAIN } from './terminal-colours.ts';
 import { validateRepo } from './validate.ts';
 import { annotationPaths, problemLine, renderValidation, type ValidateFormat } from './validate-render.ts';
+
+export { type Outcome, UsageError } from './command-kit.ts';
 
 const VALIDATE_FORMATS: readonly ValidateFormat[] = ['text', 'json', 'github'];
 const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'markdown', 'json'];
 
 const REPO_DIR = 'the config repo: the folder that holds clusters/, platform_components/, namespaces/ and rolebindings/, anywhere in a Git repository';
-
-/** A wrong command line found by the code of a command rather than by commander: exit 2. */
-export class UsageError extends Error {}
-
-/** Where a command's exit status is left for run(). */
-export interface Outcome {
-  exitCode: number;
-}
 
 export function buildProgram(io: CliIo, outcome: Outcome): Command {
   const palette = paletteFor(io.env, io.stdoutIsTerminal ?? false);
@@ -200,33 +195,13 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
       }),
     );
 
-  return program;
-}
+  addRolloutCommand(program, io, outcome, palette);
 
-/**
- * A command's action: its exit status goes to `outcome`, and a UsageError it throws is
- * reported by commander like its own usage errors (one line and where to find the usage).
- * Commander calls it with the arguments, the options and, last, the command itself.
- */
-function guarded<A extends unknown[]>(outcome: Outcome, action: (...args: A) => Promise<number>): (...args: unknown[]) => Promise<void> {
-  return async (...args) => {
-    try {
-      outcome.exitCode = await action(...(args as A));
-    } catch (error) {
-      if (error instanceof UsageError) (args.at(-1) as Command).error(error.message, { exitCode: EXIT_USAGE, code: 'gitops-config.usage' });
-      throw error;
-    }
-  };
+  return program;
 }
 
 function argumentTerm(argument: Argument): string {
   return argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
-}
-
-function existingDir(arg: string, io: CliIo): string {
-  const dir = resolve(io.cwd, arg);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${arg} is not a directory`);
-  return dir;
 }
 
 /**

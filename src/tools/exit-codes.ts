@@ -14,7 +14,8 @@ export const EXIT_STATUS_HELP = {
   program: `Exit status:
   0  no problems (validate: warnings allowed, unless --strict)
   1  problems: validate found errors; inputs cannot answer; diff's head would be
-     REFUSED by the server; apply was refused, or its --preview would be
+     REFUSED by the server; apply was refused, or its --preview would be;
+     rollout: no such rollout, an action that does not fit it, gates not passed
 ${USAGE_LINE}`,
   validate: `Exit status:
   0  no errors (warnings allowed, unless --strict)
@@ -38,6 +39,15 @@ ${USAGE_LINE}`,
      stderr), could not be reached, or, with --preview, would not publish it
   2  usage: an unknown option, a missing argument or --server, no token, a file
      that cannot be read or is not JSON, --preview with --dry-run`,
+  rollout: `Exit status:
+  0  done: the status is printed, the file edited, the change stored (or, with
+     --dry-run, it would be; with --preview, the service would publish it), or
+     nothing to change (the rollout is that way already)
+  1  no rollout has that id; the action does not fit it (every step released,
+     a wave it does not have, a step out of range); an advance whose gates have
+     not passed, without --force; the service refused it or cannot be reached
+  2  usage: an unknown option, a missing argument, --server without a token,
+     --to that is not a step number, --preview without --server`,
   diff: `Exit status:
   0  the server, serving the base, would publish the head
   1  REFUSED: it would refuse the head and keep serving the base (the problems

@@ -11,13 +11,13 @@ const MAX_LINES = 300;
 
 /**
  * Lowest first. A file may import files of its own layer and of the layers before it. The
- * files at the top of src/ that the layers share (errors, durations, the logger, secrets in
- * URLs) come first; config.ts, server.ts and main.ts put everything together and come last,
- * so nothing inside a layer may import them. `http` and `tools` are two front ends side by
- * side: neither imports the other.
+ * small helpers every layer may use (errors, durations, sizes, the logger, secrets in URLs,
+ * retries) are src/shared/ and come first; config.ts, server.ts and main.ts at the top of src/
+ * put everything together and come last, so nothing inside a layer may import them. `http`
+ * and `tools` are two front ends side by side: neither imports the other.
  */
 const LAYERS: { name: string; holds: (path: string) => boolean; mayImport: string[] }[] = [
-  { name: 'shared', holds: (p) => !p.includes('/') && !ROOT_FILES.includes(p), mayImport: [] },
+  { name: 'shared', holds: (p) => p.startsWith('shared/'), mayImport: [] },
   { name: 'domain', holds: (p) => p.startsWith('domain/'), mayImport: ['shared'] },
   { name: 'store', holds: (p) => p.startsWith('store/'), mayImport: ['shared', 'domain'] },
   { name: 'serving', holds: (p) => p.startsWith('serving/'), mayImport: ['shared', 'domain', 'store'] },
@@ -27,18 +27,21 @@ const LAYERS: { name: string; holds: (path: string) => boolean; mayImport: strin
   { name: 'tools', holds: (p) => p.startsWith('tools/'), mayImport: ['shared', 'domain', 'store', 'serving'] },
   { name: 'root', holds: (p) => ROOT_FILES.includes(p), mayImport: ['shared', 'domain', 'store', 'serving', 'peers', 'observability', 'http', 'tools'] },
 ];
-/** The composition root: the configuration read from the environment, the server wired together, the process started. */
-const ROOT_FILES = ['config.ts', 'server.ts', 'main.ts'];
+/**
+ * The composition root: the configuration read from the environment, the server wired together, the process
+ * started; and the container's health probe, a process of its own that imports nothing of the service.
+ */
+const ROOT_FILES = ['config.ts', 'server.ts', 'main.ts', 'health-probe.ts'];
 
 /**
  * What the domain may use of Node: hashing, and a deep comparison. Nothing that reads a file,
  * opens a socket or looks at the process — with one exception: the JSON Schemas the rules
  * check records with are files of the package, read once when the module loads, the way the
- * module's own source is (`domain/schema-documents.ts` and the `package-root.ts` it finds them
+ * module's own source is (`domain/schema-documents.ts` and the `shared/package-root.ts` it finds them
  * from).
  */
 const DOMAIN_BUILTINS = ['node:crypto', 'node:util'];
-const DOMAIN_FILE_READERS: Record<string, string[]> = { 'domain/schema-documents.ts': ['node:fs'], 'package-root.ts': ['node:fs'] };
+const DOMAIN_FILE_READERS: Record<string, string[]> = { 'domain/schema-documents.ts': ['node:fs'], 'shared/package-root.ts': ['node:fs'] };
 
 const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*(?:,|\))/gm;
 

@@ -337,6 +337,12 @@ describe('Grafana dashboard', () => {
     'gitops_config_answers_over_input_limit',
     'gitops_config_fleet_list_bytes',
     'gitops_config_response_limit_bytes',
+    // The rollouts row.
+    'gitops_config_rollout_state',
+    'gitops_config_rollout_released_steps',
+    'gitops_config_rollout_steps',
+    'gitops_config_rollout_clusters',
+    'gitops_config_rollout_approval_waiting_since_timestamp_seconds',
     ...['', '_bucket', '_sum', '_count'].map((suffix) => `gitops_config_http_request_duration_seconds${suffix}`),
   ];
   const PROMQL_WORDS = new Set(['sum', 'max', 'min', 'avg', 'count', 'rate', 'increase', 'histogram_quantile', 'time', 'label_values']);

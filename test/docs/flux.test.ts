@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { durationMs } from '../../src/duration.ts';
+import { durationMs } from '../../src/shared/duration.ts';
 import { request } from '../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 

@@ -39,6 +39,8 @@ const NOT_RUN: Record<string, string> = {
   'kubectl -n flux-system create secret generic gitops-config-token \\': 'needs a Kubernetes cluster; test/docs/flux.test.ts checks the manifests that read this Secret',
   "# on cluster dev-eu-1: the provider's Secret holds its own token, as `token` (sent as Bearer) …":
     'needs a Kubernetes cluster; the cluster-token command is run as a console example, and the token as Bearer and as Basic in test/http/cluster-tokens.test.ts',
+  'export GITOPS_CONFIG_TOKEN=...   # a token that reads the fleet':
+    'a read-only service and a clone of the reader\'s own; the same steps run in test/tools/rollout-read-only.test.ts',
   'kubectl create namespace gitops-config': 'needs a Kubernetes cluster; test/deploy/manifests.test.ts checks the manifests that read these Secrets',
 };
 
@@ -52,8 +54,8 @@ function commands(block: string): string[] {
 }
 
 /** Asynchronously: the server answering the command runs in this process. */
-async function runShell(command: string, env: Record<string, string>): Promise<string> {
-  const { stdout } = await promisify(execFile)('bash', ['-c', command], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+async function runShell(command: string, env: Record<string, string>, timeout = 20_000): Promise<string> {
+  const { stdout } = await promisify(execFile)('bash', ['-c', command], { env: { ...process.env, ...env }, encoding: 'utf8', timeout });
   return stdout;
 }
 
@@ -244,6 +246,26 @@ describe('examples of the README and docs/', () => {
     expect(podinfo(served)).toEqual({ ...podinfo(before), component_version: '6.8.0', source: { ...podinfo(before).source, oci_tag: '6.8.0' } });
   });
 
+  // Skipped only where jq is not installed: the example reads every answer with jq, as it says.
+  it.skipIf(!HAS_JQ)('Rollouts, the worked example: prints what the document shows, and the service released the steps itself', async () => {
+    const block = blockUnder('A worked example', 'sh');
+    expect(block.file).toBe('docs/rollouts.md');
+    const head = gitOutIn(crudDir, 'rev-parse', 'HEAD');
+    // Its loops wait for the service's evaluations (a second apart) and a soak of 2 s.
+    const output = await runShell(`set -e -o pipefail\n${block.text}`, { W: README_WRITE_TOKEN, B: writer.url }, 60_000);
+    expect(output.trimEnd()).toBe(blockUnder('A worked example', 'text').text.trimEnd());
+    const history = gitOutIn(crudDir, 'log', '--reverse', '--format=%an: %s', `${head}..HEAD`, '--', 'rollouts/traefik-34.yaml').split('\n');
+    expect(history.filter((line) => line.includes('release step')).map((line) => line.replace(/ \u2014 .*$/, ''))).toEqual([
+      'gitops-config-api: rollout traefik-34: release step 1 (wave canary, 1 cluster)',
+      'gitops-config-api: rollout traefik-34: release step 2 (wave non-prod, 2 clusters)',
+      'gitops-config-api: rollout traefik-34: release step 2 (wave non-prod, 2 clusters)',
+      'gitops-config-api: rollout traefik-34: release step 3 (wave prod, 1 cluster)',
+    ]);
+    expect(history.at(-1)).toBe('gitops-config-api: traefik-34: complete');
+    const served = await request(writer.url, '/api/v2/gitops/clusters/prod-eu-1.k8s.example.com/platform-components', { token: README_READ_TOKEN });
+    expect(served.json().inputs.find((i: { id: string }) => i.id === 'traefik').source.oci_tag).toBe('34.0.0');
+  }, 90_000);
+
   it('shows a platform-components item exactly as it is served', async () => {
     const block = blockUnder('Quick start', 'json');
     const shown = JSON.parse(block.text);
@@ -366,7 +388,8 @@ describe('command-line examples of the README and docs/ (```console blocks)', ()
 const RUN = [
   { first: '# a patch committed with a message of its own: subject, blank line, body' },
   { first: '# every prod cluster, as read (its ETag), with podinfo pinned to 6.8.0: one change set' },
-  { first: '# create it: nothing changes for any cluster until a step is released (released: 0)' },
+  { first: '# create it: nothing changes for any cluster until a step is released (released: 0); paused: the steps below are yours' },
+  { first: '# watching: the rollout\'s state, reason, step and clusters by state; a cluster\'s traefik tag; a cluster\'s poll' },
   { first: "curl -s -H 'Authorization: Bearer change-me' \\" },
   { first: "# the last revision that changed prod-eu-1's answers" },
   { first: 'curl -H "Authorization: Bearer $T" http://localhost:8080/api/v2/gitops/clusters/dev-eu-1.k8s.example.com/platform-components' },

@@ -275,7 +275,8 @@ describe('a refused revision', () => {
       ['/ui/rolebindings', 'Role bindings'],
     ] as const) {
       await page.goto(crud.url + path);
-      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      // A full page load each time: on a loaded machine one took more than the default 10 s.
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ timeout: 30_000 });
       const banner = page.getByRole('status').filter({ hasText: 'Stale: the newest revision was refused' });
       await banner.waitFor();
       expect(await banner.textContent()).toContain(refused);

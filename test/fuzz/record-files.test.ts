@@ -10,7 +10,7 @@ import { PROBLEM_CODES } from '../../src/domain/problem.ts';
 import { PER_CLUSTER_ENDPOINTS } from '../../src/domain/projections/index.ts';
 import type { ServedBody, ServedResponse } from '../../src/serving/served-response.ts';
 import { ResponseTable } from '../../src/serving/response-table.ts';
-import { buildRevision, judgeRevision } from '../../src/store/judged-revision.ts';
+import { buildRevision, judgeRevision } from '../../src/store/runner/judged-revision.ts';
 import { byPath, gitBlobId, type RecordFileEntry } from '../../src/store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../src/store/record-files/record-file-loader.ts';
 import { collectionArb, fuzzRuns, fuzzTimeout, nastyString, recordFileText } from './arbitraries.ts';

@@ -27,7 +27,9 @@ export function crudRepo(files: RepoFiles = asRepoFiles(CRUD_DATA)): string {
 
 /** A service in crud mode on `backend`, serving CRUD_DATA (or, for git, the repository `dir`). */
 export async function startCrud(backend: CrudBackend, env: Record<string, string> = {}, dir?: string): Promise<CrudService> {
-  const base = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, LOG_LEVEL: 'info' };
+  // The service's own releases of rollouts (ROLLOUT_AUTO_ADVANCE) would be writes the tests of
+  // the REST writes did not make: off here; the rollout tests turn it on where they test it.
+  const base = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, LOG_LEVEL: 'info', ROLLOUT_AUTO_ADVANCE: 'off' };
   const prepared: PreparedBackend =
     dir === undefined ? await prepareBackend(backend, CRUD_DATA as DataSet) : { backend: 'git', dir, env: { STORE_BACKEND: 'git', CONFIG_REPO: dir } };
   const service = await startTestService({ ...base, ...prepared.env, ...env });

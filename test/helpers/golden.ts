@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { join, relative } from 'node:path';
 import { load } from 'js-yaml';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { startService } from '../../src/server.ts';
 import { run } from '../../src/tools/cli.ts';
 import { execFileSync } from 'node:child_process';

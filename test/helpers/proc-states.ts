@@ -2,7 +2,7 @@
 // from /proc): alive, dead but not yet reaped (a zombie), or gone.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { formatTag, ownIdentity, procStartTime } from '../../src/store/process-identity.ts';
+import { formatTag, ownIdentity, procStartTime } from '../../src/store/git/files/process-identity.ts';
 import { eventually } from './http.ts';
 
 /** The /proc/<pid>/stat line; undefined when there is no such process. */

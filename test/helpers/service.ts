@@ -1,7 +1,7 @@
 // Starts the real service (the same startService as `npm start`) on a loopback port.
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/shared/logger.ts';
 import { type RunningService, type StartOptions, startService } from '../../src/server.ts';
 
 export const READ_TOKEN = 'read-token-for-tests';

@@ -4,7 +4,7 @@
 // predecessor that had the same id would have left them.
 import { readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatTag, ownIdentity, ownTag } from '../../src/store/process-identity.ts';
+import { formatTag, ownIdentity, ownTag } from '../../src/store/git/files/process-identity.ts';
 
 export function stoppedTag(): string {
   return formatTag({ ...ownIdentity(), nonce: ownIdentity().nonce === 'dead' ? 'beef' : 'dead' });

@@ -2,8 +2,8 @@
 // watching before it changes the store, then awaits the load or publication of the revision
 // it made (a local repo may also load the uncommitted edit first; that one is recorded too).
 import type { RunningService } from '../../src/server.ts';
-import type { PublishedRevision } from '../../src/store/published-revision.ts';
-import type { LoadOutcome } from '../../src/store/store-events.ts';
+import type { PublishedRevision } from '../../src/store/runner/published-revision.ts';
+import type { LoadOutcome } from '../../src/store/runner/store-events.ts';
 
 export interface LoadWatch {
   /** Every load that ended since the watch began, in order. */

@@ -119,7 +119,7 @@ describe('the Authenticator', () => {
 
   it('answers service and cluster tokens without a promise, a JWT with one', async () => {
     const served = snapshot();
-    const auth = new Authenticator({ readToken: READ_TOKEN, writeToken: WRITE_TOKEN, clusterTokenKeys: [KEY], persons, served: () => served });
+    const auth = new Authenticator({ readToken: READ_TOKEN, writeToken: WRITE_TOKEN, clusterTokenKeys: [KEY], persons, currentSnapshot: () => served });
     const token = signClusterToken(Buffer.from(KEY), 'c1', 0);
     for (const header of [`Bearer ${READ_TOKEN}`, `Bearer ${WRITE_TOKEN}`, `Bearer ${token}`]) {
       expect(auth.authenticate(requestWith(header)), header).not.toBeInstanceOf(Promise);
@@ -130,7 +130,7 @@ describe('the Authenticator', () => {
     expect(person).toBeInstanceOf(Promise);
     expect((await person).kind).toBe('person');
     // Without OIDC, a JWT is an unknown token.
-    const withoutOidc = new Authenticator({ readToken: READ_TOKEN, served: () => served });
+    const withoutOidc = new Authenticator({ readToken: READ_TOKEN, currentSnapshot: () => served });
     expect(() => withoutOidc.authenticate(requestWith(`Bearer ${ALICE_JWT}`))).toThrow(/not valid/);
   });
 

@@ -2,14 +2,15 @@
 // rules match or group it by, and every label value they compare it with: a renamed metric, a
 // renamed label or value breaks this test before it silences an alert. The service runs as
 // the alerts expect to find it: on a remote Git repository, with PEERS, in crud mode, polled,
-// probed, and with its newest revision refused. Series the service cannot export (a Deployment's replicas) are named here with
-// where they come from.
+// probed, with a rollout, and with its newest revision refused. Series the service cannot
+// export (a Deployment's replicas) are named here with where they come from.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RULE_FILE } from '../../scripts/prometheus-rule.ts';
 import { prepareBackend } from '../helpers/backends.ts';
 import { asRepoFiles } from '../helpers/fixture-data.ts';
+import { git } from '../helpers/git-fixture.ts';
 import { eventually, request } from '../helpers/http.ts';
 import { type Family, parsePrometheusText } from '../helpers/prometheus-text.ts';
 import { expressionReads, type Selector } from '../helpers/promql-selectors.ts';
@@ -46,7 +47,19 @@ beforeAll(async () => {
   });
   expect((await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components', { token: READ_TOKEN })).status).toBe(200);
   expect((await request(service.url, '/ready')).status).toBe(200);
+  // A rollout (paused: the service releases nothing), so that the rollout series are there with their labels.
+  const rollout = {
+    id: 'traefik-34', component: 'traefik', set: { oci_tag: '34.0.0' },
+    waves: [{ name: 'prod', environments: ['prod'] }], paused: true,
+  };
+  const headers = { 'content-type': 'application/json' };
+  const body = JSON.stringify(rollout);
+  const created = await request(service.url, '/rollouts', { method: 'POST', token: WRITE_TOKEN, headers, body });
+  expect(created.status, created.text).toBe(201);
+  const hasRollout = async () => (await request(service.url, '/metrics')).text.includes('gitops_config_rollout_state{');
+  await eventually(hasRollout, 10_000);
   // A refused revision, so that the refused revision's series is there with its labels.
+  git(prepared.remote!.work, 'pull', '-q');
   const podinfo = asRepoFiles()['platform_components/podinfo.yaml'] as Record<string, unknown>;
   pushFiles(prepared.remote!.work, { 'platform_components/podinfo.yaml': { ...podinfo, depends_on: ['ghost'] } }, 'a broken dependency');
   await eventually(async () => (await request(service.url, '/metrics')).text.includes('gitops_config_refused_revision_info{'), 10_000);

@@ -71,6 +71,12 @@ const OURS: Record<string, [Family['type'], string[]]> = {
   gitops_config_response_limit_bytes: ['gauge', []],
   gitops_config_fleet_merged_clusters: ['gauge', ['state']],
   gitops_config_fleet_silent_clusters: ['gauge', ['environment']],
+  // Per rollout (test/observability/rollout-series.test.ts); no samples while there is none.
+  gitops_config_rollout_released_steps: ['gauge', ['rollout']],
+  gitops_config_rollout_steps: ['gauge', ['rollout']],
+  gitops_config_rollout_clusters: ['gauge', ['rollout', 'state']],
+  gitops_config_rollout_state: ['gauge', ['rollout', 'state']],
+  gitops_config_rollout_approval_waiting_since_timestamp_seconds: ['gauge', ['rollout']],
 };
 
 describe('GET /metrics', () => {

@@ -34,7 +34,7 @@ it('refuses a revision with a response over 900 KiB, keeps the last good one, an
   const good = await request(service.url, PC, { token: READ_TOKEN });
   writeFiles(dir, { ...oversizedFiles, 'clusters/c1.yaml': oversized.find((c: any) => c.id === 'c1') });
   const head = commitAll(dir, 'a huge patch');
-  await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === head, 3000);
+  await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === head, 20_000);
   const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
   expect(ready).toMatchObject({ stale: true, revision: good.headers['x-config-revision'] });
   expect(ready.last_load.problems).toContainEqual(expect.objectContaining({ code: 'response_too_large', record: 'clusters/c1' }));

@@ -123,9 +123,10 @@ function expectWorkingInstall(consumer: string): void {
   expect(inputs.stdout.equals(runCli(['inputs', configRepo, 'prod-eu-1.k8s.example.com', 'namespaces']).stdoutBytes)).toBe(true);
 
   // What the command loads: none of the server's packages, among them better-sqlite3 (a
-  // native addon that needs Node 22) and chokidar (Node 22.22).
+  // native addon that needs Node 22) and chokidar (Node 22.22); `yaml` (plain JavaScript, Node
+  // 14.6 and later) edits rollout files keeping their comments.
   const graph = moduleGraph(join(installed, 'dist', 'src', 'tools', 'cli.js'));
-  expect(graph.packages.filter((name) => !name.startsWith('node:'))).toEqual(['ajv', 'commander', 'isomorphic-git', 'js-yaml']);
+  expect(graph.packages.filter((name) => !name.startsWith('node:'))).toEqual(['ajv', 'commander', 'isomorphic-git', 'js-yaml', 'yaml']);
   // Nor JavaScript that Node 20 lacks (the build's target and lib are ES2023; these are Node's own).
   for (const file of graph.files) {
     const text = readFileSync(file, 'utf8');

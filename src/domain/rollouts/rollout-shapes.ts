@@ -47,7 +47,7 @@ export interface RolloutList {
 const time = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** `time`, remembering the last moment converted: the members of a step mostly share theirs (its release). */
-function timeWithMemory(): (ms: number | null) => string | null {
+export function timeWithMemory(): (ms: number | null) => string | null {
   let lastMs: number | null = null;
   let lastText: string | null = null;
   return (ms) => {
@@ -78,19 +78,25 @@ export function rolloutDetail(progress: RolloutProgress): RolloutDetail {
   const since = timeWithMemory();
   return {
     ...item,
-    steps: progress.steps.map((s) => ({
-      step: s.plan.step,
-      wave: s.plan.wave,
-      released_in: s.times.released_in,
-      released_at: time(s.times.released_at),
-      done_at: time(s.times.done_at),
-      soak_ends_at: time(s.soakEndsAt),
-      clusters: s.clusters.map((c) => ({
-        id: c.id,
-        state: c.state,
-        since: since(c.since),
-        ...(c.message === undefined ? {} : { message: c.message }),
-      })),
-    })),
+    steps: progress.steps.map((s) => ({ ...stepFields(s), clusters: s.clusters.map((c) => clusterView(c, since)) })),
   };
+}
+
+type StepProgress = RolloutProgress['steps'][number];
+
+/** A step's fields but its clusters, in the order of the shape. */
+export function stepFields(s: StepProgress) {
+  return {
+    step: s.plan.step,
+    wave: s.plan.wave,
+    released_in: s.times.released_in,
+    released_at: time(s.times.released_at),
+    done_at: time(s.times.done_at),
+    soak_ends_at: time(s.soakEndsAt),
+  };
+}
+
+/** One cluster of a step, its `since` converted by `since`. */
+export function clusterView(c: StepProgress['clusters'][number], since: (ms: number | null) => string | null) {
+  return { id: c.id, state: c.state, since: since(c.since), ...(c.message === undefined ? {} : { message: c.message }) };
 }

@@ -27,11 +27,24 @@ export interface NextRelease {
   message: string;
 }
 
+/** A wave a person has not approved yet, holding back the next step (the state is `waiting`). */
+export interface ApprovalWait {
+  wave: string;
+  /**
+   * From when nothing but the approval holds the next step back: the end of the last released
+   * step's soak (its done time without one; it may lie ahead while the soak runs), or null when
+   * no step is released yet (nothing here dates it: whoever watches keeps when it first saw it).
+   */
+  since: number | null;
+}
+
 export interface RolloutStatus {
   state: RolloutState;
   reason: string;
   /** Present when the state is `ready`. */
   next?: NextRelease;
+  /** Present when the state is `waiting` for a person's approval (perhaps after a soak). */
+  approval?: ApprovalWait;
 }
 
 export function rolloutStatus(plan: RolloutPlan, steps: readonly StepProgress[], now: number): RolloutStatus {
@@ -68,6 +81,10 @@ export function rolloutStatus(plan: RolloutPlan, steps: readonly StepProgress[],
   const waits: string[] = [];
   if (soaking) waits.push(`soak of step ${last.plan.step} ends at ${clockTime(last.soakEndsAt!, now)}`);
   if (approval) waits.push(`waits for approval of wave ${wave!.name}`);
+  if (approval) {
+    const since = last?.soakEndsAt ?? null;
+    return { state: 'waiting', reason: waits.join(', then '), approval: { wave: wave!.name, since } };
+  }
   if (waits.length > 0 || next === undefined) return { state: 'waiting', reason: waits.join(', then ') };
   const reason = `step ${next.step} (wave ${next.wave}, ${count(next.members.length, 'cluster')}) may be released`;
   const message = releaseMessage(plan, next, last);

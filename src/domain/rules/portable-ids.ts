@@ -8,7 +8,7 @@
 //     whose part before its first dot is one of them cannot be checked out there. (The same
 //     list Git for Windows refuses; ids are ASCII, so the superscript COM/LPT forms cannot
 //     occur.)
-// A write refuses to make such an id (../writes/apply-write.ts); one a revision already
+// A write refuses to make such an id (../writes/staged-write.ts); one a revision already
 // holds is a warning, so a repository that has one keeps being served.
 import { compareIds } from '../ids.ts';
 import { type Problem, problem } from '../problem.ts';

@@ -96,15 +96,15 @@ export function stageWrite(records: SetRecords, request: WriteRequest, index: nu
 
 /** If-Match names the record as the client read it: as the revision the set is applied to holds it. */
 function preconditionFailed(records: SetRecords, collection: Collection, id: string, ifMatch: string): WriteRefusal | undefined {
-  const served = records.base[collection].get(id) as AnyRecord | undefined;
+  const stored = records.base[collection].get(id) as AnyRecord | undefined;
   const key = recordName({ collection, id });
-  if (served === undefined) {
+  if (stored === undefined) {
     return {
       reason: 'precondition_failed',
       message: `${key} is not in the revision the change set applies to (it is created by an earlier write of the set), so If-Match ${ifMatch} cannot match; leave if_match out of writes to a record the set creates`,
     };
   }
-  if (ifMatchSatisfied(ifMatch, recordEtag(served))) return undefined;
+  if (ifMatchSatisfied(ifMatch, recordEtag(stored))) return undefined;
   return {
     reason: 'precondition_failed',
     message: `${key} has changed since it was read (If-Match ${ifMatch} does not match its current ETag); read it again and retry`,
@@ -127,7 +127,7 @@ function clusterRefusal(records: SetRecords, record: DraftRecord, touched: Reado
       };
     }
   }
-  // A list the write did not set has no duplicates: it had none before (or the revision would not be served).
+  // A list the write did not set has no duplicates: it had none before (or the revision would not be stored).
   const lists = Object.fromEntries(REFERENCE_FIELDS.map((field) => [field, !touched || touched.has(field) ? (record[field] ?? []) : []]));
   const repeated = duplicateReferences({ id, ...lists } as unknown as Cluster);
   return repeated.length > 0 ? invalidRecord('clusters', id, repeated) : undefined;

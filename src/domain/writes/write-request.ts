@@ -1,6 +1,6 @@
 // A REST write as data: what a client asked for, before anything is checked. The HTTP layer
-// builds one from a request; applyWrite (./apply-write.ts) turns it into the next records or
-// a refusal; the store runner stores the result.
+// builds one from a request; a change set of one (./change-set.ts) turns it into the next
+// records or a refusal; the store runner stores the result.
 import type { Problem, RecordKey } from '../problem.ts';
 import type { AnyRecord, Collection } from '../records.ts';
 import type { Snapshot } from '../snapshot.ts';

@@ -33,7 +33,7 @@ export interface AuthenticatorOptions {
   /** Checks a person's OIDC token; undefined: OIDC is off and a JWT is refused like any unknown token. */
   persons?: PersonVerifier | undefined;
   /** The snapshot served now: cluster credentials are checked against it. */
-  served: () => Snapshot | undefined;
+  currentSnapshot: () => Snapshot | undefined;
 }
 
 const MISSING =
@@ -57,7 +57,7 @@ export class Authenticator {
   readonly #clusterTokens: ClusterTokens | undefined;
   readonly #clientCertificates: boolean;
   readonly #persons: PersonVerifier | undefined;
-  readonly #served: () => Snapshot | undefined;
+  readonly #currentSnapshot: () => Snapshot | undefined;
   readonly #readService: Caller;
   readonly #writeService: Caller;
   readonly #certificateScopes = new WeakMap<Socket, CertificateScope>();
@@ -69,7 +69,7 @@ export class Authenticator {
     this.#clusterTokens = keys.length > 0 ? new ClusterTokens(keys) : undefined;
     this.#clientCertificates = options.clientCertificates ?? false;
     this.#persons = options.persons;
-    this.#served = options.served;
+    this.#currentSnapshot = options.currentSnapshot;
     this.#readService = nameCredential(serviceCaller('read-token', ['read']), 'the read token (AUTH_TOKEN)');
     this.#writeService = nameCredential(serviceCaller('write-token', ['read', 'write']), 'the write token (CRUD_AUTH_TOKEN)');
   }
@@ -91,8 +91,8 @@ export class Authenticator {
   }
 
   /** The snapshot served now, which cluster credentials are checked against (and refusals name the cluster's endpoints from). */
-  served(): Snapshot | undefined {
-    return this.#served();
+  currentSnapshot(): Snapshot | undefined {
+    return this.#currentSnapshot();
   }
 
   /** The caller, or undefined without a valid credential (or when it cannot be checked now); never throws. */
@@ -118,9 +118,9 @@ export class Authenticator {
 
   #clusterCaller(token: string, basicUser: string | undefined): Caller {
     if (this.#clusterTokens === undefined) throw unauthorized('this service takes no cluster tokens (CLUSTER_TOKEN_KEYS is not set)');
-    const served = this.#served();
-    if (served === undefined) throw notLoaded();
-    const caller = this.#clusterTokens.verify(token, served);
+    const snapshot = this.#currentSnapshot();
+    if (snapshot === undefined) throw notLoaded();
+    const caller = this.#clusterTokens.verify(token, snapshot);
     if (caller === undefined) {
       throw unauthorized("the cluster token is not valid: not signed by a configured key, revoked (its cluster's credential_generation was raised), or its cluster is gone");
     }
@@ -134,7 +134,7 @@ export class Authenticator {
   #certificateScope(socket: Socket): CertificateScope | undefined {
     const names = clientCertificateNames(socket);
     if (names.length === 0) return undefined;
-    const byDns = this.#served()?.clustersByDns;
+    const byDns = this.#currentSnapshot()?.clustersByDns;
     if (byDns === undefined) return undefined;
     const known = this.#certificateScopes.get(socket);
     if (known?.byDns === byDns) return known;

@@ -27,7 +27,7 @@ export async function authenticated(auth: Authenticator, req: Request, res: Resp
 export function requireRole(auth: Authenticator, role: Role): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const caller = await authenticated(auth, req, res);
-    requireFleetWide(caller, role, auth.served());
+    requireFleetWide(caller, role, auth.currentSnapshot());
     next();
   };
 }

@@ -41,20 +41,20 @@ export function mayReadCluster(caller: Caller, clusterId: string): boolean {
 }
 
 /** Throws 403 unless the caller may use a fleet-wide path (the listing, the fleet view, REST) with `role`. */
-export function requireFleetWide(caller: Caller, role: Role, served: Snapshot | undefined): void {
-  if (caller.clusters !== undefined) throw outsideScope(caller, served);
+export function requireFleetWide(caller: Caller, role: Role, snapshot: Snapshot | undefined): void {
+  if (caller.clusters !== undefined) throw outsideScope(caller, snapshot);
   if (!caller.roles.has(role)) throw missingRole(caller, role);
 }
 
 /** The 403 of a request outside the caller's scope: what it may do instead. */
-export function outsideScope(caller: Caller, served: Snapshot | undefined): ApiError {
+export function outsideScope(caller: Caller, snapshot: Snapshot | undefined): ApiError {
   if (caller.clusters === undefined) return missingRole(caller, 'read');
   const who = credentialName(caller);
   if (caller.clusters.length === 0) {
     return new ApiError('forbidden', `${who} may read nothing: the client certificate and the token name different clusters`);
   }
   const endpoints = caller.clusters.map((id) => {
-    const dns = served?.clusters.get(id)?.cluster_dns;
+    const dns = snapshot?.clusters.get(id)?.cluster_dns;
     return dns === undefined ? `cluster "${id}"` : `${READ_PREFIX}clusters/${dns}/{${ENDPOINT_NAMES}}`;
   });
   const clusters = caller.clusters.map((id) => `"${id}"`).join(', ');

@@ -70,10 +70,10 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     const answer = (caller: Caller): void => {
       kind = caller.kind;
       try {
-        const served = responses.current();
-        if (!served) throw notLoaded();
-        revision = served.revision;
-        prepared = lookupFor(caller, served, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
+        const table = responses.current();
+        if (!table) throw notLoaded();
+        revision = table.revision;
+        prepared = lookupFor(caller, table, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
         finish(writePrepared(req, res, prepared, head));
       } catch (error) {
         fail(error);

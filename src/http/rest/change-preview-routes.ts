@@ -6,8 +6,8 @@
 // part of editing, so it takes the write role, as the commit does: a reader's look at a
 // change that may never be made is not a read of the fleet.
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { previewChange } from '../../store/change-preview.ts';
-import type { StoreRunner } from '../../store/store-runner.ts';
+import { previewChange } from '../../store/writes/change-preview.ts';
+import type { StoreRunner } from '../../store/runner/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
 import { changeSetRequest } from './change-set-routes.ts';

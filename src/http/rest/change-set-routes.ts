@@ -13,8 +13,9 @@ import type { Steps } from '../../domain/steps.ts';
 import { type AppliedChangeSet, type ChangeSetRequest, MAX_CHANGE_SET_WRITES, messageLengthProblem } from '../../domain/writes/change-set.ts';
 import { recordEtag } from '../../domain/writes/record-etag.ts';
 import type { Role, WriteAuthor, WriteRequest } from '../../domain/writes/write-request.ts';
-import { runInSlices } from '../../store/event-loop.ts';
-import type { StoreRunner } from '../../store/store-runner.ts';
+import { TextBytes } from './json-in-slices.ts';
+import { runInSlices } from '../../store/runner/event-loop.ts';
+import type { StoreRunner } from '../../store/runner/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
 import { ApiError, type ErrorDetail, otherMethodsRefused } from '../errors.ts';
@@ -66,15 +67,17 @@ export function changeSetRoutes(deps: ChangeSetRouteDeps): Router {
 }
 
 /** The answer: the new revision, whether anything changed, and every record the writes named, as stored. */
-function* answerText(applied: AppliedChangeSet, revision: string | null): Steps<string> {
-  const records: string[] = [];
-  for (const { collection, id } of applied.touched) {
+function* answerText(applied: AppliedChangeSet, revision: string | null): Steps<Buffer> {
+  const out = new TextBytes();
+  out.add(`{"revision":${JSON.stringify(revision)},"unchanged":${applied.unchanged},"records":[`);
+  for (const [i, { collection, id }] of applied.touched.entries()) {
     const record = (applied.snapshot[collection].get(id) as AnyRecord | undefined) ?? null;
     const stored: StoredRecord = { collection, id, record, etag: record === null ? null : recordEtag(record) };
-    records.push(JSON.stringify(stored));
+    out.add(`${i === 0 ? '' : ','}${JSON.stringify(stored)}`);
     yield;
   }
-  return `{"revision":${JSON.stringify(revision)},"unchanged":${applied.unchanged},"records":[${records.join(',')}]}`;
+  out.add(']}');
+  return out.bytes();
 }
 
 /** The body as a change set, or a 400 naming every problem of its shape (each write's by its index). */

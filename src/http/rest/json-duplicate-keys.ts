@@ -9,6 +9,8 @@
 // reads differently. It walks with its own stack, never by recursion: a body nested 100,000
 // levels deep is read like any other.
 
+import { runSteps, type Steps } from '../../domain/steps.ts';
+
 export interface DuplicateKey {
   /** The key as JSON.parse reads it. */
   key: string;
@@ -36,8 +38,15 @@ const HEX4 = /[0-9a-fA-F]{4}/y;
 
 /** The first key that repeats in its object, in document order; undefined when there is none. */
 export function findDuplicateKey(text: string): DuplicateKey | undefined {
+  return runSteps(duplicateKeySteps(text));
+}
+
+/** findDuplicateKey in steps of VALUES_A_STEP values: a body of a megabyte is tens of milliseconds of reading. */
+export function duplicateKeySteps(text: string): Steps<DuplicateKey | undefined> {
   return new Scanner(text).run();
 }
+
+const VALUES_A_STEP = 4096;
 
 class Scanner {
   readonly #text: string;
@@ -48,9 +57,10 @@ class Scanner {
     this.#text = text;
   }
 
-  run(): DuplicateKey | undefined {
+  *run(): Steps<DuplicateKey | undefined> {
     this.#skipSpace();
-    for (;;) {
+    for (let values = 1; ; values++) {
+      if (values % VALUES_A_STEP === 0) yield;
       // A value starts here.
       const c = this.#text.charCodeAt(this.#at);
       if (c === 0x7b /* { */) {

@@ -6,7 +6,7 @@
 // to a caller with a token (read or write).
 import type { BackendName } from '../../store/backends/index.ts';
 import { formatLocation, type Problem } from '../../domain/problem.ts';
-import type { LoadReport, StoreStatus } from '../../store/store-status.ts';
+import type { LoadReport, StoreStatus } from '../../store/runner/store-status.ts';
 
 export type ReadyView = 'public' | 'full';
 

@@ -7,9 +7,9 @@
 // nothing is gathered from peers, and a page's `next` goes on at any replica.
 import { Router } from 'express';
 import { ID_RULE, isValidId } from '../../domain/ids.ts';
-import { REVISIONS_KEPT } from '../../store/revision-history.ts';
-import type { HistoryQuery } from '../../store/revision-history.ts';
-import type { StoreRunner } from '../../store/store-runner.ts';
+import { REVISIONS_KEPT } from '../../store/history/revision-history.ts';
+import type { HistoryQuery } from '../../store/history/revision-history.ts';
+import type { StoreRunner } from '../../store/runner/store-runner.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
 import { ApiError, type ErrorDetail, invalidQuery, otherMethodsRefused } from '../errors.ts';

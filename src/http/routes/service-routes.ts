@@ -1,8 +1,8 @@
 // Public probes and the API document: /health, /ready (its views: ./ready-view.ts), /openapi.yaml.
 import { Router } from 'express';
 import type { BackendName } from '../../store/backends/index.ts';
-import type { StoreRunner } from '../../store/store-runner.ts';
-import { VERSION } from '../../version.ts';
+import type { StoreRunner } from '../../store/runner/store-runner.ts';
+import { VERSION } from '../../shared/version.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readyAnswer } from './ready-view.ts';
 

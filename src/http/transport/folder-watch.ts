@@ -3,12 +3,13 @@
 // link: the files' own inodes never change, and a watch on a file would keep reporting on the
 // old, deleted one. A folder watch sees the swap, a rename into place and an edit alike.
 //
-// The watching is chokidar's, as for the config repo (store/backends/git-local/change-watcher.ts):
-// one file watcher in the service. Links are not followed (a link swapped is a change of its
-// own entry) and only the folders' own entries are watched, not what lies below them.
+// The watching is the service's one folder watcher (shared/folder-watcher.ts), as for the
+// config repo (store/backends/git-local/change-watcher.ts). Links are not followed (a link
+// swapped is a change of its own entry) and only the folders' own entries are watched, not
+// what lies below them.
 import { dirname, resolve } from 'node:path';
-import { watch } from 'chokidar';
 import type { Logger } from 'pino';
+import { FolderWatcher } from '../../shared/folder-watcher.ts';
 
 export interface FolderWatchOptions {
   /**
@@ -27,30 +28,20 @@ export interface FolderWatchOptions {
 /** Watches the folders of `files`; `changed` is called after changes settle. Returns stop. */
 export function watchFolders(files: string[], changed: () => void, options: FolderWatchOptions): () => void {
   const folders = [...new Set(files.map((file) => dirname(resolve(file))))];
-  let settle: NodeJS.Timeout | undefined;
-  let stopped = false;
   /** Folders whose watch ended (the folder was removed or replaced): watched again at the next periodic check. */
   const lost = new Set<string>();
-
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(settle);
-    settle = setTimeout(changed, options.settleMs);
-    settle.unref();
-  };
-  const watcher = watch(folders, {
+  const watcher = new FolderWatcher(folders, {
     // Watching certificates must not keep a stopping process alive.
-    persistent: false,
-    ignoreInitial: true,
-    followSymlinks: false,
+    keepsProcessAlive: false,
     depth: 0,
-  });
-  watcher.on('all', (event, path) => {
-    if (event === 'unlinkDir' && folders.includes(resolve(path))) lost.add(resolve(path));
-    schedule();
-  });
-  watcher.on('error', (error) => {
-    options.log.warn({ folders, error: (error as Error).message }, 'TLS files: the folder watch failed; looking again at the next periodic check');
+    settleMs: options.settleMs,
+    event: (event, path) => {
+      if (event === 'unlinkDir' && folders.includes(resolve(path))) lost.add(resolve(path));
+    },
+    settled: changed,
+    failed: (error) => {
+      options.log.warn({ folders, error: (error as Error).message }, 'TLS files: the folder watch failed; looking again at the next periodic check');
+    },
   });
   const recheck = setInterval(() => {
     if (lost.size > 0) {
@@ -62,8 +53,6 @@ export function watchFolders(files: string[], changed: () => void, options: Fold
   recheck.unref();
 
   return () => {
-    stopped = true;
-    clearTimeout(settle);
     clearInterval(recheck);
     void watcher.close();
   };

@@ -46,7 +46,7 @@ const RECHECK_MS = 60_000;
 export class TlsContext extends EventEmitter<TlsContextEvents> {
   readonly #settings: TlsSettings;
   readonly #log: Logger;
-  #served: TlsMaterial;
+  #material: TlsMaterial;
   /** The set refused last: the periodic check does not log it again while it stays. */
   #refused: TlsFiles | undefined;
   #server: HttpsServer | undefined;
@@ -55,7 +55,7 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
   private constructor(settings: TlsSettings, material: TlsMaterial, log: Logger) {
     super();
     this.#settings = settings;
-    this.#served = material;
+    this.#material = material;
     this.#log = log;
   }
 
@@ -67,7 +67,7 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
   }
 
   get certificate(): CertificateFacts {
-    return factsOf(this.#served);
+    return factsOf(this.#material);
   }
 
   get requiresClientCertificates(): boolean {
@@ -75,8 +75,8 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
   }
 
   /** The certificate and key served now, and the client CAs: what this replica presents to and trusts in its peers. */
-  get served(): Readonly<Pick<TlsMaterial, 'cert' | 'key' | 'clientCa'>> {
-    return this.#served;
+  get material(): Readonly<Pick<TlsMaterial, 'cert' | 'key' | 'clientCa'>> {
+    return this.#material;
   }
 
   /**
@@ -88,7 +88,7 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
     const server = createServer(
       {
         ...options,
-        ...secureContextOptions(this.#served),
+        ...secureContextOptions(this.#material),
         requestCert: clientCertificates,
         rejectUnauthorized: clientCertificates,
       },
@@ -113,7 +113,7 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
       // Logged every time it is found so: a missing file is a problem to see, not to hide.
       return this.#refuse(error);
     }
-    if (sameTlsFiles(files, this.#served)) {
+    if (sameTlsFiles(files, this.#material)) {
       this.#refused = undefined;
       return false;
     }
@@ -126,7 +126,7 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
       return this.#refuse(error);
     }
     this.#server?.setSecureContext(secureContextOptions(material));
-    this.#served = material;
+    this.#material = material;
     this.#refused = undefined;
     this.#log.info({ tls: factsOf(material) }, 'TLS certificate reloaded');
     this.#warnIfExpired();
@@ -142,14 +142,14 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
 
   #refuse(error: unknown): false {
     if (!(error instanceof TlsFileError)) throw error;
-    this.#log.warn({ error: error.message, served: this.#served.fingerprint256 }, 'TLS files changed but cannot be served; the certificate served before stays');
+    this.#log.warn({ error: error.message, served: this.#material.fingerprint256 }, 'TLS files changed but cannot be served; the certificate served before stays');
     this.emit('refused', { message: error.message });
     return false;
   }
 
   #warnIfExpired(): void {
-    if (Date.parse(this.#served.notAfter) > Date.now()) return;
-    this.#log.warn({ tls: factsOf(this.#served) }, 'the certificate in TLS_CERT_FILE has expired; clients will refuse it');
+    if (Date.parse(this.#material.notAfter) > Date.now()) return;
+    this.#log.warn({ tls: factsOf(this.#material) }, 'the certificate in TLS_CERT_FILE has expired; clients will refuse it');
   }
 
   #handshakeFailed(error: NodeJS.ErrnoException, socket: Socket): void {

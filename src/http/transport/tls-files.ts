@@ -4,7 +4,7 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
-import { StartupError } from '../../startup-error.ts';
+import { StartupError } from '../../shared/startup-error.ts';
 
 /** The certificate files of HTTPS: TLS is on when this is given (parsed in config.ts). */
 export interface TlsSettings {
@@ -51,14 +51,14 @@ export function readTlsFiles(settings: TlsSettings): TlsFiles {
  * readable and the pair of the first certificate, the client CA bundle whole.
  */
 export function checkTlsFiles(settings: TlsSettings, files: TlsFiles): TlsMaterial {
-  const [served] = certificatesIn(CERT_VAR, settings.certFile, files.cert);
+  const [certificate] = certificatesIn(CERT_VAR, settings.certFile, files.cert);
   let key: KeyObject;
   try {
     key = createPrivateKey(files.key);
   } catch (error) {
     throw new TlsFileError(`${KEY_VAR} (${settings.keyFile}) is not a readable unencrypted PEM private key: ${(error as Error).message}`);
   }
-  if (!served!.checkPrivateKey(key)) {
+  if (!certificate!.checkPrivateKey(key)) {
     throw new TlsFileError(`${KEY_VAR} (${settings.keyFile}) is not the key of the certificate in ${CERT_VAR} (${settings.certFile})`);
   }
   if (files.clientCa !== undefined) certificatesIn(CA_VAR, settings.clientCaFile!, files.clientCa);
@@ -70,9 +70,9 @@ export function checkTlsFiles(settings: TlsSettings, files: TlsFiles): TlsMateri
   }
   return {
     ...files,
-    fingerprint256: served!.fingerprint256,
-    subject: served!.subject.replace(/\n/g, ', '),
-    notAfter: new Date(served!.validTo).toISOString(),
+    fingerprint256: certificate!.fingerprint256,
+    subject: certificate!.subject.replace(/\n/g, ', '),
+    notAfter: new Date(certificate!.validTo).toISOString(),
   };
 }
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { PACKAGE_ROOT } from '../../package-root.ts';
+import { PACKAGE_ROOT } from '../../shared/package-root.ts';
 
 /** Where the build puts the UI, in a checkout and in an installed package alike. */
 export const UI_BUILD_DIR = fileURLToPath(new URL('dist/ui/', PACKAGE_ROOT));

@@ -14,7 +14,7 @@
 // top-level navigation, which the policy does not govern, so `form-action` stays 'self'.
 import type { Request, Response } from 'express';
 import type { OidcSettings } from '../auth/oidc/oidc-settings.ts';
-import type { ApiMode } from '../../store/backends/settings.ts';
+import type { ApiMode } from '../../store/backends/shared-settings.ts';
 import { Router } from 'express';
 import { acceptsGzip } from '../transport/content-coding.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';

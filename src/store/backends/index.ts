@@ -1,64 +1,48 @@
-// The store backends, by the name STORE_BACKEND gives. Adding a backend is one folder here and
-// one line in BACKENDS.
+// The store backends, by the name STORE_BACKEND gives. Adding a backend is one folder with its
+// BackendKind (its own settings and how it is made; backend-kind.ts) and one line in BACKENDS;
+// src/config.ts then reads its settings without a line of its own.
 import type { Logger } from 'pino';
-import { StartupError } from '../../startup-error.ts';
+import type { Env } from '../../shared/secret-settings.ts';
+import { oneOf } from '../../shared/setting-values.ts';
+import { StartupError } from '../../shared/startup-error.ts';
 import type { Backend } from '../backend.ts';
-import { LocalGitBackend } from './git-local/local-git-backend.ts';
-import { gitCredentials, splitUrlCredentials } from './git-remote/remote-auth.ts';
-import { RemoteGitBackend } from './git-remote/remote-git-backend.ts';
-import { MemoryBackend } from './memory/memory-backend.ts';
-import { parseSqliteDsn } from './sqlite/dsn.ts';
-import { SqliteBackend } from './sqlite/sqlite-backend.ts';
-import type { BackendSettings } from './settings.ts';
-
-type BackendFactory = (config: BackendSettings, log: Logger) => Backend;
+import type { BackendKind } from './backend-kind.ts';
+import { gitKind } from './git-kind.ts';
+import { memoryKind } from './memory/memory-kind.ts';
+import { type SharedBackendSettings, sharedBackendSettingsFrom } from './shared-settings.ts';
+import { sqliteKind } from './sqlite/sqlite-kind.ts';
 
 const BACKENDS = {
-  git: gitBackend,
-  sqlite: sqliteBackend,
-  memory: (config) => new MemoryBackend({ seedFile: config.seedFile }),
-} satisfies Record<string, BackendFactory>;
+  git: gitKind,
+  sqlite: sqliteKind,
+  memory: memoryKind,
+} satisfies Record<string, BackendKind<object>>;
 
 export type BackendName = keyof typeof BACKENDS;
 export const BACKEND_NAMES = Object.keys(BACKENDS) as BackendName[];
 
-export function createBackend(config: BackendSettings, log: Logger): Backend {
-  if (!Object.hasOwn(BACKENDS, config.backend)) throw new StartupError(`STORE_BACKEND=${config.backend} is not known; use one of: ${BACKEND_NAMES.join(', ')}`);
-  return BACKENDS[config.backend as BackendName](config, log);
+type OwnSettings<Kind> = Kind extends BackendKind<infer Own> ? Own : never;
+/** The union U as one object type with the members of all its parts (the function-parameter trick). */
+type AllOf<U> = (U extends unknown ? (part: U) => void : never) extends (all: infer I) => void ? I : never;
+/** The own settings of every backend in BACKENDS, as one object type. */
+type EveryOwnSettings = AllOf<OwnSettings<(typeof BACKENDS)[BackendName]>>;
+
+/** What the store is made from: the backend chosen, the settings backends share, and every backend's own. */
+export type BackendSettings = { backend: BackendName } & SharedBackendSettings & EveryOwnSettings;
+
+/**
+ * STORE_BACKEND, and the settings of every backend, not only the one chosen: a mistake in a
+ * setting stops the start whichever backend it belongs to (docs/decisions/0040-backends-own-their-settings.md).
+ */
+export function backendSettingsFrom(env: Env): BackendSettings {
+  const backend = oneOf(env, 'STORE_BACKEND', BACKEND_NAMES, 'git');
+  const own = BACKEND_NAMES.map((name) => BACKENDS[name].settingsFrom(env));
+  return Object.assign({ backend }, sharedBackendSettingsFrom(env), ...own) as BackendSettings;
 }
 
-/** A local directory, or an http(s) URL cloned into CONFIG_CLONE_DIR. */
-function gitBackend(config: BackendSettings, log: Logger): Backend {
-  const author = { name: config.gitAuthorName, email: config.gitAuthorEmail };
-  if (!/^https?:\/\//.test(config.configRepo)) {
-    return new LocalGitBackend({
-      dir: config.configRepo,
-      log,
-      writable: config.apiMode === 'crud',
-      author,
-      maxRecordBytes: config.maxRecordBytes,
-      lockTimeoutMs: config.gitLockTimeoutMs,
-    });
+export function createBackend(settings: BackendSettings, log: Logger): Backend {
+  if (!Object.hasOwn(BACKENDS, settings.backend)) {
+    throw new StartupError(`STORE_BACKEND=${settings.backend} is not known; use one of: ${BACKEND_NAMES.join(', ')}`);
   }
-  const fromUrl = splitUrlCredentials(config.configRepo);
-  return new RemoteGitBackend({
-    url: fromUrl.url,
-    branch: config.configBranch,
-    cloneDir: config.cloneDir,
-    syncIntervalMs: config.syncIntervalMs,
-    credentials: gitCredentials({ token: config.gitToken, username: config.gitUsername, password: config.gitPassword }) ?? fromUrl.credentials,
-    log,
-    author,
-    maxRecordBytes: config.maxRecordBytes,
-  });
-}
-
-function sqliteBackend(config: BackendSettings, log: Logger): Backend {
-  const dsn = parseSqliteDsn(config.databaseUrl);
-  if (dsn.mode === 'ro' && config.apiMode === 'crud') {
-    throw new StartupError(
-      'DATABASE_URL opens the database read-only (mode=ro), but API_MODE=crud writes to it; use mode=rw or mode=rwc, or API_MODE=read-only',
-    );
-  }
-  return new SqliteBackend({ dsn, seedFile: config.seedFile, log });
+  return BACKENDS[settings.backend].create(settings, log);
 }

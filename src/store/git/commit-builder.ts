@@ -14,6 +14,7 @@ import { encodeCommit } from './format/commit-object.ts';
 import { sharedGitDir } from './git-directory.ts';
 import { writeLooseObject } from './files/loose-object.ts';
 import { fileWrites } from '../record-files/read-pool.ts';
+import { SliceTimer } from '../runner/event-loop.ts';
 import { objectId, type ObjectType } from './format/object-id.ts';
 import { type EncodedTree, encodedTree, insertionPoint, insertSorted, spliceTree, type TreeItem } from './format/tree-object.ts';
 
@@ -82,8 +83,14 @@ export class CommitBuilder {
       objects.push({ type, content, oid });
       return oid;
     };
-    const blobs = files.map((file) => (file.text === null ? null : add('blob', Buffer.from(file.text))));
-    const { tree, parentBlobs } = await this.#treeWith(parent, files, blobs, add);
+    // 1,000 files are tens of milliseconds of encoding and hashing: polls are let in meanwhile.
+    const slices = new SliceTimer();
+    const blobs: (string | null)[] = [];
+    for (const file of files) {
+      blobs.push(file.text === null ? null : add('blob', Buffer.from(file.text)));
+      await slices.turnIfDue();
+    }
+    const { tree, parentBlobs } = await this.#treeWith(parent, files, blobs, add, slices);
     const timestamp = Math.floor(Date.now() / 1000);
     const committer = { name: this.#author.name, email: this.#author.email, timestamp };
     const commit = add('commit', encodeCommit({ tree, parents: [parent], author: { name: author.name, email: author.email, timestamp }, committer, message }));
@@ -101,21 +108,24 @@ export class CommitBuilder {
     files: readonly FileContent[],
     blobs: readonly (string | null)[],
     add: (type: ObjectType, content: Buffer) => string,
+    slices: SliceTimer,
   ): Promise<{ tree: string; parentBlobs: (string | undefined)[] }> {
     const root = await this.#readTree(await this.#treeOf(parent));
     const parentBlobs: (string | undefined)[] = [];
-    /** Each changed folder's tree before the commit, and its entries' new blobs by name. */
-    const edits = new Map<string, { children: EncodedTree; blobs: Map<string, string | null> }>();
+    /** Each changed folder's tree before the commit, its entries by name, and their new blobs by name. */
+    const edits = new Map<string, { children: EncodedTree; byName: Map<string, TreeItem>; blobs: Map<string, string | null> }>();
     for (const [i, file] of files.entries()) {
       const [folder, name] = file.path.split('/') as [string, string];
       let edit = edits.get(folder);
       if (!edit) {
         const folderEntry = root.items.find((e) => e.path === folder);
-        edit = { children: folderEntry?.type === 'tree' ? await this.#readTree(folderEntry.oid) : encodedTree([]), blobs: new Map() };
+        const children = folderEntry?.type === 'tree' ? await this.#readTree(folderEntry.oid) : encodedTree([]);
+        edit = { children, byName: new Map(children.items.map((e) => [e.path, e])), blobs: new Map() };
         edits.set(folder, edit);
       }
-      parentBlobs.push(edit.children.items.find((e) => e.path === name)?.oid);
+      parentBlobs.push(edit.byName.get(name)?.oid);
       edit.blobs.set(name, blobs[i]!);
+      await slices.turnIfDue();
     }
     const folders = new Map<string, EncodedTree>();
     for (const [folder, { children, blobs: changed }] of edits) folders.set(folder, withEntries(children, changed));

@@ -2,8 +2,7 @@
 // 50,000 descriptors in one go (EMFILE); a small pool keeps the disk busy all the same. A read
 // that meets a passing shortage (descriptors, kernel buffers, a busy device) is tried again
 // after a growing pause instead of failing the whole load.
-import { setTimeout as pause } from 'node:timers/promises';
-import { RetryPolicy } from '../../retry-policy.ts';
+import { retry } from '../../shared/retry.ts';
 
 export const READ_CONCURRENCY = 32;
 
@@ -14,7 +13,7 @@ const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'ENOMEM']);
  * before the error stands. Not jittered: the reads of one process compete for the same
  * descriptors, and spreading them out is what the pool itself does.
  */
-const RETRY = { firstMs: 50, maxMs: 800, maxRetries: 5 };
+const RETRY = { firstMs: 50, maxMs: 800, maxRetries: 5, retryable: isTransient };
 
 export function isTransient(error: unknown): boolean {
   return TRANSIENT.has((error as NodeJS.ErrnoException)?.code ?? '');
@@ -33,17 +32,7 @@ export class ReadPool {
     if (this.#active >= this.#limit) await new Promise<void>((resume) => this.#waiting.push(resume));
     this.#active++;
     try {
-      let pauses: RetryPolicy | undefined;
-      for (;;) {
-        try {
-          return await task();
-        } catch (error) {
-          if (!isTransient(error)) throw error;
-          const delay = (pauses ??= new RetryPolicy(RETRY)).next();
-          if (delay === undefined) throw error;
-          await pause(delay);
-        }
-      }
+      return await retry(task, RETRY);
     } finally {
       this.#active--;
       this.#waiting.shift()?.();

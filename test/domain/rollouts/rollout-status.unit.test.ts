@@ -49,8 +49,15 @@ describe('the state of a rollout', () => {
   it('waits for the approval of a wave before its first step, and not before its next ones', () => {
     const r = rollout({ waves: THREE_WAVES, released: 1 });
     const p = evaluate({ rollout: r, now: T0, times: kept(T0 - HOUR) });
-    expect(p.status).toEqual({ state: 'waiting', reason: 'waits for approval of wave non-prod' });
+    // Nothing but the approval holds step 2 back since step 1 was done (its wave has no soak).
+    expect(p.status).toEqual({
+      state: 'waiting',
+      reason: 'waits for approval of wave non-prod',
+      approval: { wave: 'non-prod', since: T0 - HOUR },
+    });
     const waves = THREE_WAVES.map((w) => ({ ...w, approval: true }));
+    // Before step 1 nothing dates the wait: whoever watches keeps when it first saw it.
+    expect(evaluate({ rollout: rollout({ waves }), now: T0 }).status.approval).toEqual({ wave: 'canary', since: null });
     const gated = rollout({ waves, released: 3, approved: ['canary', 'non-prod', 'prod'] });
     const next = evaluate({ rollout: gated, now: T0 + 4 * HOUR, times: kept(T0 - 3 * HOUR, T0 - 2 * HOUR, T0) });
     expect(next.status.reason).toBe('step 4 (wave prod, 3 clusters) may be released');
@@ -63,6 +70,7 @@ describe('the state of a rollout', () => {
     expect(p.status).toEqual({
       state: 'waiting',
       reason: 'soak of step 1 ends at 12:20 UTC, then waits for approval of wave non-prod',
+      approval: { wave: 'non-prod', since: T0 + 20 * MINUTE },
     });
   });
 

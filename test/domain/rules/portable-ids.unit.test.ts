@@ -8,7 +8,7 @@ import { judge } from '../../../src/domain/judge.ts';
 import { checkRevision } from '../../../src/domain/rules/index.ts';
 import { caseTwin, idsNotPortable, isWindowsReservedName } from '../../../src/domain/rules/portable-ids.ts';
 import { createSnapshot, type Snapshot, snapshotRecords, withRecord } from '../../../src/domain/snapshot.ts';
-import { applyWrite } from '../../../src/domain/writes/apply-write.ts';
+import { applyWrite } from '../../helpers/apply-write.ts';
 import type { ApplyResult, WriteRequest } from '../../../src/domain/writes/write-request.ts';
 import { problemDetails } from '../../../src/http/error-mapping.ts';
 import { canonicalSets } from '../../fixtures/records.ts';

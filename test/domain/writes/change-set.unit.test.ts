@@ -6,7 +6,7 @@ import { createSnapshot, type Snapshot } from '../../../src/domain/snapshot.ts';
 import { applyChangeSet, type ChangeSetResult } from '../../../src/domain/writes/change-set.ts';
 import { recordEtag } from '../../../src/domain/writes/record-etag.ts';
 import type { WriteRequest } from '../../../src/domain/writes/write-request.ts';
-import { applyWrite } from '../../../src/domain/writes/apply-write.ts';
+import { applyWrite } from '../../helpers/apply-write.ts';
 import { canonicalSets } from '../../fixtures/records.ts';
 import { CRUD_DATA } from '../../fixtures/crud-data.ts';
 

@@ -8,7 +8,7 @@ import { parseRecordFile } from '../../../src/domain/repo-layout/record-file-par
 import { leadingComments, recordFileText, schemaHintLine } from '../../../src/domain/repo-layout/record-file-text.ts';
 import { responseSizeBound } from '../../../src/domain/rules/response-size.ts';
 import { createSnapshot, type Snapshot, snapshotRecords, withRecord } from '../../../src/domain/snapshot.ts';
-import { applyWrite } from '../../../src/domain/writes/apply-write.ts';
+import { applyWrite } from '../../helpers/apply-write.ts';
 import { applyMergePatch } from '../../../src/domain/writes/merge-patch.ts';
 import { ifMatchSatisfied, recordEtag } from '../../../src/domain/writes/record-etag.ts';
 import type { AppliedWrite, ApplyResult, WriteRefusal, WriteRequest } from '../../../src/domain/writes/write-request.ts';

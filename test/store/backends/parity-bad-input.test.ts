@@ -158,6 +158,27 @@ const CASES: Case[] = [
     send: (s) => write(s, 'PATCH', '/namespaces/team-a', '{"labels": {"team": '),
   },
   {
+    name: 'a JSON body that is not valid UTF-8 (refused, never stored with replacement characters)',
+    status: 400,
+    error: 'bad_request',
+    mentions: /not valid UTF-8/,
+    send: (s) => write(s, 'PATCH', '/namespaces/team-a', Buffer.from([...Buffer.from('{"labels": {"team": "'), 0xff, 0xfe, ...Buffer.from('"}}')])),
+  },
+  {
+    name: 'a JSON body that is a string, not an object',
+    status: 400,
+    error: 'bad_request',
+    mentions: /object or an array/,
+    send: (s) => write(s, 'PATCH', '/namespaces/team-a', ' "labels"'),
+  },
+  {
+    name: 'a JSON body of whitespace only',
+    status: 400,
+    error: 'bad_request',
+    mentions: /not valid JSON/,
+    send: (s) => write(s, 'PATCH', '/namespaces/team-a', ' \n '),
+  },
+  {
     name: 'a malformed chunked body',
     status: 400,
     error: 'bad_request',

@@ -66,7 +66,8 @@ const STEPS = [['dev-1'], ['dev-2', 'qa-1', 'uat-1'], ['prod-1', 'prod-2'], ['pr
 const PINNED = ['uat-1'];
 const CLUSTERS = DATA.clusters.map((c) => c.id);
 const ENDPOINTS = ['platform-components', 'namespaces', 'rolebindings'];
-const CRUD = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN };
+// Each step is released by the test, as a person would: the service's own releases off.
+const CRUD = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, ROLLOUT_AUTO_ADVANCE: 'off' };
 
 function send(service: TestService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
   return request(service.url, path, {

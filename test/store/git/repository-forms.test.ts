@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StartupError } from '../../../src/startup-error.ts';
+import { StartupError } from '../../../src/shared/startup-error.ts';
 import { parseGitConfig } from '../../../src/store/git/format/config-file.ts';
 import { asRepoFiles } from '../../helpers/fixture-data.ts';
 import { commitAll, git, makeConfigRepo, tempDir, writeFiles } from '../../helpers/git-fixture.ts';

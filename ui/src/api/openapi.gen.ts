@@ -185,6 +185,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/gitops/rollouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where every rollout stands
+         * @description Every rollout of the served revision, in `id` order: its state and why in words, the
+         *     steps released of its steps, and its clusters counted by state. Worked out from the
+         *     poll records (with `PEERS`, every replica's merged, like the fleet view): a cluster of
+         *     a released step is `fetched` once its last `platform-components` poll got an answer of
+         *     a revision that releases its step. Needs a credential that reads the whole fleet (a
+         *     cluster's gets `403`). It takes no query parameter (`400` naming one). `404` with
+         *     `METRICS=off` (no poll records). Served in read-only and crud mode alike.
+         */
+        get: operations["listRolloutProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/gitops/rollouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rollout's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Where one rollout stands, step by step and cluster by cluster
+         * @description The fields of the list, with `steps` the rollout's steps in order: the wave of each,
+         *     the revision first seen releasing it, when it was released and done, when its soak
+         *     ends, and each of its clusters with its state, since when, and a `message` where
+         *     there is one (why it is `offline`, what it reported). Step times are kept in memory
+         *     per replica: after a restart they start again from when a step is seen released and
+         *     done. `404` for an id no rollout of the served revision has, and with `METRICS=off`.
+         */
+        get: operations["getRolloutProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/gitops/whoami": {
         parameters: {
             query?: never;
@@ -1200,6 +1254,82 @@ export interface components {
             /** @description The ids of the clusters the caller may read; `null` when it is not limited to some. */
             clusters: string[] | null;
         };
+        /**
+         * @description The first that applies: `complete` (every step released, done and soaked), `halted`
+         *     (a released step has more clusters failed or offline than `failure_budget`, or is not
+         *     done within `progress_deadline`), `paused`, `running` (a released step is not done),
+         *     `waiting` (a soak, or a person's approval of the next wave), `ready` (the next step may
+         *     be released).
+         * @enum {string}
+         */
+        RolloutProgressState: "running" | "waiting" | "ready" | "halted" | "paused" | "complete";
+        /** @enum {string} */
+        RolloutClusterState: "pending" | "released" | "fetched" | "succeeded" | "failed" | "offline" | "pinned";
+        /** @description The rollout's clusters by state, every state present. */
+        RolloutClusterCounts: {
+            pending: number;
+            released: number;
+            fetched: number;
+            succeeded: number;
+            failed: number;
+            offline: number;
+            pinned: number;
+        };
+        RolloutProgressItem: {
+            id: string;
+            component: string;
+            set: components["schemas"]["RolloutSet"];
+            state: components["schemas"]["RolloutProgressState"];
+            /** @description The state in words ("3 of 12 clusters have not fetched: …", "soak of step 2 ends at 14:32 UTC"). */
+            reason: string;
+            /** @description The steps released (the record's `released`). */
+            released: number;
+            /** @description How many steps the rollout has. */
+            steps: number;
+            clusters: components["schemas"]["RolloutClusterCounts"];
+        };
+        RolloutProgressList: {
+            /** @description In `id` order. */
+            rollouts: components["schemas"]["RolloutProgressItem"][];
+        };
+        RolloutProgressDetail: {
+            id: string;
+            component: string;
+            set: components["schemas"]["RolloutSet"];
+            state: components["schemas"]["RolloutProgressState"];
+            reason: string;
+            released: number;
+            clusters: components["schemas"]["RolloutClusterCounts"];
+            /** @description In step order, numbered across waves from 1. */
+            steps: components["schemas"]["RolloutProgressStep"][];
+        };
+        RolloutProgressStep: {
+            step: number;
+            wave: string;
+            /** @description The revision first seen releasing the step; null while it is not released. */
+            released_in: string | null;
+            /** Format: date-time */
+            released_at: string | null;
+            /**
+             * Format: date-time
+             * @description When every cluster of it that gates it first had it (within the failure budget); its soak runs from then.
+             */
+            done_at: string | null;
+            /** Format: date-time */
+            soak_ends_at: string | null;
+            /** @description The step's clusters in id order. */
+            clusters: {
+                id: string;
+                state: components["schemas"]["RolloutClusterState"];
+                /**
+                 * Format: date-time
+                 * @description Since when it is in this state; null for `pending`.
+                 */
+                since: string | null;
+                /** @description Why it is `offline`, or what it reported. */
+                message?: string;
+            }[];
+        };
         /** @enum {string} */
         FleetState: "up_to_date" | "behind" | "never_seen";
         FleetView: {
@@ -2112,6 +2242,15 @@ export interface components {
                  *       "message": "this cluster token reads only cluster \"demo-cluster-01\"'s three endpoints (/api/v2/gitops/clusters/demo-cluster-01.k8s.example.com/{platform-components,namespaces,rolebindings}); this path is not one of them"
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No rollout of this id is served, or rollout progress is off (`METRICS=off`: no poll records). */
+        RolloutProgressOff: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3268,6 +3407,167 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listRolloutProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every rollout served, with its state and its clusters by state. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rollouts": [
+                     *         {
+                     *           "id": "traefik-34",
+                     *           "component": "traefik",
+                     *           "set": {
+                     *             "component_version": "34.0.0",
+                     *             "oci_tag": "34.0.0"
+                     *           },
+                     *           "state": "waiting",
+                     *           "reason": "waits for approval of wave non-prod",
+                     *           "released": 1,
+                     *           "steps": 3,
+                     *           "clusters": {
+                     *             "pending": 3,
+                     *             "released": 0,
+                     *             "fetched": 1,
+                     *             "succeeded": 0,
+                     *             "failed": 0,
+                     *             "offline": 0,
+                     *             "pinned": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RolloutProgressList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["RolloutProgressOff"];
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRolloutProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rollout's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rollout, step by step. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "traefik-34",
+                     *       "component": "traefik",
+                     *       "set": {
+                     *         "component_version": "34.0.0",
+                     *         "oci_tag": "34.0.0"
+                     *       },
+                     *       "state": "running",
+                     *       "reason": "2 of 2 clusters have not fetched: qa-eu-1, uat-us-1",
+                     *       "released": 2,
+                     *       "clusters": {
+                     *         "pending": 1,
+                     *         "released": 2,
+                     *         "fetched": 1,
+                     *         "succeeded": 0,
+                     *         "failed": 0,
+                     *         "offline": 0,
+                     *         "pinned": 0
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "step": 1,
+                     *           "wave": "canary",
+                     *           "released_in": "8d2f0c4b1e7a9f3c5d6b2a1e0f9c8d7b6a5e4f3c",
+                     *           "released_at": "2025-03-04T14:00:01.204Z",
+                     *           "done_at": "2025-03-04T14:01:12.530Z",
+                     *           "soak_ends_at": "2025-03-04T14:31:12.530Z",
+                     *           "clusters": [
+                     *             {
+                     *               "id": "dev-eu-1",
+                     *               "state": "fetched",
+                     *               "since": "2025-03-04T14:01:11.987Z"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "step": 2,
+                     *           "wave": "non-prod",
+                     *           "released_in": "1c9e7d5b3a1f2e4d6c8b0a9f7e5d3c1b2a4f6e8d",
+                     *           "released_at": "2025-03-05T09:12:44.018Z",
+                     *           "done_at": null,
+                     *           "soak_ends_at": null,
+                     *           "clusters": [
+                     *             {
+                     *               "id": "qa-eu-1",
+                     *               "state": "released",
+                     *               "since": "2025-03-05T09:12:44.018Z"
+                     *             },
+                     *             {
+                     *               "id": "uat-us-1",
+                     *               "state": "offline",
+                     *               "since": "2025-03-05T09:42:44.018Z",
+                     *               "message": "no poll since 08:55 UTC"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "step": 3,
+                     *           "wave": "prod",
+                     *           "released_in": null,
+                     *           "released_at": null,
+                     *           "done_at": null,
+                     *           "soak_ends_at": null,
+                     *           "clusters": [
+                     *             {
+                     *               "id": "prod-eu-1",
+                     *               "state": "pending",
+                     *               "since": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RolloutProgressDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["RolloutProgressOff"];
             405: components["responses"]["MethodNotAllowed"];
             503: components["responses"]["Unavailable"];
         };

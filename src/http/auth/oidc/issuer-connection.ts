@@ -5,7 +5,7 @@
 // few seconds, so that a flood of person tokens does not become a flood of requests to the
 // issuer. Until discovery worked, person tokens are refused as "issuer unavailable".
 import type { Logger } from 'pino';
-import { RetryPolicy } from '../../../retry-policy.ts';
+import { RetryPolicy } from '../../../shared/retry.ts';
 import { IssuerUnavailable } from '../caller.ts';
 import { discoverIssuer } from './issuer-discovery.ts';
 import { issuerKeys, type KeyLookup } from './issuer-keys.ts';

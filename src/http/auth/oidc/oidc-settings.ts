@@ -2,8 +2,8 @@
 // checked at start like every other setting (config.ts calls oidcSettingsFrom). Unset
 // OIDC_ISSUER_URL: no person tokens, and no other OIDC_* setting may be given (it would
 // look as if people could sign in when they cannot).
-import { ConfigError } from '../../../config-error.ts';
-import { durationMs } from '../../../duration.ts';
+import { ConfigError } from '../../../shared/config-error.ts';
+import { durationMs } from '../../../shared/duration.ts';
 
 export interface OidcSettings {
   /** OIDC_ISSUER_URL: the issuer as its tokens name it in `iss`, exactly. */

@@ -1,4 +1,4 @@
-// Watches a config repo directory (chokidar) and says when the served revision may have
+// Watches a config repo directory (../../../shared/folder-watcher.ts) and says when the served revision may have
 // changed: a record file whose content differs from what the backend last saw, or a moved
 // HEAD. The service's own writes change nothing it has not seen already, so they start no
 // reload; neither do README edits or git's bookkeeping.
@@ -8,12 +8,12 @@
 // common Git directory a linked worktree's branches live in, so that a commit made there
 // is noticed like one made in a plain checkout.
 import { join, sep } from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
 import type { Logger } from 'pino';
 import { recordFileLocation } from '../../../domain/repo-layout/record-path.ts';
 import { gitDirectoryOf } from '../../git/git-directory.ts';
 import { headCommit } from '../../git/repository.ts';
 import { readRecordFileSafely } from '../../record-files/safe-read.ts';
+import { FolderWatcher } from '../../../shared/folder-watcher.ts';
 
 /** Changes closer together than this are taken as one. */
 const DEBOUNCE_MS = 100;
@@ -28,8 +28,7 @@ export class ChangeWatcher {
   readonly #dir: string;
   readonly #log: Logger;
   readonly #maxBytes: number;
-  #watcher: FSWatcher | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  #watcher: FolderWatcher | undefined;
   /** Paths (relative, "/"-separated) reported since the last check; "*" for a folder event. */
   readonly #changed = new Set<string>();
 
@@ -41,7 +40,7 @@ export class ChangeWatcher {
 
   /**
    * Starts watching. `check` runs `changedSince` against the backend's state at a moment no
-   * write is under way (the backend serializes the two), and calls `onChange` if it says so.
+   * write is under way (between the runner's loads and commits), and calls `onChange` if it says so.
    */
   async start(
     check: (test: (seen: SeenState | undefined) => Promise<boolean>) => Promise<boolean>,
@@ -51,25 +50,23 @@ export class ChangeWatcher {
   ): Promise<void> {
     const dir = this.#dir;
     const place = placeOf(dir);
-    this.#watcher = watch(place.roots, {
-      ignoreInitial: true,
-      // A link is a change to its own entry; what it points at is never read.
-      followSymlinks: false,
+    this.#watcher = new FolderWatcher(place.roots, {
+      keepsProcessAlive: true,
+      settleMs: DEBOUNCE_MS,
       ignored: (path: string) => {
         const rel = place.relative(path);
         // Git's own bookkeeping changes on every command; only refs and HEAD matter here
         // (the index does not: what is served is the working tree, compared with HEAD).
         return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules|worktrees|gitops-config-api)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
       },
-    });
-    this.#watcher.on('all', (event, path) => {
-      const rel = place.relative(path);
-      // A folder come or gone in the working tree may hold many record files; in the Git directory it is a ref folder.
-      const changed = (event === 'addDir' || event === 'unlinkDir') && !rel.startsWith('.git/') ? '*' : rel;
-      this.#changed.add(changed);
-      note(changed);
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
+      event: (event, path) => {
+        const rel = place.relative(path);
+        // A folder come or gone in the working tree may hold many record files; in the Git directory it is a ref folder.
+        const changed = (event === 'addDir' || event === 'unlinkDir') && !rel.startsWith('.git/') ? '*' : rel;
+        this.#changed.add(changed);
+        note(changed);
+      },
+      settled: () => {
         const paths = [...this.#changed];
         this.#changed.clear();
         check((seen) => this.#changedSince(paths, seen)).then(
@@ -79,14 +76,13 @@ export class ChangeWatcher {
             onChange();
           },
         );
-      }, DEBOUNCE_MS);
+      },
+      failed: (error) => this.#log.warn({ err: error }, 'file watcher error'),
     });
-    this.#watcher.on('error', (error) => this.#log.warn({ err: error }, 'file watcher error'));
-    await new Promise<void>((ready) => this.#watcher!.once('ready', () => ready()));
+    await this.#watcher.ready;
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.#timer);
     await this.#watcher?.close();
     this.#watcher = undefined;
   }

@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
 import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
 import type { Collection } from '../../../domain/records.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteHold } from '../../backend.ts';
+import type { Backend, BackendDescription, Between, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteLock } from '../../backend.ts';
+import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } from '../../git/commit-files.ts';
@@ -22,8 +23,7 @@ import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTr
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
-import { yieldToEventLoop } from '../../event-loop.ts';
-import { SerialQueue } from '../../serial-queue.ts';
+import { SliceTimer, yieldToEventLoop } from '../../runner/event-loop.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
 import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
@@ -61,10 +61,8 @@ export class LocalGitBackend implements Backend {
   readonly #indexCache = new IndexFileCache();
   /** The record files of the HEAD commit, kept while HEAD stays. */
   readonly #headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {};
-  /** The locks a write holds across its attempts (holdForWrite), if any. */
-  #held: WriteLocks | undefined;
-  /** Commits and the watcher's checks, one at a time, so a check never sees half a write. */
-  readonly #local = new SerialQueue();
+  /** The locks a write holds across its attempts (lockForWrite), if any. */
+  #writeLocks: WriteLocks | undefined;
   readonly #lockOptions: LockOptions;
   readonly #repair: WriteRepair;
 
@@ -141,9 +139,9 @@ export class LocalGitBackend implements Backend {
   /** Uncommitted edits have no order: only a clean commit is known as older. */
   async isOlder(revision: string, than: string): Promise<boolean> {
     if (revision === than) return true;
-    const served = commitOfRevision(than);
-    if (served === undefined || commitOfRevision(revision) !== revision) return false;
-    return isOlderCommit(this.dir, revision, served, this.#gitCache);
+    const servedCommit = commitOfRevision(than);
+    if (servedCommit === undefined || commitOfRevision(revision) !== revision) return false;
+    return isOlderCommit(this.dir, revision, servedCommit, this.#gitCache);
   }
 
   /** HEAD's commit: what another replica of this repository could have published (edits are nobody else's). */
@@ -165,8 +163,9 @@ export class LocalGitBackend implements Backend {
     return new Map(texts.filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
 
-  watch(onChange: (reason: string) => void): void {
-    const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => this.#local.run(() => test(this.#seen));
+  /** The watcher's checks and the periodic look run `between` the runner's loads and commits, so none sees half a write. */
+  watch(onChange: (reason: string) => void, between: Between): void {
+    const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => between(() => test(this.#seen));
     const note = (path: string) => {
       if (this.#pending === 'all') return;
       if (path === '*') this.#pending = 'all';
@@ -176,8 +175,7 @@ export class LocalGitBackend implements Backend {
     // A file watcher can miss events (an overflowing queue on a mass change): a periodic
     // look at every file's stat catches what it missed.
     this.#rescan = setInterval(() => {
-      void this.#local
-        .run(() => this.#reader.changedPaths())
+      void between(() => this.#reader.changedPaths())
         .then((changed) => {
           if (changed.length === 0) return;
           for (const path of changed) note(path);
@@ -188,35 +186,36 @@ export class LocalGitBackend implements Backend {
     this.#rescan.unref();
   }
 
-  commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
-    return this.#local.run(() => this.#commit(set, base));
+  /** In the runner's queue, like every load: one commit at a time, and no watcher's check during one. */
+  commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
+    return this.#commit(set, base);
   }
 
   /** Holds index.lock and the branch's lock: a person's git command waits (or fails) until release. */
-  async holdForWrite(): Promise<WriteHold> {
+  async lockForWrite(): Promise<WriteLock> {
     const branch = await currentBranch(this.dir);
     if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     let locks: WriteLocks;
     try {
-      await this.#local.run(() => this.#repair.beforeWrite());
+      await this.#repair.beforeWrite();
       locks = await takeWriteLocks(requireGitDirectory(this.dir), branch, this.#lockOptions);
     } catch (error) {
       throw commitFault(error, this.#options.log);
     }
-    this.#held = locks;
+    this.#writeLocks = locks;
     return {
       release: async () => {
-        if (this.#held === locks) this.#held = undefined;
+        if (this.#writeLocks === locks) this.#writeLocks = undefined;
         await locks.release();
       },
     };
   }
 
-  async #commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
+  async #commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
     let repaired: boolean;
     try {
-      // Under a hold, holdForWrite repaired already.
-      repaired = !this.#held && (await this.#repair.beforeWrite());
+      // Under the write lock, lockForWrite repaired already.
+      repaired = !this.#writeLocks && (await this.#repair.beforeWrite());
     } catch (error) {
       throw commitFault(error, this.#options.log);
     }
@@ -227,6 +226,8 @@ export class LocalGitBackend implements Backend {
     if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
     const changes: WorkingTreeChange[] = [];
     const sources = new Map<string, string>();
+    // A set of 1,000 records is 1,000 files read and edited: polls are let in meanwhile.
+    const slices = new SliceTimer();
     for (const { collection, id, record } of set.changes) {
       const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
       const previous = await readFile(join(this.dir, path)).catch((error: NodeJS.ErrnoException) => {
@@ -237,6 +238,7 @@ export class LocalGitBackend implements Backend {
       const text = record === null ? null : await recordFileThread.edit(collection, record, previous?.toString('utf8'), header);
       changes.push({ path, text, previous });
       if (text !== null) sources.set(`${collection}/${id}`, path);
+      await slices.turnIfDue();
     }
     let head: string;
     try {
@@ -246,14 +248,14 @@ export class LocalGitBackend implements Backend {
         changes,
         message: commitMessage(set),
         author: commitAuthor(set),
-        held: this.#held,
+        locks: this.#writeLocks,
         lockOptions: this.#lockOptions,
         indexCache: this.#indexCache,
       }));
     } catch (error) {
       throw commitFault(error, this.#options.log);
     }
-    // What this backend has seen is its own, and only changed inside #local: updated in place
+    // What this backend has seen is its own, and only changed in the runner's queue: updated in place
     // (a fleet's folder is 10,000 entries, not worth a copy per write).
     const files = this.#seen?.files ?? new Map<string, string>();
     for (const { path, text } of changes) {
@@ -287,6 +289,5 @@ export class LocalGitBackend implements Backend {
   async close(): Promise<void> {
     clearInterval(this.#rescan);
     await this.#watcher.close();
-    await this.#local.idle();
   }
 }

@@ -7,9 +7,9 @@
 // file in the working tree for `git status` to show (the next start removes it).
 import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { makeDirectory, renameFlushed, syncDirectory, writeFlushedFile } from '../../flushed-file.ts';
+import { makeDirectory, renameFlushed, syncDirectory, writeFlushedFile } from '../../git/files/flushed-file.ts';
 import { serviceDir } from '../../git/files/lock-file.ts';
-import { ownTag } from '../../process-identity.ts';
+import { ownTag } from '../../git/files/process-identity.ts';
 import { fileWrites } from '../../record-files/read-pool.ts';
 
 let sequence = 0;

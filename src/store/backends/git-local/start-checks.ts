@@ -4,7 +4,7 @@
 // an index form it does not patch). A write a crash cut off is finished or undone here too.
 import { existsSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { StartupError } from '../../../startup-error.ts';
+import { StartupError } from '../../../shared/startup-error.ts';
 import { IndexNotWritable } from '../../git/format/index-file.ts';
 import { indexWriteRefusal } from '../../git/files/index-file-access.ts';
 import { type GitDirectory, GitDirectoryError } from '../../git/git-directory.ts';

@@ -29,6 +29,7 @@ import { writeLooseObject } from '../../git/files/loose-object.ts';
 import { objectId } from '../../git/format/object-id.ts';
 import { moveRef, readRef, RefMoved, updateRef } from '../../git/files/ref-file.ts';
 import { commitReflogMessage } from '../../git/files/reflog.ts';
+import { SliceTimer } from '../../runner/event-loop.ts';
 import { replaceFile, replaceFiles } from './record-file-write.ts';
 import { clearIntent, recordIntent } from './write-journal.ts';
 
@@ -81,7 +82,7 @@ export interface WorkingTreeCommit {
   /** Who made the change, when not the service (a person): the commit's author; the service commits it. */
   author?: CommitAuthor;
   /** The locks, already taken (and the caller's to release); else they are taken here. */
-  held?: WriteLocks;
+  locks?: WriteLocks;
   /** How long to wait for a lock someone else holds, and who hears of stale locks removed. */
   lockOptions?: LockOptions;
   /** The index as the last write left it, kept by the caller across writes. */
@@ -90,7 +91,7 @@ export interface WorkingTreeCommit {
 
 /** Returns the new commit and each file's blob id (null after a removal), in the order of the changes. */
 export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blobs: (string | null)[] }> {
-  const { branchRef, parent, changes, message, held } = write;
+  const { branchRef, parent, changes, message } = write;
   const repo = requireGitDirectory(dir);
   const { gitdir, commonDir } = repo;
   const full = changes.map((change) => filePath(dir, change.path));
@@ -99,8 +100,12 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   // The contents to put back after a crash, kept where the journal can find them (usually the
   // parent commit has them already; uncommitted edits of a file are stored first).
   const previousBlobs: (string | null)[] = [];
-  for (const [i, change] of changes.entries()) previousBlobs.push(await storedPrevious(commonDir, change.previous, parentBlobs[i]));
-  const locks = held ?? (await takeWriteLocks(repo, branchRef, write.lockOptions));
+  const slices = new SliceTimer();
+  for (const [i, change] of changes.entries()) {
+    previousBlobs.push(await storedPrevious(commonDir, change.previous, parentBlobs[i]));
+    await slices.turnIfDue();
+  }
+  const locks = write.locks ?? (await takeWriteLocks(repo, branchRef, write.lockOptions));
   /** How many files may have been replaced: all of them once the first replacement began. */
   let touched = 0;
   let moved = false;
@@ -134,7 +139,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
       await write.indexCache?.remember(gitdir, patched);
     }
     await clearIntent(gitdir);
-    if (!held) await locks.release();
+    if (!write.locks) await locks.release();
     return { commit, blobs };
   } catch (error) {
     const putBack = async () => {
@@ -145,7 +150,7 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
       }
       for (let i = 0; i < touched; i++) await replaceFile(gitdir, full[i]!, changes[i]!.previous ?? null);
       await clearIntent(gitdir);
-      if (!held) await locks.release();
+      if (!write.locks) await locks.release();
     };
     await putBack().catch((putBackError: unknown) => {
       (error as Error).message += `; putting the repo back also failed (the next start repairs it): ${(putBackError as Error).message}`;

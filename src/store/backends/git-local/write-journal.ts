@@ -20,12 +20,12 @@ import type { Logger } from 'pino';
 import { type GitDirectory, requireGitDirectory } from '../../git/git-directory.ts';
 import { readIndexFile, setIndexEntry } from '../../git/files/index-file-access.ts';
 import { indexEntryOid } from '../../git/format/index-file.ts';
-import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
+import { makeDirectory, renameFlushed, writeFlushedFile } from '../../git/files/flushed-file.ts';
 import { clearStaleLocks, serviceDir } from '../../git/files/lock-file.ts';
 import { clearStaleObjectFiles } from '../../git/files/loose-object.ts';
 import { objectId } from '../../git/format/object-id.ts';
 import { readRef } from '../../git/files/ref-file.ts';
-import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
+import { isAlive, ownTag, TAG_PATTERN } from '../../git/files/process-identity.ts';
 import { replaceFile, temporaryDir } from './record-file-write.ts';
 
 /** One file of a journalled write. */

@@ -1,6 +1,6 @@
 // Credentials for an HTTP(S) Git remote, and keeping them out of everything that is shown.
 import type { AuthCallback } from 'isomorphic-git';
-import { redactUrls } from '../../../redact-url.ts';
+import { redactUrls } from '../../../shared/redact-url.ts';
 
 export interface GitCredentials {
   username: string;

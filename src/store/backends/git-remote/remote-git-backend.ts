@@ -15,8 +15,9 @@ import { resolve } from 'node:path';
 import git from 'isomorphic-git';
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import { StartupError } from '../../../startup-error.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
+import { StartupError } from '../../../shared/startup-error.ts';
+import type { Backend, BackendDescription, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
+import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { describeError, type StoreFaultReason } from '../../errors.ts';
 import { type CommitAuthor, CommitBuilder, type FileContent } from '../../git/commit-builder.ts';
 import { commitFileEntries, commitFileTexts } from '../../git/commit-files.ts';
@@ -29,8 +30,8 @@ import { type GitDirectory, GitDirectoryError, sharedGitDir } from '../../git/gi
 import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { checkedGitDirectory, UnsupportedRepositoryForm } from '../../git/repository-format.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
-import { RetryPolicy } from '../../../retry-policy.ts';
-import { redactUrls } from '../../../redact-url.ts';
+import { RetryPolicy } from '../../../shared/retry.ts';
+import { redactUrls } from '../../../shared/redact-url.ts';
 import type { GitCredentials } from './remote-auth.ts';
 import { OtherWriters } from './other-writers.ts';
 import { WrittenFileTexts } from './written-file-texts.ts';
@@ -181,7 +182,7 @@ export class RemoteGitBackend implements Backend {
     this.#scheduleSync();
   }
 
-  async commit(set: ChangeSet, base: BaseRevision, options: CommitOptions = {}): Promise<CommitResult> {
+  async commit(set: ChangeSet, base: PublishedRevision, options: CommitOptions = {}): Promise<CommitResult> {
     const parent = base.snapshot.revision;
     const files: FileContent[] = [];
     const sources = new Map<string, string>();

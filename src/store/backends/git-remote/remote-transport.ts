@@ -3,12 +3,11 @@
 // the new head), the credentials refused, the host unreachable or refusing.
 import * as fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { setTimeout as pause } from 'node:timers/promises';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
-import { RetryPolicy } from '../../../retry-policy.ts';
-import { redactUrls } from '../../../redact-url.ts';
+import { retry } from '../../../shared/retry.ts';
+import { redactUrls } from '../../../shared/redact-url.ts';
 import { authCallbacks, type GitCredentials, redact } from './remote-auth.ts';
 
 /** The ref a write's commit is pushed from; it exists only during the push. */
@@ -115,8 +114,7 @@ export async function pushCommit(
   parent: string,
   options: { deadline?: number; onRetry?: (why: string) => void } = {},
 ): Promise<void> {
-  const retries = new RetryPolicy({ firstMs: FIRST_PUSH_RETRY_MS, maxMs: MAX_PUSH_RETRY_MS, maxRetries: PUSH_RETRIES, deadline: options.deadline });
-  for (let attempt = 1; ; attempt++) {
+  const attempt = async (): Promise<void> => {
     const failure = await pushOnce(target, branch, commit);
     if (failure === undefined) return;
     const head = await fetchBranch(target, branch);
@@ -132,17 +130,34 @@ export async function pushCommit(
     }
     // "failed to update ref" is git's report for a branch it could not move, a lock held by
     // another push landing being the usual cause; its side band names the lock when it is one.
-    const retry = failure.kind === 'lost' || /\block|failed to update ref/i.test(failure.message);
-    if (!retry) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
-    const wait = retries.next();
-    if (wait === undefined) {
-      throw new StoreUnavailable(
+    const passing = failure.kind === 'lost' || /\block|failed to update ref/i.test(failure.message);
+    if (!passing) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
+    throw new PushNotTaken(failure);
+  };
+  await retry(attempt, {
+    firstMs: FIRST_PUSH_RETRY_MS,
+    maxMs: MAX_PUSH_RETRY_MS,
+    maxRetries: PUSH_RETRIES,
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    retryable: (error) => error instanceof PushNotTaken,
+    pausing: (error) => options.onRetry?.(redact((error as PushNotTaken).failure.message, secrets(target))),
+    exhausted: (error, attempts) => {
+      const { failure } = error as PushNotTaken;
+      return new StoreUnavailable(
         failure.kind === 'lost' ? 'remote_unreachable' : 'locked',
-        `the Git remote did not take the change after ${attempt} attempts, so nothing was stored: ${redact(failure.message, secrets(target))}`,
+        `the Git remote did not take the change after ${attempts} attempts, so nothing was stored: ${redact(failure.message, secrets(target))}`,
       );
-    }
-    options.onRetry?.(redact(failure.message, secrets(target)));
-    await pause(wait);
+    },
+  });
+}
+
+/** A push the remote did not take for a reason that passes (a lock, a lost connection): tried again. */
+class PushNotTaken extends Error {
+  readonly failure: PushFailure;
+
+  constructor(failure: PushFailure) {
+    super(failure.message);
+    this.failure = failure;
   }
 }
 

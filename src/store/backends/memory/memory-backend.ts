@@ -2,7 +2,7 @@
 // change it in memory only (lost at exit); the seed's revision "seed-<hash>" becomes
 // "seed-<hash>.<n>" after the n-th write (a change set, whatever its size, is one write).
 import type { Backend, BackendDescription, CommitResult, KnownRevisions, LoadResult } from '../../backend.ts';
-import { readSeedFile, type SeedFile } from '../../seed-file.ts';
+import { readSeedFile, type SeedFile } from '../seed-file.ts';
 
 export class MemoryBackend implements Backend {
   readonly #seedFile: string;

@@ -9,8 +9,8 @@
 // file must exist; the default), ro (read-only). busy_timeout=<ms> bounds how long a write
 // waits for another process's lock (default 5000).
 import { isAbsolute, resolve } from 'node:path';
-import { redactUrls } from '../../../redact-url.ts';
-import { StartupError } from '../../../startup-error.ts';
+import { redactUrls } from '../../../shared/redact-url.ts';
+import { StartupError } from '../../../shared/startup-error.ts';
 
 export type SqliteMode = 'ro' | 'rw' | 'rwc';
 

@@ -6,10 +6,11 @@
 // one revision bump, and one audit_log row per record, each with the change's message.
 import type { Logger } from 'pino';
 import type { BaselineFacts } from '../../../domain/baseline.ts';
-import type { Backend, BackendDescription, BaseRevision, ChangeSet, CommitResult, LoadResult } from '../../backend.ts';
+import type { Backend, BackendDescription, ChangeSet, CommitResult, LoadResult } from '../../backend.ts';
+import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { BaseMoved, isDiskFull, StoreUnavailable } from '../../errors.ts';
-import { RetryPolicy } from '../../../retry-policy.ts';
-import { StartupError } from '../../../startup-error.ts';
+import { retry } from '../../../shared/retry.ts';
+import { StartupError } from '../../../shared/startup-error.ts';
 import { insertAuditRow } from './audit-rows.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { SCHEMA_VERSION, schemaVersion } from './migrations.ts';
@@ -132,7 +133,7 @@ export class SqliteBackend implements Backend {
     this.#timer.unref();
   }
 
-  async commit(set: ChangeSet, base: BaseRevision): Promise<CommitResult> {
+  async commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
     const db = this.#db;
     const writer = this.#writer;
     if (!db || !writer) throw new StoreUnavailable('read_only', `the database ${this.#name} is open read-only (mode=ro)`);
@@ -167,24 +168,27 @@ export class SqliteBackend implements Backend {
    */
   async #beginImmediate(db: Db): Promise<void> {
     // From 5 ms, doubling up to 100 ms, until the busy timeout.
-    const pauses = new RetryPolicy({ firstMs: 5, maxMs: 100, deadline: Date.now() + this.dsn.busyTimeoutMs });
-    for (;;) {
+    const begin = async () => {
       try {
         db.exec('BEGIN IMMEDIATE');
-        return;
       } catch (error) {
         if (!isBusy(error)) throw new StoreUnavailable('io', `the database cannot start a write (${sqliteMessage(error)}); nothing was stored`);
+        throw error;
       }
-      const pause = pauses.next();
-      if (pause === undefined) {
+    };
+    await retry(begin, {
+      firstMs: 5,
+      maxMs: 100,
+      deadline: Date.now() + this.dsn.busyTimeoutMs,
+      retryable: isBusy,
+      exhausted: () => {
         this.#options.log.warn({ database: this.#name, busy_timeout_ms: this.dsn.busyTimeoutMs }, 'write refused: the database is locked by another connection');
-        throw new StoreUnavailable(
+        return new StoreUnavailable(
           'locked',
           `the database is locked by another process and stayed locked for the busy timeout (${this.dsn.busyTimeoutMs} ms); nothing was stored, retry later`,
         );
-      }
-      await new Promise((resume) => setTimeout(resume, pause));
-    }
+      },
+    });
   }
 
   async recallBaseline(): Promise<BaselineFacts | undefined> {

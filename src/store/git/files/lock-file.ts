@@ -14,9 +14,9 @@ import { link, lstat, readdir, rename, rm, type FileHandle, open } from 'node:fs
 import type { Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
-import { makeDirectory, syncDirectory } from '../../flushed-file.ts';
-import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
-import { RetryPolicy } from '../../../retry-policy.ts';
+import { makeDirectory, syncDirectory } from './flushed-file.ts';
+import { isAlive, ownTag, TAG_PATTERN } from './process-identity.ts';
+import { RetryPolicy } from '../../../shared/retry.ts';
 
 /** Another process has held the lock for longer than a write waits. */
 export class LockHeld extends Error {

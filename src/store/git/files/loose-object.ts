@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDeflate, inflateSync } from 'node:zlib';
-import { makeDirectory, renameFlushed, writeFlushedFile } from '../../flushed-file.ts';
-import { isAlive, ownTag, TAG_PATTERN } from '../../process-identity.ts';
+import { makeDirectory, renameFlushed, writeFlushedFile } from './flushed-file.ts';
+import { isAlive, ownTag, TAG_PATTERN } from './process-identity.ts';
 import { objectId, type ObjectType } from '../format/object-id.ts';
 
 /** Git's own prefix for temporary object files: `git gc` and `git fsck` know it. */

@@ -16,7 +16,7 @@ import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import git from 'isomorphic-git';
-import { makeDirectory } from '../../flushed-file.ts';
+import { makeDirectory } from './flushed-file.ts';
 import { identName } from '../format/commit-object.ts';
 
 export interface ReflogEntry {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeDirectory, syncDirectory } from '../../../../src/store/flushed-file.ts';
+import { makeDirectory, syncDirectory } from '../../../../src/store/git/files/flushed-file.ts';
 import { crudRepo } from '../../../helpers/crud.ts';
 import { request } from '../../../helpers/http.ts';
 import { startServiceProcess } from '../../../helpers/process.ts';

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { StartupError } from '../../../../src/startup-error.ts';
+import { StartupError } from '../../../../src/shared/startup-error.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS, parseSqliteDsn } from '../../../../src/store/backends/sqlite/dsn.ts';
 import { SCHEMA_VERSION } from '../../../../src/store/backends/sqlite/migrations.ts';
 import { asSeedFile } from '../../../helpers/fixture-data.ts';

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from 'pino';
-import { createLogger } from '../../../../src/logger.ts';
+import { createLogger } from '../../../../src/shared/logger.ts';
 import type { Collection } from '../../../../src/domain/records.ts';
 import type { WriteRequest } from '../../../../src/domain/writes/write-request.ts';
 import { singleWrite } from '../../../../src/domain/writes/change-set.ts';
@@ -13,7 +13,7 @@ import type { ApiError } from '../../../../src/http/errors.ts';
 import { parseSqliteDsn } from '../../../../src/store/backends/sqlite/dsn.ts';
 import { MIGRATIONS } from '../../../../src/store/backends/sqlite/migrations.ts';
 import { SqliteBackend } from '../../../../src/store/backends/sqlite/sqlite-backend.ts';
-import { StoreRunner } from '../../../../src/store/store-runner.ts';
+import { StoreRunner } from '../../../../src/store/runner/store-runner.ts';
 import { referenceSeedData } from '../../../helpers/backends.ts';
 import { asSeedFile } from '../../../helpers/fixture-data.ts';
 import { eventually, request } from '../../../helpers/http.ts';
@@ -181,7 +181,7 @@ describe('schema and seed', () => {
     expect(() => old.exec(`INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after)
        VALUES ('2026-01-01T00:00:00.000Z', 'create', 'rollouts', 'r', 'write', '[]', 5, 6)`)).toThrow(/CHECK constraint/);
     old.close();
-    const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
+    const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, ROLLOUT_AUTO_ADVANCE: 'off' });
     expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [6], schema_version: 6 });
     expect(rowsOf(path, 'SELECT seq, at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email, message FROM audit_log')).toEqual([
       {

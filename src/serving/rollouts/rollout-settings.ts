@@ -1,0 +1,34 @@
+// The two settings of rollouts (docs/rollouts.md), read with the rest of the configuration.
+import { durationMs } from '../../shared/duration.ts';
+import { ConfigError, type Env } from '../../shared/secret-settings.ts';
+
+export interface RolloutSettings {
+  /** ROLLOUT_OFFLINE_AFTER: a released cluster with no poll of any endpoint for this long is `offline` to its rollout. */
+  rolloutOfflineAfterMs: number;
+  /** ROLLOUT_AUTO_ADVANCE: the service commits the next step of a ready rollout itself (crud mode only). */
+  rolloutAutoAdvance: boolean;
+}
+
+/**
+ * ROLLOUT_OFFLINE_AFTER (default 30m) and ROLLOUT_AUTO_ADVANCE (default on in crud mode, off
+ * otherwise). In read-only mode the service cannot commit, so `on` there stops the start rather
+ * than being quietly ignored: an operator who asked for it would wait for releases that never come.
+ */
+export function rolloutSettingsFrom(env: Env, apiMode: 'read-only' | 'crud'): RolloutSettings {
+  const offline = env.ROLLOUT_OFFLINE_AFTER || '30m';
+  const ms = durationMs(offline);
+  if (ms === undefined || Math.round(ms) <= 0) {
+    throw new ConfigError(`ROLLOUT_OFFLINE_AFTER=${offline} is not a positive duration; use e.g. 10m, 30m or 1h`);
+  }
+  const advance = env.ROLLOUT_AUTO_ADVANCE || (apiMode === 'crud' ? 'on' : 'off');
+  if (advance !== 'on' && advance !== 'off') {
+    throw new ConfigError(`ROLLOUT_AUTO_ADVANCE=${advance} is not valid; use one of: on, off`);
+  }
+  if (advance === 'on' && apiMode !== 'crud') {
+    throw new ConfigError(
+      'ROLLOUT_AUTO_ADVANCE=on needs API_MODE=crud: a read-only service does not commit; ' +
+        'release the next step with `gitops-config rollout advance` and a pull request, or leave the setting out',
+    );
+  }
+  return { rolloutOfflineAfterMs: Math.round(ms), rolloutAutoAdvance: advance === 'on' };
+}

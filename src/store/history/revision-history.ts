@@ -1,0 +1,212 @@
+// The revisions this process judged, newest first: published or refused, when, what the
+// store says of each (a Git commit's author, time and message), whose answers each changed,
+// and a refused one's problems. The last 1,000 are kept, each bounded in bytes (the start of
+// its message, the first problems: ./history-bounds.ts), and listed in pages that end at
+// `limit` entries or PAGE_BYTES, whichever comes first, each naming where the next begins.
+// Git's are filled at start from the history the runner judges anyway to find its baseline
+// (./start-history.ts), so a restart shows the same list; other stores start empty.
+//
+// Which clusters' answers a revision changed is worked out when it is judged, against the
+// revision published before it (for a refused one: the one it would have replaced), by
+// domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
+// the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
+// why: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
+import { changedClusterIdsInSteps } from '../../domain/changed-clusters.ts';
+import type { Problem } from '../../domain/problem.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
+import type { ChangeSet, RevisionFacts } from '../backend.ts';
+import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
+import { runInSlices } from '../runner/event-loop.ts';
+import { type BoundedFacts, boundedFacts, boundedProblems } from './history-bounds.ts';
+
+/** How many revisions are kept. */
+export const REVISIONS_KEPT = 1000;
+/** A page of the list ends once its entries' JSON reaches this many bytes (it holds one entry at least). */
+export const PAGE_BYTES = 1024 * 1024;
+/** How many cluster ids an entry names; `clusters_changed` counts them all. */
+export const CLUSTERS_NAMED = 100;
+
+/** One judged revision, as the history lists it. */
+export interface HistoryEntry {
+  revision: string;
+  result: 'published' | 'refused';
+  judged_at: string;
+  author: { name: string; email: string | null } | null;
+  time: string | null;
+  /** The start of the message: at most HISTORY_MESSAGE_BYTES of it. */
+  message: string | null;
+  /** The message is longer than what `message` holds. */
+  message_truncated: boolean;
+  /** Clusters whose answers it changed; null when the revision before it is not known. */
+  clusters_changed: number | null;
+  /** The first of them in id order, at most CLUSTERS_NAMED. */
+  clusters: string[] | null;
+  /** A refused revision's problems (those that refused it): the first HISTORY_PROBLEMS. */
+  problems: readonly Problem[];
+  /** How many problems refused it. */
+  problems_count: number;
+}
+
+interface Kept {
+  revision: string;
+  result: HistoryEntry['result'];
+  judgedAt: string;
+  facts: BoundedFacts | undefined;
+  changed: { set: ClusterIdSet; count: number; named: string[] } | null;
+  problems: readonly Problem[];
+  problemsCount: number;
+}
+
+export interface HistoryQuery {
+  /** Only revisions that changed this cluster's answers. */
+  cluster?: string;
+  limit: number;
+  /** Only revisions judged before (the newest entry of) this one: where the page before ended. */
+  before?: string;
+}
+
+/** One page of the list: `next` is the revision to ask `before` for the page after it, null at the end. */
+export interface HistoryPage {
+  revisions: HistoryEntry[];
+  next: string | null;
+}
+
+export class RevisionHistory {
+  readonly #factsOf: (revision: string) => Promise<RevisionFacts | undefined>;
+  readonly #kept: number;
+  readonly #pageBytes: number;
+  /** Oldest first. */
+  #entries: Kept[] = [];
+  #sets = new ClusterIdSets();
+  /** The revision published last: what the next one changed answers against. */
+  #published: Snapshot | undefined;
+  /** The entries being made, in the order judged. */
+  #work: Promise<void> = Promise.resolve();
+
+  /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
+  constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT, pageBytes = PAGE_BYTES) {
+    this.#factsOf = factsOf;
+    this.#kept = kept;
+    this.#pageBytes = pageBytes;
+  }
+
+  /**
+   * A revision published. `facts`: what is known of it besides the store (the author and
+   * message of a write), for a store that says nothing of its revisions. Publishing again the
+   * revision published last (at start, an earlier one served when the newest was refused)
+   * adds nothing.
+   */
+  published(snapshot: Snapshot, facts?: RevisionFacts): void {
+    if (snapshot.revision === this.#published?.revision) return;
+    const before = this.#published;
+    this.#published = snapshot;
+    this.#add({ revision: snapshot.revision, result: 'published', problems: [] }, before, snapshot, facts);
+  }
+
+  /** A revision refused, with the problems that refused it. */
+  refused(snapshot: Snapshot, problems: readonly Problem[]): void {
+    this.#add({ revision: snapshot.revision, result: 'refused', problems }, this.#published, snapshot);
+  }
+
+  /** Resolves once every revision told so far is in the list. */
+  settled(): Promise<void> {
+    return this.#work;
+  }
+
+  /**
+   * Newest first, once every revision told so far is in the list: at most `limit` entries and
+   * about PAGE_BYTES of them. Undefined when `before` names a revision the list does not hold
+   * (never judged here, or forgotten since).
+   */
+  async list(query: HistoryQuery): Promise<HistoryPage | undefined> {
+    await this.#work;
+    let from = this.#entries.length - 1;
+    if (query.before !== undefined) {
+      while (from >= 0 && this.#entries[from]!.revision !== query.before) from--;
+      if (from < 0) return undefined;
+      from--;
+    }
+    const matches = (entry: Kept) => query.cluster === undefined || (entry.changed !== null && this.#sets.has(entry.changed.set, query.cluster));
+    const revisions: HistoryEntry[] = [];
+    let bytes = 0;
+    let i = from;
+    for (; i >= 0; i--) {
+      const entry = this.#entries[i]!;
+      if (!matches(entry)) continue;
+      if (revisions.length === query.limit || bytes >= this.#pageBytes) break;
+      const shown = view(entry);
+      bytes += Buffer.byteLength(JSON.stringify(shown));
+      revisions.push(shown);
+    }
+    return { revisions, next: i >= 0 && revisions.length > 0 ? revisions.at(-1)!.revision : null };
+  }
+
+  /**
+   * Entries are made in the order judged, one after another, after the publication that told
+   * of them has been answered: finding the clusters a catalog change reached walks the fleet
+   * (some 80 ms at 10,000 clusters), which a write's answer need not wait for.
+   */
+  #add(judged: Pick<Kept, 'revision' | 'result'> & { problems: readonly Problem[] }, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): void {
+    const judgedAt = new Date().toISOString();
+    this.#work = this.#work.then(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      let ids: string[] | undefined;
+      try {
+        ids = before === undefined ? undefined : await runInSlices(changedClusterIdsInSteps(before, after));
+      } catch {
+        // Not known rather than no entry: the revision was judged all the same.
+        ids = undefined;
+      }
+      const problems = boundedProblems(judged.problems);
+      const entry: Kept = {
+        revision: judged.revision,
+        result: judged.result,
+        problems: problems.kept,
+        problemsCount: problems.count,
+        judgedAt,
+        facts: given && boundedFacts(given),
+        changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
+      };
+      this.#entries.push(entry);
+      if (this.#entries.length > this.#kept) this.#forgetOldest();
+      const told = await this.#factsOf(entry.revision).catch(() => undefined);
+      if (told) entry.facts = boundedFacts(told);
+    });
+  }
+
+  #forgetOldest(): void {
+    this.#entries.shift();
+    // The numbering of cluster ids is made afresh once it holds far more ids than the fleet.
+    const fleet = this.#published?.clusters.size ?? 0;
+    if (this.#sets.size <= 2 * fleet + 10_000) return;
+    const withSets = this.#entries.filter((e) => e.changed !== null);
+    const { sets, renumbered } = this.#sets.renumbered(withSets.map((e) => e.changed!.set));
+    withSets.forEach((e, i) => (e.changed = { ...e.changed!, set: renumbered[i]! }));
+    this.#sets = sets;
+  }
+}
+
+/**
+ * What the service knows of a revision it wrote itself: who wrote it, when, and the message —
+ * for a store that says nothing of its revisions (SQLite, memory). A Git commit says it itself.
+ */
+export function writeFacts(set: Pick<ChangeSet, 'who' | 'message'>): RevisionFacts {
+  return { author: { name: set.who.name, email: set.who.email ?? null }, time: new Date().toISOString(), message: set.message.replace(/\n+$/, '') };
+}
+
+function view(entry: Kept): HistoryEntry {
+  const { facts, changed } = entry;
+  return {
+    revision: entry.revision,
+    result: entry.result,
+    judged_at: entry.judgedAt,
+    author: facts?.author ?? null,
+    time: facts?.time ?? null,
+    message: facts?.message ?? null,
+    message_truncated: facts?.messageTruncated ?? false,
+    clusters_changed: changed ? changed.count : null,
+    clusters: changed ? changed.named : null,
+    problems: entry.problems,
+    problems_count: entry.problemsCount,
+  };
+}
