@@ -17,7 +17,26 @@ export default tseslint.config(
     },
     rules: {
       // Names starting with _ are unused on purpose (a parameter a signature requires, a key left out of a rest).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      // A method of an async port (a backend, a source of keys) may have nothing to wait for in one
+      // of its implementations (the memory backend); it stays async so that it throws as a rejection.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Tests read answers as the JSON they are (res.json() is any) and poke at them: a type for each
+    // answer would restate the OpenAPI document, which the contract tests hold the answers to already.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
     },
   },
   {

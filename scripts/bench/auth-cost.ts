@@ -42,7 +42,7 @@ export function measureAuthCost(clusters: number, key: string, repetitions = 7, 
       const req = requests[i % requests.length]!;
       // A fresh string of the same content, as each poll's header is.
       (req.headers as { authorization: string }).authorization = `${req.headers.authorization!.slice(0, 1)}${req.headers.authorization!.slice(1)}`;
-      auth.authenticate(req);
+      void auth.authenticate(req);
     }
     return Number(process.hrtime.bigint() - started) / callsPerRepetition;
   };

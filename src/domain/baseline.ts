@@ -57,7 +57,7 @@ export interface BaselineView {
   total: number;
   dangling: ReadonlySet<string>;
   /** A cluster's credential_generation; undefined when it has none or it is not known. */
-  generationOf(clusterId: string): number | undefined;
+  generationOf: (clusterId: string) => number | undefined;
   /** The clusters themselves, for a snapshot. */
   clusters?: Snapshot['clusters'];
   /** What facts kept of the clusters deleted before it. */

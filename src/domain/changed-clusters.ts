@@ -15,6 +15,7 @@ import { ENDPOINT_DEFINITIONS, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } 
 import type { Cluster, ComponentRef, PlatformComponent } from './records.ts';
 import { effectiveComponent, membersServedOtherwise, type RolloutView, rolloutView } from './rollouts/rollout-view.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
+import type { Steps } from './steps.ts';
 
 export const ENDPOINT_NAMES = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
@@ -86,7 +87,7 @@ export const CLUSTERS_PER_STEP = 1000;
  * returns the ids at its end, so that a caller sharing a thread with requests can let them in
  * between (a catalog change reaching 50,000 clusters takes some 400 ms).
  */
-export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): Generator<void, string[]> {
+export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): Steps<string[]> {
   const changed: string[] = [];
   const sameDefinitions =
     before.platform_components === after.platform_components && before.namespaces === after.namespaces &&

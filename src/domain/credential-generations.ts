@@ -17,7 +17,7 @@ import type { Snapshot } from './snapshot.ts';
 /** What the judgement knows of the generations before a candidate. */
 export interface GenerationsBefore {
   /** A cluster's generation in the revision served; undefined when it has no such cluster (or that is not known). */
-  generationOf(clusterId: string): number | undefined;
+  generationOf: (clusterId: string) => number | undefined;
   /** The revision served's clusters, when it is a snapshot: clusters that are the same objects are passed over. */
   clusters?: ReadonlyMap<string, Cluster>;
   /** Generations of clusters earlier revisions deleted, by id. */

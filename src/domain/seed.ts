@@ -48,7 +48,7 @@ function withIdKey(item: unknown, path: string, problems: Problem[]): Record<str
   const { _id, ...rest } = item as Record<string, unknown>;
   if (_id === undefined) return rest;
   if (rest.id !== undefined && rest.id !== _id) {
-    problems.push(problem('seed_shape', { field: `${path}/_id` }, `_id "${String(_id)}" and id "${String(rest.id)}" differ`));
+    problems.push(problem('seed_shape', { field: `${path}/_id` }, `_id ${JSON.stringify(_id)} and id ${JSON.stringify(rest.id)} differ`));
     return undefined;
   }
   return { id: _id, ...rest };

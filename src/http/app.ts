@@ -62,7 +62,8 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
       const probe = req.path === '/health' || req.path === '/ready' || req.path === METRICS_PATH;
       deps.log[probe && res.statusCode < 500 ? 'debug' : level]({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
       // The matched route's pattern (/clusters/:id), never the path: ids and unknown paths would make a series each.
-      const route = typeof req.route?.path === 'string' ? req.baseUrl + req.route.path : UNMATCHED_ROUTE;
+      const matched = (req.route as { path?: unknown } | undefined)?.path;
+      const route = typeof matched === 'string' ? req.baseUrl + matched : UNMATCHED_ROUTE;
       // A request without a valid credential has no caller: anonymous. One refused for its
       // scope keeps its caller's kind (403, and the read token's 401 on a write).
       const caller = callerOf(res)?.kind ?? 'anonymous';

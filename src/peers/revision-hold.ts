@@ -22,7 +22,6 @@ export class RevisionHold {
 
   /** Holds polls until `release()`, at most `maxMs`. */
   begin(revision: string, maxMs = HOLD_MS): Hold {
-    let timer: NodeJS.Timeout | undefined;
     const hold: Hold = {
       revision,
       release: () => {
@@ -34,7 +33,7 @@ export class RevisionHold {
         for (const wake of waiters) wake();
       },
     };
-    timer = setTimeout(hold.release, maxMs);
+    const timer = setTimeout(() => hold.release(), maxMs);
     timer.unref();
     this.#holds.add(hold);
     this.active = true;

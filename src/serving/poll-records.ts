@@ -40,17 +40,18 @@ export function decodePollRecords(value: unknown): Map<string, ClusterPolls> {
   const byCluster = new Map<string, ClusterPolls>();
   for (const row of records.polls as unknown[]) {
     if (!Array.isArray(row) || row.length !== 1 + 2 * width || typeof row[0] !== 'string') throw new MalformedPollRecords('a row is not [id, at..., etag...]');
+    const cells = row as unknown[];
     const cluster = new ClusterPolls();
     for (let i = 0; i < width; i++) {
-      const at = row[1 + i];
-      const etag = row[1 + width + i];
+      const at = cells[1 + i];
+      const etag = cells[1 + width + i];
       if (typeof at !== 'number' || !Number.isFinite(at) || (etag !== null && typeof etag !== 'string')) throw new MalformedPollRecords('a poll is not a time and an ETag');
       if (known[i] === -1 || at === 0 || etag === null) continue;
       const endpoint = ENDPOINTS[known[i]!]!;
       cluster.at[endpoint] = at;
       cluster.etag[endpoint] = etag;
     }
-    byCluster.set(row[0], cluster);
+    byCluster.set(cells[0] as string, cluster);
   }
   return byCluster;
 }

@@ -80,7 +80,7 @@ export async function call(url: URL, token: string, io: CliIo, init: { method?: 
 export function refusal(status: number, text: string): string {
   let body: { error?: string; message?: string; details?: { index?: number; path: string; message: string }[] } = {};
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(text) as typeof body;
   } catch {
     return `gitops-config: the service answered ${status}: ${text.slice(0, 500)}\n`;
   }

@@ -181,8 +181,8 @@ function serve(root: string, username: string, password: string): void {
     });
   process.on('message', (command: string | { slow: number }) => {
     const done = () => process.send!({ port, requests, fetches, inFlight });
-    if (command === 'up') listen().then(done);
-    else if (command === 'down') stop().then(done);
+    if (command === 'up') void listen().then(done);
+    else if (command === 'down') void stop().then(done);
     else if (command === 'state') done();
     else if (typeof command === 'object') {
       slowMs = command.slow;

@@ -110,7 +110,8 @@ export async function servedWithin(replica: Replica, commit: string, path: strin
 
 /** Stops every replica that still runs. */
 export async function stopReplicas(replicas: readonly Replica[]): Promise<void> {
-  await Promise.all(replicas.map((r) => (r.process.child.exitCode === null && r.process.child.signalCode === null ? r.process.stop('SIGKILL') : undefined)));
+  const running = replicas.filter((r) => r.process.child.exitCode === null && r.process.child.signalCode === null);
+  await Promise.all(running.map((r) => r.process.stop('SIGKILL')));
 }
 
 /** A test file's remote and replicas (replicaSuite). */

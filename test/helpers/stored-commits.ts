@@ -65,6 +65,6 @@ export function commitsOnBranch(service: CrudService): number {
 }
 
 /** SQLite's audit_log rows, oldest first. */
-export function auditRows(service: CrudService): Record<string, unknown>[] {
-  return inDatabase(service.prepared.dbPath!, (db) => db.prepare('SELECT * FROM audit_log ORDER BY seq').all() as Record<string, unknown>[]);
+export function auditRows(service: CrudService): Record<string, string | number | null>[] {
+  return inDatabase(service.prepared.dbPath!, (db) => db.prepare('SELECT * FROM audit_log ORDER BY seq').all() as Record<string, string | number | null>[]);
 }

@@ -50,7 +50,7 @@ describe('operations logs', () => {
     const refusal = service.logs.find((l) => l.revision === bad && String(l.msg).includes('refused'));
     expect(refusal).toMatchObject({ level: 40, revision: bad, served_revision: revision, clusters: 2, inputs, errors: 1 });
     expect(refusal!.problems).toEqual([expect.stringContaining('ghost')]);
-    expect(refusal!.msg).toBe(`revision ${bad} refused, still serving revision ${revision}: 1 problem(s) in revision ${bad}`);
+    expect(refusal!.msg).toBe(`revision ${bad} refused, still serving revision ${String(revision)}: 1 problem(s) in revision ${bad}`);
   });
 
   it('logs one audit line per write that reaches the store, with action, collection, id, role, revisions and changed fields', async () => {

@@ -102,6 +102,7 @@ describe('colours', () => {
     expect(plain.stdout).not.toContain(ESC);
     const terminal = await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true });
     expect(terminal.stdout).toContain(`${ESC}33mwarning${ESC}39m`);
+    // eslint-disable-next-line no-control-regex -- the terminal's escape sequences are what is taken out
     expect(terminal.stdout.replaceAll(/\u001b\[\d+m/g, '')).toBe(plain.stdout);
   });
 

@@ -48,7 +48,7 @@ export function parseRecordFile(path: string, text: string): ParsedRecordFile | 
   if (fields.id === undefined) {
     fields.id = name;
   } else if (fields.id !== name) {
-    return refuse('id_mismatch', `id "${String(fields.id)}" does not match the file name; it must be "${name}" (or be left out)`, { field: '/id' });
+    return refuse('id_mismatch', `id ${JSON.stringify(fields.id)} does not match the file name; it must be "${name}" (or be left out)`, { field: '/id' });
   }
   // The document was parsed just above and is not kept: no need to copy it.
   const result = validateRecord(collection, fields, { inPlace: true });

@@ -92,7 +92,7 @@ export function planRollout(rollout: Rollout, clusters: ReadonlyMap<string, Clus
   const kept = plans.get(rollout);
   if (kept !== undefined && kept.clusters === clusters) return kept.plan;
   let byKey = cores.get(clusters);
-  if (byKey === undefined) cores.set(clusters, (byKey = new Map()));
+  if (byKey === undefined) cores.set(clusters, (byKey = new Map<string, PlanCore>()));
   const key = JSON.stringify([rollout.component, rollout.waves, rollout.progress_deadline]);
   let core = byKey.get(key);
   if (core === undefined && kept !== undefined && sameMembership(kept.clusters, clusters, rollout.component)) {

@@ -89,7 +89,7 @@ export function rolloutServing(
 /** The entry with `set` applied, frozen; the same object for the same entry object and an equal set. */
 export function effectiveEntry(entry: PlatformComponent, set: RolloutSet): PlatformComponent {
   let bySet = effectives.get(entry);
-  if (bySet === undefined) effectives.set(entry, (bySet = new Map()));
+  if (bySet === undefined) effectives.set(entry, (bySet = new Map<string, PlatformComponent>()));
   const key = setKey(set);
   const kept = bySet.get(key);
   if (kept !== undefined) return kept;

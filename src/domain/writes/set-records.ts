@@ -98,7 +98,7 @@ export class SetRecords {
 
   #noteMade(collection: Collection, id: string): void {
     let byFolded = this.#made.get(collection);
-    if (!byFolded) this.#made.set(collection, (byFolded = new Map()));
+    if (!byFolded) this.#made.set(collection, (byFolded = new Map<string, Set<string>>()));
     const folded = id.toLowerCase();
     let ids = byFolded.get(folded);
     if (!ids) byFolded.set(folded, (ids = new Set()));

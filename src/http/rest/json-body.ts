@@ -22,7 +22,7 @@ export const MAX_BODY_DEPTH = 32;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** JSON's whitespace, then the first character of the value. */
-const FIRST_CHARACTER = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
+const FIRST_CHARACTER = /^[ \t\n\r]*([^ \t\n\r])/;
 
 export function parseJsonBody(limitBytes: number): RequestHandler {
   // The bytes are read by Express (its limit, Content-Length and encoding checks), and the

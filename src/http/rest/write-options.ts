@@ -75,6 +75,7 @@ export function commitMessageHeader(req: Request): string | undefined {
  */
 export function messageProblem(message: string): string | undefined {
   const found = (match: RegExpExecArray) => `found U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   const control = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(message);
   if (control) return `must not hold control characters other than newline and tab (${found(control)})`;
   const bidi = /\p{Bidi_Control}/u.exec(message);

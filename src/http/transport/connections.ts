@@ -226,10 +226,10 @@ function hasBody(req: IncomingMessage): boolean {
  * none), and a body read whole before the answer keeps its connection.
  */
 function closeIfAnsweredBeforeBody(req: IncomingMessage, res: ServerResponse): void {
-  const writeHead = res.writeHead;
+  const writeHead = res.writeHead.bind(res);
   res.writeHead = function writeHeadClosingEarly(this: ServerResponse, ...args: unknown[]) {
     if (!req.complete) this.setHeader('connection', 'close');
-    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    return (writeHead as (...a: unknown[]) => ServerResponse)(...args);
   } as ServerResponse['writeHead'];
 }
 

@@ -92,7 +92,7 @@ describe('callers of every kind, the issuer up', () => {
     for (const token of [await reader(), await writer()]) {
       expect((await request(service.url, '/ready', { token })).json()).toMatchObject({ view: 'full', config_repo: full.config_repo });
     }
-    for (const token of [await outsider(), c1Token, await issuer.unsigned()]) {
+    for (const token of [await outsider(), c1Token, issuer.unsigned()]) {
       const res = await request(service.url, '/ready', { token });
       expect(res.status).toBe(200);
       expect(res.json().view).toBe('public');

@@ -55,7 +55,7 @@ export function SignInPage({ client, oidc, notice, onSignedIn }: SignInPageProps
                 {error}
               </p>
             )}
-            <button type="button" class="primary" disabled={busy} aria-describedby="oidc-help" onClick={signInAtIssuer}>
+            <button type="button" class="primary" disabled={busy} aria-describedby="oidc-help" onClick={() => void signInAtIssuer()}>
               Sign in
             </button>
           </div>
@@ -87,7 +87,7 @@ function TokenForm({ client, onSignedIn, submitLabel }: { client: ApiClient; onS
   };
 
   return (
-    <form class="sign-in" onSubmit={submit} aria-describedby="sign-in-help">
+    <form class="sign-in" onSubmit={(event) => void submit(event)} aria-describedby="sign-in-help">
       <p id="sign-in-help">
         Paste a token that reads the fleet: the service's read or write token, or a person's token. It is kept in this tab only (session storage) and sent to this
         service alone.

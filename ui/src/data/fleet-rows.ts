@@ -43,12 +43,12 @@ export function buildRows(listing: readonly ClusterSummary[] | undefined, fleet:
   const rows: FleetRows = {
     count: ids.length,
     id: ids,
-    dns: new Array(ids.length),
-    environment: new Array(ids.length),
-    state: new Array(ids.length),
-    lastSeen: new Array(ids.length),
-    polls: new Array(ids.length),
-    searchText: new Array(ids.length),
+    dns: new Array<FleetRows['dns'][number]>(ids.length),
+    environment: new Array<FleetRows['environment'][number]>(ids.length),
+    state: new Array<FleetRows['state'][number]>(ids.length),
+    lastSeen: new Array<FleetRows['lastSeen'][number]>(ids.length),
+    polls: new Array<FleetRows['polls'][number]>(ids.length),
+    searchText: new Array<FleetRows['searchText'][number]>(ids.length),
     environments: [],
     byId: new Map(),
   };

@@ -165,7 +165,7 @@ export function describeEdit(op: EditOp): string {
     case 'ref':
       return `${op.present ? 'add' : 'remove'} ${op.list === 'namespaces' ? 'namespace' : 'role binding'} ${op.ref}`;
     case 'field':
-      return op.value === null ? `${op.field}: default` : `${op.field} = ${Array.isArray(op.value) ? op.value.join(', ') : String(op.value)}`;
+      return op.value === null ? `${op.field}: default` : `${op.field} = ${Array.isArray(op.value) ? op.value.join(', ') : typeof op.value === 'string' ? op.value : JSON.stringify(op.value)}`;
     case 'entry':
       return op.value === null ? `remove ${singular(op.field)} ${op.key}` : `${singular(op.field)} ${op.key} = ${op.value}`;
     case 'subject':

@@ -21,7 +21,7 @@ export async function issuerDocumentBytes(
     await response.body?.cancel();
     throw tooLarge();
   }
-  const reader = response.body?.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
   if (reader === undefined) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -103,10 +103,10 @@ export class RemoteGitBackend implements Backend {
       throw error;
     }
     if (!repo) return;
-    const origin = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
-    if (origin && redactUrls(String(origin)) !== redactUrls(this.#options.url)) {
+    const origin: unknown = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
+    if (typeof origin === 'string' && origin !== '' && redactUrls(origin) !== redactUrls(this.#options.url)) {
       throw new StartupError(
-        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrls(String(origin))}, not of ${redactUrls(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
+        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrls(origin)}, not of ${redactUrls(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
       );
     }
     this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;

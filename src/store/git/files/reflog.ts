@@ -83,7 +83,7 @@ async function logAllRefUpdates(gitdir: string): Promise<LogAllRefUpdates> {
     throw error;
   }
   if (value === undefined) {
-    const bare = await git.getConfig({ fs, gitdir, path: 'core.bare' }).catch(() => undefined);
+    const bare: unknown = await git.getConfig({ fs, gitdir, path: 'core.bare' }).catch(() => undefined);
     return bare === true ? 'none' : 'normal';
   }
   return value === true ? 'normal' : 'none';

@@ -96,11 +96,17 @@ function copy(offset: number, size: number): Buffer {
   const args: number[] = [];
   for (let i = 0; i < 4; i++) {
     const byte = Math.floor(offset / 2 ** (8 * i)) % 256;
-    if (byte) (op |= 1 << i), args.push(byte);
+    if (byte) {
+      op |= 1 << i;
+      args.push(byte);
+    }
   }
   for (let i = 0; i < 3; i++) {
     const byte = Math.floor(size / 2 ** (8 * i)) % 256;
-    if (byte) (op |= 1 << (4 + i)), args.push(byte);
+    if (byte) {
+      op |= 1 << (4 + i);
+      args.push(byte);
+    }
   }
   return Buffer.from([op, ...args]);
 }

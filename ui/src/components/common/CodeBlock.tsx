@@ -26,7 +26,7 @@ export function CodeBlock({ raw, label, id }: { raw: string; label: string; id: 
         <button type="button" aria-pressed={showRaw} aria-controls={id} onClick={() => setShowRaw(!showRaw)}>
           Raw
         </button>
-        <button type="button" onClick={copy}>
+        <button type="button" onClick={() => void copy()}>
           Copy
         </button>
         <span class="muted" role="status">

@@ -140,7 +140,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
               </p>
             )}
             <div class="buttons">
-              <button type="button" onClick={runPreview}>
+              <button type="button" onClick={() => void runPreview()}>
                 Preview
               </button>
               <button type="submit" class="primary" disabled={busy}>
