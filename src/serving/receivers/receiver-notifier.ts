@@ -1,17 +1,17 @@
 // After each publication, a notice to the Flux Receiver of every cluster whose answers it
-// changed (domain/changed-clusters.ts), so that the cluster polls within seconds instead of
-// its interval. Publication never waits for it: the listener only schedules the work, which
-// runs after the publication's turn. At most `concurrency` notices are in flight; one per
+// changed, so that the cluster polls within seconds instead of its interval. Which clusters
+// those are the revision history works out anyway, after the publication
+// (store/history/revision-history.ts, domain/changed-clusters.ts): the notifier is told then,
+// so publication never waits for it and the fleet is not walked twice. At most `concurrency` notices are in flight; one per
 // cluster, and a newer notice for a cluster replaces the one waiting (only the newest revision
 // matters to it). A failed notice is tried again after jittered, growing pauses
 // (shared/retry.ts), unless a newer one has come meanwhile. Counted by outcome and reason,
 // never by cluster (observability/receiver-series.ts).
 import type { Logger } from 'pino';
-import { changedClusterIdsInSteps } from '../../domain/changed-clusters.ts';
 import { type ClusterTokenKey, signClusterToken } from '../../domain/cluster-token.ts';
+import type { Snapshot } from '../../domain/snapshot.ts';
 import { RetryPolicy } from '../../shared/retry.ts';
-import { runInSlices } from '../../store/runner/event-loop.ts';
-import type { PublishedRevision } from '../../store/runner/published-revision.ts';
+import type { ClustersChangedListener } from '../../store/history/revision-history.ts';
 import { type Notice, type NoticeOutcome, type PostOptions, postNotice } from './receiver-post.ts';
 
 export interface ReceiverNotifierOptions extends PostOptions {
@@ -24,7 +24,7 @@ export interface ReceiverNotifierOptions extends PostOptions {
 }
 
 export interface PublicationFeed {
-  onPublish(listener: (next: PublishedRevision, previous: PublishedRevision | undefined) => void): () => void;
+  onClustersChanged(listener: ClustersChangedListener): () => void;
 }
 
 /** `outcome` or `outcome:reason` → how many notices ended so. */
@@ -41,18 +41,11 @@ export class ReceiverNotifier {
   readonly #inFlight = new Set<string>();
   readonly #counts = new Map<string, number>();
   readonly #unsubscribe: () => void;
-  #work: Promise<void> = Promise.resolve();
   #stopped = false;
 
   constructor(feed: PublicationFeed, options: ReceiverNotifierOptions) {
     this.#options = options;
-    this.#unsubscribe = feed.onPublish((next, previous) => {
-      if (previous === undefined || this.#stopped) return;
-      // In order, after this turn: finding the changed clusters walks the fleet in slices.
-      this.#work = this.#work.then(() => this.#noticesFor(previous, next)).catch((error: unknown) => {
-        options.log.warn({ err: error, revision: next.snapshot.revision }, 'the clusters to notify of a revision could not be found');
-      });
-    });
+    this.#unsubscribe = feed.onClustersChanged((published, ids) => this.#noticesFor(published, ids));
   }
 
   /** Notices ended so far, by outcome (sent, failed, skipped) and reason. */
@@ -65,9 +58,8 @@ export class ReceiverNotifier {
     return this.#waiting.size + this.#inFlight.size;
   }
 
-  /** Resolves once every notice of the revisions published so far has ended (tests, the bench). */
+  /** Resolves once every notice asked for so far has ended (tests). */
   async idle(): Promise<void> {
-    await this.#work;
     while (this.pending() > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
@@ -78,14 +70,13 @@ export class ReceiverNotifier {
     this.#queue.length = 0;
   }
 
-  async #noticesFor(previous: PublishedRevision, next: PublishedRevision): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    const ids = await runInSlices(changedClusterIdsInSteps(previous.snapshot, next.snapshot));
+  #noticesFor(published: Snapshot, ids: readonly string[]): void {
+    if (this.#stopped) return;
     for (const id of ids) {
-      const cluster = next.snapshot.clusters.get(id);
-      if (!cluster?.receiver_url || this.#stopped) continue;
+      const cluster = published.clusters.get(id);
+      if (!cluster?.receiver_url) continue;
       const token = signClusterToken(this.#options.tokenKey, id, cluster.credential_generation);
-      this.#enqueue({ clusterId: id, url: cluster.receiver_url, token, revision: next.snapshot.revision });
+      this.#enqueue({ clusterId: id, url: cluster.receiver_url, token, revision: published.revision });
     }
   }
 

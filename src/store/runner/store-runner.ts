@@ -20,7 +20,7 @@ import { SerialQueue } from './serial-queue.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
 import type { WriteOptions, WriteResult } from '../writes/write-attempts.ts';
 import { StoreWrites } from '../writes/store-writes.ts';
-import { type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
+import { type ClustersChangedListener, type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
 import { StartupError } from '../../shared/startup-error.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import { Publication } from './publication.ts';
@@ -84,6 +84,11 @@ export class StoreRunner {
 
   onPublish(listener: PublishListener): () => void {
     return this.#events.onPublish(listener);
+  }
+
+  /** Which clusters' answers each published revision changed, told after its publication (../history/revision-history.ts). */
+  onClustersChanged(listener: ClustersChangedListener): () => void {
+    return this.#history.onClustersChanged(listener);
   }
 
   /**
