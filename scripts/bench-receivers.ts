@@ -34,23 +34,33 @@ async function run(name: string, withReceivers: boolean): Promise<void> {
     if (withReceivers) {
       for (const file of readdirSync(join(dir, 'clusters'))) {
         const path = join(dir, 'clusters', file);
-        writeFileSync(path, `${readFileSync(path, 'utf8')}receiver_url: https://127.0.0.1:${port}/hook/${file.replace(/\.yaml$/, '')}\n`);
+        const hook = `https://127.0.0.1:${port}/hook/${file.replace(/\.yaml$/, '')}`;
+        writeFileSync(path, `${readFileSync(path, 'utf8')}receiver_url: ${hook}\n`);
       }
       execFileSync('git', ['commit', '-qam', 'receivers'], { cwd: dir });
     }
     const config = loadConfig({
-      AUTH_TOKEN: TOKEN, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'error',
-      ROLLOUT_AUTO_ADVANCE: 'off', CLUSTER_TOKEN_KEYS: 'bench-receivers-key-0123456789abcdef0123',
+      AUTH_TOKEN: TOKEN,
+      API_MODE: 'crud',
+      STORE_BACKEND: 'git',
+      CONFIG_REPO: dir,
+      LISTEN_ADDR: '127.0.0.1:0',
+      LOG_LEVEL: 'error',
+      ROLLOUT_AUTO_ADVANCE: 'off',
+      CLUSTER_TOKEN_KEYS: 'bench-receivers-key-0123456789abcdef0123',
       ...(withReceivers ? { RECEIVER_HOSTS: '127.0.0.1', RECEIVER_TIMEOUT: '60s' } : {}),
     });
     const service = await startService(config, { log: createLogger('error') });
     try {
-      const write = (i: number) => timedWrite(`${service.url}/platform_components/component-0`, 'PATCH', TOKEN, { oci_tag: `9.0.${i}` });
+      const entry = `${service.url}/platform_components/component-0`;
+      const write = (i: number) => timedWrite(entry, 'PATCH', TOKEN, { oci_tag: `9.0.${i}` });
       for (let i = 0; i < 5; i++) await write(i); // warm-up
       const ms: number[] = [];
       for (let i = 5; i < 5 + WRITES; i++) ms.push(await write(i));
       console.log(latencyLine(name, ms));
-      if (service.receivers) console.log(`  notices waiting or open at the end: ${service.receivers.pending()}, connections held by the receiver: ${held.length}`);
+      if (service.receivers) {
+        console.log(`  notices waiting or open at the end: ${service.receivers.pending()}, connections held: ${held.length}`);
+      }
     } finally {
       await service.close();
     }
@@ -59,7 +69,8 @@ async function run(name: string, withReceivers: boolean): Promise<void> {
   }
 }
 
-console.log(`${CLUSTERS} clusters x 25 components; each write changes component-0's tag (every cluster's answers); node ${process.version}`);
+console.log(`${CLUSTERS} clusters x 25 components; each write changes component-0's tag (every cluster's answers)`);
+console.log(`node ${process.version}`);
 await run('no receivers', false);
 await run(`${CLUSTERS} silent receivers`, true);
 await run('no receivers (again)', false);

@@ -4,12 +4,17 @@
 import { Counter, type Registry } from 'prom-client';
 import type { NoticeCounts } from '../serving/receivers/receiver-notifier.ts';
 
-export function registerReceiverSeries(prefix: string, registers: Registry[], counts: () => NoticeCounts | undefined): void {
+export function registerReceiverSeries(
+  prefix: string,
+  registers: Registry[],
+  counts: () => NoticeCounts | undefined,
+): void {
   new Counter({
     name: `${prefix}receiver_notices_total`,
     help:
-      "Notices to clusters' Flux Receivers after a revision that changed their answers, by outcome (sent; failed after its retries; " +
-      'skipped: a URL refused, an address of this host or loopback, a redirect) and reason; none while receivers are off.',
+      "Notices to clusters' Flux Receivers after a revision that changed their answers, by outcome " +
+      '(sent; failed after its retries; skipped: a URL refused, an address of this host or loopback, ' +
+      'a redirect) and reason; none while receivers are off.',
     labelNames: ['outcome', 'reason'] as const,
     registers,
     collect() {

@@ -17,9 +17,13 @@ export function receiverUrlRefusal(url: string, hosts: ReceiverHosts | undefined
   if (!URL.canParse(url)) return 'is not a URL';
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:') return 'is not an https URL';
-  if (parsed.username !== '' || parsed.password !== '') return 'carries a user or password; the notice is signed with the cluster token instead';
+  if (parsed.username !== '' || parsed.password !== '') {
+    return 'carries a user or password; the notice is signed with the cluster token instead';
+  }
   if (hosts === undefined) return 'is not told: RECEIVER_HOSTS is not set, so receivers are off';
-  if (!hosts.allows(parsed.hostname)) return `has the host ${parsed.hostname}, which RECEIVER_HOSTS (${hosts.patterns.join(', ')}) does not allow`;
+  if (!hosts.allows(parsed.hostname)) {
+    return `has the host ${parsed.hostname}, which RECEIVER_HOSTS (${hosts.patterns.join(', ')}) does not allow`;
+  }
   return undefined;
 }
 

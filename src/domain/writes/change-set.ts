@@ -143,7 +143,8 @@ export function* changeSetSteps(snapshot: Snapshot, request: ChangeSetRequest, o
   // Judged in the order of each record's last write, so the refusal names the earliest write
   // after which the revision could not have been fixed by the set any more.
   for (const { draft, change } of [...changed].sort((a, b) => a.draft.last - b.draft.last)) {
-    const refusal = recordChangeRefusal(snapshot, after, change.collection, change.id, change.previous, options.receiverHosts);
+    const { collection, id, previous } = change;
+    const refusal = recordChangeRefusal(snapshot, after, collection, id, previous, options.receiverHosts);
     if (refusal) return { ok: false, refusal: { ...refusal, index: draft.last } };
     yield;
   }

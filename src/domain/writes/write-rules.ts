@@ -55,7 +55,8 @@ export function recordChangeRefusal(
     : undefined;
   if (lowered) return invalidRecord(collection, id, [lowered]);
   // A receiver_url the write brings in must be one the service may call; one it leaves as it was stays.
-  if (collection === 'clusters' && record !== undefined && (record as Cluster).receiver_url !== (previous as Cluster | undefined)?.receiver_url) {
+  const url = collection === 'clusters' ? (record as Cluster | undefined)?.receiver_url : undefined;
+  if (url != null && url !== (previous as Cluster | undefined)?.receiver_url) {
     const refused = receiverUrlProblem(record as Cluster, receiverHosts);
     if (refused && isError(refused)) return invalidRecord(collection, id, [refused]);
   }

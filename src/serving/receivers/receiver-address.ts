@@ -8,7 +8,9 @@ import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 
-export type ChosenAddress = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: 'unresolved' | 'own_address'; detail: string };
+export type ChosenAddress =
+  | { ok: true; address: string; family: 4 | 6 }
+  | { ok: false; reason: 'unresolved' | 'own_address'; detail: string };
 
 /** Loopback and unspecified addresses; an IPv4 one mapped into IPv6 matches too. */
 const LOOPBACK = new BlockList();
@@ -25,7 +27,9 @@ function isLoopbackOrUnspecified(address: string): boolean {
 /** This host's own addresses, as its interfaces say now. */
 function ownAddresses(): Set<string> {
   const own = new Set<string>();
-  for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) own.add(info.address.toLowerCase());
+  for (const list of Object.values(networkInterfaces())) {
+    for (const info of list ?? []) own.add(info.address.toLowerCase());
+  }
   return own;
 }
 
@@ -49,7 +53,8 @@ export async function chooseAddress(hostname: string, hosts: ReceiverHosts): Pro
   try {
     found = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
   } catch (error) {
-    return { ok: false, reason: 'unresolved', detail: `${hostname} does not resolve: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { ok: false, reason: 'unresolved', detail: `${hostname} does not resolve: ${code}` };
   }
   if (found.length === 0) return { ok: false, reason: 'unresolved', detail: `${hostname} resolves to no address` };
   for (const { address } of found) {

@@ -2,9 +2,9 @@
 // changed, so that the cluster polls within seconds instead of its interval. Which clusters
 // those are the revision history works out anyway, after the publication
 // (store/history/revision-history.ts, domain/changed-clusters.ts): the notifier is told then,
-// so publication never waits for it and the fleet is not walked twice. At most `concurrency` notices are in flight; one per
-// cluster, and a newer notice for a cluster replaces the one waiting (only the newest revision
-// matters to it). A failed notice is tried again after jittered, growing pauses
+// so publication never waits for it and the fleet is not walked twice. At most `concurrency`
+// notices are in flight; one per cluster, and a newer notice for a cluster replaces the one
+// waiting (only the newest revision matters to it). A failed notice is tried again after jittered, growing pauses
 // (shared/retry.ts), unless a newer one has come meanwhile. Counted by outcome and reason,
 // never by cluster (observability/receiver-series.ts).
 import type { Logger } from 'pino';
@@ -106,11 +106,14 @@ export class ReceiverNotifier {
   async #deliver(notice: Notice): Promise<void> {
     const retry = new RetryPolicy({ ...(this.#options.retry ?? DEFAULT_RETRY), jitter: true });
     for (;;) {
-      const outcome = await postNotice(notice, this.#options).catch((error: unknown): NoticeOutcome => ({ result: 'failed', reason: 'connection', detail: String(error) }));
+      const outcome = await postNotice(notice, this.#options).catch(
+        (error: unknown): NoticeOutcome => ({ result: 'failed', reason: 'connection', detail: String(error) }),
+      );
       if (outcome.result !== 'failed') return this.#ended(notice, outcome);
       const pause = retry.next();
       // Given up, or a newer notice for the cluster will be sent instead.
-      if (pause === undefined || this.#stopped || this.#waiting.has(notice.clusterId)) return this.#ended(notice, outcome);
+      const replaced = this.#waiting.has(notice.clusterId);
+      if (pause === undefined || this.#stopped || replaced) return this.#ended(notice, outcome);
       await new Promise((resolve) => setTimeout(resolve, pause).unref());
     }
   }
@@ -120,6 +123,9 @@ export class ReceiverNotifier {
     this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     const fields = { cluster: notice.clusterId, revision: notice.revision, receiver: new URL(notice.url).host };
     if (outcome.result === 'sent') this.#options.log.debug(fields, 'receiver notified');
-    else this.#options.log.warn({ ...fields, reason: outcome.reason, detail: outcome.detail }, `receiver notice ${outcome.result}`);
+    else {
+      const { reason, detail } = outcome;
+      this.#options.log.warn({ ...fields, reason, detail }, `receiver notice ${outcome.result}`);
+    }
   }
 }

@@ -48,7 +48,10 @@ export async function postNotice(notice: Notice, options: PostOptions): Promise<
   if (refusal) return { result: 'skipped', reason: 'url_refused', detail: `receiver_url ${refusal}` };
   const url = new URL(notice.url);
   const chosen = await chooseAddress(url.hostname, options.hosts);
-  if (!chosen.ok) return chosen.reason === 'unresolved' ? { result: 'failed', reason: 'unresolved', detail: chosen.detail } : { result: 'skipped', reason: 'own_address', detail: chosen.detail };
+  if (!chosen.ok) {
+    const { reason, detail } = chosen;
+    return reason === 'unresolved' ? { result: 'failed', reason, detail } : { result: 'skipped', reason, detail };
+  }
   const body = noticeBody(notice);
   return new Promise<NoticeOutcome>((resolve) => {
     const req = request(url, {
@@ -57,8 +60,10 @@ export async function postNotice(notice: Notice, options: PostOptions): Promise<
       ca: options.extraCa ? [...rootCertificates, options.extraCa] : undefined,
       // The name is checked once, above: the connection goes to that address, whatever DNS says now.
       lookup: (_host, opts, callback) => {
-        if ((opts as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [chosen]);
-        else (callback as (e: null, a: string, f: number) => void)(null, chosen.address, chosen.family);
+        type One = (e: null, a: string, f: number) => void;
+        type All = (e: null, a: { address: string; family: number }[]) => void;
+        if ((opts as { all?: boolean }).all) (callback as All)(null, [chosen]);
+        else (callback as One)(null, chosen.address, chosen.family);
       },
       headers: {
         'content-type': 'application/json',
@@ -73,14 +78,18 @@ export async function postNotice(notice: Notice, options: PostOptions): Promise<
       res.resume();
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) resolve({ result: 'sent' });
-      else if (status >= 300 && status < 400) resolve({ result: 'skipped', reason: 'redirect', detail: `${status} to ${res.headers.location ?? '(no location)'}, not followed` });
+      else if (status >= 300 && status < 400) {
+        const detail = `${status} to ${res.headers.location ?? '(no location)'}, not followed`;
+        resolve({ result: 'skipped', reason: 'redirect', detail });
+      }
       else resolve({ result: 'failed', reason: 'status', detail: `answered ${status}` });
       req.destroy();
     });
     req.on('error', (error) => {
       clearTimeout(timer);
       const timedOut = error.message === 'timeout';
-      resolve({ result: 'failed', reason: timedOut ? 'timeout' : 'connection', detail: timedOut ? `no answer within ${options.timeoutMs} ms` : error.message });
+      const detail = timedOut ? `no answer within ${options.timeoutMs} ms` : error.message;
+      resolve({ result: 'failed', reason: timedOut ? 'timeout' : 'connection', detail });
     });
     req.end(body);
   });

@@ -17,7 +17,9 @@ export function startReceiverNotifier(
   if (hosts === undefined) return undefined;
   const key = settings.clusterTokenKeys[0];
   if (key === undefined) {
-    log.warn('RECEIVER_HOSTS is set, but CLUSTER_TOKEN_KEYS is not: receivers verify notices with the cluster token, so none are sent');
+    log.warn(
+      'RECEIVER_HOSTS is set, but CLUSTER_TOKEN_KEYS is not: receivers verify notices with the cluster token, so none are sent',
+    );
     return undefined;
   }
   let extraCa: string | undefined;
@@ -25,7 +27,8 @@ export function startReceiverNotifier(
     try {
       extraCa = readFileSync(settings.receiverCaFile, 'utf8');
     } catch (error) {
-      throw new StartupError(`RECEIVER_CA_FILE ${settings.receiverCaFile} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new StartupError(`RECEIVER_CA_FILE ${settings.receiverCaFile} cannot be read: ${code}`);
     }
   }
   return new ReceiverNotifier(feed, {

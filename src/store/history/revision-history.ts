@@ -182,7 +182,9 @@ export class RevisionHistory {
         changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
       };
       this.#entries.push(entry);
-      if (judged.result === 'published' && ids !== undefined) for (const listener of this.#changedListeners) listener(after, ids);
+      if (judged.result === 'published' && ids !== undefined) {
+        for (const listener of this.#changedListeners) listener(after, ids);
+      }
       if (this.#entries.length > this.#kept) this.#forgetOldest();
       const told = await this.#factsOf(entry.revision).catch(() => undefined);
       if (told) entry.facts = boundedFacts(told);
