@@ -32,6 +32,8 @@ import { rolloutRoutes } from './http/routes/rollout-routes.ts';
 import { StartupError } from './shared/startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
 import { StoreRunner } from './store/runner/store-runner.ts';
+import type { ReceiverNotifier } from './serving/receivers/receiver-notifier.ts';
+import { startReceiverNotifier } from './serving/receivers/receiver-start.ts';
 import type { FleetPolls } from './serving/fleet-polls.ts';
 
 export interface RunningService {
@@ -48,6 +50,8 @@ export interface RunningService {
   peers: Peers | undefined;
   /** Rollout progress and, with ROLLOUT_AUTO_ADVANCE, its releases; absent with METRICS=off (no poll records). */
   rollouts: RolloutProgressService | undefined;
+  /** Notices to clusters' Flux Receivers after each publication; undefined while receivers are off. */
+  receivers: ReceiverNotifier | undefined;
   log: Logger;
   /**
    * Stops accepting connections, closes those with no request in flight at once (the others
@@ -72,7 +76,12 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   }
   // Before the store: a certificate problem stops the start at once, not after a clone.
   const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
-  const store = new StoreRunner(createBackend(config, log), { log, acceptShrink: config.guardAcceptRevisions, writeTimeoutMs: config.writeTimeoutMs });
+  const store = new StoreRunner(createBackend(config, log), {
+    log,
+    acceptShrink: config.guardAcceptRevisions,
+    writeTimeoutMs: config.writeTimeoutMs,
+    receiverHosts: config.receiverHosts,
+  });
   const peers = config.peers
     ? new Peers({ settings: config.peers, store, log, own: { scheme: tls ? 'https' : 'http', port: config.listen.port }, tls: tls && peerTls(tls, config.peers) })
     : undefined;
@@ -83,6 +92,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const observability = config.metrics ? createObservability(store, responses, config.fleetPollIntervalMs, peers) : undefined;
   const rollouts = rolloutProgressOf(config, store, responses, observability?.polls, peers, log);
   if (rollouts) observability?.metrics.followRollouts(rollouts.evaluations);
+  const receivers = startReceiverNotifier(config, store, log);
+  if (receivers) observability?.metrics.followReceivers(receivers);
   // People's tokens: the issuer is looked up in the background, so an issuer that is down
   // does not hold up the start (person tokens are answered 503 until it is back).
   // A verifier handed in (tests, embedding) takes the place of the configured issuer.
@@ -165,6 +176,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       peers?.close();
       oidc?.close();
       rollouts?.stop();
+      receivers?.stop();
       void store.stop();
       reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
     };
@@ -202,6 +214,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     responses,
     peers,
     rollouts,
+    receivers,
     log,
     close() {
       closing ??= (async () => {
@@ -209,6 +222,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
         oidc?.close();
         await connections.close(server);
         rollouts?.stop();
+        receivers?.stop();
         await store.stop();
         peers?.close();
       })();

@@ -8,7 +8,8 @@
 //   3. the shrink guard: neither 2 or more clusters' lists emptied, nor more than half of
 //      the fleet's inputs gone (when that is 10 or more), unless the shrink is intended;
 //   4. no cluster's credential_generation lower than the baseline's (./credential-generations.ts);
-//   5. no oci_url that is no oci/https/http URL, unless the baseline had it already (or there is none).
+//   5. no oci_url that is no oci/https/http URL, unless the baseline had it already (or there is none);
+//   6. no receiver_url off RECEIVER_HOSTS, unless the baseline's cluster had it already (or there is none).
 // Why: docs/decisions/0001-judge-before-publishing.md and 0002-shrink-guard.md.
 import { isError, type Problem, recordName } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -16,6 +17,8 @@ import { checkRevision } from './rules/index.ts';
 import { type Baseline, baselineView } from './baseline.ts';
 import { generationProblems } from './credential-generations.ts';
 import { guardProblems, guardVerdict, type ShrinkGuardVerdict } from './shrink-guard.ts';
+import type { ReceiverHosts } from './receiver-hosts.ts';
+import { receiverUrlProblems } from './rules/receiver-url.ts';
 
 export { ALLOW_SHRINK_TRAILER, allowsShrink, GUARD_EMPTIED_CLUSTERS, GUARD_MIN_FLEET_INPUTS } from './shrink-guard.ts';
 
@@ -46,6 +49,8 @@ export interface JudgeOptions {
    * them): a cluster created again at or below it is warned of.
    */
   retired?: ReadonlyMap<string, number>;
+  /** RECEIVER_HOSTS: what a cluster's receiver_url may name; undefined: receivers are off (./rules/receiver-url.ts). */
+  receiverHosts?: ReceiverHosts;
 }
 
 export interface Judgement {
@@ -74,6 +79,13 @@ export function judge(candidate: Candidate, baseline: Baseline | undefined, opti
     const old = view === undefined ? firstRevisionSkips : view.dangling.has(`${p.at.record!.id}\u0000${p.identity}`);
     return old ? { ...p, severity: 'warning' as const } : p;
   });
+  for (const p of receiverUrlProblems(candidate.snapshot, options.receiverHosts)) {
+    // An error only where the revision brings the value in, as for oci_url: a narrower
+    // RECEIVER_HOSTS must not stop publication (the notifier skips such a receiver).
+    const was = view?.clusters?.get(p.at.record!.id)?.receiver_url;
+    const old = view?.clusters === undefined || (was != null && p.identity === `receiver_url:${was}`);
+    problems.push(old ? { ...p, severity: 'warning' } : p);
+  }
   if (view) {
     const retired = options.retired && view.retired.size > 0 ? new Map([...view.retired, ...options.retired]) : (options.retired ?? view.retired);
     problems.push(...generationProblems(candidate.snapshot, { generationOf: view.generationOf, clusters: view.clusters, retired }));

@@ -39,6 +39,8 @@ export const PROBLEM_CODES = [
   'unused_catalog_entry',
   'component_id_not_dns_label',
   'oci_url_scheme',
+  // A cluster's receiver_url against RECEIVER_HOSTS (rules/receiver-url.ts).
+  'receiver_url_host',
   'fleet_list_large',
   // Ids as file names on macOS and Windows (rules/portable-ids.ts).
   'id_case_clash',

@@ -42,6 +42,11 @@ export interface Cluster {
    * before (domain/cluster-token.ts). Never part of what the cluster is served.
    */
   credential_generation: number;
+  /**
+   * The cluster's Flux Receiver, told after each revision that changes its answers (null: none).
+   * Never part of what the cluster is served.
+   */
+  receiver_url: string | null;
   platform_components: ComponentRef[];
   namespaces: IdRef[];
   rolebindings: IdRef[];

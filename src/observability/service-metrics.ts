@@ -11,6 +11,8 @@
 // prom-client's standard process and Node.js series (process_cpu_seconds_total,
 // nodejs_heap_size_used_bytes, ...) keep their standard names, without the gitops_config_
 // prefix: dashboards and alerts made for any Node.js process then work unchanged.
+import { registerReceiverSeries } from './receiver-series.ts';
+import type { NoticeCounts } from '../serving/receivers/receiver-notifier.ts';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { IGNORED_ANNOUNCEMENT_REASONS } from '../peers/announcement-limit.ts';
 import { PEER_FAILURE_REASONS } from '../peers/peer-client.ts';
@@ -44,6 +46,7 @@ export class ServiceMetrics {
   /** Scrapes of /metrics so far: series read in one scrape may share work (./fleet-series.ts). */
   #scrapes = 0;
   readonly #rollouts: RolloutSeries;
+  #receivers: (() => NoticeCounts) | undefined;
 
   constructor({ store, fleet, pollIntervalMs, peers }: MetricSources) {
     const registers = [this.registry];
@@ -169,6 +172,7 @@ export class ServiceMetrics {
     registerStoreSeries(METRIC_PREFIX, registers, store);
     registerAnswerLimitSeries(METRIC_PREFIX, registers, store);
     this.#rollouts = new RolloutSeries(METRIC_PREFIX, registers);
+    registerReceiverSeries(METRIC_PREFIX, registers, () => this.#receivers?.());
 
     collectDefaultMetrics({ register: this.registry });
   }
@@ -176,6 +180,11 @@ export class ServiceMetrics {
   /** The rollout series read each evaluation of the rollouts from now on (made after these: they need the polls). */
   followRollouts(evaluations: Pick<RolloutEvaluations, 'onEvaluated'>): () => void {
     return this.#rollouts.follow(evaluations);
+  }
+
+  /** The receiver notices counted from now on (made after these: receivers may be off). */
+  followReceivers(notifier: { counts(): NoticeCounts }): void {
+    this.#receivers = () => notifier.counts();
   }
 
   get contentType(): string {

@@ -1,6 +1,7 @@
 // The command line of gitops-config as commander parses it: the commands, their
 // arguments and options, their --help, and what each runs. Output goes through `io`; commander
 // is told not to exit (run() in ./cli.ts turns what it throws into an exit status).
+import { parseReceiverHosts, type ReceiverHosts } from '../domain/receiver-hosts.ts';
 import { existsSync, realpathSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { byteSize } from '../shared/byte-size.ts';
@@ -72,7 +73,12 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .action(
       guarded(outcome, async (dirArg: string | undefined, options: { base?: string; format: ValidateFormat; strict?: boolean }) => {
         const dir = dirArg === undefined ? defaultConfigDir(io.cwd) : existingDir(dirArg, io);
-        const report = await validateRepo(dir, { strict: options.strict ?? false, base: options.base, maxRecordBytes: maxRecordBytes(io) });
+        const report = await validateRepo(dir, {
+          strict: options.strict ?? false,
+          base: options.base,
+          maxRecordBytes: maxRecordBytes(io),
+          receiverHosts: receiverHostsOf(io),
+        });
         io.stdout(renderValidation(report, options.format, annotationPaths(realpathSync(dir), annotationRoot(dir, io)), palette));
         return report.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
       }),
@@ -123,7 +129,7 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .action(
       guarded(outcome, async (dirArg: string, baseRev: string, headRev: string | undefined, options: { format: DiffFormat }) => {
         const dir = existingDir(dirArg, io);
-        const report = await diffRevisions(await readRevisions(dir, baseRev, headRev));
+        const report = await diffRevisions(await readRevisions(dir, baseRev, headRev), receiverHostsOf(io));
         if (!report.verdict.publish) {
           io.stderr(
             `gitops-config: the server, serving ${report.base.label}, would refuse ${report.head.label} (${report.verdict.problems.length} problem(s)) ` +
@@ -212,6 +218,13 @@ function annotationRoot(dir: string, io: CliIo): string {
   const workspace = io.env.GITHUB_WORKSPACE;
   if (workspace) return existsSync(workspace) ? realpathSync(workspace) : workspace;
   return locateInGitRepository(dir)?.root ?? realpathSync(io.cwd);
+}
+
+/** RECEIVER_HOSTS, as the server reads it: a tool judges receiver_url as the service does. */
+function receiverHostsOf(io: CliIo): ReceiverHosts | undefined {
+  const parsed = parseReceiverHosts(io.env.RECEIVER_HOSTS);
+  if (parsed !== undefined && 'error' in parsed) throw new UsageError(parsed.error);
+  return parsed;
 }
 
 /** MAX_RECORD_BYTES, as the server reads it. */

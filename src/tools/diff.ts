@@ -3,6 +3,7 @@
 // as the server would judge the head while serving the base, and compared by the domain's
 // one report of a change (domain/revision-diff.ts), which the server's preview answers with
 // too; problems get their file:line:col here, from the files' text.
+import type { ReceiverHosts } from '../domain/receiver-hosts.ts';
 import { judge } from '../domain/judge.ts';
 import { isError, withSources } from '../domain/problem.ts';
 import { type DiffReport, revisionDiff } from '../domain/revision-diff.ts';
@@ -40,13 +41,13 @@ export async function readRevisions(dir: string, baseRev: string, headRev: strin
   return { base, head, headAllowsShrink: newest !== undefined && (await commitAllowsShrink(repo.root, newest, cache)) };
 }
 
-export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisions): Promise<DiffReport> {
+export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisions, receiverHosts?: ReceiverHosts): Promise<DiffReport> {
   // One loader: the head's files that the base has too are parsed once.
   const loader = new RecordFileLoader();
   const before = await revisionReport(loader, base.files, base.commit ?? 'base');
   const after = await revisionReport(loader, head.files, head.commit ?? 'working-tree');
   // As the server would judge the head while it serves the base.
-  const judged = judge({ snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink }, before.snapshot);
+  const judged = judge({ snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink }, before.snapshot, { receiverHosts });
   const problems = await locateInFiles(withSources(judged.problems, after.sources), head.files);
   return revisionDiff(before.snapshot, after.snapshot, {
     base: { label: base.label, commit: base.commit ?? null, problems: await locateInFiles(before.loadProblems, base.files) },

@@ -7,6 +7,7 @@
 // what a config repo's CI runs: every dangling reference is an error, so a deleted folder or
 // a typo fails the check. (The server's own first revision skips them instead: it has no
 // history, and refusing would leave it nothing to serve.) Rendering: ./validate-render.ts.
+import type { ReceiverHosts } from '../domain/receiver-hosts.ts';
 import { judge } from '../domain/judge.ts';
 import { problem, type Problem, recordName } from '../domain/problem.ts';
 import type { Collection } from '../domain/records.ts';
@@ -34,6 +35,8 @@ export interface ValidateOptions {
   /** A revision (branch, tag, commit, HEAD~1) the tree is judged against, as the server would. */
   base?: string;
   maxRecordBytes?: number;
+  /** RECEIVER_HOSTS, as the server reads it: what a cluster's receiver_url may name. */
+  receiverHosts?: ReceiverHosts;
 }
 
 export class NotAConfigRepoError extends Error {}
@@ -65,6 +68,7 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   const loaded = await revisionReport(loader, files, 'validate');
   const judgement = judge({ snapshot: loaded.snapshot, problems: loaded.loadProblems, allowShrink }, base?.snapshot, {
     danglingWithoutBaseline: 'error',
+    receiverHosts: options.receiverHosts,
   });
   const problems: Problem[] = [
     ...judgement.problems,

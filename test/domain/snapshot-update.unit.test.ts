@@ -21,6 +21,7 @@ function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
         cluster_dns: `c${n}.example.com`,
         environment: 'dev',
         credential_generation: 0,
+        receiver_url: null,
         platform_components: [{ id: `component-${n % 12}`, enabled: true }],
         namespaces: [{ id: `ns-${n % 6}` }],
         rolebindings: [],

@@ -11,7 +11,7 @@ describe('record validation', () => {
     const result = validateRecord('clusters', { environment: 'qa', cluster_dns: 'a.b', cluster_name: 'n', id: 'x', platform_components: [{ enabled: true, id: 'p' }] });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(Object.keys(result.record)).toEqual(['id', 'cluster_name', 'cluster_dns', 'environment', 'credential_generation', 'platform_components', 'namespaces', 'rolebindings', 'patches']);
+    expect(Object.keys(result.record)).toEqual(['id', 'cluster_name', 'cluster_dns', 'environment', 'credential_generation', 'receiver_url', 'platform_components', 'namespaces', 'rolebindings', 'patches']);
     expect(result.record.platform_components).toEqual([{ id: 'p', enabled: true, oci_tag: null, component_path: null }]);
   });
 

@@ -146,7 +146,7 @@ describe('verified cluster tokens', () => {
   it('are remembered up to a bound, oldest first out, and checked again when the cluster record changes', () => {
     const base = createSnapshot(
       {
-        clusters: ['a', 'b', 'c'].map((id) => ({ id, cluster_name: id, cluster_dns: `${id}.example.com`, environment: 'dev', credential_generation: 0, platform_components: [], namespaces: [], rolebindings: [], patches: {} })),
+        clusters: ['a', 'b', 'c'].map((id) => ({ id, cluster_name: id, cluster_dns: `${id}.example.com`, environment: 'dev', credential_generation: 0, receiver_url: null, platform_components: [], namespaces: [], rolebindings: [], patches: {} })),
         platform_components: [],
         namespaces: [],
         rolebindings: [],

@@ -17,6 +17,7 @@ const cluster: ClusterRecord = {
   cluster_dns: 'c1.example.com',
   environment: 'prod',
   credential_generation: 0,
+  receiver_url: null,
   platform_components: [
     { id: 'traefik', enabled: true, oci_tag: null, component_path: null },
     { id: 'podinfo', enabled: true, oci_tag: '6.7.2-hotfix', component_path: null },

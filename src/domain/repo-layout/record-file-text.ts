@@ -13,6 +13,7 @@ export function fileForm(collection: Collection, record: AnyRecord): object {
   const form: Record<string, unknown> = { ...cluster };
   // Left out at its default, as a person writes a new cluster's file; in its canonical place otherwise.
   if (cluster.credential_generation === 0) delete form.credential_generation;
+  if (cluster.receiver_url === null) delete form.receiver_url;
   return {
     ...form,
     platform_components: cluster.platform_components.map((ref) => {

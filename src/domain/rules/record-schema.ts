@@ -125,6 +125,7 @@ function canonicalCluster(c: Cluster): Cluster {
     cluster_dns: c.cluster_dns,
     environment: c.environment,
     credential_generation: c.credential_generation,
+    receiver_url: c.receiver_url ?? null,
     platform_components: c.platform_components.map(
       (ref): ComponentRef => ({
         id: ref.id,

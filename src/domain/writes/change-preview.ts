@@ -3,6 +3,7 @@
 // the shrink guard's verdict), and what changes for each cluster — in the one report of a
 // change that `gitops-config diff` prints too (../revision-diff.ts). Why one report, and why the
 // guard is a verdict here rather than a refusal: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
+import type { ReceiverHosts } from '../receiver-hosts.ts';
 import { allowsShrink, judge } from '../judge.ts';
 import { withSources } from '../problem.ts';
 import { analyzeFleetInSteps } from '../rules/index.ts';
@@ -31,13 +32,17 @@ export function* previewChangeSetSteps(
   sources: ReadonlyMap<string, string>,
   /** The credential_generation of clusters earlier revisions deleted. */
   retired?: ReadonlyMap<string, number>,
+  /** RECEIVER_HOSTS: what a cluster's receiver_url may name. */
+  receiverHosts?: ReceiverHosts,
 ): Steps<DiffReport> {
   // The trailer says a shrink is meant, as in a commit. A single write is never held to the
   // guard either, but says nothing: it is let through only when the guard finds a shrink.
   const meant = allowsShrink(request.message ?? '');
   yield* analyzeFleetInSteps(after);
-  let judged = judge({ snapshot: after, problems: [], allowShrink: meant }, before, { retired });
-  if (!meant && judged.guard?.verdict === 'refuse' && changeSetAllowsShrink(request)) judged = judge({ snapshot: after, problems: [], allowShrink: true }, before, { retired });
+  let judged = judge({ snapshot: after, problems: [], allowShrink: meant }, before, { retired, receiverHosts });
+  if (!meant && judged.guard?.verdict === 'refuse' && changeSetAllowsShrink(request)) {
+    judged = judge({ snapshot: after, problems: [], allowShrink: true }, before, { retired, receiverHosts });
+  }
   const problems = withSources(judged.problems, sources);
   yield;
   return yield* revisionDiffInSteps(before, after, {

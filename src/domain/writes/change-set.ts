@@ -27,6 +27,7 @@ import { runSteps, type Steps } from '../steps.ts';
 import { recordEtag } from './record-etag.ts';
 import { type Draft, SetRecords } from './set-records.ts';
 import { changedTopLevelFields, stageWrite } from './staged-write.ts';
+import type { ReceiverHosts } from '../receiver-hosts.ts';
 import { invalidRecord, recordChangeRefusal } from './write-rules.ts';
 import type { AppliedWrite, Role, WriteAuthor, WriteRefusal, WriteRequest } from './write-request.ts';
 
@@ -92,6 +93,8 @@ export interface ApplyOptions {
    * show what it would do and the guard's verdict on it. Never for a set that is stored.
    */
   shrinkGuard?: boolean;
+  /** RECEIVER_HOSTS: what a cluster's receiver_url may name (./write-rules.ts); undefined: receivers are off. */
+  receiverHosts?: ReceiverHosts;
 }
 
 /**
@@ -140,7 +143,8 @@ export function* changeSetSteps(snapshot: Snapshot, request: ChangeSetRequest, o
   // Judged in the order of each record's last write, so the refusal names the earliest write
   // after which the revision could not have been fixed by the set any more.
   for (const { draft, change } of [...changed].sort((a, b) => a.draft.last - b.draft.last)) {
-    const refusal = recordChangeRefusal(snapshot, after, change.collection, change.id, change.previous);
+    const { collection, id, previous } = change;
+    const refusal = recordChangeRefusal(snapshot, after, collection, id, previous, options.receiverHosts);
     if (refusal) return { ok: false, refusal: { ...refusal, index: draft.last } };
     yield;
   }

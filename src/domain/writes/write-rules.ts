@@ -8,6 +8,8 @@
 import { isError, type Problem, problemIdentity, recordName } from '../problem.ts';
 import type { AnyRecord, Cluster, Collection, Rollout } from '../records.ts';
 import { generationLowered } from '../credential-generations.ts';
+import type { ReceiverHosts } from '../receiver-hosts.ts';
+import { receiverUrlProblem } from '../rules/receiver-url.ts';
 import { checkRecordChange, checkRolloutsAround } from '../rules/index.ts';
 import { rolloutsOfComponent } from '../rollouts/rollout-rules.ts';
 import { dependents } from '../rules/catalog.ts';
@@ -33,7 +35,14 @@ const SINGULAR: Record<Collection, string> = {
  * must not be referenced there any more; one that is there must bring no new error, nor may
  * either make one in the rollouts around them (a cluster deleted from a released step).
  */
-export function recordChangeRefusal(before: Snapshot, after: Snapshot, collection: Collection, id: string, previous: AnyRecord | undefined): WriteRefusal | undefined {
+export function recordChangeRefusal(
+  before: Snapshot,
+  after: Snapshot,
+  collection: Collection,
+  id: string,
+  previous: AnyRecord | undefined,
+  receiverHosts?: ReceiverHosts,
+): WriteRefusal | undefined {
   const record = after[collection].get(id) as AnyRecord | undefined;
   if (record === undefined && previous === undefined) return undefined;
   if (record === undefined) {
@@ -45,6 +54,12 @@ export function recordChangeRefusal(before: Snapshot, after: Snapshot, collectio
     ? generationLowered(record as Cluster, (previous as Cluster).credential_generation ?? 0)
     : undefined;
   if (lowered) return invalidRecord(collection, id, [lowered]);
+  // A receiver_url the write brings in must be one the service may call; one it leaves as it was stays.
+  const url = collection === 'clusters' ? (record as Cluster | undefined)?.receiver_url : undefined;
+  if (url != null && url !== (previous as Cluster | undefined)?.receiver_url) {
+    const refused = receiverUrlProblem(record as Cluster, receiverHosts);
+    if (refused && isError(refused)) return invalidRecord(collection, id, [refused]);
+  }
   const both = [previous, record];
   const had = new Set(
     [...(previous ? checkRecordChange(before, before, collection, previous) : []), ...checkRolloutsAround(before, collection, both)]

@@ -19,7 +19,7 @@ import { writeAuthor } from './write-options.ts';
 import { knownQuery } from './write-query.ts';
 
 export interface ChangePreviewRouteDeps {
-  store: Pick<StoreRunner, 'write'>;
+  store: Pick<StoreRunner, 'write' | 'receiverHosts'>;
   auth: Authenticator;
   /** Largest accepted request body, in bytes (MAX_BODY_SIZE). */
   maxBodyBytes: number;

@@ -71,6 +71,9 @@ export interface HistoryPage {
   next: string | null;
 }
 
+/** A published revision and the ids of the clusters whose answers it changed, in id order. */
+export type ClustersChangedListener = (published: Snapshot, clusterIds: readonly string[]) => void;
+
 export class RevisionHistory {
   readonly #factsOf: (revision: string) => Promise<RevisionFacts | undefined>;
   readonly #kept: number;
@@ -82,6 +85,7 @@ export class RevisionHistory {
   #published: Snapshot | undefined;
   /** The entries being made, in the order judged. */
   #work: Promise<void> = Promise.resolve();
+  readonly #changedListeners = new Set<ClustersChangedListener>();
 
   /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
   constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT, pageBytes = PAGE_BYTES) {
@@ -106,6 +110,16 @@ export class RevisionHistory {
   /** A revision refused, with the problems that refused it. */
   refused(snapshot: Snapshot, problems: readonly Problem[]): void {
     this.#add({ revision: snapshot.revision, result: 'refused', problems }, this.#published, snapshot);
+  }
+
+  /**
+   * Told, in the order published, which clusters' answers each published revision changed,
+   * once that is worked out (never for the first of a process): what the receivers' notices
+   * need, without a second walk of the fleet. Returns the function that unsubscribes.
+   */
+  onClustersChanged(listener: ClustersChangedListener): () => void {
+    this.#changedListeners.add(listener);
+    return () => this.#changedListeners.delete(listener);
   }
 
   /** Resolves once every revision told so far is in the list. */
@@ -168,6 +182,9 @@ export class RevisionHistory {
         changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
       };
       this.#entries.push(entry);
+      if (judged.result === 'published' && ids !== undefined) {
+        for (const listener of this.#changedListeners) listener(after, ids);
+      }
       if (this.#entries.length > this.#kept) this.#forgetOldest();
       const told = await this.#factsOf(entry.revision).catch(() => undefined);
       if (told) entry.facts = boundedFacts(told);

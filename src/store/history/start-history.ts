@@ -4,6 +4,7 @@
 // the baseline — and what is served if the store's newest revision is refused. A store
 // without history (SQLite) kept the facts of the revision it published last (keepForRestart,
 // after every publication).
+import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 import type { Logger } from 'pino';
 import { type Baseline, baselineFacts } from '../../domain/baseline.ts';
 import { retiredAfter } from '../../domain/credential-generations.ts';
@@ -40,22 +41,30 @@ export async function readStartHistory(
   acceptShrink: readonly string[],
   log: Logger,
   history?: RevisionHistory,
+  /** RECEIVER_HOSTS, as for every load. */
+  receiverHosts?: ReceiverHosts,
 ): Promise<StartHistory | undefined> {
   try {
-    return await lookBack(backend, newest, acceptShrink, history);
+    return await lookBack(backend, newest, acceptShrink, history, receiverHosts);
   } catch (error) {
     log.warn({ err: error }, 'the history of the store could not be read; the newest revision is judged without it');
     return undefined;
   }
 }
 
-async function lookBack(backend: Backend, newest: LoadedRevision, acceptShrink: readonly string[], history: RevisionHistory | undefined): Promise<StartHistory> {
+async function lookBack(
+  backend: Backend,
+  newest: LoadedRevision,
+  acceptShrink: readonly string[],
+  history: RevisionHistory | undefined,
+  receiverHosts: ReceiverHosts | undefined,
+): Promise<StartHistory> {
   if (backend.ancestors) {
     let good: JudgedRevision | undefined;
     let previous: Snapshot | undefined;
     let retired: ReadonlyMap<string, number> = new Map();
     for await (const revision of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
-      const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink, retired);
+      const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink, retired, receiverHosts);
       previous = judged.snapshot;
       if (judged.judgement.publish) {
         // The clusters each published revision deleted, with their generations.

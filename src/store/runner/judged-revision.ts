@@ -2,6 +2,7 @@
 // built into a snapshot, then judged (domain/judge.ts) against a baseline, with every problem
 // pointed at the file it is in. The runner takes the steps apart, to give polls a turn of
 // the event loop between them.
+import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 import type { Baseline } from '../../domain/baseline.ts';
 import { judge, type Judgement } from '../../domain/judge.ts';
 import { withSources } from '../../domain/problem.ts';
@@ -40,11 +41,13 @@ export function judgeRevision(
   acceptShrink: readonly string[] = [],
   /** The credential_generation of clusters earlier revisions deleted. */
   retired?: ReadonlyMap<string, number>,
+  /** RECEIVER_HOSTS: what a cluster's receiver_url may name. */
+  receiverHosts?: ReceiverHosts,
 ): JudgedRevision {
   const { sources } = revision;
   const snapshot = built.ok ? built.snapshot : built.partial;
   const allowShrink = revision.allowShrink === true || acceptsShrinkOf(acceptShrink, revision.revision);
-  const judged = judge({ snapshot, problems: [...revision.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline, { retired });
+  const judged = judge({ snapshot, problems: [...revision.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline, { retired, receiverHosts });
   const judgement = {
     publish: judged.publish && built.ok,
     problems: withSources(judged.problems, sources),

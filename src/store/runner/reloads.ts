@@ -2,6 +2,7 @@
 // published now (domain/judge.ts), then published through the one Publication, or refused with
 // the last good revision kept and the reason said. A store that cannot be read is tried again
 // with a growing pause (../../shared/retry.ts). Loads run in the runner's queue, between writes.
+import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 import type { Logger } from 'pino';
 import { formatProblem, isError } from '../../domain/problem.ts';
 import type { Backend, LoadedRevision } from '../backend.ts';
@@ -29,6 +30,8 @@ export interface ReloadsOptions {
   events: StoreEvents;
   /** GUARD_ACCEPT_REVISION: revisions whose mass shrink is meant. */
   acceptShrink: readonly string[];
+  /** RECEIVER_HOSTS, for the judge. */
+  receiverHosts: ReceiverHosts | undefined;
 }
 
 export class Reloads {
@@ -38,6 +41,7 @@ export class Reloads {
   readonly #publication: Publication;
   readonly #events: StoreEvents;
   readonly #acceptShrink: readonly string[];
+  readonly #receiverHosts: ReceiverHosts | undefined;
   /** A load queued and not started yet: further requests share it. */
   #queuedLoad: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -51,6 +55,7 @@ export class Reloads {
     this.#publication = options.publication;
     this.#events = options.events;
     this.#acceptShrink = options.acceptShrink;
+    this.#receiverHosts = options.receiverHosts;
   }
 
   /** Loads the store's newest revision in the queue; calls made while one is queued share it. */
@@ -97,7 +102,7 @@ export class Reloads {
     const publication = this.#publication;
     const published = publication.published();
     const served = published?.snapshot.revision;
-    if (!published) publication.start ??= await readStartHistory(this.#backend, loaded, this.#acceptShrink, this.#log, publication.history);
+    if (!published) publication.start ??= await readStartHistory(this.#backend, loaded, this.#acceptShrink, this.#log, publication.history, this.#receiverHosts);
     const start = publication.start;
     const baseline = published?.snapshot ?? start?.baseline;
     const { revision } = loaded;
@@ -105,7 +110,7 @@ export class Reloads {
     // after each (about 30 ms apiece at 50,000 clusters).
     const built = buildRevision(loaded, published?.snapshot ?? start?.previous);
     await yieldToEventLoop();
-    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink, published?.retired ?? start?.retired);
+    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink, published?.retired ?? start?.retired, this.#receiverHosts);
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {

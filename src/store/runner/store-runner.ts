@@ -7,6 +7,7 @@
 // own order, and one whose store keeps moving under it waits between its tries outside the
 // queue, so loads go on meanwhile. The backend's own checks (a watcher's) take their turn in
 // the same queue, so that none sees half a write.
+import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 import type { Logger } from 'pino';
 import { formatProblem } from '../../domain/problem.ts';
 import type { ChangeSetRequest } from '../../domain/writes/change-set.ts';
@@ -19,7 +20,7 @@ import { SerialQueue } from './serial-queue.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
 import type { WriteOptions, WriteResult } from '../writes/write-attempts.ts';
 import { StoreWrites } from '../writes/store-writes.ts';
-import { type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
+import { type ClustersChangedListener, type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
 import { StartupError } from '../../shared/startup-error.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import { Publication } from './publication.ts';
@@ -36,6 +37,8 @@ export interface StoreRunnerOptions {
   acceptShrink?: readonly string[];
   /** WRITE_TIMEOUT: how long a write whose store keeps moving under it keeps trying. */
   writeTimeoutMs?: number;
+  /** RECEIVER_HOSTS: what a cluster's receiver_url may name, for the judge and the writes; undefined: receivers are off. */
+  receiverHosts?: ReceiverHosts;
 }
 
 export class StoreRunner {
@@ -47,6 +50,8 @@ export class StoreRunner {
   readonly #publication: Publication;
   readonly #reloads: Reloads;
   readonly #writes: StoreWrites;
+  /** RECEIVER_HOSTS, as every revision and write here is judged with it. */
+  readonly receiverHosts: ReceiverHosts | undefined;
 
   constructor(backend: Backend, options: StoreRunnerOptions) {
     this.#backend = backend;
@@ -56,10 +61,12 @@ export class StoreRunner {
     this.#publication = publication;
     const queue = this.#queue;
     const acceptShrink = options.acceptShrink ?? [];
-    const reloads = new Reloads({ backend, log: options.log, queue, publication, events: this.#events, acceptShrink });
+    const { receiverHosts } = options;
+    this.receiverHosts = receiverHosts;
+    const reloads = new Reloads({ backend, log: options.log, queue, publication, events: this.#events, acceptShrink, receiverHosts });
     this.#reloads = reloads;
     const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
-    const path = { backend, log: options.log, queue, writeTimeoutMs, publication, reloads };
+    const path = { backend, log: options.log, queue, writeTimeoutMs, publication, reloads, receiverHosts };
     this.#writes = new StoreWrites(path, this.#events);
   }
 
@@ -77,6 +84,11 @@ export class StoreRunner {
 
   onPublish(listener: PublishListener): () => void {
     return this.#events.onPublish(listener);
+  }
+
+  /** Which clusters' answers each published revision changed, told after its publication (../history/revision-history.ts). */
+  onClustersChanged(listener: ClustersChangedListener): () => void {
+    return this.#history.onClustersChanged(listener);
   }
 
   /**

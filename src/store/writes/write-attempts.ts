@@ -19,6 +19,7 @@
 //
 // A refusal is checked once more against the newest revision, since the store may hold a
 // change not yet noticed.
+import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { recordName } from '../../domain/problem.ts';
@@ -80,6 +81,8 @@ export interface WritePath {
   publication: Publication;
   /** Loads the store's newest revision within a turn. */
   reloads: Pick<Reloads, 'loadNow'>;
+  /** RECEIVER_HOSTS: what a cluster's receiver_url may name. */
+  receiverHosts?: ReceiverHosts;
 }
 
 /** How far a write got over its turns. */
@@ -147,7 +150,10 @@ async function writeTurn(
       );
     }
     // A set of 1,000 writes takes a while to judge: polls are let in meanwhile.
-    const outcome = await runInSlices(changeSetSteps(base.snapshot, request, { shrinkGuard: !(options.dryRun && options.shrinkGuard === false) }));
+    const outcome = await runInSlices(changeSetSteps(base.snapshot, request, {
+      shrinkGuard: !(options.dryRun && options.shrinkGuard === false),
+      receiverHosts: store.receiverHosts,
+    }));
     if (!outcome.ok) {
       // The store may hold more than is served (a change not noticed yet): a refusal stands
       // only on the newest revision. An accepted write needs no such look: the backend's

@@ -12,6 +12,7 @@ const CLUSTER: Cluster = {
   cluster_dns: 'c1.example.com',
   environment: 'prod',
   credential_generation: 0,
+  receiver_url: null,
   platform_components: [
     { id: 'b', enabled: true },
     { id: 'missing', enabled: true },

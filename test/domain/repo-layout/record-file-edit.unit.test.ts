@@ -321,6 +321,7 @@ const RECORDS: { [C in Collection]: fc.Arbitrary<AnyRecord> } = {
     cluster_dns: dns,
     environment: fc.constantFrom('dev', 'qa', 'uat', 'prod'),
     credential_generation: fc.oneof(fc.constant(0), fc.nat()),
+    receiver_url: fc.oneof(fc.constant(null), fc.constant('https://hooks.example.com/hook/abc')),
     platform_components: fc.array(fc.record({ id, enabled: fc.boolean(), oci_tag: override, component_path: override }), { maxLength: 5 }),
     namespaces: fc.array(fc.record({ id: nsId }), { maxLength: 4 }),
     rolebindings: fc.array(fc.record({ id }), { maxLength: 4 }),

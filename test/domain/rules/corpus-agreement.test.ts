@@ -78,7 +78,12 @@ const CORPUS: Record<string, Case> = {
   'a rollout whose set the catalog has already': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, set: { oci_tag: podinfo.oci_tag } } }, refused: ['set_unchanged'] },
   'a second rollout of one component': { write: { 'rollouts/podinfo-8.yaml': { ...rolloutFields, set: { oci_tag: '8.0.0' } } }, refused: ['duplicate_rollout'] },
   'a rollout released past its last step': { write: { 'rollouts/podinfo-7.yaml': { ...rollout, released: 2 } }, refused: ['released_out_of_range'] },
+  // Both judge by RECEIVER_HOSTS, each reading it from its own environment (decision 0043).
+  'a receiver_url on an allowed host': { write: { 'clusters/c2.yaml': { ...c2, receiver_url: 'https://hooks.c2.k8s.example.com/hook/1' } }, refused: [] },
+  'a receiver_url off RECEIVER_HOSTS': { write: { 'clusters/c2.yaml': { ...c2, receiver_url: 'https://169.254.169.254/hook/1' } }, refused: ['receiver_url_host'] },
+  'a receiver_url over http': { write: { 'clusters/c2.yaml': { ...c2, receiver_url: 'http://hooks.c2.k8s.example.com/hook/1' } }, refused: ['invalid_value'] },
 };
+const RECEIVER_HOSTS = '*.k8s.example.com';
 
 let dir: string;
 let service: TestService;
@@ -86,7 +91,7 @@ let base: string;
 beforeAll(async () => {
   dir = makeConfigRepo(BASE);
   base = git(dir, 'rev-parse', 'HEAD');
-  service = await startTestService({ CONFIG_REPO: dir });
+  service = await startTestService({ CONFIG_REPO: dir, RECEIVER_HOSTS });
 });
 afterAll(() => service?.close());
 
@@ -104,7 +109,7 @@ describe.each(Object.entries(CORPUS))('%s', (_name, change) => {
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     const server = { published: ready.revision === head, refused: ready.stale ? ready.last_load.problems.map((p: { code: string }) => p.code).sort() : [] };
 
-    const cli = await runTool(['validate', dir, '--base', 'HEAD~1', '--format', 'json']);
+    const cli = await runTool(['validate', dir, '--base', 'HEAD~1', '--format', 'json'], { env: { RECEIVER_HOSTS } });
     const report = JSON.parse(cli.stdout);
     const validate = { published: cli.status === 0, refused: report.problems.filter((p: { severity: string }) => p.severity === 'error').map((p: { code: string }) => p.code).sort() };
 

@@ -1098,6 +1098,12 @@ export interface components {
          */
         CredentialGeneration: number;
         /**
+         * @description The cluster's Flux `Receiver` (type `generic-hmac`, its Secret's `token` the cluster's own token): after a revision that changes the cluster's answers the service POSTs a signed notice to it, so the cluster polls within seconds. `https` only, its host one `RECEIVER_HOSTS` allows; `null`: none. Never part of what the cluster is served.
+         * @default null
+         * @example https://hooks.dev-eu-1.k8s.example.com/hook/5b8f0d0e7c
+         */
+        ReceiverUrl: string | null;
+        /**
          * Format: hostname
          * @description A valid hostname (the cluster's FQDN), unique across clusters (compared case-insensitively, without a trailing dot).
          * @example demo-cluster-01.k8s.example.com
@@ -1440,6 +1446,7 @@ export interface components {
             cluster_dns: components["schemas"]["Hostname"];
             environment: components["schemas"]["Environment"];
             credential_generation: components["schemas"]["CredentialGeneration"];
+            receiver_url: components["schemas"]["ReceiverUrl"];
             /** @description References to catalog entries, unique by id; their order is the order of the inputs. */
             platform_components: components["schemas"]["ComponentRef"][];
             /** @description References to namespace definitions, unique by id. */
@@ -1455,6 +1462,7 @@ export interface components {
             cluster_dns: components["schemas"]["Hostname"];
             environment: components["schemas"]["Environment"];
             credential_generation?: components["schemas"]["CredentialGeneration"];
+            receiver_url?: components["schemas"]["ReceiverUrl"];
             /** @default [] */
             platform_components?: components["schemas"]["ComponentRef"][];
             /** @default [] */
@@ -1470,6 +1478,7 @@ export interface components {
             cluster_dns: components["schemas"]["Hostname"];
             environment: components["schemas"]["Environment"];
             credential_generation?: components["schemas"]["CredentialGeneration"];
+            receiver_url?: components["schemas"]["ReceiverUrl"];
             /** @default [] */
             platform_components?: components["schemas"]["ComponentRef"][];
             /** @default [] */
@@ -1497,6 +1506,7 @@ export interface components {
             environment?: components["schemas"]["Environment"];
             /** @description `null` returns it to 0. */
             credential_generation?: number | null;
+            receiver_url?: components["schemas"]["ReceiverUrl"];
             platform_components?: components["schemas"]["ComponentRef"][] | null;
             namespaces?: components["schemas"]["IdRef"][] | null;
             rolebindings?: components["schemas"]["IdRef"][] | null;
@@ -4345,6 +4355,7 @@ export interface operations {
                      *         "cluster_dns": "demo-cluster-01.k8s.example.com",
                      *         "environment": "dev",
                      *         "credential_generation": 0,
+                     *         "receiver_url": null,
                      *         "platform_components": [
                      *           {
                      *             "id": "cert-manager",

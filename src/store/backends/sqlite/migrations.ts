@@ -32,6 +32,8 @@
 //   Nothing ties `component` to the catalog in the schema: the rules say a rollout of a
 //   missing entry is a dangling reference, as for the other backends. audit_log is rebuilt with
 //   'rollouts' among the collections its CHECK accepts (SQLite cannot change a CHECK in place).
+// - clusters.receiver_url (version 7): the cluster's Flux Receiver, told after a revision that
+//   changes its answers; NULL for every cluster that had none, which is the schema's default.
 import type { Database } from 'better-sqlite3';
 
 export interface Migration {
@@ -237,6 +239,13 @@ DROP TABLE audit_log;
 ALTER TABLE audit_log_v6 RENAME TO audit_log;
 CREATE INDEX audit_log_record ON audit_log (collection, record_id);
 CREATE INDEX audit_log_caller ON audit_log (caller_kind, caller_name);
+`,
+  },
+  {
+    version: 7,
+    description: "a cluster's Flux Receiver, told to poll after a revision that changes its answers",
+    sql: `
+ALTER TABLE clusters ADD COLUMN receiver_url TEXT CHECK (receiver_url IS NULL OR receiver_url LIKE 'https://%');
 `,
   },
 ];

@@ -48,6 +48,7 @@ interface ClusterRow {
   cluster_dns: unknown;
   environment: unknown;
   credential_generation: unknown;
+  receiver_url: unknown;
   patches: unknown;
 }
 interface RefRow {
@@ -155,6 +156,7 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
       cluster_dns: row.cluster_dns,
       environment: row.environment,
       credential_generation: row.credential_generation,
+      receiver_url: row.receiver_url,
       ...byCluster.get(row.id)!,
       patches: row.patches,
     }, ['patches']);
@@ -228,10 +230,12 @@ export class RowWriter {
       case 'clusters': {
         const r = record as Cluster;
         this.#stmt(
-          `INSERT INTO clusters (id, cluster_name, cluster_dns, environment, credential_generation, patches) VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO clusters (id, cluster_name, cluster_dns, environment, credential_generation, receiver_url, patches)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET cluster_name = excluded.cluster_name, cluster_dns = excluded.cluster_dns,
-             environment = excluded.environment, credential_generation = excluded.credential_generation, patches = excluded.patches`,
-        ).run(r.id, r.cluster_name, r.cluster_dns, r.environment, r.credential_generation, JSON.stringify(r.patches));
+             environment = excluded.environment, credential_generation = excluded.credential_generation,
+             receiver_url = excluded.receiver_url, patches = excluded.patches`,
+        ).run(r.id, r.cluster_name, r.cluster_dns, r.environment, r.credential_generation, r.receiver_url ?? null, JSON.stringify(r.patches));
         this.#deleteReferences(r.id);
         const component = this.#stmt(
           `INSERT INTO cluster_platform_components (cluster_id, position, component_id, enabled, oci_tag, component_path)

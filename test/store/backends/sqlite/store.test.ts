@@ -89,7 +89,7 @@ describe('schema and seed', () => {
   it('a new database gets the schema, WAL mode and the seed, in one transaction at revision 1', async () => {
     const { path, revision } = await openStore();
     inspect(path, (db) => {
-      expect(db.pragma('user_version', { simple: true })).toBe(6);
+      expect(db.pragma('user_version', { simple: true })).toBe(7);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
       expect(tables).toEqual([
@@ -141,7 +141,7 @@ describe('schema and seed', () => {
     ).run();
     old.close();
     const service = await startService(url);
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5, 6], schema_version: 6 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5, 6, 7], schema_version: 7 });
     expect(rowsOf(path, 'SELECT record_id, token_role, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
       { record_id: 'team-old', token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
     ]);
@@ -159,7 +159,7 @@ describe('schema and seed', () => {
     ).run();
     old.close();
     const service = await startService(url);
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4, 5, 6], schema_version: 6 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [4, 5, 6, 7], schema_version: 7 });
     expect(rowsOf(path, "SELECT credential_generation FROM clusters WHERE id = 'old'")).toEqual([{ credential_generation: 5 }]);
     expect(rowsOf(path, 'SELECT record_id, caller_kind, caller_name, caller_email FROM audit_log')).toEqual([
       { record_id: 'old', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
@@ -182,7 +182,7 @@ describe('schema and seed', () => {
        VALUES ('2026-01-01T00:00:00.000Z', 'create', 'rollouts', 'r', 'write', '[]', 5, 6)`)).toThrow(/CHECK constraint/);
     old.close();
     const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, ROLLOUT_AUTO_ADVANCE: 'off' });
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [6], schema_version: 6 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [6, 7], schema_version: 7 });
     expect(rowsOf(path, 'SELECT seq, at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email, message FROM audit_log')).toEqual([
       {
         seq: 1, at: '2026-01-01T00:00:00.000Z', action: 'update', collection: 'namespaces', record_id: 'team-old', token_role: 'write',
@@ -220,7 +220,7 @@ describe('schema and seed', () => {
     await (await startService(url)).close();
     const service = await startService(url, { SEED_FILE: 'data/seed.json' });
     const opened = service.logs.find((l) => l.msg === 'sqlite database opened');
-    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 6 });
+    expect(opened).toMatchObject({ migrations_applied: [], schema_version: 7 });
     expect(service.logs.some((l) => l.msg === 'new database seeded')).toBe(false);
     const list = (await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).json();
     expect(list.inputs.map((c: { id: string }) => c.id)).toEqual(['c0', 'c1']);
@@ -235,7 +235,7 @@ describe('schema and seed', () => {
     old.exec(`INSERT INTO clusters (id, cluster_name, cluster_dns, environment) VALUES ('old', 'old one', 'old.example.com', 'qa')`);
     old.close();
     const service = await startService(url, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
-    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5, 6], schema_version: 6 });
+    expect(service.logs.find((l) => l.msg === 'sqlite database opened')).toMatchObject({ migrations_applied: [3, 4, 5, 6, 7], schema_version: 7 });
     const got = await request(service.url, '/clusters/old', { token: WRITE_TOKEN });
     expect(got.json()).toMatchObject({ id: 'old', cluster_name: 'old one', credential_generation: 0 });
     const raised = await request(service.url, '/clusters/old', {
