@@ -23,15 +23,15 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Three workers on two cores. Side by side on a cross-section of the integration tier (33
-    // files, every third by time), for the same CPU (218 and 230 s user+sys), two workers took
-    // 581 s and three 429 s: a third worker computes while the others wait on git, child
-    // processes and timers, and holds a larger share of a machine others use at the same time
-    // (the load was 10-14; how much remains on an idle machine was not measured, there was no
-    // quiet moment). Files start longest first: the projects in the order of their names (e2e,
+    // Two workers on two cores. Three were faster on a cross-section of the integration tier
+    // (33 files, every third by time: 429 s against 581 s, for the same 218-230 s of CPU, at a
+    // load of 10-14 from other work on the machine), but in a full run at a load of 20 the e2e
+    // files, which start first, ran three at once and 12 of their 36 tests failed their limits
+    // (none failed in a full run with two workers at a load of 8-10). There was no quiet moment
+    // to measure in. Files start longest first: the projects in the order of their names (e2e,
     // integration, unit), in each the files that failed last, then by their time in the last
     // run (Vitest's cache; by size on a fresh clone).
-    maxWorkers: 3,
+    maxWorkers: 2,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       {
