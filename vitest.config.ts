@@ -23,7 +23,14 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Integration tests start servers and git processes; two cores is all CI has.
+    // Two workers on two cores. Three were faster on a cross-section of the integration tier
+    // (33 files, every third by time: 429 s against 581 s, for the same 218-230 s of CPU, at a
+    // load of 10-14 from other work on the machine), but in a full run at a load of 20 the e2e
+    // files, which start first, ran three at once and 12 of their 36 tests failed their limits
+    // (none failed in a full run with two workers at a load of 8-10). There was no quiet moment
+    // to measure in. Files start longest first: the projects in the order of their names (e2e,
+    // integration, unit), in each the files that failed last, then by their time in the last
+    // run (Vitest's cache; by size on a fresh clone).
     maxWorkers: 2,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prepareBackend } from '../helpers/backends.ts';
 import { git, tempDir, writeFiles } from '../helpers/git-fixture.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from '../helpers/service.ts';
+import { runTool } from '../helpers/run-tool.ts';
 import { CLI, cleanEnv, runCli } from '../helpers/tools.ts';
 import { BUMP, DROP_TEAM_X, PREVIEW_DATA } from '../helpers/preview-data.ts';
 import { dump } from 'js-yaml';
@@ -45,7 +46,12 @@ function changesFile(body: unknown): string {
 describe('gitops-config apply', () => {
   it('--preview prints what diff prints for the same change, exit 0 when publishable, 1 when not', async () => {
     const { service, dir } = await start();
-    const preview = await apply([changesFile(BUMP), '--server', service.url, '--preview']);
+    // Three processes at once (a preview stores nothing): each Node start takes seconds of CPU.
+    const [preview, json, refused] = await Promise.all([
+      apply([changesFile(BUMP), '--server', service.url, '--preview']),
+      apply([changesFile(BUMP), '--server', service.url, '--preview', '--format', 'json']),
+      apply([changesFile(DROP_TEAM_X), '--server', service.url, '--preview']),
+    ]);
     expect(preview.status, preview.stderr).toBe(0);
 
     const checkout = join(tempDir(), 'checkout');
@@ -53,7 +59,7 @@ describe('gitops-config apply', () => {
     const { id: _id, ...podinfo } = { ...(PREVIEW_DATA.platform_components[0] as object), id: 'podinfo', component_version: '6.8.0', oci_tag: '6.8.0' };
     writeFiles(checkout, { 'platform_components/podinfo.yaml': dump(podinfo) });
     git(checkout, 'commit', '-q', '-am', BUMP.message);
-    const diff = runCli(['diff', checkout, 'HEAD~1', 'HEAD']);
+    const diff = await runTool(['diff', checkout, 'HEAD~1', 'HEAD']);
     expect(diff.status).toBe(0);
     // All but the first line, which names the revisions.
     const [previewHead, ...previewRest] = preview.stdout.split('\n');
@@ -62,10 +68,8 @@ describe('gitops-config apply', () => {
     expect(previewRest).toEqual(diffRest);
     expect(preview.stdout).toContain('Summary: 3 clusters changed (qa 1, prod 2) of 5');
 
-    const json = await apply([changesFile(BUMP), '--server', service.url, '--preview', '--format', 'json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ publishable: true, summary: { clusters_changed: 3 } });
 
-    const refused = await apply([changesFile(DROP_TEAM_X), '--server', service.url, '--preview']);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toMatch(/^!! REFUSED/m);
     expect(refused.stdout).toContain('2 clusters would get an empty list');
@@ -90,13 +94,16 @@ describe('gitops-config apply', () => {
 
   it('prints the service\'s refusal, with the write it names (exit 1)', async () => {
     const { service } = await start();
-    const missing = await apply([changesFile({ writes: [BUMP.writes[0], { op: 'delete', collection: 'namespaces', id: 'nope' }] }), '--server', service.url]);
+    // At once: none of them stores anything.
+    const [missing, reader, away] = await Promise.all([
+      apply([changesFile({ writes: [BUMP.writes[0], { op: 'delete', collection: 'namespaces', id: 'nope' }] }), '--server', service.url]),
+      apply([changesFile(BUMP), '--server', service.url, '--preview'], { GITOPS_CONFIG_TOKEN: READ_TOKEN }),
+      apply([changesFile(BUMP), '--server', 'http://127.0.0.1:9', '--preview']),
+    ]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe('gitops-config: the service answered 404 not_found: write 1: namespaces/nope not found\n  write 1: namespaces/nope not found\n');
-    const reader = await apply([changesFile(BUMP), '--server', service.url, '--preview'], { GITOPS_CONFIG_TOKEN: READ_TOKEN });
     expect(reader.status).toBe(1);
     expect(reader.stderr).toMatch(/^gitops-config: the service answered 401 unauthorized: the read token \(AUTH_TOKEN\) may read but not write/);
-    const away = await apply([changesFile(BUMP), '--server', 'http://127.0.0.1:9', '--preview']);
     expect(away.status).toBe(1);
     expect(away.stderr).toMatch(/^gitops-config: cannot reach http:\/\/127\.0\.0\.1:9: /);
   });
@@ -114,8 +121,15 @@ describe('gitops-config apply', () => {
       [[file, '--server', 'ftp://example.com'], { GITOPS_CONFIG_TOKEN: 'x' }, /is not an http or https URL/],
       [[file, '--server', 'http://127.0.0.1:9', '--token-file', 'nowhere'], {}, /cannot read the token file/],
     ];
-    for (const [args, env, message] of cases) {
-      const result = runCli(['apply', ...args], { env });
+    // The first in a process of its own, as a pipeline runs it; the others through the run() its
+    // bin calls, in this process (test/tools/run-in-process.test.ts holds that a usage error
+    // gives the same status and bytes both ways), rather than a Node start of seconds each.
+    const [first, ...rest] = cases;
+    const child = runCli(['apply', ...first![0]], { env: first![1] });
+    expect(child.status, first![0].join(' ')).toBe(2);
+    expect(child.stderr).toMatch(first![2]);
+    for (const [args, env, message] of rest) {
+      const result = await runTool(['apply', ...args], { env });
       expect(result.status, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(message);
     }
