@@ -46,7 +46,16 @@ export async function startServiceProcess(
   child.stdout!.on('data', (c) => (out += String(c)));
   child.stderr!.on('data', (c) => (err += String(c)));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
-  const url = await startLine(child, () => out + err, options.startTimeoutMs);
+  const url = await startLine(child, () => out + err, options.startTimeoutMs).catch((error: unknown) => {
+    // One that did not start in time is stopped, not left running for the rest of the suite.
+    try {
+      if (wrapper.length > 0) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      // Gone already.
+    }
+    throw error;
+  });
   return {
     child,
     url,
