@@ -1,6 +1,6 @@
 // The diff report as text for a terminal, Markdown for a pull-request comment, or JSON.
 import { ENVIRONMENTS } from '../domain/records.ts';
-import type { ClusterDiff, DiffReport, EndpointDiff, FieldChange, InputChange } from '../domain/revision-diff.ts';
+import type { ClusterDiff, DiffReport, EndpointDiff, FieldChange, InputChange } from '../domain/diff-report.ts';
 import { type Palette, PLAIN } from './terminal-colours.ts';
 import { plural, problemLine } from './validate-render.ts';
 

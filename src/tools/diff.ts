@@ -5,7 +5,8 @@
 // too; problems get their file:line:col here, from the files' text.
 import { judge } from '../domain/judge.ts';
 import { isError, withSources } from '../domain/problem.ts';
-import { type DiffReport, revisionDiff } from '../domain/revision-diff.ts';
+import type { DiffReport } from '../domain/diff-report.ts';
+import { revisionDiff } from '../domain/revision-diff.ts';
 import { ObjectReader } from '../store/git/files/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit as headOf } from '../store/git/repository.ts';

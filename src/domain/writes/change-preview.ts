@@ -6,7 +6,8 @@
 import { allowsShrink, judge } from '../judge.ts';
 import { withSources } from '../problem.ts';
 import { analyzeFleetInSteps } from '../rules/index.ts';
-import { type DiffReport, revisionDiffInSteps } from '../revision-diff.ts';
+import type { DiffReport } from '../diff-report.ts';
+import { revisionDiffInSteps } from '../revision-diff.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { runSteps, type Steps } from '../steps.ts';
 import { changeSetAllowsShrink, type ChangeSetRequest } from './change-set.ts';
