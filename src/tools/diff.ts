@@ -6,7 +6,8 @@
 import type { ReceiverHosts } from '../domain/receiver-hosts.ts';
 import { judge } from '../domain/judge.ts';
 import { isError, withSources } from '../domain/problem.ts';
-import { type DiffReport, revisionDiff } from '../domain/revision-diff.ts';
+import type { DiffReport } from '../domain/diff-report.ts';
+import { revisionDiff } from '../domain/revision-diff.ts';
 import { ObjectReader } from '../store/git/files/object-reader.ts';
 import { commitAllowsShrink } from '../store/git/history.ts';
 import { headCommit as headOf } from '../store/git/repository.ts';

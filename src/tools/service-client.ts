@@ -4,7 +4,7 @@
 // lines a person reads, and a change set sent for a preview, a dry run or a commit.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DiffReport } from '../domain/revision-diff.ts';
+import type { DiffReport } from '../domain/diff-report.ts';
 import type { CliIo } from './cli-io.ts';
 import { type DiffFormat, renderDiff } from './diff-render.ts';
 import { EXIT_OK, EXIT_PROBLEMS } from './exit-codes.ts';

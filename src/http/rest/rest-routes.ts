@@ -18,7 +18,7 @@ import type { Snapshot } from '../../domain/snapshot.ts';
 import type { WriteRequest } from '../../domain/writes/write-request.ts';
 import { WriteRefused } from '../../store/errors.ts';
 import type { StoreRunner } from '../../store/runner/store-runner.ts';
-import type { WriteResult } from '../../store/writes/write-attempts.ts';
+import type { WriteResult } from '../../store/writes/write-path.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../auth/authorize.ts';
 import { ApiError, invalidQuery, notLoaded, otherMethodsRefused } from '../errors.ts';

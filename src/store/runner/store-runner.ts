@@ -18,7 +18,7 @@ import type { StoreStatus } from './store-status.ts';
 import { newestInStore, servedAtLeast } from './revision-order.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
-import type { WriteOptions, WriteResult } from '../writes/write-attempts.ts';
+import type { WriteOptions, WriteResult } from '../writes/write-path.ts';
 import { StoreWrites } from '../writes/store-writes.ts';
 import { type ClustersChangedListener, type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
 import { StartupError } from '../../shared/startup-error.ts';

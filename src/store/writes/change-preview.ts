@@ -3,7 +3,7 @@
 // commit would be (404, 409, 412, 400 with the write's index; 503 while the store holds a
 // refused revision) — with the shrink guard left to the judgement, then the report of what it
 // would do (domain/writes/change-preview.ts). Nothing is stored.
-import type { DiffReport } from '../../domain/revision-diff.ts';
+import type { DiffReport } from '../../domain/diff-report.ts';
 import type { ChangeSetRequest } from '../../domain/writes/change-set.ts';
 import { previewChangeSetSteps } from '../../domain/writes/change-preview.ts';
 import { runInSlices } from '../runner/event-loop.ts';

@@ -6,7 +6,8 @@ import type { ChangeSetRequest } from '../../domain/writes/change-set.ts';
 import { asStoreFault, type StoreFaultReason, WriteRefused } from '../errors.ts';
 import { SerialQueue } from '../runner/serial-queue.ts';
 import type { StoreEvents, WriteOutcome } from '../runner/store-events.ts';
-import { attemptWrite, type WriteOptions, type WritePath, type WriteResult } from './write-attempts.ts';
+import { attemptWrite } from './write-attempts.ts';
+import type { WriteOptions, WritePath, WriteResult } from './write-path.ts';
 import { WriterTurns } from './writer-turns.ts';
 
 export class StoreWrites {

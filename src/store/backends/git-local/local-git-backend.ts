@@ -2,32 +2,23 @@
 // store, and every change to them (an editor saving, a `git pull`, a commit) is noticed
 // within a second. In crud mode each REST write becomes one commit of the record's file, and
 // each change set one commit of all its records' files.
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import { schemaHintLine } from '../../../domain/repo-layout/record-file-text.ts';
-import type { Collection } from '../../../domain/records.ts';
 import type { Backend, BackendDescription, Between, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteLock } from '../../backend.ts';
 import type { PublishedRevision } from '../../runner/published-revision.ts';
-import { BaseMoved, describeError, StoreUnavailable } from '../../errors.ts';
-import { type CommitAuthor, CommitBuilder } from '../../git/commit-builder.ts';
+import { describeError, StoreUnavailable } from '../../errors.ts';
+import type { CommitAuthor } from '../../git/commit-builder.ts';
 import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } from '../../git/commit-files.ts';
-import { commitAuthor, commitMessage } from '../../git/commit-message.ts';
 import { ObjectReader } from '../../git/files/object-reader.ts';
 import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
-import { IndexFileCache } from '../../git/files/index-file-access.ts';
-import { requireGitDirectory } from '../../git/git-directory.ts';
-import type { LockOptions } from '../../git/files/lock-file.ts';
-import { commitOfRevision, currentBranch, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
+import { commitOfRevision, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
-import { SliceTimer, yieldToEventLoop } from '../../runner/event-loop.ts';
+import { yieldToEventLoop } from '../../runner/event-loop.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
-import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
-import { recordFileThread } from '../../record-files/record-file-thread.ts';
+import { LocalGitWrites } from './local-git-writes.ts';
 import { WriteRepair } from './write-journal.ts';
 
 /** How often every record file's stat is looked at, for changes the watcher missed. */
@@ -50,7 +41,6 @@ export class LocalGitBackend implements Backend {
   readonly #options: LocalGitOptions;
   readonly #gitCache = {};
   readonly #loader = new RecordFileLoader();
-  readonly #builder: CommitBuilder;
   readonly #watcher: ChangeWatcher;
   /** What the last load or commit saw; the watcher compares changes with it. */
   #seen: { head: string | undefined; files: Map<string, string>; revision?: string } | undefined;
@@ -58,25 +48,19 @@ export class LocalGitBackend implements Backend {
   /** Record files changed since the last load (from the watcher), or "all": read every one. */
   #pending: Set<string> | 'all' = 'all';
   #rescan: NodeJS.Timeout | undefined;
-  readonly #indexCache = new IndexFileCache();
   /** The record files of the HEAD commit, kept while HEAD stays. */
   readonly #headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {};
-  /** The locks a write holds across its attempts (lockForWrite), if any. */
-  #writeLocks: WriteLocks | undefined;
-  readonly #lockOptions: LockOptions;
   readonly #repair: WriteRepair;
+  readonly #writes: LocalGitWrites;
 
   constructor(options: LocalGitOptions) {
     this.#options = options;
     this.dir = resolve(options.dir);
-    this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#gitCache });
     this.#watcher = new ChangeWatcher(this.dir, options.log, options.maxRecordBytes);
     this.#reader = new WorkingTreeReader(this.dir, options.maxRecordBytes);
     this.#repair = new WriteRepair(this.dir, options.log);
-    this.#lockOptions = {
-      waitMs: options.lockTimeoutMs,
-      onStaleLock: ({ lock, owner }) => options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left'),
-    };
+    const { log, author, lockTimeoutMs } = options;
+    this.#writes = new LocalGitWrites({ dir: this.dir, log, author, lockTimeoutMs, cache: this.#gitCache, repair: this.#repair });
   }
 
   async open(): Promise<void> {
@@ -192,69 +176,12 @@ export class LocalGitBackend implements Backend {
   }
 
   /** Holds index.lock and the branch's lock: a person's git command waits (or fails) until release. */
-  async lockForWrite(): Promise<WriteLock> {
-    const branch = await currentBranch(this.dir);
-    if (!branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
-    let locks: WriteLocks;
-    try {
-      await this.#repair.beforeWrite();
-      locks = await takeWriteLocks(requireGitDirectory(this.dir), branch, this.#lockOptions);
-    } catch (error) {
-      throw commitFault(error, this.#options.log);
-    }
-    this.#writeLocks = locks;
-    return {
-      release: async () => {
-        if (this.#writeLocks === locks) this.#writeLocks = undefined;
-        await locks.release();
-      },
-    };
+  lockForWrite(): Promise<WriteLock> {
+    return this.#writes.lockForWrite();
   }
 
   async #commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
-    let repaired: boolean;
-    try {
-      // Under the write lock, lockForWrite repaired already.
-      repaired = !this.#writeLocks && (await this.#repair.beforeWrite());
-    } catch (error) {
-      throw commitFault(error, this.#options.log);
-    }
-    // The working tree the write was computed on changed with the repair: loaded again first.
-    if (repaired) throw new BaseMoved('a write a stopped process of this service left was repaired');
-    const parent = commitOfRevision(base.snapshot.revision);
-    const branch = await currentBranch(this.dir);
-    if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.dir} has no branch with a commit to add to`);
-    const changes: WorkingTreeChange[] = [];
-    const sources = new Map<string, string>();
-    // A set of 1,000 records is 1,000 files read and edited: polls are let in meanwhile.
-    const slices = new SliceTimer();
-    for (const { collection, id, record } of set.changes) {
-      const path = base.sources.get(`${collection}/${id}`) ?? recordFilePath(collection, id);
-      const previous = await readFile(join(this.dir, path)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
-      const header = previous ? '' : await this.#schemaHint(collection, base.sources);
-      const text = record === null ? null : await recordFileThread.edit(collection, record, previous?.toString('utf8'), header);
-      changes.push({ path, text, previous });
-      if (text !== null) sources.set(`${collection}/${id}`, path);
-      await slices.turnIfDue();
-    }
-    let head: string;
-    try {
-      ({ commit: head } = await commitToWorkingTree(this.dir, this.#builder, {
-        branchRef: branch,
-        parent,
-        changes,
-        message: commitMessage(set),
-        author: commitAuthor(set),
-        locks: this.#writeLocks,
-        lockOptions: this.#lockOptions,
-        indexCache: this.#indexCache,
-      }));
-    } catch (error) {
-      throw commitFault(error, this.#options.log);
-    }
+    const { head, parent, changes, sources } = await this.#writes.commit(set, base);
     // What this backend has seen is its own, and only changed in the runner's queue: updated in place
     // (a fleet's folder is 10,000 entries, not worth a copy per write).
     const files = this.#seen?.files ?? new Map<string, string>();
@@ -271,15 +198,6 @@ export class LocalGitBackend implements Backend {
     const revision = clean ? head : await workingTreeRevision(this.dir, [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath), this.#gitCache);
     this.#seen.revision = revision;
     return { revision, sources };
-  }
-
-  /** The schema hint line the other files of the folder start with, for a new file. */
-  async #schemaHint(collection: Collection, sources: ReadonlyMap<string, string>): Promise<string> {
-    for (const [key, path] of sources) {
-      if (!key.startsWith(`${collection}/`)) continue;
-      return schemaHintLine(await readFile(join(this.dir, path), 'utf8').catch(() => ''));
-    }
-    return '';
   }
 
   describe(): BackendDescription {

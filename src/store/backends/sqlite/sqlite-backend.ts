@@ -14,7 +14,8 @@ import { StartupError } from '../../../shared/startup-error.ts';
 import { insertAuditRow } from './audit-rows.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { SCHEMA_VERSION, schemaVersion } from './migrations.ts';
-import { readAllRecords, type RecordCache, RowWriter } from './rows.ts';
+import { RowWriter } from './row-writer.ts';
+import { readAllRecords, type RecordCache } from './rows.ts';
 import { type Db, isBusy, openDatabase, prepareSchema, readMeta, readRevision, seedIfNew, setRevision, sqliteMessage } from './sqlite-database.ts';
 
 /** How often PRAGMA data_version is checked for commits by other connections. */

@@ -9,7 +9,8 @@ import { StartupError } from '../../../shared/startup-error.ts';
 import { readSeedFile } from '../seed-file.ts';
 import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
-import { hasNoRecords, RowWriter } from './rows.ts';
+import { RowWriter } from './row-writer.ts';
+import { hasNoRecords } from './rows.ts';
 
 export type Db = Database.Database;
 
