@@ -7,6 +7,7 @@ import { backendSettingsFrom, type BackendName, type BackendSettings } from './s
 import type { ApiMode } from './store/backends/shared-settings.ts';
 import type { TlsSettings } from './http/transport/tls-files.ts';
 import { type RolloutSettings, rolloutSettingsFrom } from './serving/rollouts/rollout-settings.ts';
+import { type EventSettings, eventSettingsFrom } from './serving/event-settings.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
@@ -32,7 +33,7 @@ export interface ListenAddress {
  * Everything the service is started with. What the store needs is BackendSettings, read by
  * the backends' own folders (store/backends/index.ts); API_MODE among them.
  */
-export interface ServiceConfig extends BackendSettings, RolloutSettings {
+export interface ServiceConfig extends BackendSettings, RolloutSettings, EventSettings {
   authToken: string;
   /** Write token; defaults to the read token. */
   crudAuthToken: string;
@@ -233,6 +234,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     writeTimeoutMs: parseDuration('WRITE_TIMEOUT', env.WRITE_TIMEOUT || '10s'),
     fleetPollIntervalMs: parseDuration('FLEET_POLL_INTERVAL', env.FLEET_POLL_INTERVAL || '10m'),
     ...rolloutSettingsFrom(env, store.apiMode),
+    ...eventSettingsFrom(env),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),

@@ -24,6 +24,8 @@ import { registerFleetSeries } from './fleet-series.ts';
 import { PeerPollsCache } from './peer-polls-cache.ts';
 import { RequestCounts } from './request-counts.ts';
 import { RolloutSeries } from './rollout-series.ts';
+import { EventSeries } from './event-series.ts';
+import type { ClusterEvents } from '../serving/cluster-events.ts';
 import { registerStoreSeries, type StoreSeriesSource } from './store-series.ts';
 
 export const METRIC_PREFIX = 'gitops_config_';
@@ -44,6 +46,7 @@ export class ServiceMetrics {
   /** Scrapes of /metrics so far: series read in one scrape may share work (./fleet-series.ts). */
   #scrapes = 0;
   readonly #rollouts: RolloutSeries;
+  readonly #events: EventSeries;
 
   constructor({ store, fleet, pollIntervalMs, peers }: MetricSources) {
     const registers = [this.registry];
@@ -169,6 +172,7 @@ export class ServiceMetrics {
     registerStoreSeries(METRIC_PREFIX, registers, store);
     registerAnswerLimitSeries(METRIC_PREFIX, registers, store);
     this.#rollouts = new RolloutSeries(METRIC_PREFIX, registers);
+    this.#events = new EventSeries(METRIC_PREFIX, registers);
 
     collectDefaultMetrics({ register: this.registry });
   }
@@ -176,6 +180,11 @@ export class ServiceMetrics {
   /** The rollout series read each evaluation of the rollouts from now on (made after these: they need the polls). */
   followRollouts(evaluations: Pick<RolloutEvaluations, 'onEvaluated'>): () => void {
     return this.#rollouts.follow(evaluations);
+  }
+
+  /** The event series read the events the clusters sent. */
+  followEvents(events: ClusterEvents): void {
+    this.#events.follow(events);
   }
 
   get contentType(): string {
