@@ -11,6 +11,7 @@ import { type CrudService, startCrud } from '../helpers/crud.ts';
 import { EVENTS, postSigned, postWithToken } from '../helpers/flux-event-posts.ts';
 import { clusterToken, helmEventBody, hmacSignature } from '../helpers/flux-events.ts';
 import { request } from '../helpers/http.ts';
+import { expectMatchesOpenApi } from '../helpers/openapi.ts';
 import { READ_TOKEN } from '../helpers/service.ts';
 
 const KEY = 'events-test-token-key-0123456789abcdefgh';
@@ -40,6 +41,7 @@ describe('POST /api/v2/gitops/events', () => {
     const bearer = await postWithToken(service.url, upgraded(null, 'one'), C1);
     expect(bearer.status, bearer.text).toBe(202);
     expect(bearer.json()).toEqual({ status: 'accepted' });
+    await expectMatchesOpenApi('post', EVENTS, 202, bearer.json());
     const basic = await request(service.url, EVENTS, {
       method: 'POST',
       body: upgraded('c1', 'two'),
@@ -61,6 +63,7 @@ describe('POST /api/v2/gitops/events', () => {
     const again = await postSigned(service.url, upgraded('c1', 'three'), C1);
     expect(again.status).toBe(202);
     expect(again.json().status).toBe('duplicate');
+    await expectMatchesOpenApi('post', EVENTS, 202, again.json());
     expect(kept('c1')).toBe(3);
   });
 
@@ -157,6 +160,7 @@ describe('POST /api/v2/gitops/events', () => {
       expect(res.json().error, c.name).toBe({ 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden' }[c.status]);
       expect(res.json().message, c.name).toMatch(c.says);
       expect(res.headers['cache-control'], c.name).toBe('no-store');
+      await expectMatchesOpenApi('post', EVENTS, c.status, res.json());
     }
     const notEvent = await postWithToken(service.url, '{"kind":"Deployment"}', C1);
     expect(notEvent.json().details.map((d: { path: string }) => d.path)).toEqual([
@@ -214,6 +218,7 @@ describe('POST /api/v2/gitops/events', () => {
       message: expect.stringContaining('cluster "c0" sent more than 40 events at once'),
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    await expectMatchesOpenApi('post', EVENTS, 429, refused.json());
     expect(kept('c0')).toBe(accepted);
     // Another cluster has its own allowance.
     expect((await postWithToken(service.url, upgraded(null, 'after the burst of c0'), C1)).status).toBe(202);
