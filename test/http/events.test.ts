@@ -5,7 +5,7 @@
 // cluster named in metadata.cluster, the Alert's eventMetadata), and answered 202; every bad
 // input gets its own clear 400, 401, 403, 413 or 429 with the JSON error body, and nothing of it
 // is kept.
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CrudService, startCrud } from '../helpers/crud.ts';
 import { EVENTS, postSigned, postWithToken } from '../helpers/flux-event-posts.ts';
@@ -229,4 +229,49 @@ describe('POST /api/v2/gitops/events', () => {
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
   });
+});
+
+describe('10,000 events from one cluster at once', () => {
+  let service: CrudService;
+  beforeAll(async () => {
+    service = await startCrud('memory', { CLUSTER_TOKEN_KEYS: KEY, LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('are limited to EVENTS_BURST (100) and EVENTS_RATE (10 a second), and what is kept stays within its bounds', async () => {
+    // As a notification-controller would, on kept-alive connections, signed as generic-hmac signs.
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const post = (body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const headers = { 'content-type': 'application/json', 'x-signature': hmacSignature(body, C1) };
+        const req = httpRequest(new URL(EVENTS, service.url), { method: 'POST', agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const started = Date.now();
+    const statuses = new Map<number, number>();
+    let next = 0;
+    const worker = async () => {
+      while (next < 10_000) {
+        const status = await post(upgraded('c1', `flood ${next++}`));
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, worker));
+    agent.destroy();
+    const seconds = (Date.now() - started) / 1000;
+    const accepted = statuses.get(202) ?? 0;
+    expect(accepted + (statuses.get(429) ?? 0)).toBe(10_000);
+    expect(accepted).toBeGreaterThanOrEqual(100);
+    expect(accepted).toBeLessThanOrEqual(100 + Math.ceil(10 * seconds) + 1);
+    // At most 64 kept of the cluster, the newest; far within EVENTS_MEMORY.
+    expect(service.events.of('c1')).toHaveLength(64);
+    expect(service.events.of('c1')!.at(-1)!.message).toMatch(/^flood \d+$/);
+    expect(service.events.bytes).toBeLessThan(100 * 1024);
+  }, 180_000);
 });
