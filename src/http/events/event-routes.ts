@@ -12,6 +12,7 @@ import { parseFluxEvent } from '../../domain/events/flux-event.ts';
 import type { ClusterEvents } from '../../serving/cluster-events.ts';
 import type { EventRateLimit } from '../../serving/event-rate-limit.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { clusterCaller } from '../auth/cluster-tokens.ts';
 import { ApiError, otherMethodsRefused } from '../errors.ts';
 import { EVENTS_PATH } from '../paths.ts';
 import { eventJson, readEventBody } from './event-body.ts';
@@ -42,6 +43,8 @@ export function eventRoutes(deps: EventRouteDeps): Router {
       throw new ApiError('bad_request', `the body is not a Flux event: ${said}`, { details: parsed.problems });
     }
     const clusterId = senders.sender(parsed.event, body, caller, signature);
+    // A signed event's sender is a cluster too, for the request log and the request series.
+    res.locals.caller ??= clusterCaller(clusterId);
     deps.limit.take(clusterId);
     const outcome = deps.events.keep(clusterId, parsed.event, now());
     const { kind, namespace, name } = parsed.event;
