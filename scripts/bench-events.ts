@@ -40,7 +40,9 @@ function event(cluster: string, n: number): string {
     },
     severity: n % 7 === 0 ? 'error' : 'info',
     timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    message: `Helm upgrade succeeded for release flux-system/component-01.v${n} with chart component-01@1.0.${n} ${'.'.repeat(400)}`,
+    message:
+      `Helm upgrade succeeded for release flux-system/component-01.v${n} with chart component-01@1.0.${n} ` +
+      '.'.repeat(400),
     reason: n % 7 === 0 ? 'UpgradeFailed' : 'UpgradeSucceeded',
     metadata: { cluster, revision: `1.0.${n}` },
     reportingController: 'helm-controller',
@@ -114,9 +116,11 @@ async function main(): Promise<void> {
       const fleetMs = performance.now() - fleetStarted;
       const memory = procMemory(service.pid);
       const fleet = await keptBytes(client);
-      const sent = `round ${round + 1}: ${many.length} events from ${CLUSTERS} clusters in ${(fleetMs / 1000).toFixed(1)} s`;
+      const took = `${(fleetMs / 1000).toFixed(1)} s`;
+      const sent = `round ${round + 1}: ${many.length} events from ${CLUSTERS} clusters in ${took}`;
       console.log(
-        `  ${sent} (${show(fleetStatuses)}); kept ${fleet.kept}, counted at ${mib(fleet.bytes)}; RSS ${mib(memory?.rss ?? NaN)}`,
+        `  ${sent} (${show(fleetStatuses)}); kept ${fleet.kept}, counted at ${mib(fleet.bytes)}; ` +
+          `RSS ${mib(memory?.rss ?? NaN)}`,
       );
     }
     console.log(`  peak RSS ${mib(procMemory(service.pid)?.hwm ?? NaN)}`);

@@ -102,7 +102,8 @@ describe('a rollout with require_reports gates each step on what its clusters re
     expect(stateOf(s, 'dev-eu-1')).toMatchObject({ state: 'succeeded' });
     expect(s.steps[0].done_at).not.toBeNull();
 
-    // The early report delivered again (a retried delivery: the same body) is kept once, and counts no more than before.
+    // The early report delivered again (a retried delivery: the same body) is kept once, and counts
+    // no more than before.
     const again = await postSigned(f.service.url, early, token('qa-eu-1'));
     expect(again.json()).toEqual({ status: 'duplicate', message: 'this event was received before; it is kept once' });
     await f.polledSince(Date.now(), ['dev-us-1', 'qa-eu-1', 'qa-us-1']);
@@ -112,7 +113,8 @@ describe('a rollout with require_reports gates each step on what its clusters re
     expect(stateOf(s, 'qa-eu-1').state).toBe('fetched');
     expect(s.reason).toBe('3 of 3 clusters have not reported success: dev-us-1, qa-eu-1, qa-us-1');
 
-    // Two succeed (one with its token as the caller, a generic Provider); qa-eu-1's upgrade fails: over the budget of 0.
+    // Two succeed (one with its token as the caller, a generic Provider); qa-eu-1's upgrade fails:
+    // over the budget of 0.
     expect((await postWithToken(f.service.url, helm('dev-us-1'), token('dev-us-1'))).status).toBe(202);
     expect(
       (await postSigned(f.service.url, helm('qa-us-1', { reason: 'InstallSucceeded' }), token('qa-us-1'))).status,

@@ -55,7 +55,7 @@ describe('releaseReport', () => {
     expect(releaseReport([event({ reason: 'UpgradeFailed', revision: '' })], target)?.state).toBe('failed');
   });
 
-  it('an event before the step was released, of an earlier release, of another object, or not a report changes nothing', () => {
+  it('an event before the release, of an earlier release, of another object, or no report changes nothing', () => {
     const ignored = [
       event({ receivedAt: RELEASED - 1 }),
       event({ reason: 'UpgradeFailed', receivedAt: RELEASED - 1 }),
