@@ -8,6 +8,7 @@ import type { ApiMode } from './store/backends/shared-settings.ts';
 import type { TlsSettings } from './http/transport/tls-files.ts';
 import { type RolloutSettings, rolloutSettingsFrom } from './serving/rollouts/rollout-settings.ts';
 import { type ReceiverSettings, receiverSettingsFrom } from './serving/receivers/receiver-settings.ts';
+import { type EventSettings, eventSettingsFrom } from './serving/event-settings.ts';
 import { parsePeerSource, type PeerSettings } from './peers/peer-source.ts';
 import { type OidcSettings, oidcSettingsFrom } from './http/auth/oidc/oidc-settings.ts';
 import {
@@ -33,7 +34,7 @@ export interface ListenAddress {
  * Everything the service is started with. What the store needs is BackendSettings, read by
  * the backends' own folders (store/backends/index.ts); API_MODE among them.
  */
-export interface ServiceConfig extends BackendSettings, RolloutSettings, ReceiverSettings {
+export interface ServiceConfig extends BackendSettings, RolloutSettings, ReceiverSettings, EventSettings {
   authToken: string;
   /** Write token; defaults to the read token. */
   crudAuthToken: string;
@@ -235,6 +236,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     fleetPollIntervalMs: parseDuration('FLEET_POLL_INTERVAL', env.FLEET_POLL_INTERVAL || '10m'),
     ...rolloutSettingsFrom(env, store.apiMode),
     ...receiverSettingsFrom(env),
+    ...eventSettingsFrom(env),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on') === 'on',
     ui: oneOf(env, 'UI', ['on', 'off'] as const, 'on') === 'on',
     tls: tlsSettingsFrom(env),

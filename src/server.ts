@@ -27,6 +27,10 @@ import type { PeerTls } from './peers/peer-client.ts';
 import type { PeerSettings } from './peers/peer-source.ts';
 import { CurrentResponses } from './serving/current-responses.ts';
 import { MergedPolls } from './serving/merged-polls.ts';
+import { ClusterEvents } from './serving/cluster-events.ts';
+import { EventRateLimit } from './serving/event-rate-limit.ts';
+import { MergedEvents } from './serving/merged-events.ts';
+import { eventRoutes } from './http/events/event-routes.ts';
 import { rolloutProgressService, type RolloutProgressService } from './serving/rollouts/rollout-progress-service.ts';
 import { rolloutRoutes } from './http/routes/rollout-routes.ts';
 import { StartupError } from './shared/startup-error.ts';
@@ -48,6 +52,8 @@ export interface RunningService {
   responses: CurrentResponses;
   /** The other replicas, with PEERS. */
   peers: Peers | undefined;
+  /** The events the clusters sent this replica (POST /api/v2/gitops/events). */
+  events: ClusterEvents;
   /** Rollout progress and, with ROLLOUT_AUTO_ADVANCE, its releases; absent with METRICS=off (no poll records). */
   rollouts: RolloutProgressService | undefined;
   /** Notices to clusters' Flux Receivers after each publication; undefined while receivers are off. */
@@ -90,7 +96,10 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const responses = new CurrentResponses(store);
   // Before the store starts, so that the first publication is counted too.
   const observability = config.metrics ? createObservability(store, responses, config.fleetPollIntervalMs, peers) : undefined;
-  const rollouts = rolloutProgressOf(config, store, responses, observability?.polls, peers, log);
+  // What the clusters report (POST /api/v2/gitops/events), kept within EVENTS_MEMORY.
+  const events = new ClusterEvents(config.eventMemoryBytes, store);
+  observability?.metrics.followEvents(events);
+  const rollouts = rolloutProgressOf(config, store, responses, { polls: observability?.polls, events }, peers, log);
   if (rollouts) observability?.metrics.followRollouts(rollouts.evaluations);
   const receivers = startReceiverNotifier(config, store, log);
   if (receivers) observability?.metrics.followReceivers(receivers);
@@ -133,8 +142,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     routers.push(changePreviewRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
     routers.push(changeSetRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
   }
-  routers.push(rolloutRoutes({ auth, tracker: rollouts?.tracker, polls: rollouts?.polls ?? (() => Promise.reject(new Error('no poll records'))) }));
-  if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls }));
+  const limit = new EventRateLimit(config.eventRate);
+  routers.push(eventRoutes({ auth, clusterTokenKeys: config.clusterTokenKeys, events, limit, log }));
+  routers.push(rolloutRoutes({
+    auth,
+    tracker: rollouts?.tracker,
+    polls: rollouts?.polls ?? (() => Promise.reject(new Error('no poll records'))),
+    events: rollouts?.events ?? (async () => events),
+  }));
+  if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls, events }));
   const ui = webUi(config, log);
   const connections = new ConnectionTracker(log);
   const handler = createRequestHandler({
@@ -213,6 +229,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     store,
     responses,
     peers,
+    events,
     rollouts,
     receivers,
     log,
@@ -247,23 +264,31 @@ function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
 
 /**
  * Rollout progress needs the poll records (METRICS=on); among replicas it judges by every
- * replica's polls, gathered at each evaluation like the fleet view's.
+ * replica's polls and events, gathered at each evaluation like the fleet view's.
  */
 function rolloutProgressOf(
   config: ServiceConfig,
   store: StoreRunner,
   responses: CurrentResponses,
-  own: FleetPolls | undefined,
+  kept: { polls: FleetPolls | undefined; events: ClusterEvents },
   peers: Peers | undefined,
   log: Logger,
 ): RolloutProgressService | undefined {
+  const own = kept.polls;
   if (own === undefined) {
     if (config.rolloutAutoAdvance) log.warn('METRICS=off: rollouts are not evaluated and ROLLOUT_AUTO_ADVANCE releases nothing (no poll records)');
     return undefined;
   }
   const polls = peers ? async () => new MergedPolls(own, (await peers.gatherPolls()).polls) : async () => own;
-  const settings = { offlineAfterMs: config.rolloutOfflineAfterMs, autoAdvance: config.rolloutAutoAdvance };
-  return rolloutProgressService(store, responses, polls, settings, log);
+  const events = peers
+    ? async () => new MergedEvents(kept.events, (await peers.gatherEvents()).values)
+    : async () => kept.events;
+  const settings = {
+    offlineAfterMs: config.rolloutOfflineAfterMs,
+    autoAdvance: config.rolloutAutoAdvance,
+    releaseName: config.rolloutReleaseName,
+  };
+  return rolloutProgressService(store, responses, polls, events, settings, log);
 }
 
 /** The web UI's files, read once; a checkout that was never built serves the API without it. */

@@ -67,6 +67,7 @@ export const PROBLEM_CODES = [
   'empty_wave',
   'wave_cluster_not_member',
   'members_in_no_wave',
+  'reports_need_rollout_id',
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

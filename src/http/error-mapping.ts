@@ -4,6 +4,7 @@
 import { maxHeaderSize } from 'node:http';
 import { formatLocation, type Problem, type RecordKey, recordName } from '../domain/problem.ts';
 import type { WriteRefusal } from '../domain/writes/write-request.ts';
+import { EventsRateLimited } from '../serving/event-rate-limit.ts';
 import { type StoreFaultReason, StoreUnavailable, WriteRefused } from '../store/errors.ts';
 import { IssuerUnavailable, PersonTokenInvalid } from './auth/caller.ts';
 import { ApiError, type ErrorDetail, unauthorized } from './errors.ts';
@@ -25,6 +26,11 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof WriteRefused) return error.index === undefined ? fromRefusal(error.refusal) : fromSetRefusal(error.refusal, error.index);
   if (error instanceof StoreUnavailable) return fromStoreFault(error);
+  // A cluster over its allowance of events: what it sent is not kept; it may send again after the pause.
+  if (error instanceof EventsRateLimited) {
+    const headers = { 'retry-after': String(error.retryAfterSeconds) };
+    return new ApiError('too_many_requests', error.message, { headers });
+  }
   // The verifier's messages say what is wrong with the token, and name the issuer when it is away.
   if (error instanceof PersonTokenInvalid) return unauthorized(error.message);
   // No person's token can be checked while the issuer is away; the other credentials still work.

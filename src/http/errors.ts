@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   response_too_large: 422,
+  too_many_requests: 429,
   headers_too_large: 431,
   internal_error: 500,
   store_error: 503,

@@ -12,6 +12,8 @@ export const CHANGES_PATH = `${READ_PREFIX}changes`;
 export const CHANGES_PREVIEW_PATH = `${CHANGES_PATH}/preview`;
 /** Where each rollout stands, and every path below: one rollout (./routes/rollout-routes.ts). */
 export const ROLLOUTS_STATUS_PATH = `${READ_PREFIX}rollouts`;
+/** Events the clusters' notification-controllers send (./events/event-routes.ts). */
+export const EVENTS_PATH = `${READ_PREFIX}events`;
 /** The revisions judged (./routes/revision-routes.ts). */
 export const REVISIONS_PATH = `${READ_PREFIX}revisions`;
 
@@ -31,6 +33,7 @@ export function servedByExpress(path: string): boolean {
     path === FLEET_PATH ||
     path === WHOAMI_PATH ||
     path === REVISIONS_PATH ||
+    path === EVENTS_PATH ||
     path === ROLLOUTS_STATUS_PATH ||
     path.startsWith(`${ROLLOUTS_STATUS_PATH}/`) ||
     path === CHANGES_PATH ||

@@ -1,6 +1,6 @@
 // The rollouts as the alert rules and the dashboard ask about them, one series per rollout
 // (label `rollout`: at most one rollout per catalog entry, never a label per cluster): the
-// steps released and the number of steps, its clusters by state, its state (one series per
+// steps released and the number of steps, whether it requires reports, its clusters by state, its state (one series per
 // state, 1 for the one it is in), and since when it waits for nothing but a person's approval.
 // Read from the last evaluation of the rollouts (serving/rollouts/rollout-evaluations.ts), which
 // runs on every publication and every second while a step runs: a scrape walks no fleet. A
@@ -60,6 +60,18 @@ export class RolloutSeries {
         for (const p of rollouts().rollouts) {
           for (const state of CLUSTER_STATES) this.set({ rollout: p.rollout.id, state }, p.counts[state]);
         }
+      },
+    });
+    new GaugeMetric({
+      name: `${prefix}rollout_require_reports`,
+      help:
+        'Whether each rollout gates its steps on what the clusters report (require_reports: 1) ' +
+        'or on what they fetched (0).',
+      labelNames: ['rollout'] as const,
+      registers,
+      collect(this: Gauge<'rollout'>) {
+        this.reset();
+        for (const p of rollouts().rollouts) this.set({ rollout: p.rollout.id }, p.rollout.require_reports ? 1 : 0);
       },
     });
     new GaugeMetric({

@@ -26,6 +26,8 @@ import { registerFleetSeries } from './fleet-series.ts';
 import { PeerPollsCache } from './peer-polls-cache.ts';
 import { RequestCounts } from './request-counts.ts';
 import { RolloutSeries } from './rollout-series.ts';
+import { EventSeries } from './event-series.ts';
+import type { ClusterEvents } from '../serving/cluster-events.ts';
 import { registerStoreSeries, type StoreSeriesSource } from './store-series.ts';
 
 export const METRIC_PREFIX = 'gitops_config_';
@@ -47,6 +49,7 @@ export class ServiceMetrics {
   #scrapes = 0;
   readonly #rollouts: RolloutSeries;
   #receivers: (() => NoticeCounts) | undefined;
+  readonly #events: EventSeries;
 
   constructor({ store, fleet, pollIntervalMs, peers }: MetricSources) {
     const registers = [this.registry];
@@ -173,6 +176,7 @@ export class ServiceMetrics {
     registerAnswerLimitSeries(METRIC_PREFIX, registers, store);
     this.#rollouts = new RolloutSeries(METRIC_PREFIX, registers);
     registerReceiverSeries(METRIC_PREFIX, registers, () => this.#receivers?.());
+    this.#events = new EventSeries(METRIC_PREFIX, registers);
 
     collectDefaultMetrics({ register: this.registry });
   }
@@ -185,6 +189,11 @@ export class ServiceMetrics {
   /** The receiver notices counted from now on (made after these: receivers may be off). */
   followReceivers(notifier: { counts(): NoticeCounts }): void {
     this.#receivers = () => notifier.counts();
+  }
+
+  /** The event series read the events the clusters sent. */
+  followEvents(events: ClusterEvents): void {
+    this.#events.follow(events);
   }
 
   get contentType(): string {

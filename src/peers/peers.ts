@@ -4,15 +4,17 @@
 // holds its polls until it serves that (./revision-hold.ts), acknowledges and fetches. So
 // once any replica has answered a cluster with a revision, no replica that was reachable
 // answers it with an older one. A push webhook accepted by one replica is passed on to the
-// others, and the fleet view of any replica merges the polls of all.
+// others, and the fleet view of any replica merges the polls of all, its rollouts the events of all.
 //
 // A peer that cannot be reached never holds anything up for longer than those bounds: it is
 // logged and counted (gitops_config_peer_errors_total), and its answers may go back in time
 // until it can be reached again.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { decodePollRecords, encodePollRecords, type PollRecords } from '../serving/poll-records.ts';
-import type { FleetPolls, PollLookup } from '../serving/fleet-polls.ts';
+import { decodePollRecords, encodePollRecords } from '../serving/poll-records.ts';
+import type { FleetPolls } from '../serving/fleet-polls.ts';
+import type { ClusterEvents, EventLookup } from '../serving/cluster-events.ts';
+import { decodeEventRecords, encodeEventRecords, type EventRecords } from '../serving/event-records.ts';
 import type { PublishedRevision } from '../store/runner/published-revision.ts';
 import { AnnouncementLimit, type IgnoredAnnouncementReason } from './announcement-limit.ts';
 import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
@@ -28,7 +30,12 @@ const SYNC_WAIT_MS = 1000;
 /** How long the fleet view waits for the peers' polls. */
 const POLLS_WAIT_MS = 3000;
 
-export const PEER_PATHS = { announce: '/peers/v1/announce', sync: '/peers/v1/sync', polls: '/peers/v1/polls' } as const;
+export const PEER_PATHS = {
+  announce: '/peers/v1/announce',
+  sync: '/peers/v1/sync',
+  polls: '/peers/v1/polls',
+  events: '/peers/v1/events',
+} as const;
 
 /** What of the store runner the replicas' coordination uses. */
 export interface PeerStore {
@@ -39,30 +46,8 @@ export interface PeerStore {
   newestInStore(): Promise<string | undefined>;
 }
 
-/** A peer's answer to an announcement or a forwarded webhook. */
-export interface PeerAnswer {
-  instance: string;
-  /** The revision the answering replica serves (null before its first). */
-  revision: string | null;
-  /** The announced revision is news to it: it fetches and holds its polls. */
-  catching_up?: boolean;
-  /** Why the announcement made it hold nothing (./announcement-limit.ts). */
-  ignored?: IgnoredAnnouncementReason;
-  /** The request came from the answering process itself. */
-  self?: true;
-}
-
-export interface PeerPolls extends PollRecords {
-  instance: string;
-  revision: string | null;
-}
-
-/** The other replicas' polls, for the fleet view, and who answered. */
-export interface GatheredPolls {
-  answered: { url: string; instance: string; revision: string | null }[];
-  missing: { url: string; reason: PeerFailureReason }[];
-  polls: PollLookup[];
-}
+export type { Gathered, GatheredEvents, GatheredPolls, PeerAnswer, PeerPolls } from './peer-answers.ts';
+import { type Gathered, type GatheredPolls, type PeerAnswer, type PeerPolls, peerAnswer } from './peer-answers.ts';
 
 export interface PeersOptions {
   settings: PeerSettings;
@@ -184,20 +169,38 @@ export class Peers {
     return { instance: this.instance, revision: this.#served(), ...encodePollRecords(polls) };
   }
 
+  /** This replica's events, for another replica's rollouts. */
+  eventsOf(events: ClusterEvents): PeerAnswer & EventRecords {
+    return { instance: this.instance, revision: this.#served(), ...encodeEventRecords(events) };
+  }
+
   /** Every other replica's polls; those that did not answer in time are named. */
   async gatherPolls(): Promise<GatheredPolls> {
-    const gathered: GatheredPolls = { answered: [], missing: [], polls: [] };
+    const { values, ...who } = await this.#gather(PEER_PATHS.polls, 'polls', (value) => {
+      const polls = decodePollRecords(value);
+      return { of: (id: string) => polls.get(id) };
+    });
+    return { ...who, polls: values };
+  }
+
+  /** Every other replica's events; those that did not answer in time are named. */
+  async gatherEvents(): Promise<Gathered<EventLookup>> {
+    return this.#gather(PEER_PATHS.events, 'events', decodeEventRecords);
+  }
+
+  async #gather<T>(pathName: string, what: string, decode: (value: unknown) => T): Promise<Gathered<T>> {
+    const gathered: Gathered<T> = { answered: [], missing: [], values: [] };
     const urls = await this.#others(POLLS_WAIT_MS);
-    const path = `${PEER_PATHS.polls}?from=${this.instance}`;
+    const path = `${pathName}?from=${this.instance}`;
     await Promise.all(
       urls.map(async (url) => {
-        const answer = await this.#exchange(url, 'GET', path, POLLS_WAIT_MS, 'polls', (value) => {
+        const answer = await this.#exchange(url, 'GET', path, POLLS_WAIT_MS, what, (value) => {
           const { instance, revision } = peerAnswer(value);
-          return { instance, revision, polls: decodePollRecords(value) };
+          return { instance, revision, decoded: decode(value) };
         }, (reason) => gathered.missing.push({ url, reason }));
         if (answer === undefined || answer.instance === this.instance) return;
         gathered.answered.push({ url, instance: answer.instance, revision: answer.revision });
-        gathered.polls.push({ of: (id) => answer.polls.get(id) });
+        gathered.values.push(answer.decoded);
       }),
     );
     gathered.answered.sort((a, b) => a.url.localeCompare(b.url));
@@ -282,14 +285,4 @@ export class Peers {
     this.#log.warn({ peer, reason: failure.reason, error: failure.message, what }, `a peer could not be reached (${failure.reason}); going on without it`);
     for (const listener of this.#failureListeners) listener(failure.reason);
   }
-}
-
-/** A peer's answer: an object naming its instance, or a bad answer. */
-function peerAnswer(value: unknown): PeerAnswer {
-  const answer = value as Partial<PeerAnswer> | null;
-  if (typeof answer !== 'object' || answer === null || typeof answer.instance !== 'string') {
-    throw new PeerFailure('bad_answer', 'the answer names no instance');
-  }
-  if (answer.revision !== null && typeof answer.revision !== 'string') throw new PeerFailure('bad_answer', 'the answer names no revision');
-  return answer as PeerAnswer;
 }

@@ -77,6 +77,11 @@ const OURS: Record<string, [Family['type'], string[]]> = {
   gitops_config_rollout_clusters: ['gauge', ['rollout', 'state']],
   gitops_config_rollout_state: ['gauge', ['rollout', 'state']],
   gitops_config_rollout_approval_waiting_since_timestamp_seconds: ['gauge', ['rollout']],
+  gitops_config_rollout_require_reports: ['gauge', ['rollout']],
+  // The events clusters report (test/http/events.test.ts), service-wide.
+  gitops_config_events_kept: ['gauge', []],
+  gitops_config_events_kept_bytes: ['gauge', []],
+  gitops_config_events_last_received_timestamp_seconds: ['gauge', []],
 };
 
 describe('GET /metrics', () => {

@@ -24,8 +24,8 @@ export interface ProgressInput extends ProgressClock {
   revision: string;
   /** The times kept for its steps, by step number (for the rollout's fingerprint; empty after a restart). */
   times: ReadonlyMap<number, StepTimes>;
-  /** What is known of a member; undefined: nothing. */
-  facts: (clusterId: string) => ClusterFacts | undefined;
+  /** What is known of a member of a step released at `releasedAt` (ms since the epoch); undefined: nothing. */
+  facts: (clusterId: string, releasedAt: number) => ClusterFacts | undefined;
 }
 
 export interface RolloutProgress {
@@ -56,7 +56,7 @@ export function* progressSlices(input: ProgressInput, sliceSize = DEFAULT_SLICE)
     const releasedAt = released ? (kept?.released_at ?? input.now) : null;
     const clusters: ClusterProgress[] = [];
     for (const id of step.members) {
-      const facts = released ? (input.facts(id) ?? NO_FACTS) : NO_FACTS;
+      const facts = released ? (input.facts(id, releasedAt!) ?? NO_FACTS) : NO_FACTS;
       clusters.push(memberProgress(id, { released, releasedAt }, pinned.has(id), facts, input));
       if (--budget === 0) {
         budget = sliceSize;

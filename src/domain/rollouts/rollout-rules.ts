@@ -8,6 +8,9 @@
 //   empty_wave               a wave has a cluster to change (warning)
 //   wave_cluster_not_member  a cluster a wave names exists and uses the component (warning)
 //   members_in_no_wave       every cluster using the component is in a wave (warning)
+//   reports_need_rollout_id  with require_reports, `set` names the chart version a report carries
+//                            (oci_tag or component_version); else only events naming the rollout
+//                            in metadata.rollout report (warning; release-reports.ts)
 // A problem is placed in the rollout record (collection rollouts); the file it came from is
 // added where problems get their files (problem.ts withSources), as for the other kinds.
 import { compareIds } from '../ids.ts';
@@ -77,6 +80,16 @@ export function checkRollout(sources: RolloutSources, rollout: Rollout): Problem
     problems.push(problem('set_unchanged', rolloutAt(rollout.id, '/set'), message, {
       identity: identity(rollout, 'set'),
     }));
+  }
+  const { oci_tag: tag, component_version: version } = rollout.set;
+  if (rollout.require_reports && tag === undefined && version === undefined) {
+    const message =
+      'requires reports, but its set changes neither oci_tag nor component_version, the chart version a ' +
+      "HelmRelease's events carry: a cluster counts only once an event names the rollout in metadata.rollout " +
+      `(the HelmRelease's annotation event.toolkit.fluxcd.io/rollout: ${rollout.id})`;
+    problems.push(warning(problem('reports_need_rollout_id', rolloutAt(rollout.id, '/require_reports'), message, {
+      identity: identity(rollout, 'reports'),
+    })));
   }
   problems.push(...planProblems(sources, rollout));
   return problems;

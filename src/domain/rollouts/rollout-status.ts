@@ -18,6 +18,8 @@ export type RolloutState = (typeof ROLLOUT_STATES)[number];
 
 /** The most clusters a reason names before it counts the rest. */
 const NAMED = 5;
+/** The most of a cluster's message a reason quotes (the status's clusters carry it whole). */
+const MESSAGE_CHARS = 160;
 
 export interface NextRelease {
   /** The value of `released` that releases it. */
@@ -101,7 +103,10 @@ function notThereYet(plan: RolloutPlan, step: StepProgress): string {
 function haltReason(plan: RolloutPlan, step: StepProgress, now: number): string {
   const { rollout } = plan;
   if (step.halt!.kind === 'budget') {
-    const named = step.troubled.map((c) => `${c.id} (${c.state})`);
+    // A failed cluster's own words say why; an offline one's are in its entry of the status.
+    const named = step.troubled.map((c) =>
+      c.state === 'failed' && c.message ? `${c.id} (failed: ${shortened(c.message)})` : `${c.id} (${c.state})`,
+    );
     return (
       `step ${step.plan.step} has ${count(step.troubled.length, 'cluster')} failed or offline, more than the ` +
       `failure budget of ${rollout.failure_budget}: ${listed(named, NAMED)}`
@@ -112,6 +117,12 @@ function haltReason(plan: RolloutPlan, step: StepProgress, now: number): string 
     `step ${step.plan.step} is not done within the progress deadline of ${rollout.progress_deadline} ` +
     `(released at ${since}): ${notThereYet(plan, step)}`
   );
+}
+
+/** A cluster's message in a reason: its first line, cut at MESSAGE_CHARS. */
+function shortened(message: string): string {
+  const line = message.split('\n', 1)[0]!.trim();
+  return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS)}…` : line;
 }
 
 /**

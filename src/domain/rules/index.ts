@@ -28,7 +28,8 @@
 //   a rollout in its revision: dangling_reference (its    ../rollouts/rollout-rules.ts
 //     component), set_unchanged, duplicate_rollout,         (checkRollouts; a write of a
 //     released_out_of_range; warnings empty_wave,            rollout, of a catalog entry or of
-//     wave_cluster_not_member, members_in_no_wave           a cluster: checkRolloutsAround)
+//     wave_cluster_not_member, members_in_no_wave,          a cluster: checkRolloutsAround)
+//     reports_need_rollout_id
 //   credential_generation_lowered,                        ../credential-generations.ts (the
 //     credential_generation_reused                          same; writes: ../writes/write-rules.ts)
 //

@@ -1,5 +1,6 @@
 // The paths replicas call on each other (PEERS): announce a revision about to be published,
-// pass on a push webhook, hand over the poll registry for a merged fleet view
+// pass on a push webhook, hand over the poll registry for a merged fleet view and the events
+// the clusters sent for the rollouts
 // (src/peers/peers.ts does the work). They take PEER_TOKEN and nothing else: a cluster's or a
 // person's token is refused here, and the peer token is refused everywhere else (it is none
 // of the tokens http/auth/authenticator.ts knows). Without PEERS these paths do not exist.
@@ -7,6 +8,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { type Request, Router } from 'express';
 import { PEER_PATHS, type Peers } from '../../peers/peers.ts';
+import type { ClusterEvents } from '../../serving/cluster-events.ts';
 import type { FleetPolls } from '../../serving/fleet-polls.ts';
 import { bearerToken, tokenEquals } from '../auth/credentials.ts';
 import { ApiError } from '../errors.ts';
@@ -19,9 +21,11 @@ export interface PeerRouteDeps {
   token: string;
   /** This replica's poll registry; absent with METRICS=off. */
   polls: FleetPolls | undefined;
+  /** The events the clusters sent this replica. */
+  events: ClusterEvents;
 }
 
-export function peerRoutes({ peers, token, polls }: PeerRouteDeps): Router {
+export function peerRoutes({ peers, token, polls, events }: PeerRouteDeps): Router {
   const router = Router();
   router.use('/peers', (req, _res, next) => {
     const presented = bearerToken(req.headers.authorization);
@@ -47,6 +51,11 @@ export function peerRoutes({ peers, token, polls }: PeerRouteDeps): Router {
     if (!polls) throw new ApiError('not_found', 'the fleet poll registry is off in this replica (METRICS=off)');
     // The fastest level: the ETags (hashes) hardly shrink, the rest shrinks at any level.
     const body = await gzipAsync(JSON.stringify(peers.pollsOf(polls)), { level: 1 });
+    res.set({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'cache-control': 'no-store' }).send(body);
+  });
+  router.get(PEER_PATHS.events, async (req, res) => {
+    peerQuery(req, ['from']);
+    const body = await gzipAsync(JSON.stringify(peers.eventsOf(events)), { level: 1 });
     res.set({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'cache-control': 'no-store' }).send(body);
   });
   return router;

@@ -1,10 +1,11 @@
 // GET /api/v2/gitops/rollouts and /api/v2/gitops/rollouts/{id}: where each rollout stands, per
 // step and per cluster (serving/rollouts/rollout-tracker.ts), in the shapes every client reads
 // (domain/rollouts/rollout-shapes.ts). Fleet-wide, like the fleet view: a caller that reads
-// everything (a cluster credential gets 403). Among replicas (PEERS) every peer's polls are
-// merged in. Worked out as asked, in slices, so the polls answered meanwhile do not wait.
+// everything (a cluster credential gets 403). Among replicas (PEERS) every peer's polls and
+// events are merged in. Worked out as asked, in slices, so the polls answered meanwhile do not wait.
 import { Router } from 'express';
 import { rolloutListItem } from '../../domain/rollouts/rollout-shapes.ts';
+import type { EventLookup } from '../../serving/cluster-events.ts';
 import type { PollLookup } from '../../serving/fleet-polls.ts';
 import type { RolloutTracker } from '../../serving/rollouts/rollout-tracker.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -19,9 +20,11 @@ export interface RolloutRouteDeps {
   tracker: RolloutTracker | undefined;
   /** The poll records to judge by: this replica's, or merged with the other replicas'. */
   polls: () => Promise<PollLookup>;
+  /** The events the clusters sent: this replica's, or merged with the other replicas'. */
+  events: () => Promise<EventLookup>;
 }
 
-export function rolloutRoutes({ auth, tracker, polls }: RolloutRouteDeps): Router {
+export function rolloutRoutes({ auth, tracker, polls, events }: RolloutRouteDeps): Router {
   const router = Router();
   const one = `${ROLLOUTS_STATUS_PATH}/:id`;
   const available = (): RolloutTracker => {
@@ -31,7 +34,8 @@ export function rolloutRoutes({ auth, tracker, polls }: RolloutRouteDeps): Route
   router.get(ROLLOUTS_STATUS_PATH, requireRole(auth, 'read'), async (req, res) => {
     const rollouts = available();
     refuseQuery(queryOf(req.originalUrl));
-    const evaluated = await rollouts.evaluate(await polls());
+    const [known, reported] = await Promise.all([polls(), events()]);
+    const evaluated = await rollouts.evaluate(known, undefined, reported);
     if (!evaluated) throw notLoaded();
     res.set('cache-control', 'no-store').json({ rollouts: evaluated.rollouts.map(rolloutListItem) });
   });
@@ -39,7 +43,8 @@ export function rolloutRoutes({ auth, tracker, polls }: RolloutRouteDeps): Route
     const rollouts = available();
     refuseQuery(queryOf(req.originalUrl));
     const id = req.params.id as string;
-    const evaluated = await rollouts.evaluate(await polls(), id);
+    const [known, reported] = await Promise.all([polls(), events()]);
+    const evaluated = await rollouts.evaluate(known, id, reported);
     if (!evaluated) throw notLoaded();
     const progress = evaluated.rollouts[0];
     if (progress === undefined) throw new ApiError('not_found', `no rollout "${id}" is served (revision ${evaluated.revision})`);

@@ -5,6 +5,7 @@
 // to the advancer, when there is one (ROLLOUT_AUTO_ADVANCE). One evaluation at a time; a
 // publication during one asks for another right after it.
 import type { Logger } from 'pino';
+import type { EventLookup } from '../cluster-events.ts';
 import type { PollLookup } from '../fleet-polls.ts';
 import type { PublicationSource } from '../current-responses.ts';
 import type { AdvanceOutcome } from './rollout-advancer.ts';
@@ -27,6 +28,8 @@ export interface EvaluationDeps {
   tracker: RolloutTracker;
   source: PublicationSource;
   polls: () => Promise<PollLookup>;
+  /** What the clusters reported: this replica's events, merged with the other replicas' when there are some. */
+  events: () => Promise<EventLookup>;
   log: Logger;
   /** Releases the ready rollouts; absent without ROLLOUT_AUTO_ADVANCE. */
   advance?: (evaluated: EvaluatedRollouts) => Promise<Map<string, AdvanceOutcome>>;
@@ -90,8 +93,11 @@ export class RolloutEvaluations {
     try {
       // No rollout: no poll records to gather (with PEERS, a request to every replica — before
       // this one even listens, at its first publication); the empty evaluation is still told.
-      const polls = this.#deps.tracker.servesRollouts() ? await this.#deps.polls() : NO_POLLS;
-      evaluated = await this.#deps.tracker.evaluate(polls);
+      const serves = this.#deps.tracker.servesRollouts();
+      const [polls, events] = serves
+        ? await Promise.all([this.#deps.polls(), this.#deps.events()])
+        : [NO_POLLS, undefined];
+      evaluated = await this.#deps.tracker.evaluate(polls, undefined, events);
     } catch (error) {
       this.#deps.log.warn({ err: error }, 'evaluating the rollouts failed; trying again shortly');
       this.#schedule(RUNNING_TICK_MS * 5);

@@ -3,14 +3,23 @@
 // it remembers (./release-evidence.ts), and the poll records (../fleet-polls.ts, merged with
 // the other replicas' when there are some). Kept in memory per replica, per rollout by its
 // fingerprint (id, component and set: a changed set starts over). The work is the domain's
-// (domain/rollouts/rollout-progress.ts), walked in slices so that polls are answered between
-// them: a rollout of 50,000 clusters never holds the event loop more than a few milliseconds.
+// (domain/rollouts/rollout-progress.ts), and what the clusters reported is the domain's too
+// (domain/rollouts/release-reports.ts, from the events kept: ../cluster-events.ts), walked in
+// slices so that polls are answered between them: a rollout of 50,000 clusters never holds the
+// event loop more than a few milliseconds.
 import { NO_FACTS, type ClusterFacts } from '../../domain/rollouts/cluster-progress.ts';
+import {
+  COMPONENT_PLACEHOLDER,
+  releaseReport,
+  reportTarget,
+  type ReportTarget,
+} from '../../domain/rollouts/release-reports.ts';
 import { DEFAULT_SLICE, progressSlices, type RolloutProgress } from '../../domain/rollouts/rollout-progress.ts';
 import { rolloutView, type RolloutServing } from '../../domain/rollouts/rollout-view.ts';
 import { rolloutFingerprint } from '../../domain/rollouts/step-progress.ts';
 import { compareIds } from '../../domain/ids.ts';
 import { yieldToEventLoop } from '../../store/runner/event-loop.ts';
+import { type EventLookup, NO_EVENTS } from '../cluster-events.ts';
 import type { CurrentResponses, PublicationSource } from '../current-responses.ts';
 import type { PollLookup } from '../fleet-polls.ts';
 import type { ResponseTable } from '../response-table.ts';
@@ -28,6 +37,8 @@ export interface TrackerOptions {
   responses: CurrentResponses;
   /** ROLLOUT_OFFLINE_AFTER in milliseconds. */
   offlineAfterMs?: number;
+  /** ROLLOUT_RELEASE_NAME: the HelmRelease whose events report a release. */
+  releaseName?: string;
   /** The clock (tests give their own). */
   now?: () => number;
 }
@@ -44,6 +55,7 @@ export interface EvaluatedRollouts {
 export class RolloutTracker {
   readonly #responses: CurrentResponses;
   readonly #offlineAfterMs: number;
+  readonly #releaseName: string;
   readonly #now: () => number;
   /** When this process started tracking: no poll before it is known. */
   readonly #since: number;
@@ -52,6 +64,7 @@ export class RolloutTracker {
   constructor(options: TrackerOptions) {
     this.#responses = options.responses;
     this.#offlineAfterMs = options.offlineAfterMs ?? DEFAULT_OFFLINE_AFTER_MS;
+    this.#releaseName = options.releaseName ?? COMPONENT_PLACEHOLDER;
     this.#now = options.now ?? Date.now;
     this.#since = this.#now();
     const published = options.source.published();
@@ -71,10 +84,14 @@ export class RolloutTracker {
 
   /**
    * The progress of every rollout served now (of the one with id `only`, when given: an empty
-   * list when there is none), with `polls` as the poll records; undefined before the first
-   * revision is served.
+   * list when there is none), with `polls` as the poll records and `events` as what the
+   * clusters reported; undefined before the first revision is served.
    */
-  async evaluate(polls: PollLookup, only?: string): Promise<EvaluatedRollouts | undefined> {
+  async evaluate(
+    polls: PollLookup,
+    only?: string,
+    events: EventLookup = NO_EVENTS,
+  ): Promise<EvaluatedRollouts | undefined> {
     for (let attempt = 0; ; attempt++) {
       const served = this.#responses.current();
       if (!served) return undefined;
@@ -83,7 +100,8 @@ export class RolloutTracker {
       const rollouts: RolloutProgress[] = [];
       let superseded = false;
       for (const serving of chosen) {
-        const progress = await this.#progress(serving, served, polls, at, () => attempt < RESTARTS && this.#responses.current() !== served);
+        const moved = (): boolean => attempt < RESTARTS && this.#responses.current() !== served;
+        const progress = await this.#progress(serving, served, { polls, events }, at, moved);
         if (progress === undefined) {
           superseded = true;
           break;
@@ -99,18 +117,25 @@ export class RolloutTracker {
   async #progress(
     serving: RolloutServing,
     served: ResponseTable,
-    polls: PollLookup,
+    { polls, events }: { polls: PollLookup; events: EventLookup },
     now: number,
     superseded: () => boolean,
   ): Promise<RolloutProgress | undefined> {
     // Only the revision served now moves what is kept (a walk restarted too often ends on an older one).
     const evidence = this.#evidenceOf(serving, served.revision, now, this.#responses.current() === served);
     const clusters = served.snapshot.clusters;
-    const facts = (id: string): ClusterFacts | undefined => {
+    let target: ReportTarget | undefined;
+    const facts = (id: string, releasedAt: number): ClusterFacts | undefined => {
       const cluster = clusters.get(id);
       if (cluster === undefined) return NO_FACTS;
       const answer = served.forCluster('platform-components', cluster.cluster_dns);
-      return evidence.facts(id, polls.of(id), answer?.kind === 'body' ? answer.etag : null);
+      const known = evidence.facts(id, polls.of(id), answer?.kind === 'body' ? answer.etag : null);
+      const sent = events.of(id);
+      if (sent === undefined) return known;
+      // The members of a step share their release time: one target per step.
+      if (target?.releasedAt !== releasedAt) target = reportTarget(serving.rollout, this.#releaseName, releasedAt);
+      const report = releaseReport(sent, target);
+      return report === null ? known : { ...(known ?? NO_FACTS), report };
     };
     const slices = progressSlices(
       { serving, revision: served.revision, times: evidence.times, facts, now, offlineAfterMs: this.#offlineAfterMs, trackingSince: this.#since },

@@ -152,7 +152,7 @@ describe('halting', () => {
       state: 'halted',
       reason:
         'step 2 has 2 clusters failed or offline, more than the failure budget of 0: ' +
-        'dev-eu-2 (offline), qa-eu-1 (failed)',
+        'dev-eu-2 (offline), qa-eu-1 (failed: UpgradeFailed)',
     });
   });
 

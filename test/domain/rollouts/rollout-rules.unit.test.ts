@@ -158,3 +158,23 @@ describe('problems of two rollouts', () => {
     expect(new Set(identities).size).toBe(2);
   });
 });
+
+describe('require_reports', () => {
+  it('with a set that names no chart version warns that only events naming the rollout report', () => {
+    const set = { oci_url: 'oci://mirror.example.com/charts' };
+    const r = rollout({ set, waves: THREE_WAVES, require_reports: true });
+    expect(brief(checkRollout(sources([r]), r))).toEqual([
+      {
+        code: 'reports_need_rollout_id',
+        severity: 'warning',
+        where:
+          'rollouts/kps-67-5.yaml /require_reports: requires reports, but its set changes neither oci_tag nor ' +
+          "component_version, the chart version a HelmRelease's events carry: a cluster counts only once an event " +
+          "names the rollout in metadata.rollout (the HelmRelease's annotation " +
+          'event.toolkit.fluxcd.io/rollout: kps-67-5)',
+      },
+    ]);
+    const tagged = rollout({ waves: THREE_WAVES, require_reports: true });
+    expect(checkRollout(sources([tagged]), tagged)).toEqual([]);
+  });
+});

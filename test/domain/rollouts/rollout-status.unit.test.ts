@@ -177,7 +177,7 @@ describe('the shapes', () => {
       component: KPS.id,
       set: { component_version: '67.5.0', oci_tag: '67.5.0' },
       state: 'halted',
-      reason: 'step 2 has 1 cluster failed or offline, more than the failure budget of 0: qa-eu-1 (failed)',
+      reason: 'step 2 has 1 cluster failed or offline, more than the failure budget of 0: qa-eu-1 (failed: boom)',
       released: 2,
       steps: 4,
       clusters: { pending: 6, released: 3, fetched: 2, succeeded: 0, failed: 1, offline: 0, pinned: 0 },

@@ -264,6 +264,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/gitops/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event a cluster's notification-controller sends (a Provider of type generic or generic-hmac)
+         * @description The JSON of Flux's `Event`, as notification-controller posts it for an Alert: the
+         *     HelmRelease events of a cluster report whether a rollout's release went in
+         *     (docs/rollouts.md, "Gating on what clusters report"). The sender is a cluster, one of two
+         *     ways: its cluster token (Bearer, or Basic with the cluster id as the user name: a
+         *     `generic` Provider whose `headers` Secret holds it) or client certificate as the
+         *     caller — a `metadata.cluster` naming another cluster is `403`; or, without
+         *     Authorization, `X-Signature: sha256=<hex HMAC-SHA256 of the body>` keyed by the token
+         *     of the cluster named in `metadata.cluster` (a `generic-hmac` Provider whose Secret's
+         *     `token` is the cluster's token, and an Alert with `eventMetadata.cluster`).
+         *
+         *     `202` once kept (`status: accepted`), or when the same event was kept before
+         *     (`status: duplicate`: a retried delivery is kept once). Refused, and nothing kept: a
+         *     body over 64 KiB (`413`, before it is read when `Content-Length` says so), not JSON or
+         *     not an event (`400`, `details` naming each field), no credential, a signature that does
+         *     not verify — another cluster's token, a changed body, a cluster that does not exist —
+         *     or a signed event naming no cluster (`401`), a caller that is not a cluster or a
+         *     cluster's credential with another cluster's event (`403`), a cluster past
+         *     `EVENTS_BURST` at once or `EVENTS_RATE` a second (`429` with `Retry-After`). The last
+         *     64 events of each cluster are kept in memory, within `EVENTS_MEMORY`.
+         */
+        post: operations["postEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/gitops/changes": {
         parameters: {
             query?: never;
@@ -674,6 +712,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/peers/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Internal — the events the clusters sent this replica, for another replica's rollouts
+         * @description Always gzip-encoded. One entry per cluster: `[id, [event...]]`, each event a row
+         *     `[receivedAt, kind, namespace, name, severity, timestamp, reason, message,
+         *     reportingController, cluster, revision, rollout]` (`receivedAt` in ms since the epoch; a
+         *     metadata key not sent is `null`).
+         */
+        get: operations["peerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clusters": {
         parameters: {
             query?: never;
@@ -996,13 +1057,36 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Flux's `Event` (fluxcd/pkg), as notification-controller sends it. Of `metadata`, the
+         *     service reads `cluster`, `revision` (a HelmRelease's chart version, its group prefix
+         *     stripped by notification-controller) and `rollout`; other fields and keys are taken and
+         *     not kept.
+         */
+        FluxEvent: {
+            involvedObject: {
+                kind: string;
+                name: string;
+                namespace?: string;
+            };
+            /** @enum {string} */
+            severity: "info" | "error" | "trace";
+            /** @description RFC 3339. */
+            timestamp: string;
+            message?: string;
+            reason?: string;
+            metadata?: {
+                [key: string]: string;
+            };
+            reportingController?: string;
+        };
         /** @description Body of every error response. */
         Error: {
             /**
              * @description Machine-readable error code.
              * @enum {string}
              */
-            error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "response_too_large" | "headers_too_large" | "internal_error" | "store_error" | "unavailable";
+            error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "response_too_large" | "too_many_requests" | "headers_too_large" | "internal_error" | "store_error" | "unavailable";
             /** @description Explanation for a person. */
             message: string;
             /** @description One entry per problem (validation errors). */
@@ -3607,6 +3691,80 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The generic-hmac signature, `sha256=<hex HMAC-SHA256 of the body>` keyed by the cluster's token. */
+                "X-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "involvedObject": {
+                 *         "kind": "HelmRelease",
+                 *         "namespace": "flux-system",
+                 *         "name": "kube-prometheus-stack",
+                 *         "uid": "7d0cdc51-ddcf-4743-b223-83ca5c699632",
+                 *         "apiVersion": "helm.toolkit.fluxcd.io/v2"
+                 *       },
+                 *       "severity": "info",
+                 *       "timestamp": "2025-03-04T14:02:05Z",
+                 *       "message": "Helm upgrade succeeded for release monitoring/kube-prometheus-stack.v7 with chart kube-prometheus-stack@67.5.0",
+                 *       "reason": "UpgradeSucceeded",
+                 *       "metadata": {
+                 *         "cluster": "dev-eu-1",
+                 *         "revision": "67.5.0"
+                 *       },
+                 *       "reportingController": "helm-controller"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FluxEvent"];
+            };
+        };
+        responses: {
+            /** @description The event is kept (or was kept before). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "accepted" | "duplicate";
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The cluster sent more events than its allowance (error `too_many_requests`); this one is not kept. */
+            429: {
+                headers: {
+                    /** @description Seconds until the cluster may send again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too_many_requests",
+                     *       "message": "cluster \"dev-eu-1\" sent more than 100 events at once or 10 a second (EVENTS_BURST, EVENTS_RATE); this event is not kept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
     applyChangeSet: {
         parameters: {
             query?: {
@@ -4309,6 +4467,33 @@ export interface operations {
                         revision: string | null;
                         endpoints: string[];
                         polls: unknown[][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    peerEvents: {
+        parameters: {
+            query: {
+                from: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events kept. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instance: string;
+                        revision: string | null;
+                        events: unknown[][];
                     };
                 };
             };
