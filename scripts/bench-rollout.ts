@@ -3,7 +3,7 @@
 // side by side: one with a rollout of a catalog entry every cluster uses, over the whole
 // fleet in ten steps, its first step released (bench/rollout-record.ts), and one without.
 //   1. reads: every cluster's platform-components in rotation, both services loaded in turn
-//      (autocannon), rollout / no rollout req/s per round (bench/rollout-reads.ts);
+//      (autocannon), gzip and plain, rollout / no rollout req/s per round (bench/rollout-reads.ts);
 //   2. GET /api/v2/gitops/rollouts/{id}: its time and the longest event-loop stall meanwhile
 //      (bench/rollout-status.ts);
 //   3. a commit releasing the next step (a tenth of the fleet) against a commit editing a
@@ -90,7 +90,7 @@ try {
     console.log(`\n${describeMachine(atStart)} (at start); ${report.machine.uptimeAtEnd} (at end)\n`);
     console.log(rolloutTable(report));
     console.log(`\nJSON: ${args.out}`);
-    const errors = reads.summary.rollout.errors + reads.summary['no rollout'].errors;
+    const errors = Object.values(reads.byEncoding).reduce((n, c) => n + c.summary.rollout.errors + c.summary['no rollout'].errors, 0);
     if (errors > 0) process.exitCode = 1;
   } finally {
     await Promise.all(SIDES.map((side) => services[side].stop()));

@@ -16,15 +16,28 @@ export interface ReadOptions {
   connections: number;
 }
 
-export interface RolloutReads {
-  options: ReadOptions;
-  /** Seconds each service took for the first poll of every cluster (8 at a time). */
-  firstPassSeconds: Record<Side, number>;
+export const ENCODINGS = ['gzip', 'plain'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
+export interface ReadComparison {
   runs: Record<Side, LoadResult[]>;
   summary: Record<Side, LoadResult>;
   /** rollout / no rollout req/s, per round (the two ran back to back) and their median. */
   roundRatios: number[];
   ratio: number;
+  /**
+   * The service's CPU per request, no rollout / rollout, per round and their median: on a
+   * machine whose other load comes and goes, it moves far less than requests per second.
+   */
+  cpuRoundRatios: number[];
+  cpuRatio: number;
+}
+
+export interface RolloutReads {
+  options: ReadOptions;
+  /** Seconds each service took for the first poll of every cluster (8 at a time). */
+  firstPassSeconds: Record<Side, number>;
+  byEncoding: Record<Encoding, ReadComparison>;
 }
 
 export function pollPaths(clusters: number): string[] {
@@ -60,7 +73,13 @@ export async function measureRolloutReads(
   }
   const ports = { rollout: services.rollout.port, 'no rollout': services['no rollout'].port };
   const pids = { rollout: services.rollout.pid, 'no rollout': services['no rollout'].pid };
-  const { runs, summary } = await compareServers(ports, paths, AUTH, { ...options, pids, log: (line) => log(`  ${line}`) });
-  const ratios = roundRatios(runs.rollout, runs['no rollout']);
-  return { options, firstPassSeconds, runs, summary, roundRatios: ratios, ratio: median(ratios) };
+  const byEncoding = {} as Record<Encoding, ReadComparison>;
+  for (const encoding of ENCODINGS) {
+    const headers = encoding === 'gzip' ? { ...AUTH, 'accept-encoding': 'gzip' } : AUTH;
+    const { runs, summary } = await compareServers(ports, paths, headers, { ...options, pids, log: (line) => log(`  ${encoding.padEnd(5)} ${line}`) });
+    const ratios = roundRatios(runs.rollout, runs['no rollout']);
+    const cpu = runs.rollout.map((r, k) => (runs['no rollout'][k]!.cpuMicros ?? NaN) / (r.cpuMicros ?? NaN));
+    byEncoding[encoding] = { runs, summary, roundRatios: ratios, ratio: median(ratios), cpuRoundRatios: cpu, cpuRatio: median(cpu) };
+  }
+  return { options, firstPassSeconds, byEncoding };
 }

@@ -1,13 +1,13 @@
 // The rollout benchmark's table (scripts/bench-rollout.ts): each figure next to what it is
 // compared with and its target, in Markdown, as docs/performance.md shows it.
-import type { RolloutReads } from './rollout-reads.ts';
+import { ENCODINGS, type RolloutReads } from './rollout-reads.ts';
 import type { ReleaseResult } from './rollout-release.ts';
 import type { RolloutStatusResult } from './rollout-status.ts';
 import type { Spread } from './stats.ts';
 
 export interface RolloutReport {
   options: { clusters: number; stepSize: number; repeat: number };
-  reads: Pick<RolloutReads, 'summary' | 'roundRatios' | 'ratio'>;
+  reads: Pick<RolloutReads, 'byEncoding'>;
   status: Pick<RolloutStatusResult, 'ms' | 'stallWallMs' | 'stallCpuMs' | 'healthWaitMs' | 'bytes'>;
   release: ReleaseResult;
 }
@@ -27,9 +27,17 @@ export function rolloutTable(report: RolloutReport): string {
   const rows = [
     '| figure | measured (median of ' + repeat + ', min–max) | compared with | target |',
     '|---|---:|---|---|',
-    `| reads with a rollout on ${count(clusters)} clusters ÷ without (req/s, per round) | ${reads.ratio.toFixed(3)} ` +
-      `(${reads.roundRatios.map((r) => r.toFixed(3)).join(', ')}) | ${count(reads.summary.rollout.reqPerSec)} against ` +
-      `${count(reads.summary['no rollout'].reqPerSec)} req/s; p99 ${reads.summary.rollout.p99} / ${reads.summary['no rollout'].p99} ms | ≥ 0.95: ${verdict(reads.ratio >= 0.95)} |`,
+    ...ENCODINGS.flatMap((encoding) => {
+      const { summary, roundRatios, ratio, cpuRoundRatios, cpuRatio } = reads.byEncoding[encoding];
+      const cpu = (n: number | undefined) => `${n?.toFixed(1) ?? '-'} µs`;
+      return [
+        `| reads, ${encoding}, with a rollout on ${count(clusters)} clusters ÷ without (req/s, per round) | ${ratio.toFixed(3)} ` +
+          `(${roundRatios.map((r) => r.toFixed(3)).join(', ')}) | ${count(summary.rollout.reqPerSec)} against ` +
+          `${count(summary['no rollout'].reqPerSec)} req/s; p99 ${summary.rollout.p99} / ${summary['no rollout'].p99} ms | ≥ 0.95: ${verdict(ratio >= 0.95)} |`,
+        `| the service's CPU per read, ${encoding}, without ÷ with the rollout (per round) | ${cpuRatio.toFixed(3)} ` +
+          `(${cpuRoundRatios.map((r) => r.toFixed(3)).join(', ')}) | ${cpu(summary.rollout.cpuMicros)} against ${cpu(summary['no rollout'].cpuMicros)} | ≥ 0.95: ${verdict(cpuRatio >= 0.95)} |`,
+      ];
+    }),
     `| \`GET /api/v2/gitops/rollouts/{id}\`, ${count(clusters)} clusters | ${range(status.ms, ms)} | ${mib(status.bytes)} of JSON | ≤ 100 ms: ${verdict(status.ms.median <= 100)} |`,
     `| longest event-loop stall meanwhile (probe, wall) | ${range(status.stallWallMs, ms)} | CPU ${range(status.stallCpuMs, ms)}; ` +
       `slowest \`/health\` ${range(status.healthWaitMs, ms)} | ≤ 30 ms: ${verdict(status.stallWallMs.median <= 30)} |`,
