@@ -31,7 +31,10 @@ export async function prepareRolloutFleet(clusters: number): Promise<RolloutFlee
   writeFileSync(join(repos.rollout, ROLLOUT_FILE), rolloutYaml(clusters, 1));
   git(repos.rollout, 'add', ROLLOUT_FILE);
   git(repos.rollout, 'commit', '-q', '-m', `rollout ${ROLLOUT_FILE}: step 1 released`);
-  const probes = { rollout: join(fleet.root, 'probe-rollout.jsonl'), 'no rollout': join(fleet.root, 'probe-no-rollout.jsonl') };
+  const probes = {
+    rollout: join(fleet.root, 'probe-rollout.jsonl'),
+    'no rollout': join(fleet.root, 'probe-no-rollout.jsonl'),
+  };
   return { fleet, repos, probes };
 }
 

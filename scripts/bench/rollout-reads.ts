@@ -7,10 +7,12 @@ import { forEachLimit, HttpClient } from './http-client.ts';
 import type { NodeProcess } from './node-process.ts';
 import { compareServers, type LoadResult, roundRatios } from './read-load.ts';
 import type { Side } from './rollout-fleet.ts';
-import { AUTH, clusterPath } from './scale/fleet.ts';
+import { AUTH, clusterPath, spreadIndices } from './scale/fleet.ts';
 import { median } from './stats.ts';
 
 export interface ReadOptions {
+  /** How many clusters' paths the load rotates over. */
+  sample: number;
   seconds: number;
   rounds: number;
   connections: number;
@@ -51,7 +53,9 @@ export async function pollEveryCluster(service: NodeProcess, paths: string[]): P
   try {
     await forEachLimit(paths, 8, async (path) => {
       const answer = await client.get(path);
-      if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`);
+      if (answer.status !== 200) {
+        throw new Error(`${path}: ${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`);
+      }
     });
   } finally {
     client.close();
@@ -65,21 +69,32 @@ export async function measureRolloutReads(
   options: ReadOptions,
   log: (line: string) => void,
 ): Promise<RolloutReads> {
-  const paths = pollPaths(clusters);
   const firstPassSeconds = { rollout: 0, 'no rollout': 0 };
   for (const side of ['rollout', 'no rollout'] as const) {
-    firstPassSeconds[side] = await pollEveryCluster(services[side], paths);
+    firstPassSeconds[side] = await pollEveryCluster(services[side], pollPaths(clusters));
     log(`  ${side}: every cluster polled once in ${firstPassSeconds[side].toFixed(1)} s`);
   }
+  const paths = spreadIndices(clusters, options.sample).map((i) => clusterPath(i, 'platform-components'));
   const ports = { rollout: services.rollout.port, 'no rollout': services['no rollout'].port };
   const pids = { rollout: services.rollout.pid, 'no rollout': services['no rollout'].pid };
   const byEncoding = {} as Record<Encoding, ReadComparison>;
   for (const encoding of ENCODINGS) {
     const headers = encoding === 'gzip' ? { ...AUTH, 'accept-encoding': 'gzip' } : AUTH;
-    const { runs, summary } = await compareServers(ports, paths, headers, { ...options, pids, log: (line) => log(`  ${encoding.padEnd(5)} ${line}`) });
+    const { runs, summary } = await compareServers(ports, paths, headers, {
+      ...options,
+      pids,
+      log: (line) => log(`  ${encoding.padEnd(5)} ${line}`),
+    });
     const ratios = roundRatios(runs.rollout, runs['no rollout']);
     const cpu = runs.rollout.map((r, k) => (runs['no rollout'][k]!.cpuMicros ?? NaN) / (r.cpuMicros ?? NaN));
-    byEncoding[encoding] = { runs, summary, roundRatios: ratios, ratio: median(ratios), cpuRoundRatios: cpu, cpuRatio: median(cpu) };
+    byEncoding[encoding] = {
+      runs,
+      summary,
+      roundRatios: ratios,
+      ratio: median(ratios),
+      cpuRoundRatios: cpu,
+      cpuRatio: median(cpu),
+    };
   }
   return { options, firstPassSeconds, byEncoding };
 }

@@ -69,12 +69,12 @@ async function commitAndWatch(
       const answer = await client.get(path);
       if (answer.status === 200 && answer.headers.etag !== before.headers.etag) {
         const servedMs = answer.sentAt + answer.ms - started;
-        if (!check(answer.body.toString('utf8'))) throw new Error(`${path}: the new answer is not the one the commit makes`);
+        if (!check(answer.body.toString('utf8'))) throw new Error(`${path}: the new answer is not the commit's`);
         await pause(SETTLE_MS);
         const after = procMemory(service.pid)!;
         return { servedMs, rssBefore, rssAfter: after.rss, hwmAfter: after.hwm };
       }
-      if (performance.now() - started > TIMEOUT_MS) throw new Error(`${path}: no new answer within ${TIMEOUT_MS} ms of the commit`);
+      if (performance.now() - started > TIMEOUT_MS) throw new Error(`${path}: no new answer in ${TIMEOUT_MS} ms`);
       await pause(POLL_EVERY_MS);
     }
   } finally {
@@ -87,12 +87,14 @@ function releaseNext(fleet: RolloutFleet, service: NodeProcess, k: number): Prom
   const released = k + 2;
   const { first } = stepRange(released, fleet.fleet.clusters);
   const servesSet = (body: string) => {
-    const { inputs } = JSON.parse(body) as { inputs: { id: string; component_version: string; source: { oci_tag: string } }[] };
+    type Input = { id: string; component_version: string; source: { oci_tag: string } };
+    const { inputs } = JSON.parse(body) as { inputs: Input[] };
     const input = inputs.find((i) => i.id === ROLLOUT_COMPONENT);
     return input?.component_version === ROLLOUT_SET.component_version && input.source.oci_tag === ROLLOUT_SET.oci_tag;
   };
   const text = rolloutYaml(fleet.fleet.clusters, released);
-  return commitAndWatch(service, fleet.repos.rollout, ROLLOUT_FILE, text, clusterPath(first, 'platform-components'), servesSet);
+  const path = clusterPath(first, 'platform-components');
+  return commitAndWatch(service, fleet.repos.rollout, ROLLOUT_FILE, text, path, servesSet);
 }
 
 /** The other side, repetition k: the namespace's owner annotation edited. */
@@ -100,7 +102,8 @@ function editNamespace(fleet: RolloutFleet, service: NodeProcess, k: number): Pr
   const file = `namespaces/${NAMESPACE}.yaml`;
   const owner = `owner-0-release-${k}@example.com`;
   const text = readFileSync(join(fleet.repos['no rollout'], file), 'utf8').replace(/owner: .*/, `owner: ${owner}`);
-  return commitAndWatch(service, fleet.repos['no rollout'], file, text, clusterPath(NAMESPACE_CLUSTER, 'namespaces'), (body) => body.includes(owner));
+  const path = clusterPath(NAMESPACE_CLUSTER, 'namespaces');
+  return commitAndWatch(service, fleet.repos['no rollout'], file, text, path, (body) => body.includes(owner));
 }
 
 export async function measureRelease(
@@ -109,7 +112,8 @@ export async function measureRelease(
   repeat: number,
   log: (line: string) => void,
 ): Promise<ReleaseResult> {
-  if (repeat + 1 > stepCount(fleet.fleet.clusters)) throw new Error(`--repeat ${repeat}: the rollout has ${stepCount(fleet.fleet.clusters)} steps, step 1 released`);
+  const steps = stepCount(fleet.fleet.clusters);
+  if (repeat + 1 > steps) throw new Error(`--repeat ${repeat}: the rollout has ${steps} steps, step 1 released`);
   const runs: Record<Side, ReleaseRun[]> = { rollout: [], 'no rollout': [] };
   const once = { rollout: releaseNext, 'no rollout': editNamespace };
   const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -119,7 +123,8 @@ export async function measureRelease(
       const run = await once[side](fleet, services[side], k);
       runs[side].push(run);
       const what = side === 'rollout' ? `step ${k + 2} released` : `namespace ${NAMESPACE} edited`;
-      log(`  ${side}, ${what}: served after ${run.servedMs.toFixed(0)} ms; RSS ${mib(run.rssBefore)} before, ${mib(run.rssAfter)} after (peak ${mib(run.hwmAfter)})`);
+      const rss = `RSS ${mib(run.rssBefore)} before, ${mib(run.rssAfter)} after (peak ${mib(run.hwmAfter)})`;
+      log(`  ${side}, ${what}: served after ${run.servedMs.toFixed(0)} ms; ${rss}`);
     }
   }
   const sideOf = (rs: ReleaseRun[]): ReleaseSide => ({
@@ -129,5 +134,6 @@ export async function measureRelease(
     rssAfter: spread(rs.map((r) => r.rssAfter)),
   });
   const rssRatios = runs.rollout.map((r, k) => r.rssAfter / runs['no rollout'][k]!.rssAfter);
-  return { sides: { rollout: sideOf(runs.rollout), 'no rollout': sideOf(runs['no rollout']) }, rssRatios, rssRatio: spread(rssRatios).median };
+  const sides = { rollout: sideOf(runs.rollout), 'no rollout': sideOf(runs['no rollout']) };
+  return { sides, rssRatios, rssRatio: spread(rssRatios).median };
 }

@@ -64,7 +64,12 @@ function pollHealth(port: number) {
   };
 }
 
-export async function measureRolloutStatus(service: NodeProcess, probeFile: string, repeat: number, log: (line: string) => void): Promise<RolloutStatusResult> {
+export async function measureRolloutStatus(
+  service: NodeProcess,
+  probeFile: string,
+  repeat: number,
+  log: (line: string) => void,
+): Promise<RolloutStatusResult> {
   const client = new HttpClient(service.port, 1, AUTH);
   const path = `${ROLLOUTS_STATUS_PATH}/${ROLLOUT_ID}`;
   const health = pollHealth(service.port);
@@ -81,15 +86,23 @@ export async function measureRolloutStatus(service: NodeProcess, probeFile: stri
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status}`);
       await pause(20); // a /health sent during the answer comes back
       const stretch = longestStretchIn(probeFile, from, to);
-      const run = { ms: answer.ms, bytes: answer.body.length, stallWallMs: stretch.wallMs, stallCpuMs: stretch.cpuMs, healthWaitMs: health.worstWithin(answer.sentAt, answer.sentAt + answer.ms) };
+      const run = {
+        ms: answer.ms,
+        bytes: answer.body.length,
+        stallWallMs: stretch.wallMs,
+        stallCpuMs: stretch.cpuMs,
+        healthWaitMs: health.worstWithin(answer.sentAt, answer.sentAt + answer.ms),
+      };
       runs.push(run);
       log(
-        `  GET ${path} ${k + 1}/${repeat}: ${run.ms.toFixed(0)} ms, ${(run.bytes / 2 ** 20).toFixed(1)} MiB; event loop held ` +
-          `${run.stallWallMs.toFixed(0)} ms wall / ${run.stallCpuMs.toFixed(0)} ms CPU; slowest /health ${run.healthWaitMs.toFixed(0)} ms`,
+        `  GET ${path} ${k + 1}/${repeat}: ${run.ms.toFixed(0)} ms, ${(run.bytes / 2 ** 20).toFixed(1)} MiB; ` +
+          `event loop held ${run.stallWallMs.toFixed(0)} ms wall / ${run.stallCpuMs.toFixed(0)} ms CPU; ` +
+          `slowest /health ${run.healthWaitMs.toFixed(0)} ms`,
       );
       await pause(PAUSE_MS);
     }
-    const shown = JSON.parse(warm.body.toString('utf8')) as { state: string; steps: unknown[]; clusters: Record<string, number> };
+    type Shown = { state: string; steps: unknown[]; clusters: Record<string, number> };
+    const shown = JSON.parse(warm.body.toString('utf8')) as Shown;
     return {
       runs,
       ms: spread(runs.map((r) => r.ms)),

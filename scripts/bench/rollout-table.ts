@@ -19,32 +19,61 @@ const range = (s: Spread, show: (n: number) => string) => `${show(s.median)} (${
 /** "met" or "NOT met", by the figure against its target. */
 const verdict = (met: boolean) => (met ? 'met' : '**NOT met**');
 
+/** A row of the table from its cells. */
+const row = (...cells: string[]) => `| ${cells.join(' | ')} |`;
+const ratios = (values: number[]) => values.map((r) => r.toFixed(3)).join(', ');
+
 export function rolloutTable(report: RolloutReport): string {
   const { reads, status, release } = report;
   const { clusters, stepSize, repeat } = report.options;
   const rollout = release.sides.rollout;
   const none = release.sides['no rollout'];
-  const rows = [
-    '| figure | measured (median of ' + repeat + ', min–max) | compared with | target |',
+  const readRows = ENCODINGS.flatMap((encoding) => {
+    const { summary, roundRatios, ratio, cpuRoundRatios, cpuRatio } = reads.byEncoding[encoding];
+    const cpu = (n: number | undefined) => `${n?.toFixed(1) ?? '-'} µs`;
+    const [withIt, without] = [summary.rollout, summary['no rollout']];
+    return [
+      row(
+        `reads, ${encoding}, with a rollout on ${count(clusters)} clusters ÷ without (req/s, per round)`,
+        `${ratio.toFixed(3)} (${ratios(roundRatios)})`,
+        `${count(withIt.reqPerSec)} against ${count(without.reqPerSec)} req/s; p99 ${withIt.p99} / ${without.p99} ms`,
+        `≥ 0.95: ${verdict(ratio >= 0.95)}`,
+      ),
+      row(
+        `the service's CPU per read, ${encoding}, without ÷ with the rollout (per round)`,
+        `${cpuRatio.toFixed(3)} (${ratios(cpuRoundRatios)})`,
+        `${cpu(withIt.cpuMicros)} against ${cpu(without.cpuMicros)}`,
+        `≥ 0.95: ${verdict(cpuRatio >= 0.95)}`,
+      ),
+    ];
+  });
+  return [
+    row('figure', `measured (median of ${repeat}, min–max)`, 'compared with', 'target'),
     '|---|---:|---|---|',
-    ...ENCODINGS.flatMap((encoding) => {
-      const { summary, roundRatios, ratio, cpuRoundRatios, cpuRatio } = reads.byEncoding[encoding];
-      const cpu = (n: number | undefined) => `${n?.toFixed(1) ?? '-'} µs`;
-      return [
-        `| reads, ${encoding}, with a rollout on ${count(clusters)} clusters ÷ without (req/s, per round) | ${ratio.toFixed(3)} ` +
-          `(${roundRatios.map((r) => r.toFixed(3)).join(', ')}) | ${count(summary.rollout.reqPerSec)} against ` +
-          `${count(summary['no rollout'].reqPerSec)} req/s; p99 ${summary.rollout.p99} / ${summary['no rollout'].p99} ms | ≥ 0.95: ${verdict(ratio >= 0.95)} |`,
-        `| the service's CPU per read, ${encoding}, without ÷ with the rollout (per round) | ${cpuRatio.toFixed(3)} ` +
-          `(${cpuRoundRatios.map((r) => r.toFixed(3)).join(', ')}) | ${cpu(summary.rollout.cpuMicros)} against ${cpu(summary['no rollout'].cpuMicros)} | ≥ 0.95: ${verdict(cpuRatio >= 0.95)} |`,
-      ];
-    }),
-    `| \`GET /api/v2/gitops/rollouts/{id}\`, ${count(clusters)} clusters | ${range(status.ms, ms)} | ${mib(status.bytes)} of JSON | ≤ 100 ms: ${verdict(status.ms.median <= 100)} |`,
-    `| longest event-loop stall meanwhile (probe, wall) | ${range(status.stallWallMs, ms)} | CPU ${range(status.stallCpuMs, ms)}; ` +
-      `slowest \`/health\` ${range(status.healthWaitMs, ms)} | ≤ 30 ms: ${verdict(status.stallWallMs.median <= 30)} |`,
-    `| a commit releasing a step of ${count(stepSize)}: served after | ${range(rollout.servedMs, ms)} | a namespace edit without a rollout: ` +
-      `${range(none.servedMs, ms)} | |`,
-    `| RSS after that commit | ${range(rollout.rssAfter, mib)} | without a rollout ${range(none.rssAfter, mib)}: ` +
-      `${release.rssRatio.toFixed(3)}× (${release.rssRatios.map((r) => r.toFixed(3)).join(', ')}) | ≤ 1.05×: ${verdict(release.rssRatio <= 1.05)} |`,
-  ];
-  return rows.join('\n');
+    ...readRows,
+    row(
+      `\`GET /api/v2/gitops/rollouts/{id}\`, ${count(clusters)} clusters`,
+      range(status.ms, ms),
+      `${mib(status.bytes)} of JSON`,
+      `≤ 100 ms: ${verdict(status.ms.median <= 100)}`,
+    ),
+    row(
+      'longest event-loop stall meanwhile (probe, wall)',
+      range(status.stallWallMs, ms),
+      `CPU ${range(status.stallCpuMs, ms)}; slowest \`/health\` ${range(status.healthWaitMs, ms)}`,
+      `≤ 30 ms: ${verdict(status.stallWallMs.median <= 30)}`,
+    ),
+    row(
+      `a commit releasing a step of ${count(stepSize)}: served after`,
+      range(rollout.servedMs, ms),
+      `a namespace edit without a rollout: ${range(none.servedMs, ms)}`,
+      '',
+    ),
+    row(
+      'RSS after that commit',
+      range(rollout.rssAfter, mib),
+      `without a rollout ${range(none.rssAfter, mib)}: ${release.rssRatio.toFixed(3)}× (${ratios(release.rssRatios)})`,
+      `≤ 1.05×: ${verdict(release.rssRatio <= 1.05)}`,
+    ),
+  ].join('\n');
 }

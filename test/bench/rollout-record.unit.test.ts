@@ -17,11 +17,12 @@ import {
 } from '../../scripts/bench/rollout-record.ts';
 import { cluster, clustersMap } from '../fixtures/rollout-fleet.ts';
 
+const id = (i: number) => `cluster-${String(i).padStart(5, '0')}`;
+
 /** Clusters numbered and spread over the environments as scripts/generate-repo.ts makes them, in a shuffled order. */
 function generatedFleet(n: number) {
-  const list = Array.from({ length: n }, (_, i) =>
-    cluster(`cluster-${String(i).padStart(5, '0')}`, ENVIRONMENTS[i % ENVIRONMENTS.length]!, ['component-0', ROLLOUT_COMPONENT]),
-  );
+  const environment = (i: number) => ENVIRONMENTS[i % ENVIRONMENTS.length]!;
+  const list = Array.from({ length: n }, (_, i) => cluster(id(i), environment(i), ['component-0', ROLLOUT_COMPONENT]));
   return clustersMap(list.map((c, i) => list[(i * 7919) % n]!));
 }
 
@@ -48,7 +49,7 @@ describe('the rollout of the rollout benchmark', () => {
       expect(releasedSteps(plan)).toBe(2);
       for (const step of plan.steps) {
         const { first, end } = stepRange(step.step, n);
-        expect(step.members).toEqual(Array.from({ length: end - first }, (_, k) => `cluster-${String(first + k).padStart(5, '0')}`));
+        expect(step.members).toEqual(Array.from({ length: end - first }, (_, k) => id(first + k)));
       }
     });
   }
