@@ -4,10 +4,12 @@
 // loop was held while it was answered — from the probe preloaded into the service
 // (./event-loop-probe.ts: wall time, and the main thread's CPU time, which other work on a
 // shared machine does not inflate) and, as a cluster would see it, the longest wait of a
-// GET /health sent every 5 ms meanwhile.
+// GET /health sent every 5 ms meanwhile; and the service's CPU time over the request (all its
+// threads, from /proc in 10 ms ticks): what the answer would take on an idle machine.
 import { ROLLOUTS_STATUS_PATH } from '../../src/http/paths.ts';
 import { HttpClient, type Sample } from './http-client.ts';
 import type { NodeProcess } from './node-process.ts';
+import { procCpuSeconds } from './proc-cpu.ts';
 import { longestStretchIn } from './probe-stretches.ts';
 import { ROLLOUT_ID } from './rollout-record.ts';
 import { AUTH } from './scale/fleet.ts';
@@ -19,6 +21,8 @@ const PAUSE_MS = 500;
 
 export interface StatusRun {
   ms: number;
+  /** The service's CPU time while it answered, ms. */
+  cpuMs: number;
   bytes: number;
   stallWallMs: number;
   stallCpuMs: number;
@@ -28,6 +32,7 @@ export interface StatusRun {
 export interface RolloutStatusResult {
   runs: StatusRun[];
   ms: Spread;
+  cpuMs: Spread;
   stallWallMs: Spread;
   stallCpuMs: Spread;
   healthWaitMs: Spread;
@@ -80,14 +85,17 @@ export async function measureRolloutStatus(
     if (warm.status !== 200) throw new Error(`${path}: ${warm.status} ${warm.body.toString('utf8').slice(0, 300)}`);
     await pause(PAUSE_MS);
     for (let k = 0; k < repeat; k++) {
+      const cpuBefore = procCpuSeconds(service.pid) ?? NaN;
       const from = process.hrtime.bigint();
       const answer = await client.get(path);
       const to = process.hrtime.bigint();
+      const cpuMs = ((procCpuSeconds(service.pid) ?? NaN) - cpuBefore) * 1000;
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status}`);
       await pause(20); // a /health sent during the answer comes back
       const stretch = longestStretchIn(probeFile, from, to);
       const run = {
         ms: answer.ms,
+        cpuMs,
         bytes: answer.body.length,
         stallWallMs: stretch.wallMs,
         stallCpuMs: stretch.cpuMs,
@@ -95,7 +103,8 @@ export async function measureRolloutStatus(
       };
       runs.push(run);
       log(
-        `  GET ${path} ${k + 1}/${repeat}: ${run.ms.toFixed(0)} ms, ${(run.bytes / 2 ** 20).toFixed(1)} MiB; ` +
+        `  GET ${path} ${k + 1}/${repeat}: ${run.ms.toFixed(0)} ms (${run.cpuMs.toFixed(0)} ms of CPU), ` +
+          `${(run.bytes / 2 ** 20).toFixed(1)} MiB; ` +
           `event loop held ${run.stallWallMs.toFixed(0)} ms wall / ${run.stallCpuMs.toFixed(0)} ms CPU; ` +
           `slowest /health ${run.healthWaitMs.toFixed(0)} ms`,
       );
@@ -106,6 +115,7 @@ export async function measureRolloutStatus(
     return {
       runs,
       ms: spread(runs.map((r) => r.ms)),
+      cpuMs: spread(runs.map((r) => r.cpuMs)),
       stallWallMs: spread(runs.map((r) => r.stallWallMs)),
       stallCpuMs: spread(runs.map((r) => r.stallCpuMs)),
       healthWaitMs: spread(runs.map((r) => r.healthWaitMs)),

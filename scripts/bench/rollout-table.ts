@@ -8,7 +8,7 @@ import type { Spread } from './stats.ts';
 export interface RolloutReport {
   options: { clusters: number; stepSize: number; repeat: number };
   reads: Pick<RolloutReads, 'byEncoding'>;
-  status: Pick<RolloutStatusResult, 'ms' | 'stallWallMs' | 'stallCpuMs' | 'healthWaitMs' | 'bytes'>;
+  status: Pick<RolloutStatusResult, 'ms' | 'cpuMs' | 'stallWallMs' | 'stallCpuMs' | 'healthWaitMs' | 'bytes'>;
   release: ReleaseResult;
 }
 
@@ -54,7 +54,7 @@ export function rolloutTable(report: RolloutReport): string {
     row(
       `\`GET /api/v2/gitops/rollouts/{id}\`, ${count(clusters)} clusters`,
       range(status.ms, ms),
-      `${mib(status.bytes)} of JSON`,
+      `the service's CPU meanwhile ${range(status.cpuMs, ms)}; ${mib(status.bytes)} of JSON`,
       `≤ 100 ms: ${verdict(status.ms.median <= 100)}`,
     ),
     row(
