@@ -1,5 +1,5 @@
 // The detail of a rollout written in slices is the very text JSON.stringify makes of the one
-// shape (domain/rollouts/rollout-shapes.ts), messages and nulls included.
+// shape (domain/rollouts/rollout-shapes.ts), messages and nulls included, as UTF-8 bytes.
 import { describe, expect, it } from 'vitest';
 import { rolloutDetail } from '../../src/domain/rollouts/rollout-shapes.ts';
 import { rolloutDetailJson } from '../../src/http/routes/rollout-json.ts';
@@ -19,7 +19,7 @@ describe('the detail of a rollout in slices', () => {
   ])('%s: the same text as JSON.stringify of the shape', async (_name, released, facts) => {
     const times = new Map([[1, { released_in: 'rev-0', released_at: T0, done_at: T0 + 2 * MINUTE }]]);
     const progress = evaluate({ rollout: rollout({ waves: WAVES, released }), now: T0 + HOUR, facts, times, trackingSince: T0 - HOUR });
-    const text = await rolloutDetailJson(progress);
+    const text = (await rolloutDetailJson(progress)).toString('utf8');
     expect(text).toBe(JSON.stringify(rolloutDetail(progress)));
     if (released === 2) expect(text).toContain('"message":"no poll');
   });
