@@ -7,6 +7,7 @@ import { forEachLimit, HttpClient } from './http-client.ts';
 import type { NodeProcess } from './node-process.ts';
 import { compareServers, type LoadResult, roundRatios } from './read-load.ts';
 import type { Side } from './rollout-fleet.ts';
+import { type Encoding, ENCODINGS } from './rollout-record.ts';
 import { AUTH, clusterPath, spreadIndices } from './scale/fleet.ts';
 import { median } from './stats.ts';
 
@@ -17,9 +18,6 @@ export interface ReadOptions {
   rounds: number;
   connections: number;
 }
-
-export const ENCODINGS = ['gzip', 'plain'] as const;
-export type Encoding = (typeof ENCODINGS)[number];
 
 export interface ReadComparison {
   runs: Record<Side, LoadResult[]>;

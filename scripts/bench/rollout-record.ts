@@ -9,6 +9,9 @@ export const ROLLOUT_COMPONENT = 'component-1';
 /** What the released clusters get: the generator's entry has 1.1.0 for both. */
 export const ROLLOUT_SET = { component_version: '2.0.0', oci_tag: '2.0.0' } as const;
 export const STEPS = 10;
+/** How the reads ask: for gzip, as the fleet's agents do, then plain. */
+export const ENCODINGS = ['gzip', 'plain'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
 
 /** The file of the rollout in the config repo. */
 export const ROLLOUT_FILE = `rollouts/${ROLLOUT_ID}.yaml`;

@@ -1,6 +1,7 @@
 // The rollout benchmark's table (scripts/bench-rollout.ts): each figure next to what it is
 // compared with and its target, in Markdown, as docs/performance.md shows it.
-import { ENCODINGS, type RolloutReads } from './rollout-reads.ts';
+import type { RolloutReads } from './rollout-reads.ts';
+import { ENCODINGS } from './rollout-record.ts';
 import type { ReleaseResult } from './rollout-release.ts';
 import type { RolloutStatusResult } from './rollout-status.ts';
 import type { Spread } from './stats.ts';
