@@ -9,11 +9,12 @@
 // time, which a busy machine does not inflate), and its heap and RSS after. Then the preview
 // of the one-record shape at 250, 500 and 1,000 writes (linear: the time per write stays the
 // same), and BENCH_PREVIEWS (10) previews in a row: RSS before and after.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateConfigRepo, clusterDns, clusterId } from '../generate-repo.ts';
 import { type NodeProcess, PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './node-process.ts';
+import { longestStretchIn } from './probe-stretches.ts';
 import { procMemory } from './proc-memory.ts';
 
 const TOKEN = 'bench-largest-change-set-token';
@@ -90,7 +91,7 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
     const answer = await res.text();
     const ms = performance.now() - started;
     if (res.status >= 300) throw new Error(`${way}: ${res.status} ${answer.slice(0, 300)}`);
-    const stalls = held(probeFile, from, process.hrtime.bigint());
+    const stalls = longestStretchIn(probeFile, from, process.hrtime.bigint());
     return { ms, wait: worstWait, ...stalls, answerBytes: answer.length, heap: await heapUsed(), memory: procMemory(service.pid)! };
   };
 
@@ -130,26 +131,4 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
     polling = false;
     await Promise.all(pollers);
   }
-}
-
-/** The longest stretch the probe saw end between `from` and `to`. */
-function held(file: string, from: bigint, to: bigint): { wallMs: number; cpuMs: number } {
-  let wallMs = 0;
-  let cpuMs = 0;
-  const text = (() => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return '';
-    }
-  })();
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    const stretch = JSON.parse(line) as { at: string; wall_ms: number; cpu_ms: number };
-    const at = BigInt(stretch.at);
-    if (at < from || at > to) continue;
-    wallMs = Math.max(wallMs, stretch.wall_ms);
-    cpuMs = Math.max(cpuMs, stretch.cpu_ms);
-  }
-  return { wallMs, cpuMs };
 }

@@ -1,5 +1,5 @@
 // The detail of a rollout written in slices is the very text JSON.stringify makes of the one
-// shape (domain/rollouts/rollout-shapes.ts), messages and nulls included.
+// shape (domain/rollouts/rollout-shapes.ts), messages and nulls included, as UTF-8 bytes.
 import { describe, expect, it } from 'vitest';
 import { rolloutDetail } from '../../src/domain/rollouts/rollout-shapes.ts';
 import { rolloutDetailJson } from '../../src/http/routes/rollout-json.ts';
