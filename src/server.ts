@@ -10,35 +10,25 @@ import { createRequestHandler } from './http/app.ts';
 import { Authenticator } from './http/auth/authenticator.ts';
 import type { PersonVerifier } from './http/auth/caller.ts';
 import { ConnectionTracker } from './http/transport/connections.ts';
+import { peerTls } from './http/transport/peer-tls.ts';
+import { apiRouters } from './http/routes/api-routers.ts';
+import { startRolloutProgress } from './serving/rollouts/rollout-start.ts';
+import type { RolloutProgressService } from './serving/rollouts/rollout-progress-service.ts';
 import { OidcPersonVerifier } from './http/auth/oidc/oidc-person-verifier.ts';
-import { changePreviewRoutes } from './http/rest/change-preview-routes.ts';
-import { changeSetRoutes } from './http/rest/change-set-routes.ts';
-import { restRoutes } from './http/rest/rest-routes.ts';
 import { TlsContext } from './http/transport/tls-context.ts';
 import { UI_BUILD_DIR, UiFiles } from './http/web-ui/ui-files.ts';
 import { type UiState, uiContentSecurityPolicy, uiSettings } from './http/web-ui/ui-routes.ts';
-import { webhookRoutes } from './http/webhook/webhook-routes.ts';
 import { createLogger } from './shared/logger.ts';
 import { redactUrls } from './shared/redact-url.ts';
 import { createObservability } from './observability/observability.ts';
-import { peerRoutes } from './http/routes/peer-routes.ts';
 import { Peers } from './peers/peers.ts';
-import type { PeerTls } from './peers/peer-client.ts';
-import type { PeerSettings } from './peers/peer-source.ts';
 import { CurrentResponses } from './serving/current-responses.ts';
-import { MergedPolls } from './serving/merged-polls.ts';
 import { ClusterEvents } from './serving/cluster-events.ts';
-import { EventRateLimit } from './serving/event-rate-limit.ts';
-import { MergedEvents } from './serving/merged-events.ts';
-import { eventRoutes } from './http/events/event-routes.ts';
-import { rolloutProgressService, type RolloutProgressService } from './serving/rollouts/rollout-progress-service.ts';
-import { rolloutRoutes } from './http/routes/rollout-routes.ts';
 import { StartupError } from './shared/startup-error.ts';
 import { createBackend } from './store/backends/index.ts';
 import { StoreRunner } from './store/runner/store-runner.ts';
 import type { ReceiverNotifier } from './serving/receivers/receiver-notifier.ts';
 import { startReceiverNotifier } from './serving/receivers/receiver-start.ts';
-import type { FleetPolls } from './serving/fleet-polls.ts';
 
 export interface RunningService {
   /** An HTTPS server when TLS_CERT_FILE and TLS_KEY_FILE are set. */
@@ -99,7 +89,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // What the clusters report (POST /api/v2/gitops/events), kept within EVENTS_MEMORY.
   const events = new ClusterEvents(config.eventMemoryBytes, store);
   observability?.metrics.followEvents(events);
-  const rollouts = rolloutProgressOf(config, store, responses, { polls: observability?.polls, events }, peers, log);
+  const rollouts = startRolloutProgress(config, store, responses, { polls: observability?.polls, events }, peers, log);
   if (rollouts) observability?.metrics.followRollouts(rollouts.evaluations);
   const receivers = startReceiverNotifier(config, store, log);
   if (receivers) observability?.metrics.followReceivers(receivers);
@@ -120,37 +110,20 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   await store.start();
   oidc?.start();
 
-  const routers = [];
-  if (config.webhookSecret) {
-    const description = store.describe();
-    if (description.followsRemote) {
-      const target = {
-        branch: () => store.describe().pushBranch,
-        sync: (reason: string) => {
-          // The Git host calls one URL: the other replicas fetch at once too.
-          peers?.forwardSync();
-          return store.reload(reason);
-        },
-      };
-      routers.push(webhookRoutes({ secret: config.webhookSecret, target, log }));
-    } else {
-      log.warn('WEBHOOK_SECRET is set, but CONFIG_REPO is not a remote repository: POST /hooks/git stays off');
-    }
-  }
-  if (config.apiMode === 'crud') {
-    routers.push(restRoutes({ store, auth, log, maxBodyBytes: config.maxBodyBytes }));
-    routers.push(changePreviewRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
-    routers.push(changeSetRoutes({ store, auth, maxBodyBytes: config.maxBodyBytes }));
-  }
-  const limit = new EventRateLimit(config.eventRate);
-  routers.push(eventRoutes({ auth, clusterTokenKeys: config.clusterTokenKeys, events, limit, log }));
-  routers.push(rolloutRoutes({
+  const routers = apiRouters({
+    apiMode: config.apiMode,
+    webhookSecret: config.webhookSecret,
+    maxBodyBytes: config.maxBodyBytes,
+    clusterTokenKeys: config.clusterTokenKeys,
+    eventRate: config.eventRate,
+    store,
     auth,
-    tracker: rollouts?.tracker,
-    polls: rollouts?.polls ?? (() => Promise.reject(new Error('no poll records'))),
-    events: rollouts?.events ?? (async () => events),
-  }));
-  if (peers) routers.push(peerRoutes({ peers, token: config.peers!.token, polls: observability?.polls, events }));
+    log,
+    peers: peers && { peers, token: config.peers!.token },
+    events,
+    polls: observability?.polls,
+    rollouts,
+  });
   const ui = webUi(config, log);
   const connections = new ConnectionTracker(log);
   const handler = createRequestHandler({
@@ -246,49 +219,6 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       return closing;
     },
   };
-}
-
-/**
- * HTTPS between replicas: a peer's certificate is checked against the system's CAs and the
- * client CAs (which usually sign the replicas too), for the PEERS name when that is a DNS name
- * (the addresses it resolves to are bare IPs); this replica's own certificate is presented
- * when the replicas require client certificates.
- */
-function peerTls(tls: TlsContext, settings: PeerSettings): PeerTls {
-  return {
-    servername: settings.source.kind === 'dns' ? settings.source.name.replace(/\.$/, '') : undefined,
-    extraCa: () => tls.material.clientCa,
-    clientCertificate: () => (tls.requiresClientCertificates ? { cert: tls.material.cert, key: tls.material.key } : undefined),
-  };
-}
-
-/**
- * Rollout progress needs the poll records (METRICS=on); among replicas it judges by every
- * replica's polls and events, gathered at each evaluation like the fleet view's.
- */
-function rolloutProgressOf(
-  config: ServiceConfig,
-  store: StoreRunner,
-  responses: CurrentResponses,
-  kept: { polls: FleetPolls | undefined; events: ClusterEvents },
-  peers: Peers | undefined,
-  log: Logger,
-): RolloutProgressService | undefined {
-  const own = kept.polls;
-  if (own === undefined) {
-    if (config.rolloutAutoAdvance) log.warn('METRICS=off: rollouts are not evaluated and ROLLOUT_AUTO_ADVANCE releases nothing (no poll records)');
-    return undefined;
-  }
-  const polls = peers ? async () => new MergedPolls(own, (await peers.gatherPolls()).polls) : async () => own;
-  const events = peers
-    ? async () => new MergedEvents(kept.events, (await peers.gatherEvents()).values)
-    : async () => kept.events;
-  const settings = {
-    offlineAfterMs: config.rolloutOfflineAfterMs,
-    autoAdvance: config.rolloutAutoAdvance,
-    releaseName: config.rolloutReleaseName,
-  };
-  return rolloutProgressService(store, responses, polls, events, settings, log);
 }
 
 /** The web UI's files, read once; a checkout that was never built serves the API without it. */
