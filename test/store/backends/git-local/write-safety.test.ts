@@ -97,7 +97,7 @@ describe('a person committing in the same repo while the service writes', () => 
     const files = gitOut(dir, 'ls-tree', '--name-only', 'HEAD', 'namespaces/').split('\n');
     expect(files.filter((f) => /\/(w\d|person)-/.test(f))).toHaveLength(60);
     expectHealthy(dir);
-  });
+  }, 90_000); // 40 writes and 20 commits, each with git's own locks and fsync: about 35 s on a busy 2-core machine
 });
 
 describe("a person's staged change", () => {
