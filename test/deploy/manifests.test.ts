@@ -177,9 +177,13 @@ describe('the base', () => {
     const env = envOf(container);
     expect(env.get('STORE_BACKEND')?.value).toBe('git');
     expect(env.get('CONFIG_REPO')?.value).toMatch(/^https:\/\//);
-    const config = readFileSync(join(ROOT, 'src', 'config.ts'), 'utf8');
+    // Read by src/config.ts or by the settings of the part they concern (a backend's folder, rollouts, receivers).
+    const sources = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts'))
+      .map((path) => readFileSync(join(ROOT, 'src', path), 'utf8'))
+      .join('\n');
     // NODE_OPTIONS is Node's own (the heap's limit), not the service's.
-    for (const name of env.keys()) if (name !== 'NODE_OPTIONS') expect(config, `src/config.ts reads ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of env.keys()) if (name !== 'NODE_OPTIONS') expect(sources, `src/ reads ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
     for (const name of ['GIT_TOKEN', 'WEBHOOK_SECRET', 'CLUSTER_TOKEN_KEYS']) expect(env.get(name)?.valueFrom?.secretKeyRef?.optional).toBe(true);
   });
 

@@ -80,6 +80,7 @@ const OURS: Record<string, [Family['type'], string[]]> = {
   gitops_config_rollout_require_reports: ['gauge', ['rollout']],
   // The events clusters report (test/http/events.test.ts), service-wide.
   gitops_config_events_kept: ['gauge', []],
+  gitops_config_receiver_notices_total: ['counter', ['outcome', 'reason']],
   gitops_config_events_kept_bytes: ['gauge', []],
   gitops_config_events_last_received_timestamp_seconds: ['gauge', []],
 };
