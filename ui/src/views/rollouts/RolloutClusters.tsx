@@ -15,10 +15,10 @@ const ROW_HEIGHT = 36;
 
 const COLUMNS = [
   { label: 'Cluster', className: 'r-id' },
-  { label: 'Step', className: 'r-step' },
-  { label: 'Wave', className: 'r-wave' },
   { label: 'State', className: 'r-state' },
   { label: 'Since', className: 'r-since' },
+  { label: 'Step', className: 'r-step' },
+  { label: 'Wave', className: 'r-wave' },
   { label: 'Message', className: 'r-message' },
 ];
 
@@ -92,37 +92,39 @@ export function RolloutClusters({ layout, counts, step, onStep, initial }: Rollo
       <p class="shown" role="status">
         Showing {matches.length.toLocaleString('en')} of {rows.count.toLocaleString('en')} clusters
       </p>
-      <VirtualTable
-        label="Clusters of the rollout"
-        columns={COLUMNS}
-        rowCount={matches.length}
-        rowHeight={ROW_HEIGHT}
-        resetKey={`${query}\n${step}\n${state}`}
-        rowKey={(i) => rows.id[matches[i]!]!}
-        row={(i) => {
-          const r = matches[i]!;
-          const id = rows.id[r]!;
-          const message = rows.message[r];
-          return (
-            <>
-              <td class="r-id">
-                <a href={href('clusters', id)}>{id}</a>
-              </td>
-              <td class="r-step">{rows.step[r]}</td>
-              <td class="r-wave">{waveOf.get(rows.step[r]!)}</td>
-              <td class="r-state">
-                <ClusterStatePill state={rows.state[r]!} />
-              </td>
-              <td class="r-since">
-                <Time iso={rows.since[r]} never="not released" />
-              </td>
-              <td class="r-message" title={message}>
-                {message ?? ''}
-              </td>
-            </>
-          );
-        }}
-      />
+      <div class="rollout-clusters">
+        <VirtualTable
+          label="Clusters of the rollout"
+          columns={COLUMNS}
+          rowCount={matches.length}
+          rowHeight={ROW_HEIGHT}
+          resetKey={`${query}\n${step}\n${state}`}
+          rowKey={(i) => rows.id[matches[i]!]!}
+          row={(i) => {
+            const r = matches[i]!;
+            const id = rows.id[r]!;
+            const message = rows.message[r];
+            return (
+              <>
+                <td class="r-id">
+                  <a href={href('clusters', id)}>{id}</a>
+                </td>
+                <td class="r-state">
+                  <ClusterStatePill state={rows.state[r]!} />
+                </td>
+                <td class="r-since">
+                  <Time iso={rows.since[r]} never="not released" />
+                </td>
+                <td class="r-step">{rows.step[r]}</td>
+                <td class="r-wave">{waveOf.get(rows.step[r]!)}</td>
+                <td class="r-message" title={message}>
+                  {message ?? ''}
+                </td>
+              </>
+            );
+          }}
+        />
+      </div>
     </>
   );
 }

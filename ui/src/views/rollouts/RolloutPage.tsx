@@ -4,12 +4,12 @@
 // nothing flickers and the clusters' table keeps its place.
 import { useMemo, useState } from 'preact/hooks';
 import type { ApiClient } from '../../api/client.ts';
-import { fetchRollout } from '../../api/rollouts.ts';
 import type { RolloutDetail } from '../../api/types.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { RolloutStatePill } from '../../components/common/RolloutPill.tsx';
 import { describeCounts, layOutRollout } from '../../data/rollout-rows.ts';
+import { loadRollout } from '../../data/rollouts.ts';
 import { usePolled } from '../../hooks/use-polled.ts';
 import { useTitle } from '../../hooks/use-title.ts';
 import { href, type Location } from '../../router/router.ts';
@@ -19,7 +19,7 @@ import { RolloutSteps } from './RolloutSteps.tsx';
 
 export function RolloutPage({ client, id, location }: { client: ApiClient; id: string; location: Location }) {
   useTitle(`Rollout ${id}`);
-  const answer = usePolled((signal) => fetchRollout(client, id, signal), [client, id], REFRESH_MS);
+  const answer = usePolled((signal) => loadRollout(client, id, signal), [client, id], REFRESH_MS);
   return (
     <>
       <h1 tabIndex={-1}>{id}</h1>
@@ -28,7 +28,11 @@ export function RolloutPage({ client, id, location }: { client: ApiClient; id: s
       </p>
       <Loaded value={answer} what="the rollout">
         {(loaded) =>
-          loaded.kind === 'missing' ? (
+          loaded.kind === 'off' ? (
+            <Banner tone="info" title="Rollout progress is not available">
+              <p>Where this rollout stands is not known: {loaded.message}.</p>
+            </Banner>
+          ) : loaded.kind === 'missing' ? (
             <Banner tone="error" title="No such rollout">
               <p>{loaded.message}</p>
             </Banner>

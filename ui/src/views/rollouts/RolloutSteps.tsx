@@ -21,46 +21,48 @@ export function RolloutSteps({ waves, released, onShowStep }: RolloutStepsProps)
           <p class="muted">
             {clusters(wave.size)} in {wave.steps.length === 1 ? '1 step' : `${wave.steps.length} steps`}
           </p>
-          <table class="records steps" aria-label={`Steps of wave ${wave.name}`}>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Where it stands</th>
-                <th scope="col">Released</th>
-                <th scope="col">Done</th>
-                <th scope="col">Clusters</th>
-              </tr>
-            </thead>
-            <tbody>
-              {wave.steps.map(({ step, counts, size }) => {
-                const phase = stepPhase(step, released, now);
-                return (
-                  <tr key={step.step} class={step.step === released ? 'current' : undefined}>
-                    <th scope="row">
-                      Step {step.step}
-                      {step.step === released && <div class="muted">released last</div>}
-                    </th>
-                    <td>
-                      {PHASES[phase]}
-                      {phase === 'soaking' && step.soak_ends_at && <div>soak ends at {utc(step.soak_ends_at)}</div>}
-                    </td>
-                    <td>
-                      <Time iso={step.released_at} never="not released" />
-                    </td>
-                    <td>
-                      <Time iso={step.done_at} never="not done" />
-                    </td>
-                    <td>
-                      <div>{describeCounts(counts)}</div>
-                      <button type="button" class="link-button" onClick={() => onShowStep(step.step)}>
-                        Show the {clusters(size)} of step {step.step}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div class="table-scroll">
+            <table class="records steps" aria-label={`Steps of wave ${wave.name}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Step</th>
+                  <th scope="col">Where it stands</th>
+                  <th scope="col">Released</th>
+                  <th scope="col">Done</th>
+                  <th scope="col">Clusters</th>
+                </tr>
+              </thead>
+              <tbody>
+                {wave.steps.map(({ step, counts, size }) => {
+                  const phase = stepPhase(step, released, now);
+                  return (
+                    <tr key={step.step} class={step.step === released ? 'current' : undefined}>
+                      <th scope="row">
+                        Step {step.step}
+                        {step.step === released && <div class="muted">released last</div>}
+                      </th>
+                      <td>
+                        {PHASES[phase]}
+                        {phase === 'soaking' && step.soak_ends_at && <div>soak ends at {utc(step.soak_ends_at)}</div>}
+                      </td>
+                      <td>
+                        <Time iso={step.released_at} never="not released" />
+                      </td>
+                      <td>
+                        <Time iso={step.done_at} never="not done" />
+                      </td>
+                      <td>
+                        <div>{describeCounts(counts)}</div>
+                        <button type="button" class="link-button" onClick={() => onShowStep(step.step)}>
+                          Show the {clusters(size)} of step {step.step}
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         </section>
       ))}
     </>
