@@ -14,7 +14,10 @@ export type Polled<T> = Async<T> & { refreshFailed?: Error };
 /** The wait after a load is at least this many times what the load took. */
 const SLOWDOWN = 4;
 
-export function usePolled<T>(load: (signal: AbortSignal) => Promise<T>, inputs: unknown[], everyMs: number): Polled<T> {
+/** A load that stops when the view closes. */
+type Load<T> = (signal: AbortSignal) => Promise<T>;
+
+export function usePolled<T>(load: Load<T>, inputs: unknown[], everyMs: number): Polled<T> {
   const [result, setResult] = useState<Polled<T>>({ state: 'loading' });
   useEffect(() => {
     const abort = new AbortController();
