@@ -53,6 +53,40 @@ const ENDPOINT_SET = {
 /** Every endpoint of a cluster, in the order the views show them. */
 export const ENDPOINTS = Object.keys(ENDPOINT_SET) as Endpoint[];
 
+// ---------------------------------------------------------------- rollouts (progress)
+/** Every rollout with its state and clusters by state (GET /api/v2/gitops/rollouts). */
+export type RolloutList = Answer<'/api/v2/gitops/rollouts', 'get', 200>;
+export type RolloutSummary = RolloutList['rollouts'][number];
+/** One rollout, step by step and cluster by cluster (GET /api/v2/gitops/rollouts/{id}). */
+export type RolloutDetail = Answer<'/api/v2/gitops/rollouts/{id}', 'get', 200>;
+export type RolloutStep = RolloutDetail['steps'][number];
+export type RolloutStepCluster = RolloutStep['clusters'][number];
+export type RolloutState = RolloutSummary['state'];
+export type RolloutClusterState = RolloutStepCluster['state'];
+export type RolloutClusterCounts = RolloutSummary['clusters'];
+
+const ROLLOUT_STATE_SET = {
+  running: true,
+  waiting: true,
+  ready: true,
+  halted: true,
+  paused: true,
+  complete: true,
+} satisfies Record<RolloutState, true>;
+/** Every state of a rollout, in the order the views show them. */
+export const ROLLOUT_STATES = Object.keys(ROLLOUT_STATE_SET) as RolloutState[];
+const ROLLOUT_CLUSTER_STATE_SET = {
+  pending: true,
+  released: true,
+  fetched: true,
+  succeeded: true,
+  failed: true,
+  offline: true,
+  pinned: true,
+} satisfies Record<RolloutClusterState, true>;
+/** Every state of a cluster in a rollout, in the order the views show them. */
+export const ROLLOUT_CLUSTER_STATES = Object.keys(ROLLOUT_CLUSTER_STATE_SET) as RolloutClusterState[];
+
 // ---------------------------------------------------------------- records (REST, crud mode)
 export interface RecordsByCollection {
   clusters: Answer<'/clusters/{id}', 'get', 200>;

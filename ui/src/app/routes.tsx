@@ -12,6 +12,8 @@ import { ROLE_BINDINGS } from '../views/definitions/rolebindings.tsx';
 import { FleetPage } from '../views/fleet/FleetPage.tsx';
 import { NotFoundPage } from '../views/not-found/NotFoundPage.tsx';
 import { RevisionsPage } from '../views/revisions/RevisionsPage.tsx';
+import { RolloutPage } from '../views/rollouts/RolloutPage.tsx';
+import { RolloutsPage } from '../views/rollouts/RolloutsPage.tsx';
 
 export interface Routed {
   /** The nav entry to mark as current. */
@@ -31,6 +33,15 @@ export function route(location: Location, client: ApiClient): Routed {
   if (parts.length === 1 && first === 'catalog') return { nav: href('catalog'), view: <CatalogPage client={client} /> };
   if (parts.length === 1 && first === 'namespaces') return { nav: href('namespaces'), view: <DefinitionPage key="namespaces" client={client} kind={NAMESPACES} /> };
   if (parts.length === 1 && first === 'rolebindings') return { nav: href('rolebindings'), view: <DefinitionPage key="rolebindings" client={client} kind={ROLE_BINDINGS} /> };
+  if (parts.length === 1 && first === 'rollouts') {
+    return { nav: href('rollouts'), view: <RolloutsPage client={client} /> };
+  }
+  if (first === 'rollouts' && parts.length === 2) {
+    const id = decodePart(second!);
+    if (id !== undefined) {
+      return { nav: href('rollouts'), view: <RolloutPage key={id} client={client} id={id} location={location} /> };
+    }
+  }
   if (parts.length === 1 && first === 'revisions') return { nav: href('revisions'), view: <RevisionsPage client={client} /> };
   if (parts.length === 1 && first === 'changes') return { nav: href('changes'), view: <ChangesPage client={client} /> };
   return { nav: undefined, view: <NotFoundPage path={location.path} /> };

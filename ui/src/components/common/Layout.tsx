@@ -11,6 +11,7 @@ export interface NavItem {
 export const NAV: NavItem[] = [
   { label: 'Fleet', path: BASE },
   { label: 'Catalog', path: href('catalog') },
+  { label: 'Rollouts', path: href('rollouts') },
   { label: 'Namespaces', path: href('namespaces') },
   { label: 'Role bindings', path: href('rolebindings') },
   { label: 'Revisions', path: href('revisions') },

@@ -24,3 +24,8 @@ export function Time({ iso, never = 'never' }: { iso: string | null | undefined;
     </time>
   );
 }
+
+/** A moment as the service words its gates: "2025-03-04 14:32 UTC" (to the minute, the same for everyone). */
+export function utc(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

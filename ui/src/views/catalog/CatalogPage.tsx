@@ -1,16 +1,27 @@
 // The catalog: each platform component with its version, artifact and the clusters that use
 // it (and those that pin another tag). From the records (crud mode): two requests for the
 // whole fleet, where reading each cluster's platform-components answer would be one per cluster.
-// A person who may edit changes an entry's version, tag and other fields in place.
+// A person who may edit changes an entry's version, tag and other fields in place. An entry
+// being rolled out names its rollout and where it stands.
 import type { ApiClient } from '../../api/client.ts';
-import type { PlatformComponentRecord } from '../../api/types.ts';
+import type { PlatformComponentRecord, RolloutSummary } from '../../api/types.ts';
 import { DefinitionsPage } from '../../components/common/DefinitionsPage.tsx';
 import { UsedBy } from '../../components/common/UsedBy.tsx';
+import { RolloutStatePill } from '../../components/common/RolloutPill.tsx';
+import { loadRollouts } from '../../data/rollouts.ts';
 import { useEditing } from '../../edits/editing.ts';
+import { useAsync } from '../../hooks/use-async.ts';
+import { href } from '../../router/router.ts';
 import { CatalogVersionFields } from './CatalogEntryEditor.tsx';
 
 export function CatalogPage({ client }: { client: ApiClient }) {
   const { canEdit } = useEditing();
+  const rollouts = useAsync(() => loadRollouts(client), [client]);
+  const active = new Map<string, RolloutSummary>();
+  const known = rollouts.state === 'done' && rollouts.value.kind === 'list';
+  if (rollouts.state === 'done' && rollouts.value.kind === 'list') {
+    for (const rollout of rollouts.value.list.rollouts) active.set(rollout.component, rollout);
+  }
   return (
     <DefinitionsPage
       client={client}
@@ -27,6 +38,7 @@ export function CatalogPage({ client }: { client: ApiClient }) {
               <th scope="col">Artifact</th>
               <th scope="col">Depends on</th>
               <th scope="col">Used by</th>
+              <th scope="col">Rollout</th>
             </tr>
           </thead>
           <tbody>
@@ -65,6 +77,9 @@ export function CatalogPage({ client }: { client: ApiClient }) {
                     )}
                     {use && use.disabled > 0 && <div class="muted">{use.disabled} disabled</div>}
                   </td>
+                  <td>
+                    <ActiveRollout rollout={active.get(id)} known={known} />
+                  </td>
                 </tr>
               );
             })}
@@ -72,5 +87,18 @@ export function CatalogPage({ client }: { client: ApiClient }) {
         </table>
       )}
     </DefinitionsPage>
+  );
+}
+
+/** The rollout of this entry under way, if any: its link, state and how far it got. */
+function ActiveRollout({ rollout, known }: { rollout: RolloutSummary | undefined; known: boolean }) {
+  if (!rollout) return <span class="muted">{known ? 'none' : 'not known'}</span>;
+  return (
+    <>
+      <a href={href('rollouts', rollout.id)}>{rollout.id}</a>
+      <div>
+        <RolloutStatePill state={rollout.state} /> step {rollout.released} of {rollout.steps}
+      </div>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 // One cluster: its three answers exactly as served (with the revision and ETag they carry),
 // whether it polled each current answer and when, its record, and the revisions that changed
-// it.
+// it, and the rollouts it is in.
 import type { ApiClient } from '../../api/client.ts';
 import { ENDPOINTS } from '../../api/types.ts';
 import { Loaded } from '../../components/common/Async.tsx';
@@ -13,6 +13,7 @@ import { useTitle } from '../../hooks/use-title.ts';
 import { BASE } from '../../router/router.ts';
 import { ClusterRecordSection } from './ClusterRecordSection.tsx';
 import { ClusterRevisions } from './ClusterRevisions.tsx';
+import { ClusterRollouts } from './ClusterRollouts.tsx';
 import { EndpointAnswer } from './EndpointAnswer.tsx';
 
 export function ClusterPage({ client, id }: { client: ApiClient; id: string }) {
@@ -60,6 +61,7 @@ export function ClusterPage({ client, id }: { client: ApiClient; id: string }) {
                 ))}
               </section>
               <ClusterRecordSection client={client} id={id} summary={{ id, cluster_dns: dns, environment: rows.environment[r] }} />
+              <ClusterRollouts client={client} id={id} />
               <ClusterRevisions client={client} id={id} />
             </>
           );
