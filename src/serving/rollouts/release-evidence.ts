@@ -17,6 +17,11 @@ export class ReleaseEvidence {
   readonly times = new Map<number, StepTimes>();
   /** Member id → ETags of answers it was served with its step released, oldest first. */
   readonly #etags = new Map<string, string | string[]>();
+  /**
+   * Member id → the poll at which it was first seen holding its release: `fetched` since then,
+   * not since its latest poll (a cluster polls every few minutes; its state did not change).
+   */
+  readonly #fetchedSince = new Map<string, number>();
 
   /**
    * Follows the record as a revision publishes it: a step released now and not before gets its
@@ -29,7 +34,10 @@ export class ReleaseEvidence {
       if (step.step <= rollout.released) {
         if (!this.times.has(step.step)) this.times.set(step.step, { released_in: revision, released_at: now, done_at: null });
       } else if (this.times.delete(step.step)) {
-        for (const id of step.members) this.#etags.delete(id);
+        for (const id of step.members) {
+          this.#etags.delete(id);
+          this.#fetchedSince.delete(id);
+        }
       }
     }
     // A plan that has fewer steps now (its waves or clusters changed) leaves no times past its end.
@@ -65,7 +73,8 @@ export class ReleaseEvidence {
 
   /**
    * What is known of a released member: its last poll of any endpoint, and since when it holds
-   * its release (its last platform-components poll got a remembered ETag). `current` is the ETag
+   * its release (its last platform-components poll got a remembered ETag; since the first poll
+   * seen doing so). `current` is the ETag
    * of its answer now (in a revision that releases its step), remembered first.
    */
   facts(member: string, polls: ClusterPolls | undefined, current: string | null): ClusterFacts | undefined {
@@ -74,6 +83,13 @@ export class ReleaseEvidence {
     const last = Math.max(polls.at['platform-components'], polls.at.namespaces, polls.at.rolebindings);
     const etag = polls.etag['platform-components'];
     const fetched = etag !== undefined && polls.at['platform-components'] > 0 && this.holds(member, etag);
-    return { lastPollAt: last === 0 ? null : last, fetchedAt: fetched ? polls.at['platform-components'] : null, report: null };
+    let fetchedAt: number | null = null;
+    if (fetched) {
+      fetchedAt = this.#fetchedSince.get(member) ?? polls.at['platform-components'];
+      this.#fetchedSince.set(member, fetchedAt);
+    } else {
+      this.#fetchedSince.delete(member);
+    }
+    return { lastPollAt: last === 0 ? null : last, fetchedAt, report: null };
   }
 }
