@@ -15,13 +15,13 @@ import { decodePollRecords, encodePollRecords } from '../serving/poll-records.ts
 import type { FleetPolls } from '../serving/fleet-polls.ts';
 import type { ClusterEvents, EventLookup } from '../serving/cluster-events.ts';
 import { decodeEventRecords, encodeEventRecords, type EventRecords } from '../serving/event-records.ts';
-import type { PublishedRevision } from '../store/runner/published-revision.ts';
 import { AnnouncementLimit, type IgnoredAnnouncementReason } from './announcement-limit.ts';
-import { PeerClient, PeerFailure, type PeerFailureReason, type PeerTls } from './peer-client.ts';
-import { type AddressLookup, type OwnEndpoint, PeerDirectory } from './peer-directory.ts';
-import type { PeerSettings } from './peer-source.ts';
+import { PeerClient, PeerFailure, type PeerFailureReason } from './peer-client.ts';
+import { PeerDirectory } from './peer-directory.ts';
 import { RevisionHold } from './revision-hold.ts';
 import { withTimeout } from '../shared/with-timeout.ts';
+import { PEER_PATHS } from './peer-paths.ts';
+import type { PeersOptions, PeerStore } from './peers-options.ts';
 
 /** How long a publication waits for the peers' acknowledgements, in all. */
 export const ANNOUNCE_WAIT_MS = 1000;
@@ -30,33 +30,8 @@ const SYNC_WAIT_MS = 1000;
 /** How long the fleet view waits for the peers' polls. */
 const POLLS_WAIT_MS = 3000;
 
-export const PEER_PATHS = {
-  announce: '/peers/v1/announce',
-  sync: '/peers/v1/sync',
-  polls: '/peers/v1/polls',
-  events: '/peers/v1/events',
-} as const;
-
-/** What of the store runner the replicas' coordination uses. */
-export interface PeerStore {
-  published(): PublishedRevision | undefined;
-  onPublish(listener: (next: PublishedRevision) => void): () => void;
-  reload(reason: string): Promise<void>;
-  servesAtLeast(revision: string): Promise<boolean>;
-  newestInStore(): Promise<string | undefined>;
-}
-
 export type { Gathered, GatheredEvents, GatheredPolls, PeerAnswer, PeerPolls } from './peer-answers.ts';
 import { type Gathered, type GatheredPolls, type PeerAnswer, type PeerPolls, peerAnswer } from './peer-answers.ts';
-
-export interface PeersOptions {
-  settings: PeerSettings;
-  store: PeerStore;
-  log: Logger;
-  own: OwnEndpoint;
-  tls?: PeerTls;
-  lookup?: AddressLookup;
-}
 
 export class Peers {
   /** This process among the replicas; peers echo it, which is how a replica finds its own address among them. */
@@ -115,9 +90,19 @@ export class Peers {
     if (urls.length === 0) return;
     const left = () => Math.max(1, ANNOUNCE_WAIT_MS - (performance.now() - started));
     const path = `${PEER_PATHS.announce}?revision=${encodeURIComponent(revision)}&from=${this.instance}`;
-    const answers = await Promise.all(urls.map((url) => this.#exchange(url, 'POST', path, left(), 'announce', peerAnswer)));
+    const answers = await Promise.all(
+      urls.map((url) => this.#exchange(url, 'POST', path, left(), 'announce', peerAnswer)),
+    );
     const told = answers.filter((answer) => answer !== undefined && !answer.self);
-    this.#log.debug({ revision, peers: told.length, catching_up: told.filter((a) => a!.catching_up).length, ms: Math.round(performance.now() - started) }, 'announced a revision to the peers');
+    this.#log.debug(
+      {
+        revision,
+        peers: told.length,
+        catching_up: told.filter((a) => a!.catching_up).length,
+        ms: Math.round(performance.now() - started),
+      },
+      'announced a revision to the peers',
+    );
   }
 
   /**
@@ -130,8 +115,10 @@ export class Peers {
   async announced(revision: string, from: string, peer: string): Promise<PeerAnswer> {
     if (from === this.instance) return { instance: this.instance, revision: this.#served(), self: true };
     if (!this.#limit.take(peer)) return this.#ignored('rate_limited', revision, peer);
-    if (await this.#store.servesAtLeast(revision)) return { instance: this.instance, revision: this.#served(), catching_up: false };
-    if (this.hold.held().some((held) => held.revision === revision)) return { instance: this.instance, revision: this.#served(), catching_up: true };
+    if (await this.#store.servesAtLeast(revision))
+      return { instance: this.instance, revision: this.#served(), catching_up: false };
+    if (this.hold.held().some((held) => held.revision === revision))
+      return { instance: this.instance, revision: this.#served(), catching_up: true };
     let look = this.#looking.get(revision);
     if (look === undefined) {
       look = this.#catchUp(revision).finally(() => this.#looking.delete(revision));
@@ -194,10 +181,18 @@ export class Peers {
     const path = `${pathName}?from=${this.instance}`;
     await Promise.all(
       urls.map(async (url) => {
-        const answer = await this.#exchange(url, 'GET', path, POLLS_WAIT_MS, what, (value) => {
-          const { instance, revision } = peerAnswer(value);
-          return { instance, revision, decoded: decode(value) };
-        }, (reason) => gathered.missing.push({ url, reason }));
+        const answer = await this.#exchange(
+          url,
+          'GET',
+          path,
+          POLLS_WAIT_MS,
+          what,
+          (value) => {
+            const { instance, revision } = peerAnswer(value);
+            return { instance, revision, decoded: decode(value) };
+          },
+          (reason) => gathered.missing.push({ url, reason }),
+        );
         if (answer === undefined || answer.instance === this.instance) return;
         gathered.answered.push({ url, instance: answer.instance, revision: answer.revision });
         gathered.values.push(answer.decoded);
@@ -282,7 +277,10 @@ export class Peers {
   }
 
   #failed(peer: string, failure: PeerFailure, what: string): void {
-    this.#log.warn({ peer, reason: failure.reason, error: failure.message, what }, `a peer could not be reached (${failure.reason}); going on without it`);
+    this.#log.warn(
+      { peer, reason: failure.reason, error: failure.message, what },
+      `a peer could not be reached (${failure.reason}); going on without it`,
+    );
     for (const listener of this.#failureListeners) listener(failure.reason);
   }
 }

@@ -7,7 +7,8 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { type Request, Router } from 'express';
-import { PEER_PATHS, type Peers } from '../../peers/peers.ts';
+import { PEER_PATHS } from '../../peers/peer-paths.ts';
+import type { Peers } from '../../peers/peers.ts';
 import type { ClusterEvents } from '../../serving/cluster-events.ts';
 import type { FleetPolls } from '../../serving/fleet-polls.ts';
 import { bearerToken, tokenEquals } from '../auth/credentials.ts';
@@ -30,9 +31,13 @@ export function peerRoutes({ peers, token, polls, events }: PeerRouteDeps): Rout
   router.use('/peers', (req, _res, next) => {
     const presented = bearerToken(req.headers.authorization);
     if (presented === undefined || !tokenEquals(presented, token)) {
-      throw new ApiError('unauthorized', 'the peer paths take only the replicas\' PEER_TOKEN, as Authorization: Bearer <token>', {
-        headers: { 'www-authenticate': 'Bearer realm="gitops-config-api peers"' },
-      });
+      throw new ApiError(
+        'unauthorized',
+        "the peer paths take only the replicas' PEER_TOKEN, as Authorization: Bearer <token>",
+        {
+          headers: { 'www-authenticate': 'Bearer realm="gitops-config-api peers"' },
+        },
+      );
     }
     next();
   });
@@ -40,11 +45,11 @@ export function peerRoutes({ peers, token, polls, events }: PeerRouteDeps): Rout
     const query = peerQuery(req, ['revision', 'from']);
     // The allowance goes by the address the announcement came from: `from` is the sender's to choose.
     const peer = req.socket.remoteAddress ?? 'unknown';
-    res.set('cache-control', 'no-store').json(await peers.announced(query.revision!, query.from!, peer));
+    res.set('cache-control', 'no-store').json(await peers.announced(query.revision, query.from, peer));
   });
   router.post(PEER_PATHS.sync, (req, res) => {
     const query = peerQuery(req, ['from']);
-    res.set('cache-control', 'no-store').json(peers.synced(query.from!));
+    res.set('cache-control', 'no-store').json(peers.synced(query.from));
   });
   router.get(PEER_PATHS.polls, async (req, res) => {
     peerQuery(req, ['from']);
@@ -67,7 +72,8 @@ function peerQuery(req: Request, names: readonly string[]): Record<string, strin
   const values: Record<string, string> = {};
   for (const name of names) {
     const given = params.getAll(name);
-    if (given.length !== 1 || given[0] === '' || given[0]!.length > 200) throw new ApiError('bad_request', `?${name}= must be given once, 1 to 200 characters`);
+    if (given.length !== 1 || given[0] === '' || given[0].length > 200)
+      throw new ApiError('bad_request', `?${name}= must be given once, 1 to 200 characters`);
     values[name] = given[0]!;
   }
   return values;
