@@ -40,7 +40,9 @@ try {
   /** Resolves once the read endpoint serves `value` for the cluster: the change is served. */
   const served = async (i: number, value: string): Promise<void> => {
     for (;;) {
-      const res = await fetch(`${service.url}/api/v2/gitops/clusters/${clusterDns(i)}/platform-components`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const res = await fetch(`${service.url}/api/v2/gitops/clusters/${clusterDns(i)}/platform-components`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       const body = (await res.json()) as { inputs: { id: string; patches: Record<string, string> }[] };
       if (body.inputs.find((input) => input.id === `component-${i % 25}`)?.patches.replicaCount === value) return;
     }
@@ -49,8 +51,17 @@ try {
   const singles: number[] = [];
   const sets: number[] = [];
   // Warm-up: JIT, file system caches, the Git index cache, for both ways.
-  for (let i = 0; i < 5; i++) await timedWrite(`${service.url}/clusters/${clusterId(i)}`, 'PATCH', TOKEN, patchOf(i), 'application/merge-patch+json');
-  await timedWrite(`${service.url}/api/v2/gitops/changes`, 'POST', TOKEN, { writes: [5, 6, 7].map((i) => ({ op: 'patch', collection: 'clusters', id: clusterId(i), patch: patchOf(i) })) });
+  for (let i = 0; i < 5; i++)
+    await timedWrite(
+      `${service.url}/clusters/${clusterId(i)}`,
+      'PATCH',
+      TOKEN,
+      patchOf(i),
+      'application/merge-patch+json',
+    );
+  await timedWrite(`${service.url}/api/v2/gitops/changes`, 'POST', TOKEN, {
+    writes: [5, 6, 7].map((i) => ({ op: 'patch', collection: 'clusters', id: clusterId(i), patch: patchOf(i) })),
+  });
 
   const commitsBefore = Number(git('rev-list', '--count', 'HEAD'));
   for (let round = 0; round < ROUNDS; round++) {
@@ -60,8 +71,14 @@ try {
     let last = '';
     for (const i of clusters) {
       const patch = patchOf(i);
-      last = Object.values(patch.patches)[0]!.replicaCount;
-      await timedWrite(`${service.url}/clusters/${clusterId(i)}`, 'PATCH', TOKEN, patch, 'application/merge-patch+json');
+      last = Object.values(patch.patches)[0].replicaCount;
+      await timedWrite(
+        `${service.url}/clusters/${clusterId(i)}`,
+        'PATCH',
+        TOKEN,
+        patch,
+        'application/merge-patch+json',
+      );
     }
     await served(clusters.at(-1)!, last);
     singles.push(performance.now() - started);
@@ -70,8 +87,11 @@ try {
     clusters = targets(2 * round + 1);
     started = performance.now();
     const writes = clusters.map((i) => ({ op: 'patch', collection: 'clusters', id: clusterId(i), patch: patchOf(i) }));
-    last = Object.values(writes.at(-1)!.patch.patches)[0]!.replicaCount;
-    await timedWrite(`${service.url}/api/v2/gitops/changes`, 'POST', TOKEN, { message: `bench round ${round}`, writes });
+    last = Object.values(writes.at(-1)!.patch.patches)[0].replicaCount;
+    await timedWrite(`${service.url}/api/v2/gitops/changes`, 'POST', TOKEN, {
+      message: `bench round ${round}`,
+      writes,
+    });
     await served(clusters.at(-1)!, last);
     sets.push(performance.now() - started);
   }
@@ -82,12 +102,23 @@ try {
   const one = spread(singles);
   const set = spread(sets);
   const ms = (v: number) => `${v.toFixed(0)} ms`;
-  console.log(`\n${WRITES} merge patches of ${WRITES} clusters of ${CLUSTERS}, until the last is served (${ROUNDS} rounds each, median [min-max]):`);
-  console.log(`  one by one    ${ms(one.median).padStart(9)} [${ms(one.min)}-${ms(one.max)}]  ${(one.median / WRITES).toFixed(1)} ms a write, ${WRITES} commits`);
-  console.log(`  one change set${ms(set.median).padStart(9)} [${ms(set.min)}-${ms(set.max)}]  ${(set.median / WRITES).toFixed(1)} ms a write, 1 commit`);
+  console.log(
+    `\n${WRITES} merge patches of ${WRITES} clusters of ${CLUSTERS}, until the last is served (${ROUNDS} rounds ` +
+      `each, median [min-max]):`,
+  );
+  console.log(
+    `  one by one    ${ms(one.median).padStart(9)} [${ms(one.min)}-${ms(one.max)}]  ` +
+      `${(one.median / WRITES).toFixed(1)} ms a write, ${WRITES} commits`,
+  );
+  console.log(
+    `  one change set${ms(set.median).padStart(9)} [${ms(set.min)}-${ms(set.max)}]  ` +
+      `${(set.median / WRITES).toFixed(1)} ms a write, 1 commit`,
+  );
   console.log(`  ratio         ${(one.median / set.median).toFixed(1)}x faster as one change set`);
   const expected = ROUNDS * (WRITES + 1);
-  console.log(`\n${commits} commits (expected ${expected}); working tree ${status === '' ? 'clean' : `NOT clean:\n${status}`}`);
+  console.log(
+    `\n${commits} commits (expected ${expected}); working tree ${status === '' ? 'clean' : `NOT clean:\n${status}`}`,
+  );
   if (commits !== expected || status !== '') process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -41,12 +41,30 @@ const bump: ChangeSetRequest = {
   message: 'bump component-0',
   role: 'write',
   who,
-  writes: [{ kind: 'merge-patch', collection: 'platform_components', id: 'component-0', patch: { oci_tag: '9.9.9' }, role: 'write', who }],
+  writes: [
+    {
+      kind: 'merge-patch',
+      collection: 'platform_components',
+      id: 'component-0',
+      patch: { oci_tag: '9.9.9' },
+      role: 'write',
+      who,
+    },
+  ],
 };
 const oneCluster: ChangeSetRequest = {
   role: 'write',
   who,
-  writes: [{ kind: 'merge-patch', collection: 'clusters', id: 'cluster-00042', patch: { patches: { 'component-17': { replicaCount: '9' } } }, role: 'write', who }],
+  writes: [
+    {
+      kind: 'merge-patch',
+      collection: 'clusters',
+      id: 'cluster-00042',
+      patch: { patches: { 'component-17': { replicaCount: '9' } } },
+      role: 'write',
+      who,
+    },
+  ],
 };
 
 console.log(`${describeMachine()}; node ${process.version}\n`);
@@ -57,12 +75,27 @@ try {
   dirs.push(dir);
   generateConfigRepo(dir, { clusters, componentsPerCluster: 25, git: true });
   await pack(dir);
-  const config = loadConfig({ AUTH_TOKEN: TOKEN, CRUD_AUTH_TOKEN: TOKEN, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    AUTH_TOKEN: TOKEN,
+    CRUD_AUTH_TOKEN: TOKEN,
+    API_MODE: 'crud',
+    STORE_BACKEND: 'git',
+    CONFIG_REPO: dir,
+    LISTEN_ADDR: '127.0.0.1:0',
+    LOG_LEVEL: 'warn',
+  });
   const service = await startService(config, { log: createLogger('warn') });
-  const body = JSON.stringify({ message: bump.message, writes: [{ op: 'patch', collection: 'platform_components', id: 'component-0', patch: { oci_tag: '9.9.9' } }] });
+  const body = JSON.stringify({
+    message: bump.message,
+    writes: [{ op: 'patch', collection: 'platform_components', id: 'component-0', patch: { oci_tag: '9.9.9' } }],
+  });
   const preview = async (): Promise<{ ms: number; changed: number }> => {
     const started = performance.now();
-    const res = await fetch(`${service.url}/api/v2/gitops/changes/preview`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${service.url}/api/v2/gitops/changes/preview`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body,
+    });
     const report = (await res.json()) as { summary: { clusters_changed: number } };
     if (res.status !== 200) throw new Error(`preview answered ${res.status}`);
     return { ms: performance.now() - started, changed: report.summary.clusters_changed };
@@ -79,14 +112,25 @@ try {
   writeFileSync(catalogFile, readFileSync(catalogFile, 'utf8').replace(/^oci_tag: .*$/m, "oci_tag: '9.9.9'"));
   git(clone, 'commit', '-q', '-am', bump.message!);
   await pack(clone);
-  const diff = timeScript('diff', CLI, ['diff', clone, 'HEAD~1', 'HEAD', '--format', 'json'], runs, { okExits: [0, 1] });
+  const diff = timeScript('diff', CLI, ['diff', clone, 'HEAD~1', 'HEAD', '--format', 'json'], runs, {
+    okExits: [0, 1],
+  });
 
   const p = previews.map((r) => r.ms);
-  console.log(`A catalog bump on ${clusters.toLocaleString('en')} clusters × 25 components (${previews[0]!.changed.toLocaleString('en')} clusters' answers change), ${runs} runs each:\n`);
+  console.log(
+    `A catalog bump on ${clusters.toLocaleString('en')} clusters × 25 components ` +
+      `(${previews[0].changed.toLocaleString('en')} clusters' answers change), ${runs} runs each:\n`,
+  );
   console.log('| | wall (median) | wall (min–max) |');
   console.log('|---|---:|---:|');
-  console.log(`| \`POST /api/v2/gitops/changes/preview\` (served revision in memory) | ${s(median(p))} | ${s(Math.min(...p))}–${s(Math.max(...p))} |`);
-  console.log(`| \`gitops-config diff HEAD~1 HEAD --format json\` (a fresh process) | ${s(median(diff.runs))} | ${s(Math.min(...diff.runs))}–${s(Math.max(...diff.runs))} |`);
+  console.log(
+    `| \`POST /api/v2/gitops/changes/preview\` (served revision in memory) | ${s(median(p))} | ` +
+      `${s(Math.min(...p))}–${s(Math.max(...p))} |`,
+  );
+  console.log(
+    `| \`gitops-config diff HEAD~1 HEAD --format json\` (a fresh process) | ${s(median(diff.runs))} | ` +
+      `${s(Math.min(...diff.runs))}–${s(Math.max(...diff.runs))} |`,
+  );
   console.log(`\npreview ÷ diff: ${(median(p) / median(diff.runs)).toFixed(2)}\n`);
 
   // ---- 2. the history's cost per publication ------------------------------------------------
@@ -146,10 +190,20 @@ try {
       stalls.push(Math.max(stall, performance.now() - last));
     }
     const judged = timed(() => judge({ snapshot: after(request).snapshot, problems: [] }, before)).ms;
-    rows.push(`| ${label} (${count.toLocaleString('en')} ${count === 1 ? "cluster's answers change" : "clusters' answers change"}) | ${ms(median(changed))} | ${ms(median(published))} | ${ms(median(stalls))} | ${ms(median(applied))} | ${ms(judged)} |`);
+    rows.push(
+      `| ${label} (${count.toLocaleString('en')} ` +
+        `${count === 1 ? "cluster's answers change" : "clusters' answers change"}) | ${ms(median(changed))} | ` +
+        `${ms(median(published))} | ${ms(median(stalls))} | ${ms(median(applied))} | ${ms(judged)} |`,
+    );
   }
-  console.log(`What the history adds to a publication, on ${historyClusters.toLocaleString('en')} clusters × 25 components (median of ${runs}):\n`);
-  console.log('| change | which clusters changed | history entry in all | longest event-loop stall meanwhile | applyChangeSet | judge |');
+  console.log(
+    `What the history adds to a publication, on ${historyClusters.toLocaleString('en')} clusters × 25 components ` +
+      `(median of ${runs}):\n`,
+  );
+  console.log(
+    '| change | which clusters changed | history entry in all | longest event-loop stall meanwhile | applyChangeSet ' +
+      '| judge |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
 } finally {

@@ -59,7 +59,9 @@ async function run(name: string, withReceivers: boolean): Promise<void> {
       for (let i = 5; i < 5 + WRITES; i++) ms.push(await write(i));
       console.log(latencyLine(name, ms));
       if (service.receivers) {
-        console.log(`  notices waiting or open at the end: ${service.receivers.pending()}, connections held: ${held.length}`);
+        console.log(
+          `  notices waiting or open at the end: ${service.receivers.pending()}, connections held: ${held.length}`,
+        );
       }
     } finally {
       await service.close();

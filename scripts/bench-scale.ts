@@ -48,12 +48,24 @@ const sizes = args.clusters.split(',').map((s) => Number(s.trim().replace(/_/g, 
 const repeat = Number(args.repeat);
 const writes = Number(args.writes);
 const components = Number(args.components);
-if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !(repeat >= 1) || !['all', 'smallest', 'none'].includes(args.reads)) {
-  console.error('usage: npm run bench -- --clusters 1000,10000,50000 [--repeat 3] [--writes 100] [--reads all|smallest|none] [--out file] [--svg file] [--keep]');
+if (
+  sizes.some((n) => !Number.isInteger(n) || n < 10) ||
+  !(repeat >= 1) ||
+  !['all', 'smallest', 'none'].includes(args.reads)
+) {
+  console.error(
+    'usage: npm run bench -- --clusters 1000,10000,50000 [--repeat 3] [--writes 100] [--reads all|smallest|none] ' +
+      '[--out file] [--svg file] [--keep]',
+  );
   process.exit(2);
 }
 sizes.sort((a, b) => a - b);
-const readOptions = { sample: Number(args['read-sample']), seconds: Number(args['read-seconds']), rounds: Number(args['read-rounds']), connections: Number(args.connections) };
+const readOptions = {
+  sample: Number(args['read-sample']),
+  seconds: Number(args['read-seconds']),
+  rounds: Number(args['read-rounds']),
+  connections: Number(args.connections),
+};
 
 const began = performance.now();
 const log = (line: string) => {
@@ -66,7 +78,10 @@ async function item<T>(result: SizeResult, name: string, run: () => Promise<T>):
   try {
     return await run();
   } catch (error) {
-    const message = String((error as Error)?.message ?? error).split('\n').slice(0, 3).join(' / ');
+    const message = String((error as Error)?.message ?? error)
+      .split('\n')
+      .slice(0, 3)
+      .join(' / ');
     log(`  ${name} FAILED: ${message}`);
     result.errors.push({ item: name, message });
     return undefined;
@@ -74,7 +89,11 @@ async function item<T>(result: SizeResult, name: string, run: () => Promise<T>):
 }
 
 /** Items 1, 2, 3, 6 on one warm service, then 5 on the repo, and a crud copy for item 4 (run later, across sizes). */
-async function measureSize(fleet: Fleet, result: SizeResult, crudCopies: { clusters: number; repo: string }[]): Promise<void> {
+async function measureSize(
+  fleet: Fleet,
+  result: SizeResult,
+  crudCopies: { clusters: number; repo: string }[],
+): Promise<void> {
   const started = await item(result, 'start → ready', () => measureStartup(fleet, repeat, log));
   const restore: Restore = [];
   if (started) {
@@ -101,8 +120,15 @@ async function measureSize(fleet: Fleet, result: SizeResult, crudCopies: { clust
 const atStart = machineInfo();
 const source = sourceState(PROJECT_ROOT);
 log(`${describeMachine(atStart)}`);
-if (source) log(`code: ${source.commit.slice(0, 12)}${source.changedSourceFiles ? ` with ${source.changedSourceFiles} changed files under src/` : ''}`);
-log(`fleet sizes ${sizes.join(', ')} x ${components} components; repeat ${repeat}; ${writes} crud writes per size; reads: ${args.reads}`);
+if (source)
+  log(
+    `code: ${source.commit.slice(0, 12)}` +
+      (source.changedSourceFiles ? ` with ${source.changedSourceFiles} changed files under src/` : ''),
+  );
+log(
+  `fleet sizes ${sizes.join(', ')} x ${components} components; repeat ${repeat}; ${writes} crud writes per size; ` +
+    `reads: ${args.reads}`,
+);
 const results: SizeResult[] = [];
 const fleets: Fleet[] = [];
 const crudCopies: { clusters: number; repo: string }[] = [];
@@ -111,7 +137,16 @@ const report = (): Report => ({
   command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
   machine: { atStart, atEnd: machineInfo() },
   source,
-  options: { sizes, components, repeat, writes, reads: args.reads, readOptions, concurrency: Number(args.concurrency), maxOpenFiles: 1024 },
+  options: {
+    sizes,
+    components,
+    repeat,
+    writes,
+    reads: args.reads,
+    readOptions,
+    concurrency: Number(args.concurrency),
+    maxOpenFiles: 1024,
+  },
   targets: {
     'crud.ratioToSmallest': 'p50 at 10,000 ≤ 1.2 × p50 at 1,000',
     'cli.validateToFloor': '≤ 1.5',
@@ -119,10 +154,15 @@ const report = (): Report => ({
   },
   notes: [
     'Timings are medians of the repetitions (options.repeat); every run is in the arrays beside them.',
-    'Floors are fresh processes that only read and js-yaml-parse the same record files (scripts/bench/read-parse-floor.ts), run alternately with what they are compared with.',
-    'Reload: the changed file is a cluster_name edit; the loops run from the write until 300 ms after the new revision is seen.',
-    `Reads: platform-components of up to ${readOptions.sample} clusters spread over the fleet; ${readOptions.rounds} rounds of ${readOptions.seconds} s, ${readOptions.connections} connections, alternated; at ${args.reads === 'all' ? 'every size' : args.reads === 'smallest' ? 'the smallest size only' : 'no size'}.`,
-    'crud: one crud service per size (LOG_LEVEL=info), running at once; writes in alternating rounds across sizes after 10 warm-up writes each.',
+    'Floors are fresh processes that only read and js-yaml-parse the same record files ' +
+      '(scripts/bench/read-parse-floor.ts), run alternately with what they are compared with.',
+    'Reload: the changed file is a cluster_name edit; the loops run from the write until 300 ms after the new ' +
+      'revision is seen.',
+    `Reads: platform-components of up to ${readOptions.sample} clusters spread over the fleet; ${readOptions.rounds} ` +
+      `rounds of ${readOptions.seconds} s, ${readOptions.connections} connections, alternated; at ` +
+      `${args.reads === 'all' ? 'every size' : args.reads === 'smallest' ? 'the smallest size only' : 'no size'}.`,
+    'crud: one crud service per size (LOG_LEVEL=info), running at once; writes in alternating rounds across sizes ' +
+      'after 10 warm-up writes each.',
   ],
   sizes: results,
 });
@@ -132,16 +172,19 @@ try {
     log(`${clusters} clusters: generating`);
     const fleet = await generateFleet(clusters, components);
     fleets.push(fleet);
-    log(`  ${fleet.files} files, ${(fleet.yamlBytes / 2 ** 20).toFixed(0)} MB of YAML, generated and packed in ${(fleet.generateMs / 1000).toFixed(1)} s (${fleet.root})`);
+    log(
+      `  ${fleet.files} files, ${(fleet.yamlBytes / 2 ** 20).toFixed(0)} MB of YAML, generated and packed in ` +
+        `${(fleet.generateMs / 1000).toFixed(1)} s (${fleet.root})`,
+    );
     const repo = { files: fleet.files, yamlBytes: fleet.yamlBytes, generateMs: fleet.generateMs };
-    const result: SizeResult = { clusters, components, repo, loadAverage: { atStart: loadavg()[0]! }, errors: [] };
+    const result: SizeResult = { clusters, components, repo, loadAverage: { atStart: loadavg()[0] }, errors: [] };
     results.push(result);
     await measureSize(fleet, result, crudCopies);
     result.loadAverage.atEnd = loadavg()[0]!;
     writeJson(args.out, report()); // progress: a run cut short still leaves its figures
   }
   log(`crud writes, ${crudCopies.map((c) => c.clusters).join(', ')} clusters side by side`);
-  const crud = await item(results[0]!, 'crud PATCH', () => measureCrud(crudCopies, writes, repeat, log));
+  const crud = await item(results[0], 'crud PATCH', () => measureCrud(crudCopies, writes, repeat, log));
   for (const c of crud ?? []) results.find((r) => r.clusters === c.clusters)!.crud = c;
 } finally {
   if (args.keep) log(`kept ${fleets.map((f) => f.root).join(' ')}`);
@@ -151,6 +194,9 @@ try {
 const final = report();
 writeJson(args.out, final);
 writeChart(args.svg, final);
-console.log(`\n${describeMachine(final.machine.atStart)} (at start); load average at end ${final.machine.atEnd.loadAverage.join(' ')}\n`);
+console.log(
+  `\n${describeMachine(final.machine.atStart)} (at start); load average at end ` +
+    `${final.machine.atEnd.loadAverage.join(' ')}\n`,
+);
 console.log(table(final, repeat));
 console.log(`\nJSON: ${args.out}\nchart: ${args.svg}`);

@@ -28,7 +28,9 @@ interface Run {
 
 /** Starts the service on `repo` and stops it as soon as it logs that it started. */
 async function startOnce(repo: string): Promise<Run> {
-  const service = await startNodeProcess(SERVICE_MAIN, { env: { CONFIG_REPO: repo, AUTH_TOKEN: 'bench', LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' } });
+  const service = await startNodeProcess(SERVICE_MAIN, {
+    env: { CONFIG_REPO: repo, AUTH_TOKEN: 'bench', LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' },
+  });
   const peakMb = (procMemory(service.pid)?.hwm ?? 0) / 2 ** 20; // 0 when not on Linux
   await service.stop();
   return { ms: service.readyMs, peakMb };
@@ -62,7 +64,10 @@ try {
   const row = (label: string, rs: Run[]) => {
     const ms = rs.map((r) => r.ms);
     const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
-    console.log(`| ${label} | ${s(median(ms))} | ${s(Math.min(...ms))}–${s(Math.max(...ms))} | ${median(rs.map((r) => r.peakMb)).toFixed(0)} MB |`);
+    console.log(
+      `| ${label} | ${s(median(ms))} | ${s(Math.min(...ms))}–${s(Math.max(...ms))} | ` +
+        `${median(rs.map((r) => r.peakMb)).toFixed(0)} MB |`,
+    );
   };
   row('1 commit', without);
   row(`${commits + 1} commits`, withHistory);

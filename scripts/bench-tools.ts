@@ -61,7 +61,9 @@ try {
   for (const r of results) {
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     const cpuText = r.cpu.length ? s(median(r.cpu)) : 'n/a';
-    console.log(`| ${r.label} | ${s(median(r.runs))} | ${s(Math.min(...r.runs))}–${s(Math.max(...r.runs))} | ${cpuText} |`);
+    console.log(
+      `| ${r.label} | ${s(median(r.runs))} | ${s(Math.min(...r.runs))}–${s(Math.max(...r.runs))} | ${cpuText} |`,
+    );
   }
   console.log('');
   for (const r of results) console.log(`${r.label}: ${r.lastLine.slice(0, 160)}`);

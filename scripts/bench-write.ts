@@ -12,7 +12,8 @@ const CLUSTERS = Number(clustersArg);
 const WRITES = Number(writesArg);
 const TOKEN = 'bench-write-token';
 
-const timed = (url: string, method: string, body?: unknown, contentType?: string) => timedWrite(url, method, TOKEN, body, contentType);
+const timed = (url: string, method: string, body?: unknown, contentType?: string) =>
+  timedWrite(url, method, TOKEN, body, contentType);
 const report = (name: string, ms: number[]) => console.log(latencyLine(name, ms));
 
 const dir = crudFleetDir('bench-write-');
@@ -25,7 +26,8 @@ try {
   const clusterUrl = (i: number) => `${service.url}/clusters/${cluster(i)}`;
   let writes = 0;
   // Warm-up: JIT, file system caches, the Git index cache.
-  for (let i = 0; i < 10; i++, writes++) await timed(clusterUrl(i * 7), 'PATCH', { patches: { 'component-0': { warmup: String(i) } } });
+  for (let i = 0; i < 10; i++, writes++)
+    await timed(clusterUrl(i * 7), 'PATCH', { patches: { 'component-0': { warmup: String(i) } } });
 
   const patch: number[] = [];
   for (let i = 0; i < WRITES; i++, writes++) {
@@ -36,7 +38,12 @@ try {
 
   const put: number[] = [];
   for (let i = 0; i < WRITES / 4; i++, writes++) {
-    put.push(await timed(`${service.url}/namespaces/team-${i % 20}`, 'PUT', { labels: { team: `team-${i % 20}`, round: String(i) }, annotations: {} }));
+    put.push(
+      await timed(`${service.url}/namespaces/team-${i % 20}`, 'PUT', {
+        labels: { team: `team-${i % 20}`, round: String(i) },
+        annotations: {},
+      }),
+    );
   }
   report('PUT /namespaces/{id}', put);
 
@@ -59,7 +66,11 @@ try {
   // A catalog entry that grows is checked against every cluster using it (response size).
   const catalog: number[] = [];
   for (let i = 0; i < WRITES / 10; i++, writes++) {
-    catalog.push(await timed(`${service.url}/platform_components/component-${i % 25}`, 'PATCH', { oci_tag: `1.${i % 25}.0-rc.${1000 + i}` }));
+    catalog.push(
+      await timed(`${service.url}/platform_components/component-${i % 25}`, 'PATCH', {
+        oci_tag: `1.${i % 25}.0-rc.${1000 + i}`,
+      }),
+    );
   }
   report('POST /clusters', create);
   report('DELETE /clusters/{id}', remove);
@@ -67,9 +78,12 @@ try {
   report('all writes above', [...patch, ...put, ...create, ...remove, ...catalog]);
 
   await service.close();
-  const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' })) - commitsBefore;
+  const commits =
+    Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' })) - commitsBefore;
   const status = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim();
-  console.log(`\n${commits} commits for ${writes} writes; working tree ${status === '' ? 'clean' : `NOT clean:\n${status}`}`);
+  console.log(
+    `\n${commits} commits for ${writes} writes; working tree ${status === '' ? 'clean' : `NOT clean:\n${status}`}`,
+  );
   if (commits !== writes || status !== '') process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -31,7 +31,8 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
   const catalogSize = options.catalogSize ?? options.componentsPerCluster + 5;
   const namespacesPerCluster = options.namespacesPerCluster ?? 5;
   const rolebindingsPerCluster = options.rolebindingsPerCluster ?? 3;
-  for (const folder of ['clusters', 'platform_components', 'namespaces', 'rolebindings']) mkdirSync(join(dir, folder), { recursive: true });
+  for (const folder of ['clusters', 'platform_components', 'namespaces', 'rolebindings'])
+    mkdirSync(join(dir, folder), { recursive: true });
 
   const write = (path: string, record: object) => writeFileSync(join(dir, path), dump(record));
   for (let c = 0; c < catalogSize; c++) {
@@ -46,7 +47,11 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
     });
   }
   for (let n = 0; n < namespacesPerCluster * 4; n++) {
-    write(`namespaces/team-${n}.yaml`, { id: `team-${n}`, labels: { team: `team-${n}`, tier: 'app' }, annotations: { owner: `owner-${n}@example.com` } });
+    write(`namespaces/team-${n}.yaml`, {
+      id: `team-${n}`,
+      labels: { team: `team-${n}`, tier: 'app' },
+      annotations: { owner: `owner-${n}@example.com` },
+    });
   }
   for (let r = 0; r < rolebindingsPerCluster * 2; r++) {
     write(`rolebindings/binding-${r}.yaml`, {
@@ -59,7 +64,10 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
     });
   }
   for (let i = 0; i < options.clusters; i++) {
-    const components = Array.from({ length: options.componentsPerCluster }, (_, k) => `component-${(i + k) % (catalogSize - 5 || catalogSize)}`);
+    const components = Array.from(
+      { length: options.componentsPerCluster },
+      (_, k) => `component-${(i + k) % (catalogSize - 5 || catalogSize)}`,
+    );
     const unique = [...new Set(components)];
     write(`clusters/${clusterId(i)}.yaml`, {
       id: clusterId(i),
@@ -72,10 +80,19 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
         oci_tag: k === 0 && i % 10 === 0 ? `hotfix-${i}` : null,
         component_path: null,
       })),
-      namespaces: Array.from({ length: namespacesPerCluster }, (_, k) => ({ id: `team-${(i + k) % (namespacesPerCluster * 4)}` })),
-      rolebindings: Array.from({ length: rolebindingsPerCluster }, (_, k) => ({ id: `binding-${(i + k) % (rolebindingsPerCluster * 2)}` })),
+      namespaces: Array.from({ length: namespacesPerCluster }, (_, k) => ({
+        id: `team-${(i + k) % (namespacesPerCluster * 4)}`,
+      })),
+      rolebindings: Array.from({ length: rolebindingsPerCluster }, (_, k) => ({
+        id: `binding-${(i + k) % (rolebindingsPerCluster * 2)}`,
+      })),
       patches: Object.fromEntries(
-        unique.slice(0, 3).map((id) => [id, { replicaCount: String((i % 3) + 1), 'resources.limits.memory': `${128 * ((i % 4) + 1)}Mi` }]),
+        unique
+          .slice(0, 3)
+          .map((id) => [
+            id,
+            { replicaCount: String((i % 3) + 1), 'resources.limits.memory': `${128 * ((i % 4) + 1)}Mi` },
+          ]),
       ),
     });
   }
@@ -83,7 +100,18 @@ export function generateConfigRepo(dir: string, options: GenerateOptions): void 
     const run = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
     run('init', '-q', '-b', 'main');
     run('add', '-A');
-    run('-c', 'user.name=generator', '-c', 'user.email=generator@example.com', '-c', 'gc.auto=0', 'commit', '-q', '-m', 'generated config repo');
+    run(
+      '-c',
+      'user.name=generator',
+      '-c',
+      'user.email=generator@example.com',
+      '-c',
+      'gc.auto=0',
+      'commit',
+      '-q',
+      '-m',
+      'generated config repo',
+    );
   }
 }
 

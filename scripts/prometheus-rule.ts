@@ -18,7 +18,7 @@ const HEADER = `Made by \`npm run rules:generate\` from deploy/prometheus/gitops
 /** The PrometheusRule's text for the rule file's text: its groups as written, comments and block scalars kept. */
 export function prometheusRuleText(ruleFileText: string): string {
   const rules = parseDocument(ruleFileText);
-  if (rules.errors.length > 0) throw new Error(`the rule file does not parse: ${rules.errors[0]!.message}`);
+  if (rules.errors.length > 0) throw new Error(`the rule file does not parse: ${rules.errors[0].message}`);
   const groups = rules.get('groups', true);
   if (!isSeq(groups)) throw new Error('the rule file has no list of groups');
   const resource = new Document({

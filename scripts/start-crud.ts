@@ -27,7 +27,10 @@ export async function prepareCrudRepo(source = EXAMPLE_REPO, target = CRUD_REPO)
     fs,
     dir,
     message: `Copy of ${source}\n\nA scratch config repo for crud mode (npm run start:crud).\n`,
-    author: { name: process.env.GIT_AUTHOR_NAME || 'gitops-config-api', email: process.env.GIT_AUTHOR_EMAIL || 'gitops-config-api@localhost' },
+    author: {
+      name: process.env.GIT_AUTHOR_NAME || 'gitops-config-api',
+      email: process.env.GIT_AUTHOR_EMAIL || 'gitops-config-api@localhost',
+    },
   });
   return true;
 }

@@ -47,7 +47,10 @@ export interface ServiceConfig extends BackendSettings, RolloutSettings, Receive
   guardAcceptRevisions: string[];
   /** WRITE_TIMEOUT: how long a write whose store keeps moving under it (another writer) keeps trying. */
   writeTimeoutMs: number;
-  /** FLEET_POLL_INTERVAL: how often the clusters' providers poll; three without a poll make a cluster silent (the metrics count them). */
+  /**
+   * FLEET_POLL_INTERVAL: how often the clusters' providers poll; three without a poll make a cluster silent (the
+   * metrics count them).
+   */
   fleetPollIntervalMs: number;
   /** METRICS: /metrics and the fleet poll registry (GET /api/v2/gitops/fleet); off only to measure what they cost. */
   metrics: boolean;
@@ -61,7 +64,10 @@ export interface ServiceConfig extends BackendSettings, RolloutSettings, Receive
   peers: PeerSettings | undefined;
   /** CLUSTER_TOKEN_KEYS: every key verifies a cluster token, the first signs; none: cluster tokens are off. */
   clusterTokenKeys: string[];
-  /** OIDC_*: people sign in with their issuer's tokens (http/auth/oidc/oidc-settings.ts); undefined without OIDC_ISSUER_URL. */
+  /**
+   * OIDC_*: people sign in with their issuer's tokens (http/auth/oidc/oidc-settings.ts); undefined without
+   * OIDC_ISSUER_URL.
+   */
   oidc: OidcSettings | undefined;
 }
 
@@ -90,14 +96,17 @@ export function tokenFrom(env: Env, name: string): string | undefined {
   if (token === undefined) return undefined;
   const source = env[`${name}_FILE`] ? `${name}_FILE (${env[`${name}_FILE`]})` : name;
   if (/\p{Cc}/u.test(token)) {
-    throw new ConfigError(`${source}: the token contains a control character (a stray newline, tab or similar); remove it`);
+    throw new ConfigError(
+      `${source}: the token contains a control character (a stray newline, tab or similar); remove it`,
+    );
   }
   if (/^\s|\s$/u.test(token)) {
     throw new ConfigError(`${source}: the token has whitespace at its start or end; remove it`);
   }
   if (!BEARER_TOKEN.test(token)) {
     throw new ConfigError(
-      `${source}: the token has a character a Bearer token cannot carry; use only letters A-Z a-z, digits and - . _ ~ + /, ` +
+      `${source}: the token has a character a Bearer token cannot carry; use only letters A-Z a-z, digits and - . _ ` +
+        `~ + /, ` +
         'with = only at the end (e.g. openssl rand -hex 32)',
     );
   }
@@ -108,26 +117,36 @@ export function tokenFrom(env: Env, name: string): string | undefined {
  * What is worth a warning, but not a refusal, in the tokens the service starts with: a token
  * short enough to guess, and crud mode without a write token of its own.
  */
-export function tokenWarnings(config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'> & { peers?: PeerSettings } & Partial<Pick<ServiceConfig, 'clusterTokenKeys'>>): string[] {
+export function tokenWarnings(
+  config: Pick<ServiceConfig, 'apiMode' | 'authToken' | 'crudAuthToken'> & { peers?: PeerSettings } & Partial<
+      Pick<ServiceConfig, 'clusterTokenKeys'>
+    >,
+): string[] {
   const warnings: string[] = [];
   const tokens: [string, string][] = [['AUTH_TOKEN', config.authToken]];
-  if (config.apiMode === 'crud' && config.crudAuthToken !== config.authToken) tokens.push(['CRUD_AUTH_TOKEN', config.crudAuthToken]);
+  if (config.apiMode === 'crud' && config.crudAuthToken !== config.authToken)
+    tokens.push(['CRUD_AUTH_TOKEN', config.crudAuthToken]);
   if (config.peers) tokens.push(['PEER_TOKEN', config.peers.token]);
   for (const [name, token] of tokens) {
     if (token.length < SHORT_TOKEN_LENGTH) {
       warnings.push(
-        `${name} is shorter than ${SHORT_TOKEN_LENGTH} characters: a short shared token can be guessed; use a long random one (e.g. openssl rand -hex 32)`,
+        `${name} is shorter than ${SHORT_TOKEN_LENGTH} characters: a short shared token can be guessed; use a long ` +
+          `random one (e.g. openssl rand -hex 32)`,
       );
     }
   }
   config.clusterTokenKeys?.forEach((key, i) => {
     if (key.length < SHORT_KEY_LENGTH) {
-      warnings.push(`CLUSTER_TOKEN_KEYS: key ${i + 1} is shorter than ${SHORT_KEY_LENGTH} characters; use a long random one (e.g. openssl rand -hex 32)`);
+      warnings.push(
+        `CLUSTER_TOKEN_KEYS: key ${i + 1} is shorter than ${SHORT_KEY_LENGTH} characters; use a long random one ` +
+          `(e.g. openssl rand -hex 32)`,
+      );
     }
   });
   if (config.apiMode === 'crud' && config.crudAuthToken === config.authToken) {
     warnings.push(
-      'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the read token, ' +
+      'API_MODE=crud without a distinct CRUD_AUTH_TOKEN (unset, or equal to AUTH_TOKEN): every client holding the ' +
+        'read token, ' +
         'every polling cluster included, can write; set CRUD_AUTH_TOKEN to a token of its own',
     );
   }
@@ -150,7 +169,8 @@ function logLevelFrom(env: Env): string {
     }
     return env.LOG_LEVEL;
   }
-  // RUST_LOG (kept from the reference service: docs/decisions/0017-reference-service-compatibility.md) is honoured when it is a plain level name; a full tracing
+  // RUST_LOG (kept from the reference service: docs/decisions/0017-reference-service-compatibility.md) is honoured when
+  // it is a plain level name; a full tracing
   // directive such as "gitops=debug,tower=warn" has no meaning here and is ignored.
   const rust = env.RUST_LOG?.trim().toLowerCase();
   if (rust === 'off') return 'silent';
@@ -160,22 +180,32 @@ function logLevelFrom(env: Env): string {
 
 /** A whole number of at least 1. */
 function positiveInteger(name: string, value: string): number {
-  if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < 1) throw new ConfigError(`${name}=${value} is not valid; use a whole number of at least 1`);
+  if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < 1)
+    throw new ConfigError(`${name}=${value} is not valid; use a whole number of at least 1`);
   return Number(value);
 }
 
 function httpLimitsFrom(env: Env): HttpLimits {
   const limits: HttpLimits = {
-    maxConnections: env.HTTP_MAX_CONNECTIONS ? positiveInteger('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS) : defaultMaxConnections(openFileLimit()),
+    maxConnections: env.HTTP_MAX_CONNECTIONS
+      ? positiveInteger('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS)
+      : defaultMaxConnections(openFileLimit()),
     headerTimeoutMs: parseDuration('HTTP_HEADER_TIMEOUT', env.HTTP_HEADER_TIMEOUT || DEFAULT_HEADER_TIMEOUT),
     requestTimeoutMs: parseDuration('HTTP_REQUEST_TIMEOUT', env.HTTP_REQUEST_TIMEOUT || DEFAULT_REQUEST_TIMEOUT),
-    keepAliveTimeoutMs: parseDuration('HTTP_KEEPALIVE_TIMEOUT', env.HTTP_KEEPALIVE_TIMEOUT || DEFAULT_KEEPALIVE_TIMEOUT),
-    tlsHandshakeTimeoutMs: parseDuration('TLS_HANDSHAKE_TIMEOUT', env.TLS_HANDSHAKE_TIMEOUT || DEFAULT_TLS_HANDSHAKE_TIMEOUT),
+    keepAliveTimeoutMs: parseDuration(
+      'HTTP_KEEPALIVE_TIMEOUT',
+      env.HTTP_KEEPALIVE_TIMEOUT || DEFAULT_KEEPALIVE_TIMEOUT,
+    ),
+    tlsHandshakeTimeoutMs: parseDuration(
+      'TLS_HANDSHAKE_TIMEOUT',
+      env.TLS_HANDSHAKE_TIMEOUT || DEFAULT_TLS_HANDSHAKE_TIMEOUT,
+    ),
   };
   // The headers are part of the request: Node refuses a header timeout longer than the request's.
   if (limits.headerTimeoutMs > limits.requestTimeoutMs) {
     throw new ConfigError(
-      `HTTP_HEADER_TIMEOUT (${limits.headerTimeoutMs} ms) is longer than HTTP_REQUEST_TIMEOUT (${limits.requestTimeoutMs} ms); the headers are part of the request`,
+      `HTTP_HEADER_TIMEOUT (${limits.headerTimeoutMs} ms) is longer than HTTP_REQUEST_TIMEOUT ` +
+        `(${limits.requestTimeoutMs} ms); the headers are part of the request`,
     );
   }
   return limits;
@@ -187,11 +217,16 @@ function tlsSettingsFrom(env: Env): TlsSettings | undefined {
   const keyFile = env.TLS_KEY_FILE || undefined;
   const clientCaFile = env.TLS_CLIENT_CA_FILE || undefined;
   if (certFile === undefined && keyFile === undefined) {
-    if (clientCaFile !== undefined) throw new ConfigError('TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (client certificates are asked for over HTTPS only)');
+    if (clientCaFile !== undefined)
+      throw new ConfigError(
+        'TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (client certificates are asked for over HTTPS only)',
+      );
     return undefined;
   }
-  if (keyFile === undefined) throw new ConfigError('TLS_CERT_FILE is set without TLS_KEY_FILE; set both, or neither for plain HTTP');
-  if (certFile === undefined) throw new ConfigError('TLS_KEY_FILE is set without TLS_CERT_FILE; set both, or neither for plain HTTP');
+  if (keyFile === undefined)
+    throw new ConfigError('TLS_CERT_FILE is set without TLS_KEY_FILE; set both, or neither for plain HTTP');
+  if (certFile === undefined)
+    throw new ConfigError('TLS_KEY_FILE is set without TLS_CERT_FILE; set both, or neither for plain HTTP');
   return { certFile, keyFile, clientCaFile };
 }
 
@@ -209,15 +244,19 @@ function peerSettingsFrom(env: Env, otherTokens: string[]): PeerSettings | undef
     throw new ConfigError(`PEERS: ${(error as Error).message}`);
   }
   const token = tokenFrom(env, 'PEER_TOKEN');
-  if (token === undefined) throw new ConfigError('PEERS needs PEER_TOKEN (or PEER_TOKEN_FILE): the token replicas present to each other');
-  if (otherTokens.includes(token)) throw new ConfigError('PEER_TOKEN must differ from AUTH_TOKEN and CRUD_AUTH_TOKEN: it grants only the peer paths');
+  if (token === undefined)
+    throw new ConfigError('PEERS needs PEER_TOKEN (or PEER_TOKEN_FILE): the token replicas present to each other');
+  if (otherTokens.includes(token))
+    throw new ConfigError('PEER_TOKEN must differ from AUTH_TOKEN and CRUD_AUTH_TOKEN: it grants only the peer paths');
   return { source, token };
 }
 
 export function loadConfig(env: Env = process.env): ServiceConfig {
   const authToken = tokenFrom(env, 'AUTH_TOKEN');
   if (!authToken) {
-    throw new ConfigError('AUTH_TOKEN is required (the bearer token clusters use to read); set AUTH_TOKEN or AUTH_TOKEN_FILE');
+    throw new ConfigError(
+      'AUTH_TOKEN is required (the bearer token clusters use to read); set AUTH_TOKEN or AUTH_TOKEN_FILE',
+    );
   }
   // Unset means the read token writes too; server.ts warns about that in crud mode.
   const crudAuthToken = tokenFrom(env, 'CRUD_AUTH_TOKEN') ?? authToken;

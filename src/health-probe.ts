@@ -31,7 +31,9 @@ function probe(path: string, env: NodeJS.ProcessEnv): Promise<number> {
     // The certificate names the service's public name, not the loopback address: what is
     // checked here is that this process answers, not who it is.
     ...(tls ? { rejectUnauthorized: false } : {}),
-    ...(tls && env.TLS_CLIENT_CA_FILE ? { cert: readFileSync(env.TLS_CERT_FILE!), key: readFileSync(env.TLS_KEY_FILE!) } : {}),
+    ...(tls && env.TLS_CLIENT_CA_FILE
+      ? { cert: readFileSync(env.TLS_CERT_FILE!), key: readFileSync(env.TLS_KEY_FILE!) }
+      : {}),
   };
   return new Promise((resolve, reject) => {
     const req = (tls ? httpsRequest : httpRequest)(options, (res) => {

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
     service.log.info({ signal }, 'shutting down: finishing in-flight requests');
     // A stuck client must not keep the pod from terminating.
     setTimeout(() => {
-      service.log.warn({ limit_ms: SHUTDOWN_LIMIT_MS }, 'shutting down: requests still in flight at the time limit are cut off');
+      service.log.warn(
+        { limit_ms: SHUTDOWN_LIMIT_MS },
+        'shutting down: requests still in flight at the time limit are cut off',
+      );
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
     service.close().then(
@@ -31,7 +34,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const known = error instanceof StartupError;
-  const message = known ? (error as Error).message : `failed to start: ${String((error as Error)?.message ?? error)}`;
+  const message = known ? error.message : `failed to start: ${String((error as Error)?.message ?? error)}`;
   process.stderr.write(`gitops-config-api: ${redactUrls(message)}\n`);
   process.exit(known ? 2 : 1);
 });

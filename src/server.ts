@@ -68,7 +68,10 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   try {
     openapiDocument = readFileSync(config.openapiFile);
   } catch (error) {
-    throw new StartupError(`OPENAPI_FILE ${config.openapiFile} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new StartupError(
+      `OPENAPI_FILE ${config.openapiFile} cannot be read: ` +
+        `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   // Before the store: a certificate problem stops the start at once, not after a clone.
   const tls = config.tls ? TlsContext.load(config.tls, log) : undefined;
@@ -79,13 +82,21 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     receiverHosts: config.receiverHosts,
   });
   const peers = config.peers
-    ? new Peers({ settings: config.peers, store, log, own: { scheme: tls ? 'https' : 'http', port: config.listen.port }, tls: tls && peerTls(tls, config.peers) })
+    ? new Peers({
+        settings: config.peers,
+        store,
+        log,
+        own: { scheme: tls ? 'https' : 'http', port: config.listen.port },
+        tls: tls && peerTls(tls, config.peers),
+      })
     : undefined;
   // Every publication is announced to the other replicas before it is served.
   if (peers) store.setBeforePublish((revision) => peers.announce(revision));
   const responses = new CurrentResponses(store);
   // Before the store starts, so that the first publication is counted too.
-  const observability = config.metrics ? createObservability(store, responses, config.fleetPollIntervalMs, peers) : undefined;
+  const observability = config.metrics
+    ? createObservability(store, responses, config.fleetPollIntervalMs, peers)
+    : undefined;
   // What the clusters report (POST /api/v2/gitops/events), kept within EVENTS_MEMORY.
   const events = new ClusterEvents(config.eventMemoryBytes, store);
   observability?.metrics.followEvents(events);
@@ -167,7 +178,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       rollouts?.stop();
       receivers?.stop();
       void store.stop();
-      reject(new StartupError(`cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`));
+      reject(
+        new StartupError(
+          `cannot listen on ${config.listen.host}:${config.listen.port}: ${error.code ?? error.message}`,
+        ),
+      );
     };
     server.once('error', cannotListen);
     server.listen(config.listen.port, config.listen.host, () => {
@@ -225,7 +240,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
 function webUi(config: ServiceConfig, log: Logger): UiState {
   if (!config.ui) return { kind: 'off' };
   const files = UiFiles.load();
-  if (files) return { kind: 'on', files: files.withGenerated('config.json', uiSettings(config), 'application/json'), contentSecurityPolicy: uiContentSecurityPolicy(config.oidc) };
-  log.warn({ ui_dir: UI_BUILD_DIR }, 'the web UI is not built (run npm run build): /ui/ answers 404; the API is served as usual');
+  if (files)
+    return {
+      kind: 'on',
+      files: files.withGenerated('config.json', uiSettings(config), 'application/json'),
+      contentSecurityPolicy: uiContentSecurityPolicy(config.oidc),
+    };
+  log.warn(
+    { ui_dir: UI_BUILD_DIR },
+    'the web UI is not built (run npm run build): /ui/ answers 404; the API is served as usual',
+  );
   return { kind: 'not-built' };
 }

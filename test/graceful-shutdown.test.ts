@@ -9,7 +9,12 @@ import { RawConnection } from './helpers/raw-connection.ts';
 import { READ_TOKEN, startTestService, WRITE_TOKEN } from './helpers/service.ts';
 
 it('finishes an in-flight write before the server closes, then refuses new connections', async () => {
-  const service = await startTestService({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
+  const service = await startTestService({
+    STORE_BACKEND: 'memory',
+    SEED_FILE: asSeedFile(),
+    API_MODE: 'crud',
+    CRUD_AUTH_TOKEN: WRITE_TOKEN,
+  });
   const body = JSON.stringify({ labels: { during: 'shutdown' } });
   const events: string[] = [];
   const arrived = new Promise<void>((resolve) => service.server.once('request', () => resolve()));
@@ -17,7 +22,14 @@ it('finishes an in-flight write before the server closes, then refuses new conne
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = httpRequest(
       `${service.url}/namespaces/team-b`,
-      { method: 'PATCH', headers: { authorization: `Bearer ${WRITE_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${WRITE_TOKEN}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += String(c)));
@@ -43,7 +55,9 @@ it('finishes an in-flight write before the server closes, then refuses new conne
   expect(events.sort()).toEqual(['closed', 'response']);
   expect(res.status).toBe(200);
   expect(JSON.parse(res.text).labels).toEqual({ during: 'shutdown' });
-  await expect(fetch(`${service.url}/health`, { headers: { authorization: `Bearer ${READ_TOKEN}` } })).rejects.toThrow();
+  await expect(
+    fetch(`${service.url}/health`, { headers: { authorization: `Bearer ${READ_TOKEN}` } }),
+  ).rejects.toThrow();
 });
 
 /**
@@ -105,46 +119,56 @@ describe('SIGTERM', () => {
     await Promise.all([partial.closed, pipelined.closed]);
   });
 
-  it('finishes in-flight requests, closes their connections after the answer, answers /ready 503 meanwhile, then exits 0', async () => {
-    service = await startServiceProcess({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
-    const patch = (id: string, body: string) =>
-      `PATCH /namespaces/${id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`;
-    const bodyB = JSON.stringify({ labels: { during: 'shutdown' } });
-    const bodyA = JSON.stringify({ labels: { also: 'shutdown' } });
-    // Two writes whose bodies are still being sent: "100 Continue" comes once the request
-    // has reached the service's handler, so both are in flight when SIGTERM arrives.
-    const first = await RawConnection.open(service.url);
-    await first.write(patch('team-b', bodyB) + bodyB.slice(0, 10));
-    expect((await first.next()).status).toBe(100);
-    const second = await RawConnection.open(service.url);
-    await second.write(patch('team-a', bodyA) + bodyA.slice(0, 10));
-    expect((await second.next()).status).toBe(100);
+  it(
+    'finishes in-flight requests, closes their connections after the answer, answers /ready 503 meanwhile, then ' +
+      'exits 0',
+    async () => {
+      service = await startServiceProcess({
+        STORE_BACKEND: 'memory',
+        SEED_FILE: asSeedFile(),
+        API_MODE: 'crud',
+        CRUD_AUTH_TOKEN: WRITE,
+      });
+      const patch = (id: string, body: string) =>
+        `PATCH /namespaces/${id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE}\r\nContent-Type: ` +
+        `application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`;
+      const bodyB = JSON.stringify({ labels: { during: 'shutdown' } });
+      const bodyA = JSON.stringify({ labels: { also: 'shutdown' } });
+      // Two writes whose bodies are still being sent: "100 Continue" comes once the request
+      // has reached the service's handler, so both are in flight when SIGTERM arrives.
+      const first = await RawConnection.open(service.url);
+      await first.write(patch('team-b', bodyB) + bodyB.slice(0, 10));
+      expect((await first.next()).status).toBe(100);
+      const second = await RawConnection.open(service.url);
+      await second.write(patch('team-a', bodyA) + bodyA.slice(0, 10));
+      expect((await second.next()).status).toBe(100);
 
-    service.child.kill('SIGTERM');
-    await service.waitForOutput(/shutting down/);
-    await expectNoNewConnections(service.url);
+      service.child.kill('SIGTERM');
+      await service.waitForOutput(/shutting down/);
+      await expectNoNewConnections(service.url);
 
-    // The rest of the bodies; on the second connection a /ready probe right behind the write.
-    await first.write(bodyB.slice(10));
-    await second.write(`${bodyA.slice(10)}GET /ready HTTP/1.1\r\nHost: x\r\n\r\n`);
-    const written = await first.next();
-    expect(written.status).toBe(200);
-    expect(written.json().labels).toEqual({ during: 'shutdown' });
-    expect(written.headers.connection).toBe('close');
-    const firstClosed = await first.closed;
+      // The rest of the bodies; on the second connection a /ready probe right behind the write.
+      await first.write(bodyB.slice(10));
+      await second.write(`${bodyA.slice(10)}GET /ready HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const written = await first.next();
+      expect(written.status).toBe(200);
+      expect(written.json().labels).toEqual({ during: 'shutdown' });
+      expect(written.headers.connection).toBe('close');
+      const firstClosed = await first.closed;
 
-    expect((await second.next()).status).toBe(200);
-    const ready = await second.next();
-    expect(ready.status).toBe(503);
-    expect(ready.json()).toMatchObject({ status: 'shutting_down', error: 'unavailable' });
-    expect(ready.headers.connection).toBe('close');
-    await expectMatchesOpenApi('get', '/ready', 503, ready.json());
-    await second.closed;
+      expect((await second.next()).status).toBe(200);
+      const ready = await second.next();
+      expect(ready.status).toBe(503);
+      expect(ready.json()).toMatchObject({ status: 'shutting_down', error: 'unavailable' });
+      expect(ready.headers.connection).toBe('close');
+      await expectMatchesOpenApi('get', '/ready', 503, ready.json());
+      await second.closed;
 
-    const exit = await service.exited;
-    expect(exit.code).toBe(0);
-    expect(firstClosed - written.receivedAt).toBeLessThan(1500);
-    expect(exit.at - Math.max(written.receivedAt, ready.receivedAt)).toBeLessThan(1500);
-  });
+      const exit = await service.exited;
+      expect(exit.code).toBe(0);
+      expect(firstClosed - written.receivedAt).toBeLessThan(1500);
+      expect(exit.at - Math.max(written.receivedAt, ready.receivedAt)).toBeLessThan(1500);
+    },
+  );
 });

@@ -15,7 +15,10 @@ const run = promisify(execFile);
 /** The probe's exit code and stderr, run with the service's settings (as in its container). */
 async function probe(env: Record<string, string>, path?: string): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await run(process.execPath, [PROBE, ...(path ? [path] : [])], { env: { PATH: process.env.PATH, ...env }, timeout: 10_000 });
+    const { stderr } = await run(process.execPath, [PROBE, ...(path ? [path] : [])], {
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 10_000,
+    });
     return { code: 0, stderr };
   } catch (error) {
     const failed = error as { code: number; stderr: string };
@@ -38,13 +41,19 @@ describe('health probe', () => {
   it.each([
     ['plain HTTP', {}],
     ['HTTPS', { TLS_CERT_FILE: server.cert, TLS_KEY_FILE: server.key }],
-    ['HTTPS with client certificates', { TLS_CERT_FILE: server.cert, TLS_KEY_FILE: server.key, TLS_CLIENT_CA_FILE: ca.cert }],
+    [
+      'HTTPS with client certificates',
+      { TLS_CERT_FILE: server.cert, TLS_KEY_FILE: server.key, TLS_CLIENT_CA_FILE: ca.cert },
+    ],
   ])('answers 0 for a service on %s, on /health and /ready', async (_name, tls: Record<string, string>) => {
     service = await startTestService({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), ...tls });
     const env = { LISTEN_ADDR: `0.0.0.0:${service.port}`, ...tls };
     expect(await probe(env)).toEqual({ code: 0, stderr: '' });
     expect(await probe(env, '/ready')).toEqual({ code: 0, stderr: '' });
-    expect(await probe(env, '/no-such-path')).toMatchObject({ code: 1, stderr: 'health probe: /no-such-path answered 404\n' });
+    expect(await probe(env, '/no-such-path')).toMatchObject({
+      code: 1,
+      stderr: 'health probe: /no-such-path answered 404\n',
+    });
   });
 
   it('answers 1 when nothing listens', async () => {

@@ -15,7 +15,12 @@ export interface AuthCost {
   clusterTokenNs: number;
 }
 
-export function measureAuthCost(clusters: number, key: string, repetitions = 7, callsPerRepetition = 200_000): AuthCost {
+export function measureAuthCost(
+  clusters: number,
+  key: string,
+  repetitions = 7,
+  callsPerRepetition = 200_000,
+): AuthCost {
   const records: Cluster[] = Array.from({ length: clusters }, (_, i) => ({
     id: `cluster-${i}`,
     cluster_name: `k8s-${i}`,
@@ -28,21 +33,31 @@ export function measureAuthCost(clusters: number, key: string, repetitions = 7, 
     rolebindings: [],
     patches: {},
   }));
-  const built = createSnapshot({ clusters: records, platform_components: [], namespaces: [], rolebindings: [], rollouts: [] }, 'bench');
+  const built = createSnapshot(
+    { clusters: records, platform_components: [], namespaces: [], rolebindings: [], rollouts: [] },
+    'bench',
+  );
   if (!built.ok) throw new Error('the snapshot of the authentication benchmark is not valid');
   const snapshot = built.snapshot;
   const fleetToken = 'bench-fleet-read-token-0123456789';
-  const auth = new Authenticator({ readToken: fleetToken, writeToken: 'bench-fleet-write-token-0123456789', clusterTokenKeys: [key], currentSnapshot: () => snapshot });
+  const auth = new Authenticator({
+    readToken: fleetToken,
+    writeToken: 'bench-fleet-write-token-0123456789',
+    clusterTokenKeys: [key],
+    currentSnapshot: () => snapshot,
+  });
   // A new header string per request, as a parsed request has: nothing is shared with the last call but the content.
-  const asRequests = (headers: string[]) => headers.map((authorization) => ({ headers: { authorization }, socket: {} }) as unknown as IncomingMessage);
+  const asRequests = (headers: string[]) =>
+    headers.map((authorization) => ({ headers: { authorization }, socket: {} }) as unknown as IncomingMessage);
   const fleet = asRequests(records.map(() => `Bearer ${fleetToken}`));
   const own = asRequests(records.map((c) => `Bearer ${signClusterToken(Buffer.from(key), c.id, 0)}`));
   const timeOne = (requests: IncomingMessage[]): number => {
     const started = process.hrtime.bigint();
     for (let i = 0; i < callsPerRepetition; i++) {
-      const req = requests[i % requests.length]!;
+      const req = requests[i % requests.length];
       // A fresh string of the same content, as each poll's header is.
-      (req.headers as { authorization: string }).authorization = `${req.headers.authorization!.slice(0, 1)}${req.headers.authorization!.slice(1)}`;
+      (req.headers as { authorization: string }).authorization =
+        `${req.headers.authorization!.slice(0, 1)}${req.headers.authorization!.slice(1)}`;
       void auth.authenticate(req);
     }
     return Number(process.hrtime.bigint() - started) / callsPerRepetition;

@@ -6,7 +6,10 @@ import { createServer } from 'node:http';
 
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { plain: Record<string, string>; gzip?: Record<string, string> };
+const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+  plain: Record<string, string>;
+  gzip?: Record<string, string>;
+};
 const plain = new Map(Object.entries(input.plain).map(([k, v]) => [k, Buffer.from(v)]));
 const gzip = new Map(Object.entries(input.gzip ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
 

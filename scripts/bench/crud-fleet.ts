@@ -22,10 +22,21 @@ export function crudFleetDir(prefix: string): string {
 export async function startCrudFleet(dir: string, clusters: number, token: string): Promise<CrudFleet> {
   let t = performance.now();
   generateConfigRepo(dir, { clusters, componentsPerCluster: 25, git: true });
-  console.log(`generated ${clusters} clusters x 25 components in ${((performance.now() - t) / 1000).toFixed(1)} s (${dir})`);
+  console.log(
+    `generated ${clusters} clusters x 25 components in ${((performance.now() - t) / 1000).toFixed(1)} s (${dir})`,
+  );
   t = performance.now();
-  const config = loadConfig({ AUTH_TOKEN: token, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    AUTH_TOKEN: token,
+    API_MODE: 'crud',
+    STORE_BACKEND: 'git',
+    CONFIG_REPO: dir,
+    LISTEN_ADDR: '127.0.0.1:0',
+    LOG_LEVEL: 'warn',
+  });
   const service = await startService(config, { log: createLogger('warn') });
-  console.log(`service started in crud mode in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}`);
+  console.log(
+    `service started in crud mode in ${((performance.now() - t) / 1000).toFixed(1)} s; node ${process.version}`,
+  );
   return { dir, service };
 }

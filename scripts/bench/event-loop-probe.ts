@@ -17,10 +17,10 @@ if (isMainThread && file) {
     const now = process.hrtime.bigint();
     const cpuMs = (spent.user + spent.system) / 1000;
     const wallMs = Number(now - wall) / 1e6;
-    if (cpuMs >= 5 || wallMs >= 5) appendFileSync(file, `${JSON.stringify({ at: String(now), wall_ms: wallMs, cpu_ms: cpuMs })}\n`);
+    if (cpuMs >= 5 || wallMs >= 5)
+      appendFileSync(file, `${JSON.stringify({ at: String(now), wall_ms: wallMs, cpu_ms: cpuMs })}\n`);
     cpu = process.threadCpuUsage();
     wall = process.hrtime.bigint();
   }, 2);
   timer.unref();
 }
-

@@ -3,7 +3,9 @@
 import { execFileSync } from 'node:child_process';
 
 export function git(dir: string, ...args: string[]): string {
-  const config = ['user.name=bench', 'user.email=bench@example.com', 'gc.auto=0', 'maintenance.auto=false'].flatMap((c) => ['-c', c]);
+  const config = ['user.name=bench', 'user.email=bench@example.com', 'gc.auto=0', 'maintenance.auto=false'].flatMap(
+    (c) => ['-c', c],
+  );
   return execFileSync('git', [...config, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trim();
 }
 

@@ -28,11 +28,26 @@ export class HttpClient {
     const sentAt = performance.now();
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: this.port, method, path, agent: this.#agent, headers: { ...this.#headers, ...headers } },
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method,
+          path,
+          agent: this.#agent,
+          headers: { ...this.#headers, ...headers },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), sentAt, ms: performance.now() - sentAt }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+              sentAt,
+              ms: performance.now() - sentAt,
+            }),
+          );
           res.on('error', reject);
         },
       );
@@ -51,12 +66,16 @@ export class HttpClient {
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight, in order of the items. */
-export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachLimit<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const index = next++;
-      await fn(items[index]!, index);
+      await fn(items[index], index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

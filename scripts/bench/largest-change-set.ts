@@ -20,19 +20,38 @@ import { procMemory } from './proc-memory.ts';
 const TOKEN = 'bench-largest-change-set-token';
 const LIMIT = 1024 * 1024;
 type Way = 'preview' | 'dry run' | 'commit';
-const PATHS: Record<Way, string> = { preview: '/api/v2/gitops/changes/preview', 'dry run': '/api/v2/gitops/changes?dryRun=All', commit: '/api/v2/gitops/changes' };
+const PATHS: Record<Way, string> = {
+  preview: '/api/v2/gitops/changes/preview',
+  'dry run': '/api/v2/gitops/changes?dryRun=All',
+  commit: '/api/v2/gitops/changes',
+};
 
 /**
  * `writes` patches of about `valueBytes` each, to one cluster (new keys) or to `writes`
  * clusters. The one cluster's answer must stay under the consumer's 900 KiB limit, which a
  * write may not break: 840 bytes a key.
  */
-export function largestSet(shape: 'one record' | 'many records', writes: number, round: number, valueBytes = shape === 'one record' ? 840 : 930): string {
+export function largestSet(
+  shape: 'one record' | 'many records',
+  writes: number,
+  round: number,
+  valueBytes = shape === 'one record' ? 840 : 930,
+): string {
   const value = (i: number) => `r${round}-${i}-`.padEnd(valueBytes, 'x');
   const list = Array.from({ length: writes }, (_, i) =>
     shape === 'one record'
-      ? { op: 'patch', collection: 'clusters', id: clusterId(0), patch: { patches: { 'component-0': { [`key-${i}`]: value(i) } } } }
-      : { op: 'patch', collection: 'clusters', id: clusterId(i), patch: { patches: { [`component-${i % 25}`]: { note: value(i) } } } },
+      ? {
+          op: 'patch',
+          collection: 'clusters',
+          id: clusterId(0),
+          patch: { patches: { 'component-0': { [`key-${i}`]: value(i) } } },
+        }
+      : {
+          op: 'patch',
+          collection: 'clusters',
+          id: clusterId(i),
+          patch: { patches: { [`component-${i % 25}`]: { note: value(i) } } },
+        },
   );
   return JSON.stringify({ message: `largest change set, round ${round}`, writes: list });
 }
@@ -48,8 +67,14 @@ export async function benchLargestChangeSet(clusters: number): Promise<void> {
     const probe = join(PROJECT_ROOT, 'scripts', 'bench', 'event-loop-probe.ts');
     const service = await startNodeProcess(SERVICE_MAIN, {
       env: {
-        AUTH_TOKEN: TOKEN, API_MODE: 'crud', STORE_BACKEND: 'git', CONFIG_REPO: repo, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info',
-        NODE_OPTIONS: `--max-old-space-size=${heap} --import ${probe}`, BENCH_PROBE_FILE: probeFile,
+        AUTH_TOKEN: TOKEN,
+        API_MODE: 'crud',
+        STORE_BACKEND: 'git',
+        CONFIG_REPO: repo,
+        LISTEN_ADDR: '127.0.0.1:0',
+        LOG_LEVEL: 'info',
+        NODE_OPTIONS: `--max-old-space-size=${heap} --import ${probe}`,
+        BENCH_PROBE_FILE: probeFile,
       },
     });
     try {
@@ -62,7 +87,13 @@ export async function benchLargestChangeSet(clusters: number): Promise<void> {
   }
 }
 
-async function measure(service: NodeProcess, clusters: number, probeFile: string, heap: number, previews: number): Promise<void> {
+async function measure(
+  service: NodeProcess,
+  clusters: number,
+  probeFile: string,
+  heap: number,
+  previews: number,
+): Promise<void> {
   const url = `http://127.0.0.1:${service.port}`;
   const auth = { authorization: `Bearer ${TOKEN}` };
   console.log(`${clusters} clusters x 25 components, service heap ${heap} MiB (node ${process.version})`);
@@ -78,8 +109,12 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  const pollers = [poll('/health'), poll(`/api/v2/gitops/clusters/${clusterDns(Math.min(5, clusters - 1))}/platform-components`)];
-  const heapUsed = async () => Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
+  const pollers = [
+    poll('/health'),
+    poll(`/api/v2/gitops/clusters/${clusterDns(Math.min(5, clusters - 1))}/platform-components`),
+  ];
+  const heapUsed = async () =>
+    Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
   const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 
   const send = async (way: Way, body: string) => {
@@ -87,19 +122,34 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
     worstWait = 0;
     const from = process.hrtime.bigint();
     const started = performance.now();
-    const res = await fetch(`${url}${PATHS[way]}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${url}${PATHS[way]}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+    });
     const answer = await res.text();
     const ms = performance.now() - started;
     if (res.status >= 300) throw new Error(`${way}: ${res.status} ${answer.slice(0, 300)}`);
     const stalls = longestStretchIn(probeFile, from, process.hrtime.bigint());
-    return { ms, wait: worstWait, ...stalls, answerBytes: answer.length, heap: await heapUsed(), memory: procMemory(service.pid)! };
+    return {
+      ms,
+      wait: worstWait,
+      ...stalls,
+      answerBytes: answer.length,
+      heap: await heapUsed(),
+      memory: procMemory(service.pid)!,
+    };
   };
 
   try {
     let round = 0;
     // A warm-up of each path: the first request of a kind pays for compiling its code.
-    for (const way of ['preview', 'dry run', 'commit'] as const) await send(way, largestSet('one record', 100, round++));
-    console.log('\n| set | way | body | answer | time | longest poll wait | event loop held (wall / CPU) | heap used after | RSS after (peak) |');
+    for (const way of ['preview', 'dry run', 'commit'] as const)
+      await send(way, largestSet('one record', 100, round++));
+    console.log(
+      '\n| set | way | body | answer | time | longest poll wait | event loop held (wall / CPU) | heap used after | ' +
+        'RSS after (peak) |',
+    );
     console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const shape of ['one record', 'many records'] as const) {
       if (shape === 'many records' && clusters < 1000) continue;
@@ -107,8 +157,10 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
         const body = largestSet(shape, 1000, round++);
         const r = await send(way, body);
         console.log(
-          `| 1,000 patches, ${shape === 'one record' ? 'one cluster' : '1,000 clusters'} | ${way} | ${(body.length / 1024).toFixed(0)} KiB | ${(r.answerBytes / 1024).toFixed(0)} KiB | ` +
-            `${r.ms.toFixed(0)} ms | ${r.wait.toFixed(0)} ms | ${r.wallMs.toFixed(0)} / ${r.cpuMs.toFixed(0)} ms | ${mib(r.heap)} | ${mib(r.memory.rss)} (${mib(r.memory.hwm)}) |`,
+          `| 1,000 patches, ${shape === 'one record' ? 'one cluster' : '1,000 clusters'} | ${way} | ` +
+            `${(body.length / 1024).toFixed(0)} KiB | ${(r.answerBytes / 1024).toFixed(0)} KiB | ` +
+            `${r.ms.toFixed(0)} ms | ${r.wait.toFixed(0)} ms | ${r.wallMs.toFixed(0)} / ${r.cpuMs.toFixed(0)} ms | ` +
+            `${mib(r.heap)} | ${mib(r.memory.rss)} (${mib(r.memory.hwm)}) |`,
         );
       }
     }
@@ -118,7 +170,10 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
       const runs: number[] = [];
       for (let i = 0; i < 3; i++) runs.push((await send('preview', largestSet('one record', writes, round++))).ms);
       const best = Math.min(...runs);
-      console.log(`  ${String(writes).padStart(5)} writes: ${best.toFixed(0)} ms (best of 3), ${(best / writes).toFixed(2)} ms a write`);
+      console.log(
+        `  ${String(writes).padStart(5)} writes: ${best.toFixed(0)} ms (best of 3), ${(best / writes).toFixed(2)} ms ` +
+          `a write`,
+      );
     }
 
     const before = procMemory(service.pid)!.rss;
@@ -126,7 +181,10 @@ async function measure(service: NodeProcess, clusters: number, probeFile: string
     let worst = 0;
     for (let i = 0; i < previews; i++) worst = Math.max(worst, (await send('preview', body)).wait);
     const after = procMemory(service.pid)!.rss;
-    console.log(`\n${previews} previews in a row: RSS ${mib(before)} before, ${mib(after)} after (${(after / before).toFixed(2)}x); longest poll wait ${worst.toFixed(0)} ms`);
+    console.log(
+      `\n${previews} previews in a row: RSS ${mib(before)} before, ${mib(after)} after ` +
+        `(${(after / before).toFixed(2)}x); longest poll wait ${worst.toFixed(0)} ms`,
+    );
   } finally {
     polling = false;
     await Promise.all(pollers);

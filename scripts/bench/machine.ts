@@ -35,7 +35,8 @@ export interface SourceState {
 /** The code measured. Read-only: --no-optional-locks keeps git from refreshing the index. */
 export function sourceState(root: string): SourceState | undefined {
   try {
-    const run = (...args: string[]) => execFileSync('git', ['--no-optional-locks', ...args], { cwd: root, encoding: 'utf8' }).trim();
+    const run = (...args: string[]) =>
+      execFileSync('git', ['--no-optional-locks', ...args], { cwd: root, encoding: 'utf8' }).trim();
     const changed = run('status', '--porcelain', '--', 'src');
     return { commit: run('rev-parse', 'HEAD'), changedSourceFiles: changed === '' ? 0 : changed.split('\n').length };
   } catch {

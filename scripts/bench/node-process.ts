@@ -39,10 +39,16 @@ function readyPort(line: Record<string, unknown>): number | undefined {
 export function startNodeProcess(script: string, options: StartOptions = {}): Promise<NodeProcess> {
   const command = options.maxOpenFiles ? 'bash' : process.execPath;
   // exec keeps the pid: the pid spawn returns is the node process itself, for /proc reads.
-  const args = options.maxOpenFiles ? ['-c', `ulimit -n ${options.maxOpenFiles}; exec "$@"`, 'bench', process.execPath, script] : [script];
+  const args = options.maxOpenFiles
+    ? ['-c', `ulimit -n ${options.maxOpenFiles}; exec "$@"`, 'bench', process.execPath, script]
+    : [script];
   const started = performance.now();
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin!.end(options.stdin ?? '');
+  const child = spawn(command, args, {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.end(options.stdin ?? '');
   const listeners = new Set<(line: Record<string, unknown>, at: number) => void>();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const recent: string[] = [];
@@ -56,7 +62,7 @@ export function startNodeProcess(script: string, options: StartOptions = {}): Pr
     }, options.timeoutMs ?? 600_000);
     // The stdout pipe is read for the whole life of the process: a pipe nobody reads would
     // block the process on its next log line.
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       const at = performance.now();
       const lines = (pending + chunk.toString('utf8')).split('\n');
       pending = lines.pop()!;

@@ -29,8 +29,17 @@ export interface LoadRequest {
   headers: Record<string, string>;
 }
 
-export async function load(port: number, paths: string[] | LoadRequest[], headers: Record<string, string>, options: LoadOptions): Promise<LoadResult> {
-  const requests = paths.map((request) => (typeof request === 'string' ? { method: 'GET' as const, path: request, headers } : { method: 'GET' as const, ...request }));
+export async function load(
+  port: number,
+  paths: string[] | LoadRequest[],
+  headers: Record<string, string>,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  const requests = paths.map((request) =>
+    typeof request === 'string'
+      ? { method: 'GET' as const, path: request, headers }
+      : { method: 'GET' as const, ...request },
+  );
   const cpuBefore = options.pid === undefined ? undefined : procCpuSeconds(options.pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -39,7 +48,12 @@ export async function load(port: number, paths: string[] | LoadRequest[], header
     requests,
   });
   const cpuAfter = options.pid === undefined ? undefined : procCpuSeconds(options.pid);
-  const answered = { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const answered = {
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
   if (cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0) return answered;
   return { ...answered, cpuMicros: ((cpuAfter - cpuBefore) * 1e6) / result.requests.total };
 }
@@ -67,8 +81,12 @@ export async function bodiesOf(client: HttpClient, paths: string[], withGzip: bo
 }
 
 export function startBaseline(bodies: BaselineBodies): Promise<NodeProcess> {
-  const gzip = bodies.gzip && Object.fromEntries(Object.entries(bodies.gzip).map(([path, bytes]) => [path, bytes.toString('base64')]));
-  return startNodeProcess(`${PROJECT_ROOT}/scripts/bench/baseline-server.ts`, { stdin: JSON.stringify({ plain: bodies.plain, gzip }) });
+  const gzip =
+    bodies.gzip &&
+    Object.fromEntries(Object.entries(bodies.gzip).map(([path, bytes]) => [path, bytes.toString('base64')]));
+  return startNodeProcess(`${PROJECT_ROOT}/scripts/bench/baseline-server.ts`, {
+    stdin: JSON.stringify({ plain: bodies.plain, gzip }),
+  });
 }
 
 export interface Comparison {
@@ -97,7 +115,12 @@ export async function compareWithBaseline(
   options: CompareOptions,
 ): Promise<Comparison> {
   const { runs, summary } = await compareServers(ports, paths, headers, options);
-  return { runs, summary, ratio: summary.service.reqPerSec / summary.baseline.reqPerSec, roundRatios: roundRatios(runs.service, runs.baseline) };
+  return {
+    runs,
+    summary,
+    ratio: summary.service.reqPerSec / summary.baseline.reqPerSec,
+    roundRatios: roundRatios(runs.service, runs.baseline),
+  };
 }
 
 /**
@@ -114,12 +137,18 @@ export async function compareServers<K extends string>(
   const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, LoadResult[]>;
   const width = Math.max(8, ...names.map((name) => name.length));
   for (let round = 0; round < options.rounds; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]!);
+    const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const which of order) {
-      const r = await load(ports[which], options.requests?.[which] ?? paths, headers, { ...options, pid: options.pids?.[which] });
+      const r = await load(ports[which], options.requests?.[which] ?? paths, headers, {
+        ...options,
+        pid: options.pids?.[which],
+      });
       runs[which].push(r);
       const cpu = r.cpuMicros === undefined ? '' : `  cpu ${r.cpuMicros.toFixed(1)} us/req`;
-      options.log?.(`round ${round + 1} ${which.padEnd(width)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}${cpu}`);
+      options.log?.(
+        `round ${round + 1} ${which.padEnd(width)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ` +
+          `${r.p99} ms  errors ${r.errors}${cpu}`,
+      );
     }
   }
   const summary = Object.fromEntries(names.map((name) => [name, summarize(runs[name])])) as Record<K, LoadResult>;
@@ -140,5 +169,5 @@ export function summarize(rs: LoadResult[]): LoadResult {
 
 /** a/b req/s of each round; the two ran back to back, so slow drifts of a shared machine cancel. */
 export function roundRatios(a: LoadResult[], b: LoadResult[]): number[] {
-  return a.map((r, i) => r.reqPerSec / b[i]!.reqPerSec);
+  return a.map((r, i) => r.reqPerSec / b[i].reqPerSec);
 }

@@ -51,7 +51,10 @@ export async function measureReplicas(pushes: number, log: (line: string) => voi
       try {
         const times: number[] = [];
         for (let n = 1; n <= pushes; n++) times.push(await pushAndWait(work, replicas, n));
-        log(`  ${peers ? 'with PEERS   ' : 'without PEERS'} push → last replica serving, ms: ${times.map((t) => t.toFixed(0)).join(', ')}`);
+        log(
+          `  ${peers ? 'with PEERS   ' : 'without PEERS'} push → last replica serving, ms: ` +
+            `${times.map((t) => t.toFixed(0)).join(', ')}`,
+        );
         return times;
       } finally {
         for (const replica of replicas) replica.client.close();
@@ -60,7 +63,14 @@ export async function measureReplicas(pushes: number, log: (line: string) => voi
     };
     const withPeers = await run('with-peers', true);
     const withoutPeers = await run('without-peers', false);
-    return { replicas: REPLICAS, pushes, withPeers: spread(withPeers), withoutPeers: spread(withoutPeers), syncWithPeers: '30s', syncWithoutPeers: REPLICAS_SYNC_WITHOUT_PEERS };
+    return {
+      replicas: REPLICAS,
+      pushes,
+      withPeers: spread(withPeers),
+      withoutPeers: spread(withoutPeers),
+      syncWithPeers: '30s',
+      syncWithoutPeers: REPLICAS_SYNC_WITHOUT_PEERS,
+    };
   } finally {
     await remote.close();
     rmSync(root, { recursive: true, force: true });
@@ -103,9 +113,14 @@ async function pushAndWait(work: string, replicas: readonly Replica[], n: number
   const commit = git(work, 'rev-parse', 'HEAD');
   const body = JSON.stringify({ ref: 'refs/heads/main', after: commit });
   const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-  const target = replicas[n % replicas.length]!;
+  const target = replicas[n % replicas.length];
   const sent = performance.now();
-  const hook = await target.client.request('POST', '/hooks/git', { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature }, body);
+  const hook = await target.client.request(
+    'POST',
+    '/hooks/git',
+    { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature },
+    body,
+  );
   if (hook.status !== 202) throw new Error(`the webhook answered ${hook.status}`);
   const path = `/api/v2/gitops/clusters/${clusterDns(0)}/namespaces`;
   const served = await Promise.all(
@@ -123,10 +138,14 @@ async function pushAndWait(work: string, replicas: readonly Replica[], n: number
 
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((server) => (server.address() as AddressInfo).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

@@ -3,7 +3,13 @@
 // latency of a write.
 import { mean, percentile } from './stats.ts';
 
-export async function timedWrite(url: string, method: string, token: string, body?: unknown, contentType = 'application/json'): Promise<number> {
+export async function timedWrite(
+  url: string,
+  method: string,
+  token: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<number> {
   const started = performance.now();
   const res = await fetch(url, {
     method,
@@ -21,7 +27,8 @@ export function latencyLine(name: string, ms: number[]): string {
   const sorted = [...ms].sort((a, b) => a - b);
   const f = (v: number) => v.toFixed(1).padStart(7);
   return (
-    `${name.padEnd(34)} n=${String(ms.length).padStart(4)}  p50 ${f(percentile(sorted, 50))} ms  p90 ${f(percentile(sorted, 90))} ms  ` +
+    `${name.padEnd(34)} n=${String(ms.length).padStart(4)}  p50 ${f(percentile(sorted, 50))} ms  p90 ` +
+    `${f(percentile(sorted, 90))} ms  ` +
     `p99 ${f(percentile(sorted, 99))} ms  max ${f(sorted.at(-1)!)} ms  mean ${f(mean(ms))} ms`
   );
 }

@@ -84,7 +84,7 @@ export async function measureRolloutReads(
       log: (line) => log(`  ${encoding.padEnd(5)} ${line}`),
     });
     const ratios = roundRatios(runs.rollout, runs['no rollout']);
-    const cpu = runs.rollout.map((r, k) => (runs['no rollout'][k]!.cpuMicros ?? NaN) / (r.cpuMicros ?? NaN));
+    const cpu = runs.rollout.map((r, k) => (runs['no rollout'][k].cpuMicros ?? NaN) / (r.cpuMicros ?? NaN));
     byEncoding[encoding] = {
       runs,
       summary,

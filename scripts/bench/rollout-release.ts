@@ -137,7 +137,7 @@ export async function measureRelease(
     rssBefore: spread(rs.map((r) => r.rssBefore)),
     rssAfter: spread(rs.map((r) => r.rssAfter)),
   });
-  const rssRatios = runs.rollout.map((r, k) => r.rssAfter / runs['no rollout'][k]!.rssAfter);
+  const rssRatios = runs.rollout.map((r, k) => r.rssAfter / runs['no rollout'][k].rssAfter);
   const sides = { rollout: sideOf(runs.rollout), 'no rollout': sideOf(runs['no rollout']) };
   return { sides, rssRatios, rssRatio: spread(rssRatios).median };
 }

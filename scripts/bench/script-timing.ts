@@ -21,7 +21,13 @@ export interface TimingOptions {
   maxOpenFiles?: number;
 }
 
-export function timeScript(label: string, script: string, args: string[], runs: number, options: TimingOptions = {}): Timing {
+export function timeScript(
+  label: string,
+  script: string,
+  args: string[],
+  runs: number,
+  options: TimingOptions = {},
+): Timing {
   const wall: number[] = [];
   const cpu: number[] = [];
   let exit = 0;
@@ -30,10 +36,14 @@ export function timeScript(label: string, script: string, args: string[], runs: 
   for (let i = 0; i < runs; i++) {
     const started = process.hrtime.bigint();
     // bash's `times` reports the CPU time of the finished child.
-    const result = spawnSync('bash', ['-c', `${ulimit}"$@"; status=$?; times >&2; exit $status`, 'bench', process.execPath, script, ...args], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-    });
+    const result = spawnSync(
+      'bash',
+      ['-c', `${ulimit}"$@"; status=$?; times >&2; exit $status`, 'bench', process.execPath, script, ...args],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      },
+    );
     wall.push(Number(process.hrtime.bigint() - started) / 1e6);
     const times = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(result.stderr.trim());
     if (times) cpu.push((Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000);

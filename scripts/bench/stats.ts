@@ -2,12 +2,12 @@
 // (no interpolation), so every figure printed is one that was actually measured.
 
 export function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 /** The p-th percentile by nearest rank; `sorted` must be in ascending order. */
 export function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 export function mean(values: readonly number[]): number {

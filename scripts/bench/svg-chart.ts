@@ -60,7 +60,9 @@ function renderPanel(panel: Panel, chart: Chart, offsetX: number): string {
   const y = (v: number) => top + plotH - (v / scale.max) * plotH;
   const out: string[] = [];
 
-  out.push(text(offsetX + PANEL_W / 2, HEADER_H + 22, panel.title, 'font-size="15" font-weight="600" text-anchor="middle"'));
+  out.push(
+    text(offsetX + PANEL_W / 2, HEADER_H + 22, panel.title, 'font-size="15" font-weight="600" text-anchor="middle"'),
+  );
   // Legend: line samples under the panel title, wrapping to a second row when needed.
   let legendX = left;
   let legendY = HEADER_H + 42;
@@ -71,7 +73,10 @@ function renderPanel(panel: Panel, chart: Chart, offsetX: number): string {
       legendY += 18;
     }
     const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
-    out.push(`<line x1="${fmt(legendX)}" y1="${legendY}" x2="${fmt(legendX + 22)}" y2="${legendY}" stroke="${s.color}" stroke-width="2.5"${dash}/>`);
+    out.push(
+      `<line x1="${fmt(legendX)}" y1="${legendY}" x2="${fmt(legendX + 22)}" y2="${legendY}" stroke="${s.color}" ` +
+        `stroke-width="2.5"${dash}/>`,
+    );
     out.push(text(legendX + 28, legendY + 4, s.name, 'font-size="12"'));
     legendX += width;
   }
@@ -83,7 +88,14 @@ function renderPanel(panel: Panel, chart: Chart, offsetX: number): string {
   out.push(`<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#333"/>`);
   out.push(`<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="#333"/>`);
   const midY = top + plotH / 2;
-  out.push(text(offsetX + 18, midY, panel.unit, `font-size="12" text-anchor="middle" transform="rotate(-90 ${offsetX + 18} ${fmt(midY)})"`));
+  out.push(
+    text(
+      offsetX + 18,
+      midY,
+      panel.unit,
+      `font-size="12" text-anchor="middle" transform="rotate(-90 ${offsetX + 18} ${fmt(midY)})"`,
+    ),
+  );
   // X axis: one tick per category.
   chart.xLabels.forEach((label, i) => {
     out.push(`<line x1="${fmt(x(i))}" y1="${top + plotH}" x2="${fmt(x(i))}" y2="${top + plotH + 5}" stroke="#333"/>`);
@@ -96,10 +108,16 @@ function renderPanel(panel: Panel, chart: Chart, offsetX: number): string {
     const known = s.values.flatMap((v, i) => (v === null || !Number.isFinite(v) ? [] : [[x(i), y(v), v] as const]));
     const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
     if (known.length > 1) {
-      out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="2.5"${dash} points="${known.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' ')}"/>`);
+      out.push(
+        `<polyline fill="none" stroke="${s.color}" stroke-width="2.5"${dash} ` +
+          `points="${known.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' ')}"/>`,
+      );
     }
     for (const [px, py, v] of known) {
-      out.push(`<circle cx="${fmt(px)}" cy="${fmt(py)}" r="4" fill="${s.color}"><title>${escape(`${s.name}: ${v.toFixed(panel.digits ?? 1)} ${panel.unit}`)}</title></circle>`);
+      out.push(
+        `<circle cx="${fmt(px)}" cy="${fmt(py)}" r="4" fill="${s.color}">` +
+          `<title>${escape(`${s.name}: ${v.toFixed(panel.digits ?? 1)} ${panel.unit}`)}</title></circle>`,
+      );
       labels.push({ x: px + 8, y: py - 4, text: v.toFixed(panel.digits ?? 1), color: s.color });
     }
   }
@@ -108,9 +126,17 @@ function renderPanel(panel: Panel, chart: Chart, offsetX: number): string {
   for (const l of labels) columns.set(l.x, [...(columns.get(l.x) ?? []), l]);
   for (const column of columns.values()) {
     column.sort((a, b) => a.y - b.y);
-    for (let i = 1; i < column.length; i++) column[i]!.y = Math.max(column[i]!.y, column[i - 1]!.y + 13);
+    for (let i = 1; i < column.length; i++) column[i].y = Math.max(column[i].y, column[i - 1].y + 13);
     // A white outline keeps a label readable where a line runs under it.
-    for (const l of column) out.push(text(l.x, l.y, l.text, `font-size="11" font-weight="600" fill="${l.color}" stroke="#fff" stroke-width="3" paint-order="stroke"`));
+    for (const l of column)
+      out.push(
+        text(
+          l.x,
+          l.y,
+          l.text,
+          `font-size="11" font-weight="600" fill="${l.color}" stroke="#fff" stroke-width="3" paint-order="stroke"`,
+        ),
+      );
   }
   return out.join('\n');
 }
@@ -119,7 +145,8 @@ export function renderChart(chart: Chart): string {
   const width = PANEL_W * chart.panels.length;
   const height = HEADER_H + PANEL_H;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} fill="#222">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+      `${FONT} fill="#222">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     text(width / 2, 26, chart.title, 'font-size="18" font-weight="700" text-anchor="middle"'),
     chart.subtitle ? text(width / 2, 46, chart.subtitle, 'font-size="12" text-anchor="middle" fill="#555"') : '',

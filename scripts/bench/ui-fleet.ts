@@ -10,7 +10,6 @@ import type { Browser, Page } from 'playwright-core';
 import { ENVIRONMENTS } from '../../src/domain/records.ts';
 import { UI_BUILD_DIR } from '../../src/http/web-ui/ui-files.ts';
 
-
 export function fleetClusterId(i: number): string {
   return `cluster-${String(i).padStart(5, '0')}`;
 }
@@ -69,13 +68,14 @@ export async function timeFleetPage(page: Page, url: string, query: string): Pro
   await page.goto(`${url}/ui/`);
   // Functions, not text: a text predicate would be run with eval, which the page's CSP forbids.
   await page.waitForFunction(() => performance.getEntriesByName('fleet-rows-shown').length > 0);
-  const firstRowsMs = (await page.evaluate(`performance.getEntriesByName('fleet-rows-shown')[0].startTime`)) as number;
+  const firstRowsMs = await page.evaluate<number>(`performance.getEntriesByName('fleet-rows-shown')[0].startTime`);
   const rowsInDom = await page.locator('tr').count();
   await page.getByRole('searchbox', { name: 'Search clusters' }).fill(query);
   await page.waitForFunction(() => performance.getEntriesByName('fleet-filter-shown').length > 0);
-  const searchMs = (await page.evaluate(
-    `performance.getEntriesByName('fleet-filter-shown').at(-1).startTime - performance.getEntriesByName('fleet-filter-start').at(-1).startTime`,
-  )) as number;
+  const searchMs = await page.evaluate<number>(
+    `performance.getEntriesByName('fleet-filter-shown').at(-1).startTime - ` +
+      `performance.getEntriesByName('fleet-filter-start').at(-1).startTime`,
+  );
   const shownAfterSearch = (await page.locator('.shown').textContent()) ?? '';
   return { firstRowsMs, searchMs, rowsInDom, shownAfterSearch };
 }
@@ -93,12 +93,23 @@ export interface UiFigure {
  * The UI figure of `npm run bench`: a service process (memory backend) with `clusters`
  * clusters, the fleet page loaded `repeat` times in one tab, medians of the marks.
  */
-export async function measureUiFigure(options: { clusters: number; repeat: number; dir: string; token: string }): Promise<UiFigure> {
+export async function measureUiFigure(options: {
+  clusters: number;
+  repeat: number;
+  dir: string;
+  token: string;
+}): Promise<UiFigure> {
   const { launchBrowser } = await import('../../test/helpers/browser.ts');
   const { SERVICE_MAIN, startNodeProcess } = await import('./node-process.ts');
   const seed = join(options.dir, 'ui-seed.json');
   writeFleetSeed(seed, options.clusters);
-  const env = { AUTH_TOKEN: options.token, STORE_BACKEND: 'memory', SEED_FILE: seed, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
+  const env = {
+    AUTH_TOKEN: options.token,
+    STORE_BACKEND: 'memory',
+    SEED_FILE: seed,
+    LISTEN_ADDR: '127.0.0.1:0',
+    LOG_LEVEL: 'info',
+  };
   const [service, browser] = await Promise.all([startNodeProcess(SERVICE_MAIN, { env }), launchBrowser()]);
   const url = `http://127.0.0.1:${service.port}`;
   try {
@@ -106,8 +117,11 @@ export async function measureUiFigure(options: { clusters: number; repeat: numbe
     // One load first, not counted: the browser's caches and the service's first answers warm up.
     await timeFleetPage(page, url, fleetClusterId(1));
     const runs: FleetPageTiming[] = [];
-    for (let i = 0; i < options.repeat; i++) runs.push(await timeFleetPage(page, url, fleetClusterId(Math.floor(((i + 1) * options.clusters) / (options.repeat + 1)))));
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    for (let i = 0; i < options.repeat; i++)
+      runs.push(
+        await timeFleetPage(page, url, fleetClusterId(Math.floor(((i + 1) * options.clusters) / (options.repeat + 1)))),
+      );
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     return {
       clusters: options.clusters,
       runs,

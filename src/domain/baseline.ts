@@ -43,7 +43,8 @@ export function baselineFacts(snapshot: Snapshot, retired: ReadonlyMap<string, n
     const inputs: BaselineFacts['inputs'] = {};
     for (const [id, counts] of fleet.counts) inputs[id] = [...counts];
     const generations: Record<string, number> = {};
-    for (const cluster of snapshot.clusters.values()) if (cluster.credential_generation) generations[cluster.id] = cluster.credential_generation;
+    for (const cluster of snapshot.clusters.values())
+      if (cluster.credential_generation) generations[cluster.id] = cluster.credential_generation;
     const dangling = [...danglingOf(fleet.problems, snapshot)];
     facts = { revision: snapshot.revision, inputs, dangling, generations, badOciUrls: [...badOciUrlsOf(snapshot)] };
     factsOf.set(snapshot, facts);
@@ -83,7 +84,12 @@ export function baselineView(baseline: Baseline): BaselineView {
       countsOf: (id) => (Object.hasOwn(baseline.inputs, id) ? baseline.inputs[id] : undefined),
       total,
       dangling: new Set(baseline.dangling),
-      generationOf: (id) => (generations === undefined || !Object.hasOwn(baseline.inputs, id) ? undefined : Object.hasOwn(generations, id) ? generations[id] : 0),
+      generationOf: (id) =>
+        generations === undefined || !Object.hasOwn(baseline.inputs, id)
+          ? undefined
+          : Object.hasOwn(generations, id)
+            ? generations[id]
+            : 0,
       retired: new Map(Object.entries(baseline.retired ?? {})),
       badOciUrls: baseline.badOciUrls && new Set(baseline.badOciUrls),
     };

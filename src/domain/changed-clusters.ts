@@ -29,7 +29,13 @@ type Reference = Cluster[(typeof ENDPOINT_DEFINITIONS)[PerClusterEndpoint]][numb
  */
 export type AnswerChange = { kind: 'same' } | { kind: 'inputs'; references: Reference[] } | { kind: 'whole' };
 
-export function answerChange(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster, endpoint: PerClusterEndpoint): AnswerChange {
+export function answerChange(
+  before: Snapshot,
+  after: Snapshot,
+  old: Cluster,
+  now: Cluster,
+  endpoint: PerClusterEndpoint,
+): AnswerChange {
   if (old !== now) return { kind: 'whole' };
   const field = ENDPOINT_DEFINITIONS[endpoint];
   const was: ReadonlyMap<string, unknown> = before[field];
@@ -50,13 +56,23 @@ export function answerChange(before: Snapshot, after: Snapshot, old: Cluster, no
 }
 
 /** The catalog entry a reference is served from in a revision (with a rollout's set where released), or undefined. */
-function servedEntry(view: RolloutView, snapshot: Snapshot, cluster: Cluster, ref: ComponentRef): PlatformComponent | undefined {
+function servedEntry(
+  view: RolloutView,
+  snapshot: Snapshot,
+  cluster: Cluster,
+  ref: ComponentRef,
+): PlatformComponent | undefined {
   const entry = snapshot.platform_components.get(ref.id);
   return entry === undefined ? undefined : effectiveComponent(view, cluster, ref, entry);
 }
 
 /** The inputs of only these references of the cluster, in a revision: the part of its answer they make. */
-export function partOfAnswer(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, references: readonly Reference[]): { id: string }[] {
+export function partOfAnswer(
+  snapshot: Snapshot,
+  cluster: Cluster,
+  endpoint: PerClusterEndpoint,
+  references: readonly Reference[],
+): { id: string }[] {
   return PER_CLUSTER_ENDPOINTS[endpoint](snapshot, { ...cluster, [ENDPOINT_DEFINITIONS[endpoint]]: references });
 }
 
@@ -90,8 +106,10 @@ export const CLUSTERS_PER_STEP = 1000;
 export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): Steps<string[]> {
   const changed: string[] = [];
   const sameDefinitions =
-    before.platform_components === after.platform_components && before.namespaces === after.namespaces &&
-    before.rolebindings === after.rolebindings && before.rollouts === after.rollouts;
+    before.platform_components === after.platform_components &&
+    before.namespaces === after.namespaces &&
+    before.rolebindings === after.rolebindings &&
+    before.rollouts === after.rollouts;
   if (before.clusters === after.clusters && sameDefinitions) return changed;
   // A write to a few clusters: only the clusters it wrote can have changed, and the maps say
   // which they are without a walk of the fleet (50,000 entries: some 50 ms). A write of
@@ -128,8 +146,10 @@ export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): St
 
 function onlyRolloutsMoved(before: Snapshot, after: Snapshot): boolean {
   return (
-    before.clusters === after.clusters && before.platform_components === after.platform_components &&
-    before.namespaces === after.namespaces && before.rolebindings === after.rolebindings
+    before.clusters === after.clusters &&
+    before.platform_components === after.platform_components &&
+    before.namespaces === after.namespaces &&
+    before.rolebindings === after.rolebindings
   );
 }
 
@@ -137,9 +157,9 @@ function mergeInOrder(a: readonly string[], b: readonly string[]): string[] {
   const merged: string[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) merged.push(compareIds(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
-  while (i < a.length) merged.push(a[i++]!);
-  while (j < b.length) merged.push(b[j++]!);
+  while (i < a.length && j < b.length) merged.push(compareIds(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  while (i < a.length) merged.push(a[i++]);
+  while (j < b.length) merged.push(b[j++]);
   return merged;
 }
 
@@ -149,8 +169,15 @@ function clusterChanged(before: Snapshot, after: Snapshot, old: Cluster, now: Cl
     const change = answerChange(before, after, old, now, endpoint);
     if (change.kind === 'same') continue;
     if (change.kind === 'whole') {
-      if (!sameJson(PER_CLUSTER_ENDPOINTS[endpoint](before, old), PER_CLUSTER_ENDPOINTS[endpoint](after, now))) return true;
-    } else if (!sameJson(partOfAnswer(before, now, endpoint, change.references), partOfAnswer(after, now, endpoint, change.references))) return true;
+      if (!sameJson(PER_CLUSTER_ENDPOINTS[endpoint](before, old), PER_CLUSTER_ENDPOINTS[endpoint](after, now)))
+        return true;
+    } else if (
+      !sameJson(
+        partOfAnswer(before, now, endpoint, change.references),
+        partOfAnswer(after, now, endpoint, change.references),
+      )
+    )
+      return true;
   }
   return false;
 }

@@ -52,7 +52,12 @@ export function parseClusterToken(token: string): ParsedClusterToken | undefined
  * tried, whichever matches, and each comparison takes the same time whatever the bytes: the
  * time taken says nothing about how much of a forged MAC was right, nor which key signed it.
  */
-export function clusterMacMatches(keys: readonly ClusterTokenKey[], clusterId: string, generation: number, mac: string): boolean {
+export function clusterMacMatches(
+  keys: readonly ClusterTokenKey[],
+  clusterId: string,
+  generation: number,
+  mac: string,
+): boolean {
   const presented = Buffer.from(mac, 'latin1');
   let matched = false;
   for (const key of keys) {

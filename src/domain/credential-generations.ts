@@ -25,25 +25,33 @@ export interface GenerationsBefore {
 }
 
 /** The problem of a cluster whose generation went down, or undefined. */
-export function generationLowered(cluster: Pick<Cluster, 'id' | 'credential_generation'>, was: number): Problem | undefined {
+export function generationLowered(
+  cluster: Pick<Cluster, 'id' | 'credential_generation'>,
+  was: number,
+): Problem | undefined {
   const now = cluster.credential_generation ?? 0;
   if (now >= was) return undefined;
   return problem(
     'credential_generation_lowered',
     { record: { collection: 'clusters', id: cluster.id }, field: '/credential_generation' },
-    `must not go below ${was}, the generation the served revision has (it is ${now}): the cluster tokens revoked by raising it would be valid again`,
+    `must not go below ${was}, the generation the served revision has (it is ${now}): the cluster tokens revoked by ` +
+      `raising it would be valid again`,
   );
 }
 
 /** The warning of a cluster id that comes back at or below the generation it had when it was deleted, or undefined. */
-export function generationReused(cluster: Pick<Cluster, 'id' | 'credential_generation'>, retired: number): Problem | undefined {
+export function generationReused(
+  cluster: Pick<Cluster, 'id' | 'credential_generation'>,
+  retired: number,
+): Problem | undefined {
   const now = cluster.credential_generation ?? 0;
   if (now > retired) return undefined;
   return {
     ...problem(
       'credential_generation_reused',
       { record: { collection: 'clusters', id: cluster.id }, field: '/credential_generation' },
-      `cluster "${cluster.id}" was deleted at credential_generation ${retired}; created again at ${now}, the tokens it had then are valid again: set it to ${retired + 1} or more to keep them revoked`,
+      `cluster "${cluster.id}" was deleted at credential_generation ${retired}; created again at ${now}, the tokens ` +
+        `it had then are valid again: set it to ${retired + 1} or more to keep them revoked`,
     ),
     severity: 'warning',
   };
@@ -55,7 +63,12 @@ export function generationProblems(snapshot: Snapshot, before: GenerationsBefore
   const look = (cluster: Cluster) => {
     if (before.clusters?.get(cluster.id) === cluster) return;
     const was = before.generationOf(cluster.id);
-    const found = was !== undefined ? generationLowered(cluster, was) : before.retired.has(cluster.id) ? generationReused(cluster, before.retired.get(cluster.id)!) : undefined;
+    const found =
+      was !== undefined
+        ? generationLowered(cluster, was)
+        : before.retired.has(cluster.id)
+          ? generationReused(cluster, before.retired.get(cluster.id)!)
+          : undefined;
     if (found) problems.push(found);
   };
   // A revision made by writes from the one served differs from it only in its maps' layers.
@@ -76,13 +89,19 @@ export function generationProblems(snapshot: Snapshot, before: GenerationsBefore
  * of `retired` whose id `after` does not hold again, and those of the clusters `after` deleted
  * (the higher, when an id was deleted twice).
  */
-export function retiredAfter(retired: ReadonlyMap<string, number>, before: Snapshot | undefined, after: Snapshot): ReadonlyMap<string, number> {
+export function retiredAfter(
+  retired: ReadonlyMap<string, number>,
+  before: Snapshot | undefined,
+  after: Snapshot,
+): ReadonlyMap<string, number> {
   let next: Map<string, number> | undefined;
   const edit = () => (next ??= new Map(retired));
   for (const id of retired.keys()) if (after.clusters.has(id)) edit().delete(id);
   if (before === undefined || before.clusters === after.clusters) return next ?? retired;
   const written = LayeredMap.differingKeys(before.clusters, after.clusters);
-  const gone = written ? [...written].filter((id) => before.clusters.has(id) && !after.clusters.has(id)) : [...before.clusters.keys()].filter((id) => !after.clusters.has(id));
+  const gone = written
+    ? [...written].filter((id) => before.clusters.has(id) && !after.clusters.has(id))
+    : [...before.clusters.keys()].filter((id) => !after.clusters.has(id));
   for (const id of gone) {
     const generation = before.clusters.get(id)!.credential_generation ?? 0;
     if (((next ?? retired).get(id) ?? -1) < generation) edit().set(id, generation);

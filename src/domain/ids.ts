@@ -14,7 +14,10 @@ export function isValidId(id: string): boolean {
   return id.length <= MAX_ID_LENGTH && ID_PATTERN.test(id);
 }
 
-/** The one order of record ids everywhere (maps, listings, files): code-unit order, the same on every machine and locale. */
+/**
+ * The one order of record ids everywhere (maps, listings, files): code-unit order, the same on every machine and
+ * locale.
+ */
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -70,18 +70,33 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 function addedOrChanged(old: unknown, had: boolean, now: unknown, path: string[], out: FieldChange[]): void {
   if (isMapping(now)) {
     const oldMapping = had && isMapping(old) ? old : undefined;
-    for (const [key, child] of Object.entries(now)) addedOrChanged(oldMapping?.[key], oldMapping !== undefined && Object.hasOwn(oldMapping, key), child, [...path, key], out);
+    for (const [key, child] of Object.entries(now))
+      addedOrChanged(
+        oldMapping?.[key],
+        oldMapping !== undefined && Object.hasOwn(oldMapping, key),
+        child,
+        [...path, key],
+        out,
+      );
     return;
   }
   if (!had || isMapping(old)) out.push({ field: path.join('.'), path, new: now });
-  else if (old !== now && JSON.stringify(old) !== JSON.stringify(now)) out.push({ field: path.join('.'), path, old, new: now });
+  else if (old !== now && JSON.stringify(old) !== JSON.stringify(now))
+    out.push({ field: path.join('.'), path, old, new: now });
 }
 
 /** `has`: the new value has something at this path; an old leaf is gone unless a leaf is there. */
 function removedLeaves(old: unknown, now: unknown, has: boolean, path: string[], out: FieldChange[]): void {
   if (isMapping(old)) {
     const newMapping = has && isMapping(now) ? now : undefined;
-    for (const [key, child] of Object.entries(old)) removedLeaves(child, newMapping?.[key], newMapping !== undefined && Object.hasOwn(newMapping, key), [...path, key], out);
+    for (const [key, child] of Object.entries(old))
+      removedLeaves(
+        child,
+        newMapping?.[key],
+        newMapping !== undefined && Object.hasOwn(newMapping, key),
+        [...path, key],
+        out,
+      );
     return;
   }
   if (!has || isMapping(now)) out.push({ field: path.join('.'), path, old });
@@ -109,7 +124,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (xKeys.length === yKeys.length) {
     let i = 0;
     for (; i < xKeys.length; i++) {
-      const key = xKeys[i]!;
+      const key = xKeys[i];
       if (key !== yKeys[i] || x[key] === undefined || y[key] === undefined) break;
       if (!sameJson(x[key], y[key])) return false;
     }
@@ -118,7 +133,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const defined = (o: Record<string, unknown>, keys: string[]) => keys.filter((key) => o[key] !== undefined);
   const xDefined = defined(x, xKeys);
   const yDefined = defined(y, yKeys);
-  return xDefined.length === yDefined.length && xDefined.every((key, i) => key === yDefined[i] && sameJson(x[key], y[key]));
+  return (
+    xDefined.length === yDefined.length && xDefined.every((key, i) => key === yDefined[i] && sameJson(x[key], y[key]))
+  );
 }
 
 /** Structural equality of JSON values (key order ignored: it is fixed by the merge code anyway). */
@@ -134,7 +151,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const aKeys = Object.keys(a);
   if (aKeys.length !== Object.keys(b).length) return false;
   for (const key of aKeys) {
-    if (!Object.hasOwn(b, key) || !deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    if (!Object.hasOwn(b, key) || !deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+      return false;
   }
   return true;
 }

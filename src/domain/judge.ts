@@ -87,8 +87,13 @@ export function judge(candidate: Candidate, baseline: Baseline | undefined, opti
     problems.push(old ? { ...p, severity: 'warning' } : p);
   }
   if (view) {
-    const retired = options.retired && view.retired.size > 0 ? new Map([...view.retired, ...options.retired]) : (options.retired ?? view.retired);
-    problems.push(...generationProblems(candidate.snapshot, { generationOf: view.generationOf, clusters: view.clusters, retired }));
+    const retired =
+      options.retired && view.retired.size > 0
+        ? new Map([...view.retired, ...options.retired])
+        : (options.retired ?? view.retired);
+    problems.push(
+      ...generationProblems(candidate.snapshot, { generationOf: view.generationOf, clusters: view.clusters, retired }),
+    );
   }
   const guard = view === undefined ? undefined : guardVerdict(candidate.snapshot, view, candidate.allowShrink === true);
   if (guard) problems.push(...guardProblems(guard));
@@ -110,7 +115,8 @@ function withoutEchoes(candidate: Candidate, problems: Problem[]): Problem[] {
   if (failed.size === 0) return problems;
   const anyClusterFailed = [...failed].some((key) => key.startsWith('clusters/'));
   return problems.filter((p) => {
-    if ((p.code === 'dangling_reference' || p.code === 'unknown_dependency') && p.refersTo) return !failed.has(recordName(p.refersTo));
+    if ((p.code === 'dangling_reference' || p.code === 'unknown_dependency') && p.refersTo)
+      return !failed.has(recordName(p.refersTo));
     if (p.code === 'unused_catalog_entry') return !anyClusterFailed;
     return true;
   });

@@ -19,7 +19,12 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
   readonly #added: readonly string[];
   readonly size: number;
 
-  private constructor(base: ReadonlyMap<string, V>, layer: ReadonlyMap<string, V | typeof GONE>, added: readonly string[], size: number) {
+  private constructor(
+    base: ReadonlyMap<string, V>,
+    layer: ReadonlyMap<string, V | typeof GONE>,
+    added: readonly string[],
+    size: number,
+  ) {
     this.#base = base;
     this.#layer = layer;
     this.#added = added;
@@ -38,7 +43,10 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
    * steps: a layer past about √n is folded into a plain map a few thousand entries at a time
    * (at 50,000 clusters a fold takes tens of milliseconds).
    */
-  static *withAllInSteps<V>(map: ReadonlyMap<string, V>, changes: Iterable<readonly [string, V | null]>): Steps<ReadonlyMap<string, V>> {
+  static *withAllInSteps<V>(
+    map: ReadonlyMap<string, V>,
+    changes: Iterable<readonly [string, V | null]>,
+  ): Steps<ReadonlyMap<string, V>> {
     const from = map instanceof LayeredMap ? (map as LayeredMap<V>) : new LayeredMap<V>(map, new Map(), [], map.size);
     const layer = new Map(from.#layer);
     const added = new Set(from.#added);
@@ -95,7 +103,8 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
     const baseOf = (m: ReadonlyMap<string, V>) => (m instanceof LayeredMap ? (m as LayeredMap<V>).#base : m);
     if (baseOf(a) !== baseOf(b)) return undefined;
     const keys = new Set<string>();
-    for (const m of [a, b]) if (m instanceof LayeredMap) for (const key of (m as LayeredMap<V>).#layer.keys()) keys.add(key);
+    for (const m of [a, b])
+      if (m instanceof LayeredMap) for (const key of (m as LayeredMap<V>).#layer.keys()) keys.add(key);
     return keys;
   }
 
@@ -115,8 +124,8 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
     const added = this.#added;
     let next = 0;
     for (const [key, value] of this.#base) {
-      while (next < added.length && compareIds(added[next]!, key) < 0) {
-        const k = added[next++]!;
+      while (next < added.length && compareIds(added[next], key) < 0) {
+        const k = added[next++];
         yield [k, this.#layer.get(k) as V];
       }
       const changed = this.#layer.get(key);
@@ -124,7 +133,7 @@ export class LayeredMap<V> implements ReadonlyMap<string, V> {
       yield [key, changed === undefined ? value : changed];
     }
     while (next < added.length) {
-      const k = added[next++]!;
+      const k = added[next++];
       yield [k, this.#layer.get(k) as V];
     }
   }
@@ -151,7 +160,7 @@ function insertInOrder(keys: readonly string[], key: string): string[] {
   let high = keys.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (compareIds(keys[mid]!, key) < 0) low = mid + 1;
+    if (compareIds(keys[mid], key) < 0) low = mid + 1;
     else high = mid;
   }
   return [...keys.slice(0, low), key, ...keys.slice(low)];

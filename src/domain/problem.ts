@@ -104,7 +104,12 @@ export interface Problem {
   identity?: string;
 }
 
-export function problem(code: ProblemCode, at: ProblemLocation, message: string, extra: Partial<Problem> = {}): Problem {
+export function problem(
+  code: ProblemCode,
+  at: ProblemLocation,
+  message: string,
+  extra: Partial<Problem> = {},
+): Problem {
   return { code, severity: 'error', at, message, ...extra };
 }
 

@@ -11,7 +11,10 @@ export function isCollection(name: string): name is Collection {
   return (COLLECTIONS as readonly string[]).includes(name);
 }
 
-/** The environments a cluster can be in (the cluster schema's enum): a short fixed list, so metrics may be labelled by it. */
+/**
+ * The environments a cluster can be in (the cluster schema's enum): a short fixed list, so metrics may be labelled by
+ * it.
+ */
 export const ENVIRONMENTS = ['dev', 'qa', 'uat', 'prod'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 

@@ -7,7 +7,12 @@ import { type AnswerChange, answerChange, dnsMoved, ENDPOINT_NAMES, partOfAnswer
 import type { ClusterDiff, DiffReport, EndpointDiff, RevisionInfo } from './diff-report.ts';
 import { diffInputLists, reordered, sameJson } from './input-diff.ts';
 import type { Problem } from './problem.ts';
-import { ENDPOINT_DEFINITIONS, MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from './projections/index.ts';
+import {
+  ENDPOINT_DEFINITIONS,
+  MAX_RESPONSE_BYTES,
+  PER_CLUSTER_ENDPOINTS,
+  type PerClusterEndpoint,
+} from './projections/index.ts';
 import type { Cluster } from './records.ts';
 import { responseBound } from './rules/response-size.ts';
 import { LayeredMap } from './layered-map.ts';
@@ -60,8 +65,10 @@ const LOOKED_PER_STEP = 1000;
 export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<DiffReport> {
   // A rollout's release changes answers as a catalog change does: it is a definition too.
   const sameDefinitions =
-    before.platform_components === after.platform_components && before.namespaces === after.namespaces &&
-    before.rolebindings === after.rolebindings && before.rollouts === after.rollouts;
+    before.platform_components === after.platform_components &&
+    before.namespaces === after.namespaces &&
+    before.rolebindings === after.rolebindings &&
+    before.rollouts === after.rollouts;
   const written = sameDefinitions ? LayeredMap.differingKeys(before.clusters, after.clusters) : undefined;
   const ids = written ? [...written].sort(compareIds) : yield* allClusterIds(before, after);
   const clusters: ClusterDiff[] = [];
@@ -110,7 +117,17 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
     }
   }
   const none: RevisionInfo = { label: '', commit: null, problems: [] };
-  return { publishable: true, problems: [], guard: null, base: none, head: none, verdict: { publish: true, problems: [] }, clusters, listing, summary };
+  return {
+    publishable: true,
+    problems: [],
+    guard: null,
+    base: none,
+    head: none,
+    verdict: { publish: true, problems: [] },
+    clusters,
+    listing,
+    summary,
+  };
 }
 
 /** Every cluster id of either revision, in id order: both maps iterate in it, so they are merged, not sorted. */
@@ -123,10 +140,10 @@ function* allClusterIds(before: Snapshot, after: Snapshot): Steps<string[]> {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    const order = i === a.length ? 1 : j === b.length ? -1 : compareIds(a[i]!, b[j]!);
+    const order = i === a.length ? 1 : j === b.length ? -1 : compareIds(a[i], b[j]);
     if (order <= 0) i++;
     if (order >= 0) j++;
-    ids.push(order < 0 ? a[i - 1]! : b[j - 1]!);
+    ids.push(order < 0 ? a[i - 1] : b[j - 1]);
     if (ids.length % (10 * LOOKED_PER_STEP) === 0) yield;
   }
   return ids;
@@ -140,18 +157,31 @@ function summaryOf(cluster: Cluster | undefined): ClusterSummaryInput[] {
 }
 
 /** The new answer is over 900 KiB: measured only when the cheap bound of its size says it may be. */
-function oversized(after: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, inputs: () => { id: string }[]): boolean {
+function oversized(
+  after: Snapshot,
+  cluster: Cluster,
+  endpoint: PerClusterEndpoint,
+  inputs: () => { id: string }[],
+): boolean {
   if (responseBound(after, cluster, endpoint) < MAX_RESPONSE_BYTES) return false;
   return Buffer.byteLength(JSON.stringify({ inputs: inputs() })) >= MAX_RESPONSE_BYTES;
 }
 
-function diffCluster(before: Snapshot, after: Snapshot, old: Cluster | undefined, now: Cluster | undefined): ClusterDiff | undefined {
+function diffCluster(
+  before: Snapshot,
+  after: Snapshot,
+  old: Cluster | undefined,
+  now: Cluster | undefined,
+): ClusterDiff | undefined {
   const cluster = (now ?? old)!;
   const endpoints: EndpointDiff[] = [];
   for (const endpoint of ENDPOINT_NAMES) {
     const change: AnswerChange = old && now ? answerChange(before, after, old, now, endpoint) : { kind: 'whole' };
     if (change.kind === 'same') continue;
-    const diff = change.kind === 'inputs' ? diffInputsOf(before, after, now!, endpoint, change.references) : diffAnswers(before, after, old, now, endpoint);
+    const diff =
+      change.kind === 'inputs'
+        ? diffInputsOf(before, after, now!, endpoint, change.references)
+        : diffAnswers(before, after, old, now, endpoint);
     if (diff) endpoints.push(diff);
   }
   const dnsChanged = dnsMoved(old, now);
@@ -168,7 +198,13 @@ function diffCluster(before: Snapshot, after: Snapshot, old: Cluster | undefined
 }
 
 /** The same inputs on both sides, some of them merged from other definitions: only those can differ. */
-function diffInputsOf(before: Snapshot, after: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint, references: Extract<AnswerChange, { kind: 'inputs' }>['references']): EndpointDiff | undefined {
+function diffInputsOf(
+  before: Snapshot,
+  after: Snapshot,
+  cluster: Cluster,
+  endpoint: PerClusterEndpoint,
+  references: Extract<AnswerChange, { kind: 'inputs' }>['references'],
+): EndpointDiff | undefined {
   const oldPart = partOfAnswer(before, cluster, endpoint, references);
   const newPart = partOfAnswer(after, cluster, endpoint, references);
   if (sameJson(oldPart, newPart)) return undefined;
@@ -187,10 +223,17 @@ function diffInputsOf(before: Snapshot, after: Snapshot, cluster: Cluster, endpo
 }
 
 /** Both answers merged whole (a cluster added, removed or changed itself, or a definition that appeared or went). */
-function diffAnswers(before: Snapshot, after: Snapshot, old: Cluster | undefined, now: Cluster | undefined, endpoint: PerClusterEndpoint): EndpointDiff | undefined {
+function diffAnswers(
+  before: Snapshot,
+  after: Snapshot,
+  old: Cluster | undefined,
+  now: Cluster | undefined,
+  endpoint: PerClusterEndpoint,
+): EndpointDiff | undefined {
   const oldInputs = old ? PER_CLUSTER_ENDPOINTS[endpoint](before, old) : undefined;
   const newInputs = now ? PER_CLUSTER_ENDPOINTS[endpoint](after, now) : undefined;
-  if (oldInputs === undefined ? newInputs === undefined : newInputs !== undefined && sameJson(oldInputs, newInputs)) return undefined;
+  if (oldInputs === undefined ? newInputs === undefined : newInputs !== undefined && sameJson(oldInputs, newInputs))
+    return undefined;
   // A removed cluster's endpoints answer 404: the consumer keeps its inputs, nothing is "removed".
   const lists = newInputs ? diffInputLists(oldInputs ?? [], newInputs) : { added: [], removed: [], changed: [] };
   return {

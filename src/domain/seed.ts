@@ -1,5 +1,6 @@
 // The seed file: {"clusters": [...], "platform_components": [...], "namespaces": [...],
-// "rolebindings": [...]}, the shape of the reference service (docs/decisions/0017-reference-service-compatibility.md), where a record's key
+// "rolebindings": [...]}, the shape of the reference service (docs/decisions/0017-reference-service-compatibility.md),
+// where a record's key
 // may be spelled `_id` (its document store's name) as well as `id`; and "rollouts": [...], which
 // the reference service does not have. Every key may be left out (an empty list). Problems are
 // placed by JSON pointer into the seed document ("/clusters/0/environment").
@@ -12,13 +13,18 @@ export type SeedResult = { ok: true; records: RecordSets } | { ok: false; proble
 
 export function parseSeed(document: unknown): SeedResult {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    return { ok: false, problems: [problem('seed_shape', { field: '' }, 'the seed must be a JSON object with the record arrays')] };
+    return {
+      ok: false,
+      problems: [problem('seed_shape', { field: '' }, 'the seed must be a JSON object with the record arrays')],
+    };
   }
   const seed = document as Record<string, unknown>;
   const problems: Problem[] = [];
   for (const key of Object.keys(seed)) {
     if (!(COLLECTIONS as readonly string[]).includes(key)) {
-      problems.push(problem('seed_shape', { field: `/${key}` }, `unknown field "${key}"; expected ${COLLECTIONS.join(', ')}`));
+      problems.push(
+        problem('seed_shape', { field: `/${key}` }, `unknown field "${key}"; expected ${COLLECTIONS.join(', ')}`),
+      );
     }
   }
   const records = emptyRecordSets();
@@ -48,7 +54,13 @@ function withIdKey(item: unknown, path: string, problems: Problem[]): Record<str
   const { _id, ...rest } = item as Record<string, unknown>;
   if (_id === undefined) return rest;
   if (rest.id !== undefined && rest.id !== _id) {
-    problems.push(problem('seed_shape', { field: `${path}/_id` }, `_id ${JSON.stringify(_id)} and id ${JSON.stringify(rest.id)} differ`));
+    problems.push(
+      problem(
+        'seed_shape',
+        { field: `${path}/_id` },
+        `_id ${JSON.stringify(_id)} and id ${JSON.stringify(rest.id)} differ`,
+      ),
+    );
     return undefined;
   }
   return { id: _id, ...rest };

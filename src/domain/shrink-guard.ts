@@ -16,7 +16,9 @@ export const GUARD_MIN_FLEET_INPUTS = 10;
 export const ALLOW_SHRINK_TRAILER = 'Gitops-Allow-Shrink: yes';
 
 const ENDPOINT_NAMES = ['platform-components', 'namespaces', 'rolebindings'];
-const HOW_TO_ALLOW = `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}" to the commit message, or name the revision in GUARD_ACCEPT_REVISION`;
+const HOW_TO_ALLOW =
+  `if that is meant, add the trailer "${ALLOW_SHRINK_TRAILER}" to the commit message, or name the ` +
+  `revision in GUARD_ACCEPT_REVISION`;
 
 /** What the guard finds of a revision against its baseline. */
 export interface ShrinkGuardVerdict {
@@ -48,7 +50,7 @@ export function guardVerdict(snapshot: Snapshot, baseline: BaselineView, shrinkA
   for (const [id, now] of fleet.counts) {
     const was = baseline.countsOf(id);
     if (!was || (now[0] > 0 && now[1] > 0 && now[2] > 0)) continue;
-    const endpoints = ENDPOINT_NAMES.filter((_, i) => was[i]! > 0 && now[i] === 0);
+    const endpoints = ENDPOINT_NAMES.filter((_, i) => was[i] > 0 && now[i] === 0);
     if (endpoints.length > 0) emptied.push({ cluster: id, endpoints });
   }
   const halved = before >= GUARD_MIN_FLEET_INPUTS && after * 2 < before;
@@ -70,21 +72,29 @@ export function guardProblems(guard: ShrinkGuardVerdict): Problem[] {
   const problems: Problem[] = [];
   const emptied = guard.emptied_clusters.map((e) => `${e.cluster} (${e.endpoints.join(', ')})`);
   if (emptied.length >= guard.emptied_limit) {
-    const named = emptied.length > 20 ? `${emptied.slice(0, 20).join(', ')} and ${emptied.length - 20} more` : emptied.join(', ');
+    const named =
+      emptied.length > 20 ? `${emptied.slice(0, 20).join(', ')} and ${emptied.length - 20} more` : emptied.join(', ');
     problems.push(
       problem(
         'shrink_guard',
         { field: '' },
-        `${emptied.length} clusters would get an empty list, and each one's agent would delete everything it rendered from it: ${named}; ${HOW_TO_ALLOW}`,
+        `${emptied.length} clusters would get an empty list, and each one's agent would delete everything it ` +
+          `rendered from it: ${named}; ${HOW_TO_ALLOW}`,
         { identity: 'emptied' },
       ),
     );
   }
   if (guard.inputs_halved) {
     problems.push(
-      problem('shrink_guard', { field: '' }, `the fleet's inputs would drop from ${guard.inputs_before} to ${guard.inputs_after}, more than half of them gone; ${HOW_TO_ALLOW}`, {
-        identity: 'half',
-      }),
+      problem(
+        'shrink_guard',
+        { field: '' },
+        `the fleet's inputs would drop from ${guard.inputs_before} to ${guard.inputs_after}, more than half of them ` +
+          `gone; ${HOW_TO_ALLOW}`,
+        {
+          identity: 'half',
+        },
+      ),
     );
   }
   if (!guard.shrink_allowed) return problems;

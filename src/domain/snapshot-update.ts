@@ -36,7 +36,8 @@ export function updateSnapshot(previous: Snapshot | undefined, records: RecordSe
       continue;
     }
     const removed = old.size - kept - changed.filter((r) => old.has(r.id)).length;
-    if (changed.length + removed > Math.max(INCREMENTAL_MIN, INCREMENTAL_SHARE * old.size)) return createSnapshot(records, revision);
+    if (changed.length + removed > Math.max(INCREMENTAL_MIN, INCREMENTAL_SHARE * old.size))
+      return createSnapshot(records, revision);
     const next = new Map(old);
     const removedIds: string[] = [];
     if (removed > 0) {
@@ -56,12 +57,18 @@ export function updateSnapshot(previous: Snapshot | undefined, records: RecordSe
       if (collection === 'clusters') changedClusters.push(record as Cluster);
     }
     maps[collection] = added.length === 0 ? next : inIdOrder(next, added);
-    carryIdScan(old, maps[collection], added.map((r) => r.id), removedIds);
+    carryIdScan(
+      old,
+      maps[collection],
+      added.map((r) => r.id),
+      removedIds,
+    );
   }
   let clustersByDns = previous.clustersByDns;
   if (maps.clusters !== previous.clusters) {
     const byDns = new Map(clustersByDns);
-    for (const gone of goneClusters) if (byDns.get(dnsKey(gone.cluster_dns)) === gone) byDns.delete(dnsKey(gone.cluster_dns));
+    for (const gone of goneClusters)
+      if (byDns.get(dnsKey(gone.cluster_dns)) === gone) byDns.delete(dnsKey(gone.cluster_dns));
     for (const cluster of changedClusters.sort((a, b) => compareIds(a.id, b.id))) {
       const key = dnsKey(cluster.cluster_dns);
       if (byDns.has(key) || duplicateReferences(cluster).length > 0) return createSnapshot(records, revision);
@@ -79,10 +86,10 @@ function inIdOrder(map: Map<string, AnyRecord>, added: AnyRecord[]): Map<string,
   const out = new Map<string, AnyRecord>();
   let next = 0;
   for (const [id, record] of map) {
-    while (next < added.length && compareIds(added[next]!.id, id) < 0) out.set(added[next]!.id, added[next++]!);
+    while (next < added.length && compareIds(added[next].id, id) < 0) out.set(added[next].id, added[next++]);
     out.set(id, record);
   }
-  while (next < added.length) out.set(added[next]!.id, added[next++]!);
+  while (next < added.length) out.set(added[next].id, added[next++]);
   return out;
 }
 

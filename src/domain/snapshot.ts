@@ -6,7 +6,18 @@ import { compareIds } from './ids.ts';
 import { LayeredMap } from './layered-map.ts';
 import { runSteps, type Steps } from './steps.ts';
 import type { Problem } from './problem.ts';
-import { type AnyRecord, type Cluster, type Collection, COLLECTIONS, type NamespaceDef, type PlatformComponent, type RecordOf, type RecordSets, type RoleBindingDef, type Rollout } from './records.ts';
+import {
+  type AnyRecord,
+  type Cluster,
+  type Collection,
+  COLLECTIONS,
+  type NamespaceDef,
+  type PlatformComponent,
+  type RecordOf,
+  type RecordSets,
+  type RoleBindingDef,
+  type Rollout,
+} from './records.ts';
 import { carryIdScan } from './rules/portable-ids.ts';
 import { duplicateClusterDns, duplicateId, duplicateReferences } from './rules/uniqueness.ts';
 
@@ -72,13 +83,23 @@ export function withRecord<C extends Collection>(
   if (record !== null && record.id !== id) throw new Error(`withRecord: record id "${record.id}" is not "${id}"`);
   const problems: Problem[] = [];
   const previous = snapshot[collection].get(id) as RecordOf[C] | undefined;
-  const changed = LayeredMap.with(snapshot[collection] as ReadonlyMap<string, RecordOf[C]>, id, record === null ? null : deepFreeze(record));
-  carryIdScan(snapshot[collection], changed, previous === undefined && record !== null ? [id] : [], previous !== undefined && record === null ? [id] : []);
+  const changed = LayeredMap.with(
+    snapshot[collection] as ReadonlyMap<string, RecordOf[C]>,
+    id,
+    record === null ? null : deepFreeze(record),
+  );
+  carryIdScan(
+    snapshot[collection],
+    changed,
+    previous === undefined && record !== null ? [id] : [],
+    previous !== undefined && record === null ? [id] : [],
+  );
 
   let clustersByDns = snapshot.clustersByDns;
   if (collection === 'clusters') {
     const before = previous as Cluster | undefined;
-    if (before && clustersByDns.get(dnsKey(before.cluster_dns)) === before) clustersByDns = LayeredMap.with(clustersByDns, dnsKey(before.cluster_dns), null);
+    if (before && clustersByDns.get(dnsKey(before.cluster_dns)) === before)
+      clustersByDns = LayeredMap.with(clustersByDns, dnsKey(before.cluster_dns), null);
     const cluster = changed.get(id) as Cluster | undefined;
     if (cluster) {
       const key = dnsKey(cluster.cluster_dns);
@@ -105,20 +126,33 @@ export interface RecordReplacement {
  * once), at `revision`: what withRecord would make of them one after the other, with one new
  * map per collection changed instead of one per record. A change set's revision is made so.
  */
-export function withRecords(snapshot: Snapshot, changes: readonly RecordReplacement[], revision: string): SnapshotResult {
+export function withRecords(
+  snapshot: Snapshot,
+  changes: readonly RecordReplacement[],
+  revision: string,
+): SnapshotResult {
   return runSteps(withRecordsInSteps(snapshot, changes, revision));
 }
 
 /** withRecords in steps (a map folded a few thousand entries at a time: LayeredMap.withAllInSteps). */
-export function* withRecordsInSteps(snapshot: Snapshot, changes: readonly RecordReplacement[], revision: string): Steps<SnapshotResult> {
+export function* withRecordsInSteps(
+  snapshot: Snapshot,
+  changes: readonly RecordReplacement[],
+  revision: string,
+): Steps<SnapshotResult> {
   const problems: Problem[] = [];
   const maps: Partial<Record<Collection, ReadonlyMap<string, AnyRecord>>> = {};
   for (const collection of COLLECTIONS) {
     const mine = changes.filter((c) => c.collection === collection);
     if (mine.length === 0) continue;
     const before = snapshot[collection] as ReadonlyMap<string, AnyRecord>;
-    for (const c of mine) if (c.record !== null && c.record.id !== c.id) throw new Error(`withRecords: record id "${c.record.id}" is not "${c.id}"`);
-    const after = yield* LayeredMap.withAllInSteps(before, mine.map((c) => [c.id, c.record === null ? null : deepFreeze(c.record)] as const));
+    for (const c of mine)
+      if (c.record !== null && c.record.id !== c.id)
+        throw new Error(`withRecords: record id "${c.record.id}" is not "${c.id}"`);
+    const after = yield* LayeredMap.withAllInSteps(
+      before,
+      mine.map((c) => [c.id, c.record === null ? null : deepFreeze(c.record)] as const),
+    );
     const added = mine.filter((c) => c.record !== null && !before.has(c.id)).map((c) => c.id);
     const removed = mine.filter((c) => c.record === null && before.has(c.id)).map((c) => c.id);
     carryIdScan(before, after, added, removed);
@@ -142,7 +176,8 @@ export function* withRecordsInSteps(snapshot: Snapshot, changes: readonly Record
     else dns.set(key, cluster);
     problems.push(...duplicateReferences(cluster));
   }
-  const clustersByDns = dns.size === 0 ? snapshot.clustersByDns : yield* LayeredMap.withAllInSteps(snapshot.clustersByDns, dns);
+  const clustersByDns =
+    dns.size === 0 ? snapshot.clustersByDns : yield* LayeredMap.withAllInSteps(snapshot.clustersByDns, dns);
   const next = Object.freeze({ ...snapshot, ...maps, revision, clustersByDns }) as Snapshot;
   return problems.length > 0 ? { ok: false, problems, partial: next } : { ok: true, snapshot: next };
 }
@@ -152,7 +187,11 @@ export function withRevision(snapshot: Snapshot, revision: string): Snapshot {
   return Object.freeze({ ...snapshot, revision });
 }
 
-function indexById<C extends Collection>(collection: C, list: RecordOf[C][], problems: Problem[]): Map<string, RecordOf[C]> {
+function indexById<C extends Collection>(
+  collection: C,
+  list: RecordOf[C][],
+  problems: Problem[],
+): Map<string, RecordOf[C]> {
   const sorted = [...list].sort((a, b) => compareIds(a.id, b.id));
   const map = new Map<string, RecordOf[C]>();
   for (const record of sorted) {

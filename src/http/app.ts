@@ -39,7 +39,9 @@ export interface AppDeps {
   routers?: express.Router[];
   /** Metrics and the fleet poll registry; absent with METRICS=off. */
   observability?: Observability;
-  /** The other replicas (PEERS): their polls merged into the fleet view, and the hold on polls; absent without PEERS. */
+  /**
+   * The other replicas (PEERS): their polls merged into the fleet view, and the hold on polls; absent without PEERS.
+   */
   peers?: Peers;
   /** The web UI's files at /ui/; absent: as with UI=off. */
   ui?: UiState;
@@ -60,14 +62,20 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
       const level = res.statusCode >= 500 ? 'error' : 'info';
       // Probes and scrapes come every few seconds (Kubernetes, Prometheus); keep them out of the info log.
       const probe = req.path === '/health' || req.path === '/ready' || req.path === METRICS_PATH;
-      deps.log[probe && res.statusCode < 500 ? 'debug' : level]({ method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
+      deps.log[probe && res.statusCode < 500 ? 'debug' : level](
+        { method: req.method, path: req.path, status: res.statusCode, ms },
+        'request',
+      );
       // The matched route's pattern (/clusters/:id), never the path: ids and unknown paths would make a series each.
       const matched = (req.route as { path?: unknown } | undefined)?.path;
       const route = typeof matched === 'string' ? req.baseUrl + matched : UNMATCHED_ROUTE;
       // A request without a valid credential has no caller: anonymous. One refused for its
       // scope keeps its caller's kind (403, and the read token's 401 on a write).
       const caller = callerOf(res)?.kind ?? 'anonymous';
-      requests?.route(route).method(req.method).record(res.statusCode, ms / 1000, caller);
+      requests
+        ?.route(route)
+        .method(req.method)
+        .record(res.statusCode, ms / 1000, caller);
     });
     next();
   });
@@ -83,7 +91,10 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   if (deps.apiMode === 'read-only') {
     const restPaths = [...COLLECTIONS.flatMap((c) => [`/${c}`, `/${c}/*rest`]), CHANGES_PATH, CHANGES_PREVIEW_PATH];
     app.all(restPaths, () => {
-      throw new ApiError('not_found', 'the REST endpoints are served only in crud mode; start the service with API_MODE=crud');
+      throw new ApiError(
+        'not_found',
+        'the REST endpoints are served only in crud mode; start the service with API_MODE=crud',
+      );
     });
   }
 
@@ -94,7 +105,8 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const apiError = toApiError(error);
     if (apiError.code === 'internal_error') deps.log.error({ err: error, path: req.path }, 'request failed');
-    else if (apiError.status >= 500) deps.log.warn({ path: req.path, error: apiError.code, message: apiError.message }, 'request failed');
+    else if (apiError.status >= 500)
+      deps.log.warn({ path: req.path, error: apiError.code, message: apiError.message }, 'request failed');
     res.status(apiError.status).set(apiError.headers).set('cache-control', 'no-store').json(apiError.body());
   });
 
@@ -105,7 +117,7 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
     }
     if (handleRead(req, res)) return;
     const security = securityHeaders(req.socket);
-    for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+    for (let i = 0; i < security.length; i += 2) res.setHeader(security[i], security[i + 1]);
     app(req, res);
   };
 }
@@ -116,7 +128,12 @@ export function createRequestHandler(deps: AppDeps): (req: IncomingMessage, res:
  * that broke the protocol.
  */
 function refuseWithoutHost(req: IncomingMessage, res: ServerResponse, log: Logger): void {
-  const error = new ApiError('bad_request', 'the request has no Host header; HTTP/1.1 requires one', { headers: { connection: 'close' } });
-  log.warn({ method: req.method, path: req.url, remote: req.socket.remoteAddress, error: error.code }, 'request refused: no Host header');
+  const error = new ApiError('bad_request', 'the request has no Host header; HTTP/1.1 requires one', {
+    headers: { connection: 'close' },
+  });
+  log.warn(
+    { method: req.method, path: req.url, remote: req.socket.remoteAddress, error: error.code },
+    'request refused: no Host header',
+  );
   writeError(res, error, req.method === 'HEAD');
 }

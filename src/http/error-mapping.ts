@@ -24,7 +24,8 @@ const RETRY_AFTER: Partial<Record<StoreFaultReason, number>> = {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof WriteRefused) return error.index === undefined ? fromRefusal(error.refusal) : fromSetRefusal(error.refusal, error.index);
+  if (error instanceof WriteRefused)
+    return error.index === undefined ? fromRefusal(error.refusal) : fromSetRefusal(error.refusal, error.index);
   if (error instanceof StoreUnavailable) return fromStoreFault(error);
   // A cluster over its allowance of events: what it sent is not kept; it may send again after the pause.
   if (error instanceof EventsRateLimited) {
@@ -34,16 +35,25 @@ export function toApiError(error: unknown): ApiError {
   // The verifier's messages say what is wrong with the token, and name the issuer when it is away.
   if (error instanceof PersonTokenInvalid) return unauthorized(error.message);
   // No person's token can be checked while the issuer is away; the other credentials still work.
-  if (error instanceof IssuerUnavailable) return new ApiError('unavailable', error.message, { headers: { 'retry-after': '5' } });
-  return fromBodyParser(error) ?? new ApiError('internal_error', 'the request failed on the server; see the service logs');
+  if (error instanceof IssuerUnavailable)
+    return new ApiError('unavailable', error.message, { headers: { 'retry-after': '5' } });
+  return (
+    fromBodyParser(error) ?? new ApiError('internal_error', 'the request failed on the server; see the service logs')
+  );
 }
 
 function fromRefusal(refusal: WriteRefusal): ApiError {
   switch (refusal.reason) {
     case 'invalid':
-      return new ApiError('validation_error', refusal.message, { details: problemDetails(refusal.problems, refusal.subject) });
+      return new ApiError('validation_error', refusal.message, {
+        details: problemDetails(refusal.problems, refusal.subject),
+      });
     case 'conflict':
-      return new ApiError('conflict', refusal.message, refusal.problems.length > 0 ? { details: problemDetails(refusal.problems, refusal.subject) } : {});
+      return new ApiError(
+        'conflict',
+        refusal.message,
+        refusal.problems.length > 0 ? { details: problemDetails(refusal.problems, refusal.subject) } : {},
+      );
     case 'not_found':
       return new ApiError('not_found', refusal.message);
     case 'precondition_failed':
@@ -58,7 +68,11 @@ function fromRefusal(refusal: WriteRefusal): ApiError {
  */
 function fromSetRefusal(refusal: WriteRefusal, index: number): ApiError {
   const single = fromRefusal(refusal);
-  const details: ErrorDetail[] = (single.details ?? [{ path: '', message: refusal.message }]).map((d) => ({ index, path: d.path, message: d.message }));
+  const details: ErrorDetail[] = (single.details ?? [{ path: '', message: refusal.message }]).map((d) => ({
+    index,
+    path: d.path,
+    message: d.message,
+  }));
   return new ApiError(single.code, `write ${index}: ${refusal.message}`, { details, headers: single.headers });
 }
 
@@ -73,7 +87,9 @@ function fromStoreFault(fault: StoreUnavailable): ApiError {
 /** Paths inside the written record stay JSON pointers ("/platform_components/2/id"); other records are named. */
 export function problemDetails(problems: readonly Problem[], subject: RecordKey | undefined): ErrorDetail[] {
   return problems.map((p) => {
-    const own = !p.at.record || (subject !== undefined && p.at.record.collection === subject.collection && p.at.record.id === subject.id);
+    const own =
+      !p.at.record ||
+      (subject !== undefined && p.at.record.collection === subject.collection && p.at.record.id === subject.id);
     return { path: own ? p.at.field : `${recordName(p.at.record!)}${p.at.field}`, message: p.message };
   });
 }
@@ -113,7 +129,10 @@ function fromBodyParser(error: unknown): ApiError | undefined {
 export function fromClientError(error: NodeJS.ErrnoException & { reason?: string }): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('headers_too_large', `the request headers are larger than the limit of ${maxHeaderSize} bytes`);
+      return new ApiError(
+        'headers_too_large',
+        `the request headers are larger than the limit of ${maxHeaderSize} bytes`,
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiError('payload_too_large', 'the chunk extensions of the request body are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':

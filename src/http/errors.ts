@@ -39,7 +39,11 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.code = code;
     this.details = options.details;
@@ -51,7 +55,9 @@ export class ApiError extends Error {
   }
 
   body(): { error: ErrorCode; message: string; details?: ErrorDetail[] } {
-    return this.details ? { error: this.code, message: this.message, details: this.details } : { error: this.code, message: this.message };
+    return this.details
+      ? { error: this.code, message: this.message, details: this.details }
+      : { error: this.code, message: this.message };
   }
 }
 

@@ -28,7 +28,7 @@ export function registerAnswerLimitSeries(prefix: string, registers: Registry[],
   new GaugeMetric({
     name: `${prefix}answers_near_size_limit`,
     help:
-      'Answers of the served revision (one per cluster and endpoint) within 10 % of the consumer\'s 900 KiB limit ' +
+      "Answers of the served revision (one per cluster and endpoint) within 10 % of the consumer's 900 KiB limit " +
       '(the warning response_near_limit), by endpoint.',
     labelNames: ['endpoint'] as const,
     registers,
@@ -60,7 +60,7 @@ export function registerAnswerLimitSeries(prefix: string, registers: Registry[],
   });
   new GaugeMetric({
     name: `${prefix}response_limit_bytes`,
-    help: 'The consumer\'s limit on an answer\'s body (900 KiB of JSON): no answer is served at or over it.',
+    help: "The consumer's limit on an answer's body (900 KiB of JSON): no answer is served at or over it.",
     registers,
     collect(this: Gauge) {
       this.set(MAX_RESPONSE_BYTES);

@@ -37,8 +37,8 @@ export class DurationHistogram {
       const labels = { route: counts.route, method: counts.method };
       let cumulative = 0;
       for (let i = 0; i < DURATION_BUCKETS.length; i++) {
-        cumulative += counts.buckets[i]!;
-        values.push({ metricName: bucket, labels: { ...labels, le: DURATION_BUCKETS[i]! }, value: cumulative });
+        cumulative += counts.buckets[i];
+        values.push({ metricName: bucket, labels: { ...labels, le: DURATION_BUCKETS[i] }, value: cumulative });
       }
       values.push({ metricName: bucket, labels: { ...labels, le: '+Inf' }, value: counts.count });
       values.push({ metricName: `${this.name}_sum`, labels, value: counts.seconds });

@@ -47,8 +47,8 @@ export function registerFleetSeries(
   new GaugeMetric({
     name: `${prefix}fleet_merged_clusters`,
     help:
-      'Clusters of the served revision by what the replicas answered them, every replica\'s polls merged ' +
-      '(PEERS; the others\' gathered at most a minute ago): up_to_date, behind, never_seen. ' +
+      "Clusters of the served revision by what the replicas answered them, every replica's polls merged " +
+      "(PEERS; the others' gathered at most a minute ago): up_to_date, behind, never_seen. " +
       'Without PEERS the same as gitops_config_fleet_clusters.',
     labelNames: ['state'] as const,
     registers,

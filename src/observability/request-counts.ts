@@ -9,7 +9,9 @@
  * under a millisecond, so the low end is fine-grained; a write (a commit) takes tens of
  * milliseconds; anything past a few seconds is a fault worth seeing as such.
  */
-export const DURATION_BUCKETS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const DURATION_BUCKETS: readonly number[] = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 /** Methods counted by name; any other is counted as "other", so the label stays a short list. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -56,10 +58,10 @@ export class RouteMethodCounts {
       callers.push(caller);
       this.answers.push(0);
     }
-    this.answers[i]!++;
+    this.answers[i]++;
     let bucket = 0;
-    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]!) bucket++;
-    this.buckets[bucket]!++;
+    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket++;
+    this.buckets[bucket]++;
     this.seconds += seconds;
     this.count++;
   }
@@ -76,7 +78,10 @@ export class RouteCounts {
 
   method(name: string | undefined): RouteMethodCounts {
     const index = methodIndex(name);
-    return (this.#byMethod[index] ??= new RouteMethodCounts(this.route, index === OTHER_METHOD ? 'other' : METHODS[index]!));
+    return (this.#byMethod[index] ??= new RouteMethodCounts(
+      this.route,
+      index === OTHER_METHOD ? 'other' : METHODS[index],
+    ));
   }
 
   *all(): Iterable<RouteMethodCounts> {
@@ -87,7 +92,10 @@ export class RouteCounts {
 export class RequestCounts {
   readonly #routes = new Map<string, RouteCounts>();
 
-  /** The counts of a route template (such as /clusters/:id), made on first use; resolve it once where the route is known. */
+  /**
+   * The counts of a route template (such as /clusters/:id), made on first use; resolve it once where the route is
+   * known.
+   */
   route(template: string): RouteCounts {
     let counts = this.#routes.get(template);
     if (!counts) {

@@ -30,7 +30,7 @@ export class RolloutSeries {
     const approvalSince = (progress: RolloutProgress, at: number): number => this.#approvalSince(progress, at);
     new GaugeMetric({
       name: `${prefix}rollout_released_steps`,
-      help: 'The steps of each rollout released so far (its record\'s `released`): the step it is at; 0 before any.',
+      help: "The steps of each rollout released so far (its record's `released`): the step it is at; 0 before any.",
       labelNames: ['rollout'] as const,
       registers,
       collect(this: Gauge<'rollout'>) {
@@ -92,8 +92,8 @@ export class RolloutSeries {
     new GaugeMetric({
       name: `${prefix}rollout_approval_waiting_since_timestamp_seconds`,
       help:
-        'While nothing but a person\'s approval of its next wave holds a rollout\'s next step back: since when ' +
-        '(the end of the last released step\'s soak; before the first step, when this replica first saw it wait), ' +
+        "While nothing but a person's approval of its next wave holds a rollout's next step back: since when " +
+        "(the end of the last released step's soak; before the first step, when this replica first saw it wait), " +
         'in seconds since the epoch; 0 otherwise (a soak still running included).',
       labelNames: ['rollout'] as const,
       registers,

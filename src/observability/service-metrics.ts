@@ -58,7 +58,8 @@ export class ServiceMetrics {
     new Counter({
       name: `${METRIC_PREFIX}http_requests_total`,
       help:
-        'HTTP requests answered, by route template (never a cluster name; "unmatched" for a path no route matches), method, status code ' +
+        'HTTP requests answered, by route template (never a cluster name; "unmatched" for a path no route matches), ' +
+        'method, status code ' +
         'and kind of caller (service, cluster, person; anonymous without a valid credential), never its name.',
       labelNames: ['route', 'method', 'code', 'caller'] as const,
       registers,
@@ -66,7 +67,15 @@ export class ServiceMetrics {
         this.reset();
         for (const counts of requests.all()) {
           for (let i = 0; i < counts.statuses.length; i++) {
-            this.inc({ route: counts.route, method: counts.method, code: String(counts.statuses[i]), caller: counts.callers[i]! }, counts.answers[i]!);
+            this.inc(
+              {
+                route: counts.route,
+                method: counts.method,
+                code: String(counts.statuses[i]),
+                caller: counts.callers[i],
+              },
+              counts.answers[i],
+            );
           }
         }
       },
@@ -74,7 +83,8 @@ export class ServiceMetrics {
     this.registry.registerMetric(
       new DurationHistogram(
         `${METRIC_PREFIX}http_request_duration_seconds`,
-        'Time from a request reaching its handler to its answer being handed to the socket, by route template and method.',
+        'Time from a request reaching its handler to its answer being handed to the socket, by route template and ' +
+          'method.',
         requests,
       ).asMetric(),
     );
@@ -92,7 +102,9 @@ export class ServiceMetrics {
     });
     new Gauge({
       name: `${METRIC_PREFIX}last_publish_timestamp_seconds`,
-      help: 'When the served revision was published (a reload or a write), in seconds since the epoch; 0 before the first.',
+      help:
+        'When the served revision was published (a reload or a write), in seconds since the epoch; 0 before the ' +
+        'first.',
       registers,
       collect() {
         this.set((store.published()?.publishedAt.getTime() ?? 0) / 1000);
@@ -107,13 +119,21 @@ export class ServiceMetrics {
       },
     });
     const peerPolls = peers && new PeerPollsCache(() => peers.gatherPolls());
-    const ownFleet = registerFleetSeries(METRIC_PREFIX, registers, { fleet, pollIntervalMs, peerPolls, scrape: () => this.#scrapes });
+    const ownFleet = registerFleetSeries(METRIC_PREFIX, registers, {
+      fleet,
+      pollIntervalMs,
+      peerPolls,
+      scrape: () => this.#scrapes,
+    });
     new Gauge({
       name: `${METRIC_PREFIX}fleet_clusters`,
       help:
-        'Clusters of the served revision by what this replica answered them (its own polls only, also among replicas): ' +
-        'up_to_date (every endpoint it polls got the current body), behind (some did not), never_seen (no poll answered here). ' +
-        'Without PEERS the same counts as the summary of GET /api/v2/gitops/fleet; with PEERS that summary merges every replica\'s polls.',
+        'Clusters of the served revision by what this replica answered them (its own polls only, also among ' +
+        'replicas): ' +
+        'up_to_date (every endpoint it polls got the current body), behind (some did not), never_seen (no poll ' +
+        'answered here). ' +
+        'Without PEERS the same counts as the summary of GET /api/v2/gitops/fleet; with PEERS that summary merges ' +
+        "every replica's polls.",
       labelNames: ['state'] as const,
       registers,
       async collect() {
@@ -124,7 +144,9 @@ export class ServiceMetrics {
 
     const reloads = new Counter({
       name: `${METRIC_PREFIX}reloads_total`,
-      help: 'Loads of a new revision of the store: published, refused (by the rules; the last good one stays served) or failed (the store could not be read).',
+      help:
+        'Loads of a new revision of the store: published, refused (by the rules; the last good one stays served) ' +
+        'or failed (the store could not be read).',
       labelNames: ['result'] as const,
       registers,
     });
@@ -134,7 +156,9 @@ export class ServiceMetrics {
 
     const writes = new Counter({
       name: `${METRIC_PREFIX}writes_total`,
-      help: 'REST writes that reached the store, by collection, action (create, update, delete) and result (ok, unchanged, refused, failed).',
+      help:
+        'REST writes that reached the store, by collection, action (create, update, delete) and result (ok, ' +
+        'unchanged, refused, failed).',
       labelNames: ['collection', 'action', 'result'] as const,
       registers,
     });
@@ -144,8 +168,10 @@ export class ServiceMetrics {
       const errors = new Counter({
         name: `${METRIC_PREFIX}peer_errors_total`,
         help:
-          'Exchanges with another replica (PEERS) that failed, by reason: unreachable, timeout, refused (401/403: another PEER_TOKEN), ' +
-          'bad_answer, tls, dns. An announcement a peer missed means its answers may go back in time until it catches up.',
+          'Exchanges with another replica (PEERS) that failed, by reason: unreachable, timeout, refused (401/403: ' +
+          'another PEER_TOKEN), ' +
+          'bad_answer, tls, dns. An announcement a peer missed means its answers may go back in time until it ' +
+          'catches up.',
         labelNames: ['reason'] as const,
         registers,
       });

@@ -22,7 +22,7 @@ export function registerStoreSeries(prefix: string, registers: Registry[], store
     collect(this: Gauge) {
       const lastLoad = store.status().lastLoad;
       const stale = store.published() !== undefined && lastLoad?.ok === false && lastLoad.staleSince !== undefined;
-      this.set(stale ? Date.parse(lastLoad!.staleSince!) / 1000 : 0);
+      this.set(stale ? Date.parse(lastLoad.staleSince!) / 1000 : 0);
     },
   });
   new GaugeMetric({
@@ -39,8 +39,11 @@ export function registerStoreSeries(prefix: string, registers: Registry[], store
       // A refusal has a revision and problems; a load that failed has a reason instead.
       const refused = lastLoad?.ok === false && lastLoad.reason === undefined && lastLoad.revision !== undefined;
       if (!store.published() || !refused) return;
-      const first = lastLoad!.problems?.[0];
-      this.set({ revision: lastLoad!.revision!, problem: first?.code ?? '', collection: first?.at.record?.collection ?? '' }, 1);
+      const first = lastLoad.problems?.[0];
+      this.set(
+        { revision: lastLoad.revision!, problem: first?.code ?? '', collection: first?.at.record?.collection ?? '' },
+        1,
+      );
     },
   });
   // Only a store fetched from a remote has these two; the rules compare them.

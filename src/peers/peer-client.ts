@@ -33,7 +33,17 @@ export interface PeerTls {
 const MAX_COMPRESSED_BYTES = 128 * 1024 * 1024;
 const MAX_JSON_BYTES = 512 * 1024 * 1024;
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+]);
 
 export class PeerClient {
   readonly #token: string;
@@ -62,7 +72,9 @@ export class PeerClient {
         req.destroy();
         reject(failure);
       };
-      const options = secure ? { method, headers, agent: this.#https, ...this.#tlsOptions() } : { method, headers, agent: this.#http };
+      const options = secure
+        ? { method, headers, agent: this.#https, ...this.#tlsOptions() }
+        : { method, headers, agent: this.#http };
       const req = (secure ? httpsRequest : httpRequest)(url, options, (res) => {
         readAnswer(res).then(
           (answer) => {
@@ -71,7 +83,8 @@ export class PeerClient {
             clearTimeout(timer);
             resolve(answer);
           },
-          (error: unknown) => fail(error instanceof PeerFailure ? error : new PeerFailure('unreachable', (error as Error).message)),
+          (error: unknown) =>
+            fail(error instanceof PeerFailure ? error : new PeerFailure('unreachable', (error as Error).message)),
         );
       });
       const timer = setTimeout(() => fail(new PeerFailure('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
@@ -100,7 +113,8 @@ export class PeerClient {
 function socketFailure(error: NodeJS.ErrnoException): PeerFailure {
   const code = error.code ?? '';
   if (UNREACHABLE.has(code)) return new PeerFailure('unreachable', code);
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code)) return new PeerFailure('tls', code);
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code))
+    return new PeerFailure('tls', code);
   return new PeerFailure('unreachable', code || error.message);
 }
 
@@ -114,14 +128,17 @@ async function readAnswer(res: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of res as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_COMPRESSED_BYTES) throw new PeerFailure('bad_answer', `the answer passed ${MAX_COMPRESSED_BYTES} bytes`);
+    if (size > MAX_COMPRESSED_BYTES)
+      throw new PeerFailure('bad_answer', `the answer passed ${MAX_COMPRESSED_BYTES} bytes`);
     chunks.push(chunk);
   }
   if (status < 200 || status > 299) throw new PeerFailure('bad_answer', `answered ${status}`);
   let body: Buffer = Buffer.concat(chunks);
   if (res.headers['content-encoding'] === 'gzip') {
     body = await new Promise<Buffer>((resolve, reject) =>
-      gunzip(body, { maxOutputLength: MAX_JSON_BYTES }, (error, out) => (error ? reject(new PeerFailure('bad_answer', `gzip: ${error.message}`)) : resolve(out))),
+      gunzip(body, { maxOutputLength: MAX_JSON_BYTES }, (error, out) =>
+        error ? reject(new PeerFailure('bad_answer', `gzip: ${error.message}`)) : resolve(out),
+      ),
     );
   }
   try {

@@ -56,7 +56,8 @@ export class PeerDirectory {
     if (this.#source.kind === 'urls') return Promise.resolve({ urls: this.#withoutSelf(this.#source.urls) });
     const resolved = this.#resolved;
     // A failure is reported once, by the look that met it; the next few seconds reuse its (stale) list quietly.
-    if (resolved && now - resolved.at < DNS_CACHE_MS) return Promise.resolve({ urls: this.#withoutSelf(resolved.urls) });
+    if (resolved && now - resolved.at < DNS_CACHE_MS)
+      return Promise.resolve({ urls: this.#withoutSelf(resolved.urls) });
     this.#resolving ??= this.#resolve(this.#source.name, now).finally(() => (this.#resolving = undefined));
     return this.#resolving;
   }
@@ -71,11 +72,18 @@ export class PeerDirectory {
     try {
       const addresses = await this.#lookup(name);
       const { scheme, port } = this.#own;
-      const urls = [...new Set(addresses.map(({ address, family }) => `${scheme}://${family === 6 ? `[${address}]` : address}:${port}`))];
+      const urls = [
+        ...new Set(
+          addresses.map(({ address, family }) => `${scheme}://${family === 6 ? `[${address}]` : address}:${port}`),
+        ),
+      ];
       this.#resolved = { at: now, urls };
       return { urls: this.#withoutSelf(urls) };
     } catch (error) {
-      const failure = new PeerFailure('dns', `${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      const failure = new PeerFailure(
+        'dns',
+        `${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
       const urls = this.#resolved?.urls ?? [];
       // Kept as long as an answer would be: the name is not asked again at every announcement.
       this.#resolved = { at: now, urls };

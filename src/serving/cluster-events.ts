@@ -57,7 +57,7 @@ export class ClusterEvents implements EventLookup {
     this.#all.add(kept);
     this.#bytes += kept.bytes;
     this.#lastKeptAt = Math.max(this.#lastKeptAt, at);
-    if (list.length > EVENTS_PER_CLUSTER) this.#drop(list[0]!);
+    if (list.length > EVENTS_PER_CLUSTER) this.#drop(list[0]);
     while (this.#bytes > this.#maxBytes && this.#all.size > 1) this.#drop(this.#all.values().next().value!);
     return 'kept';
   }

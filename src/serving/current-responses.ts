@@ -1,5 +1,6 @@
 // Which response table (./response-table.ts) is current: the one of the revision published
-// now. It follows the store runner's publications: a new revision swaps one reference, so a request that took the current
+// now. It follows the store runner's publications: a new revision swaps one reference, so a request that took the
+// current
 // responses keeps a consistent view even while the next revision is published. The encoded
 // bodies outlive revisions (EncodedBodyCache), so a publication re-encodes only the responses
 // whose records changed, and only when they are next asked for.

@@ -4,7 +4,13 @@
 // remembered with what it was made from (endpointDependencies: the cluster record and the
 // definitions it references, compared by identity, which snapshot updates keep for unchanged
 // records), so it is used only while all of those are the same objects.
-import { type EndpointDependencies, endpointDependencies, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint, perClusterInputs } from '../domain/projections/index.ts';
+import {
+  type EndpointDependencies,
+  endpointDependencies,
+  PER_CLUSTER_ENDPOINTS,
+  type PerClusterEndpoint,
+  perClusterInputs,
+} from '../domain/projections/index.ts';
 import type { Cluster } from '../domain/records.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import { PlainBytesBudget } from './plain-bytes-budget.ts';

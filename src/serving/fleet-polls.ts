@@ -9,13 +9,23 @@ import type { Snapshot } from '../domain/snapshot.ts';
 import type { ResponseSubject } from './served-response.ts';
 import type { PublicationSource } from './current-responses.ts';
 
-/** A cluster's last answered poll on each endpoint: when (ms since the epoch; 0 = never) and the ETag of the body it got. */
+/**
+ * A cluster's last answered poll on each endpoint: when (ms since the epoch; 0 = never) and the ETag of the body it
+ * got.
+ */
 export class ClusterPolls {
   readonly at: Record<PerClusterEndpoint, number> = { 'platform-components': 0, namespaces: 0, rolebindings: 0 };
-  readonly etag: Record<PerClusterEndpoint, string | undefined> = { 'platform-components': undefined, namespaces: undefined, rolebindings: undefined };
+  readonly etag: Record<PerClusterEndpoint, string | undefined> = {
+    'platform-components': undefined,
+    namespaces: undefined,
+    rolebindings: undefined,
+  };
 }
 
-/** Where the fleet view finds a cluster's last polls: this replica's registry, or it merged with the other replicas' (./merged-polls.ts). */
+/**
+ * Where the fleet view finds a cluster's last polls: this replica's registry, or it merged with the other replicas'
+ * (./merged-polls.ts).
+ */
 export interface PollLookup {
   of(clusterId: string): ClusterPolls | undefined;
 }
@@ -27,7 +37,8 @@ export class FleetPolls implements PollLookup {
   /** Entries of clusters no longer served are dropped once they may have piled up (see prune). */
   constructor(source: PublicationSource) {
     source.onPublish((next) => {
-      if (this.#byCluster.size > next.snapshot.clusters.size + (next.snapshot.clusters.size >> 2) + 16) this.prune(next.snapshot);
+      if (this.#byCluster.size > next.snapshot.clusters.size + (next.snapshot.clusters.size >> 2) + 16)
+        this.prune(next.snapshot);
     });
   }
 

@@ -61,7 +61,10 @@ const SLICE = 500;
 /** A publication during the walk starts it again on the new revision, at most this many times. */
 const RESTARTS = 3;
 
-/** Sees every served cluster of one walk, with its last polls; a walk started again on a newer revision calls restart() first. */
+/**
+ * Sees every served cluster of one walk, with its last polls; a walk started again on a newer revision calls restart()
+ * first.
+ */
 export interface FleetVisitor {
   restart(): void;
   visit(cluster: Cluster, polls: ClusterPolls | undefined): void;
@@ -83,7 +86,8 @@ export class FleetStates {
    * `polls`: other replicas' merged in; `visitor` sees each cluster with its polls on the way.
    */
   async summary(polls: PollLookup = this.#polls, visitor?: FleetVisitor): Promise<FleetSummary | undefined> {
-    const visit: Visit | undefined = visitor && ((cluster, _state, clusterPolls) => visitor.visit(cluster, clusterPolls));
+    const visit: Visit | undefined =
+      visitor && ((cluster, _state, clusterPolls) => visitor.visit(cluster, clusterPolls));
     return (await this.#walk(polls, visitor && (() => visitor.restart()), visit))?.summary;
   }
 
@@ -109,7 +113,11 @@ export class FleetStates {
   }
 
   /** One pass over the served clusters, in id order; `restart` is called before each (re)start. */
-  async #walk(lookup: PollLookup, restart?: () => void, visit?: Visit): Promise<{ table: ResponseTable; summary: FleetSummary } | undefined> {
+  async #walk(
+    lookup: PollLookup,
+    restart?: () => void,
+    visit?: Visit,
+  ): Promise<{ table: ResponseTable; summary: FleetSummary } | undefined> {
     for (let attempt = 0; ; attempt++) {
       const table = this.#responses.current();
       if (!table) return undefined;
@@ -139,11 +147,16 @@ export class FleetStates {
 }
 
 /** The cluster's state; `current` gets the current ETag of each endpoint it polled (null for the others). */
-function judge(table: ResponseTable, cluster: Cluster, polls: ClusterPolls | undefined, current: (string | null)[]): FleetState {
+function judge(
+  table: ResponseTable,
+  cluster: Cluster,
+  polls: ClusterPolls | undefined,
+  current: (string | null)[],
+): FleetState {
   if (!polls) return 'never_seen';
   let upToDate = true;
   for (let i = 0; i < ENDPOINTS.length; i++) {
-    const endpoint = ENDPOINTS[i]!;
+    const endpoint = ENDPOINTS[i];
     if (polls.at[endpoint] === 0) {
       current[i] = null;
       continue;
@@ -155,17 +168,27 @@ function judge(table: ResponseTable, cluster: Cluster, polls: ClusterPolls | und
   return upToDate ? 'up_to_date' : 'behind';
 }
 
-function clusterView(cluster: Cluster, state: FleetState, polls: ClusterPolls | undefined, current: (string | null)[]): ClusterPollView {
+function clusterView(
+  cluster: Cluster,
+  state: FleetState,
+  polls: ClusterPolls | undefined,
+  current: (string | null)[],
+): ClusterPollView {
   let lastSeen = 0;
   const endpoints = {} as Record<PerClusterEndpoint, EndpointPollView>;
   for (let i = 0; i < ENDPOINTS.length; i++) {
-    const endpoint = ENDPOINTS[i]!;
+    const endpoint = ENDPOINTS[i];
     const at = polls?.at[endpoint] ?? 0;
     lastSeen = Math.max(lastSeen, at);
     endpoints[endpoint] =
       at === 0
         ? { last_poll: null, etag_served: null, etag_current: null, up_to_date: null }
-        : { last_poll: new Date(at).toISOString(), etag_served: polls!.etag[endpoint]!, etag_current: current[i] ?? null, up_to_date: polls!.etag[endpoint] === current[i] };
+        : {
+            last_poll: new Date(at).toISOString(),
+            etag_served: polls!.etag[endpoint]!,
+            etag_current: current[i] ?? null,
+            up_to_date: polls!.etag[endpoint] === current[i],
+          };
   }
   return {
     id: cluster.id,

@@ -32,22 +32,29 @@ export class MalformedPollRecords extends Error {}
 /** The records as ClusterPolls by cluster id; endpoints this version does not know are left out. */
 export function decodePollRecords(value: unknown): Map<string, ClusterPolls> {
   const records = value as Partial<PollRecords> | null;
-  if (typeof records !== 'object' || records === null || !Array.isArray(records.endpoints) || !Array.isArray(records.polls)) {
+  if (
+    typeof records !== 'object' ||
+    records === null ||
+    !Array.isArray(records.endpoints) ||
+    !Array.isArray(records.polls)
+  ) {
     throw new MalformedPollRecords('not {endpoints, polls}');
   }
   const width = records.endpoints.length;
   const known = records.endpoints.map((name) => (ENDPOINTS as string[]).indexOf(name));
   const byCluster = new Map<string, ClusterPolls>();
   for (const row of records.polls as unknown[]) {
-    if (!Array.isArray(row) || row.length !== 1 + 2 * width || typeof row[0] !== 'string') throw new MalformedPollRecords('a row is not [id, at..., etag...]');
+    if (!Array.isArray(row) || row.length !== 1 + 2 * width || typeof row[0] !== 'string')
+      throw new MalformedPollRecords('a row is not [id, at..., etag...]');
     const cells = row as unknown[];
     const cluster = new ClusterPolls();
     for (let i = 0; i < width; i++) {
       const at = cells[1 + i];
       const etag = cells[1 + width + i];
-      if (typeof at !== 'number' || !Number.isFinite(at) || (etag !== null && typeof etag !== 'string')) throw new MalformedPollRecords('a poll is not a time and an ETag');
+      if (typeof at !== 'number' || !Number.isFinite(at) || (etag !== null && typeof etag !== 'string'))
+        throw new MalformedPollRecords('a poll is not a time and an ETag');
       if (known[i] === -1 || at === 0 || etag === null) continue;
-      const endpoint = ENDPOINTS[known[i]!]!;
+      const endpoint = ENDPOINTS[known[i]];
       cluster.at[endpoint] = at;
       cluster.etag[endpoint] = etag;
     }

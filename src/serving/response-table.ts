@@ -37,7 +37,10 @@ export class ResponseTable {
     if (prepared === undefined) {
       const cluster = this.snapshot.clustersByDns.get(dns);
       if (!cluster) return undefined;
-      prepared = forRevision(this.#bodies.perCluster(this.snapshot, cluster, endpoint), this.revision, { clusterId: cluster.id, endpoint });
+      prepared = forRevision(this.#bodies.perCluster(this.snapshot, cluster, endpoint), this.revision, {
+        clusterId: cluster.id,
+        endpoint,
+      });
       this.#perCluster.set(key, prepared);
     }
     return prepared;

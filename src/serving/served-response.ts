@@ -46,7 +46,13 @@ export class ServedBody {
   /** Response headers of a 200: [name, value, name, value, ...]. */
   headers(gzip: boolean): readonly (string | number)[] {
     if (!gzip) {
-      this.#identityHeaders ??= [...this.#common(this.etag), 'content-type', 'application/json', 'content-length', this.encoded.length];
+      this.#identityHeaders ??= [
+        ...this.#common(this.etag),
+        'content-type',
+        'application/json',
+        'content-length',
+        this.encoded.length,
+      ];
       return this.#identityHeaders;
     }
     this.#gzipHeaders ??= [
@@ -78,4 +84,3 @@ export type ServedResponse = ServedBody | OversizedBody;
 export function forRevision(encoded: EncodedDocument, revision: string, subject?: ResponseSubject): ServedResponse {
   return encoded.kind === 'oversized' ? encoded : new ServedBody(encoded, revision, subject);
 }
-

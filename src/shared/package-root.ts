@@ -15,7 +15,9 @@ function findPackageRoot(): URL {
       // A package.json that is not this package's: keep walking up.
     }
   }
-  throw new Error(`the folder of the ${PACKAGE_NAME} package (its package.json) was not found above ${import.meta.url}`);
+  throw new Error(
+    `the folder of the ${PACKAGE_NAME} package (its package.json) was not found above ${import.meta.url}`,
+  );
 }
 
 export const PACKAGE_ROOT = findPackageRoot();

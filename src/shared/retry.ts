@@ -30,7 +30,8 @@ export class RetryPolicy {
   #retries = 0;
 
   constructor(options: RetryPolicyOptions) {
-    if (!(options.firstMs > 0) || options.maxMs < options.firstMs) throw new RangeError(`a retry policy needs 0 < firstMs <= maxMs (got ${options.firstMs}, ${options.maxMs})`);
+    if (!(options.firstMs > 0) || options.maxMs < options.firstMs)
+      throw new RangeError(`a retry policy needs 0 < firstMs <= maxMs (got ${options.firstMs}, ${options.maxMs})`);
     this.#options = options;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;

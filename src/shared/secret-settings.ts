@@ -25,7 +25,9 @@ export function secretFrom(env: Env, name: string): string | undefined {
       const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
       return text === '' ? undefined : text;
     } catch (error) {
-      throw new ConfigError(`${name}_FILE: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new ConfigError(
+        `${name}_FILE: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
   }
   return direct === '' ? undefined : direct;
@@ -43,7 +45,8 @@ export function clusterTokenKeysFrom(env: Env): string[] {
   return value.split(',').map((key, i) => {
     const which = `CLUSTER_TOKEN_KEYS: key ${i + 1}`;
     if (key === '') throw new ConfigError(`${which} is empty; separate keys with single commas`);
-    if (/\p{Cc}/u.test(key) || /^\s|\s$/u.test(key)) throw new ConfigError(`${which} has whitespace at its ends or a control character; remove it`);
+    if (/\p{Cc}/u.test(key) || /^\s|\s$/u.test(key))
+      throw new ConfigError(`${which} has whitespace at its ends or a control character; remove it`);
     return key;
   });
 }

@@ -3,4 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from './package-root.ts';
 
-export const VERSION: string = (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version;
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }
+).version;

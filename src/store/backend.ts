@@ -1,5 +1,6 @@
 // The port every store backend implements, and nothing more: load the newest revision, watch
-// for new ones, commit the record changes of one write or one change set, describe itself (and, to survive a restart, offer
+// for new ones, commit the record changes of one write or one change set, describe itself (and, to survive a restart,
+// offer
 // its history or keep what the rules need of the revision published last). Everything around it (judging a
 // revision, keeping the last good one, serializing writes, the audit trail, the load report)
 // is the StoreRunner's (./store-runner.ts), once for every backend.
@@ -86,7 +87,9 @@ export interface CommitOptions {
 export interface CommitResult {
   /** The revision the store holds after the change. */
   revision: string;
-  /** "collection/id" -> the file that now holds the record, for each record written and not deleted (stores with files). */
+  /**
+   * "collection/id" -> the file that now holds the record, for each record written and not deleted (stores with files).
+   */
   sources?: ReadonlyMap<string, string>;
 }
 
@@ -105,7 +108,9 @@ export interface BackendDescription {
   pushBranch?: string;
   /** True for a store that follows a remote: a push webhook makes sense. */
   followsRemote: boolean;
-  /** A store fetched from a remote on an interval: how often, and when a fetch last succeeded (the metrics export both). */
+  /**
+   * A store fetched from a remote on an interval: how often, and when a fetch last succeeded (the metrics export both).
+   */
   sync?: { intervalMs: number; lastSuccessAt: Date | undefined };
   /** Nothing but the service's own writes ever changes this store (a seed file in memory). */
   fixed?: boolean;
@@ -130,7 +135,8 @@ export interface Backend {
    */
   watch(onChange: (reason: string) => void, between: Between): void;
   /**
-   * Stores the changes on top of `base` (the published revision the write was applied to), all in one revision (one commit, one transaction).
+   * Stores the changes on top of `base` (the published revision the write was applied to), all in one revision (one
+   * commit, one transaction).
    * The runner calls it in its queue: commits run one at a time, never during a load.
    * Throws BaseMoved when the store no longer holds `base`, StoreUnavailable when it cannot
    * take them; in both cases nothing is stored.

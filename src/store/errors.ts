@@ -86,5 +86,8 @@ export function isDiskFull(error: unknown): boolean {
 /** A backend's commit throws StoreUnavailable for what it knows; anything else is still a store fault. */
 export function asStoreFault(error: unknown): StoreUnavailable {
   if (error instanceof StoreUnavailable) return error;
-  return new StoreUnavailable('io', `the store could not take the write, so nothing was stored: ${describeError(error)}`);
+  return new StoreUnavailable(
+    'io',
+    `the store could not take the write, so nothing was stored: ${describeError(error)}`,
+  );
 }

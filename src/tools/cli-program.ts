@@ -27,7 +27,9 @@ export { type Outcome, UsageError } from './command-kit.ts';
 const VALIDATE_FORMATS: readonly ValidateFormat[] = ['text', 'json', 'github'];
 const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'markdown', 'json'];
 
-const REPO_DIR = 'the config repo: the folder that holds clusters/, platform_components/, namespaces/ and rolebindings/, anywhere in a Git repository';
+const REPO_DIR =
+  'the config repo: the folder that holds clusters/, platform_components/, namespaces/ and rolebindings/, anywhere ' +
+  'in a Git repository';
 
 export function buildProgram(io: CliIo, outcome: Outcome): Command {
   const palette = paletteFor(io.env, io.stdoutIsTerminal ?? false);
@@ -66,22 +68,36 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     )
     .argument('[repo-dir]', `${REPO_DIR} (default: the current folder, or the nearest one above it that holds them)`)
     .option('--base <rev>', 'the revision the change is judged against: a branch, tag, commit, HEAD~1, origin/main')
-    .addOption(new Option('--format <format>', 'text; json for programs; github for annotations on a pull request').choices(VALIDATE_FORMATS).default('text'))
+    .addOption(
+      new Option('--format <format>', 'text; json for programs; github for annotations on a pull request')
+        .choices(VALIDATE_FORMATS)
+        .default('text'),
+    )
     .option('--strict', 'count warnings as errors')
     .showHelpAfterError('Run gitops-config validate --help for its usage.')
     .addHelpText('after', `\n${EXIT_STATUS_HELP.validate}`)
     .action(
-      guarded(outcome, async (dirArg: string | undefined, options: { base?: string; format: ValidateFormat; strict?: boolean }) => {
-        const dir = dirArg === undefined ? defaultConfigDir(io.cwd) : existingDir(dirArg, io);
-        const report = await validateRepo(dir, {
-          strict: options.strict ?? false,
-          base: options.base,
-          maxRecordBytes: maxRecordBytes(io),
-          receiverHosts: receiverHostsOf(io),
-        });
-        io.stdout(renderValidation(report, options.format, annotationPaths(realpathSync(dir), annotationRoot(dir, io)), palette));
-        return report.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
-      }),
+      guarded(
+        outcome,
+        async (dirArg: string | undefined, options: { base?: string; format: ValidateFormat; strict?: boolean }) => {
+          const dir = dirArg === undefined ? defaultConfigDir(io.cwd) : existingDir(dirArg, io);
+          const report = await validateRepo(dir, {
+            strict: options.strict ?? false,
+            base: options.base,
+            maxRecordBytes: maxRecordBytes(io),
+            receiverHosts: receiverHostsOf(io),
+          });
+          io.stdout(
+            renderValidation(
+              report,
+              options.format,
+              annotationPaths(realpathSync(dir), annotationRoot(dir, io)),
+              palette,
+            ),
+          );
+          return report.errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+        },
+      ),
     );
 
   program
@@ -107,7 +123,9 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
           if (result.status === 'invalid') for (const p of result.problems) io.stderr(`  ${problemLine(p)}\n`);
           return EXIT_PROBLEMS;
         }
-        io.stdout(options.pretty ? `${JSON.stringify(JSON.parse(result.body.toString('utf8')), null, 2)}\n` : result.body);
+        io.stdout(
+          options.pretty ? `${JSON.stringify(JSON.parse(result.body.toString('utf8')), null, 2)}\n` : result.body,
+        );
         return EXIT_OK;
       }),
     );
@@ -116,46 +134,64 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .command('diff')
     .summary('the changes between two revisions')
     .description(
-      "Lists, per cluster and endpoint, the inputs that change between two revisions, old → new, computed with the server's " +
-        'merge code. Flags decommissions, removed clusters, cluster_dns changes and responses over 900 KiB first, and ' +
+      'Lists, per cluster and endpoint, the inputs that change between two revisions, old → new, computed with the ' +
+        "server's " +
+        'merge code. Flags decommissions, removed clusters, ' +
+        'cluster_dns changes and responses over 900 KiB first, and ' +
         'starts with REFUSED when the server, serving the base, would refuse the head.',
     )
     .argument('<repo-dir>', REPO_DIR)
     .argument('<base-rev>', 'the revision before: a branch, tag, commit, HEAD~1, origin/main')
     .argument('[head-rev]', 'the revision after (default: the working tree)')
-    .addOption(new Option('--format <format>', 'text; markdown for a pull-request comment; json for programs').choices(DIFF_FORMATS).default('text'))
+    .addOption(
+      new Option('--format <format>', 'text; markdown for a pull-request comment; json for programs')
+        .choices(DIFF_FORMATS)
+        .default('text'),
+    )
     .showHelpAfterError('Run gitops-config diff --help for its usage.')
     .addHelpText('after', `\n${EXIT_STATUS_HELP.diff}`)
     .action(
-      guarded(outcome, async (dirArg: string, baseRev: string, headRev: string | undefined, options: { format: DiffFormat }) => {
-        const dir = existingDir(dirArg, io);
-        const report = await diffRevisions(await readRevisions(dir, baseRev, headRev), receiverHostsOf(io));
-        if (!report.verdict.publish) {
-          io.stderr(
-            `gitops-config: the server, serving ${report.base.label}, would refuse ${report.head.label} (${report.verdict.problems.length} problem(s)) ` +
-              'and keep serving the base; fix them (gitops-config validate --base) before it is merged:\n',
-          );
-          for (const p of report.verdict.problems.slice(0, 50)) io.stderr(`${problemLine(p)}\n`);
-        }
-        io.stdout(renderDiff(report, options.format, palette));
-        return report.verdict.publish ? EXIT_OK : EXIT_PROBLEMS;
-      }),
+      guarded(
+        outcome,
+        async (dirArg: string, baseRev: string, headRev: string | undefined, options: { format: DiffFormat }) => {
+          const dir = existingDir(dirArg, io);
+          const report = await diffRevisions(await readRevisions(dir, baseRev, headRev), receiverHostsOf(io));
+          if (!report.verdict.publish) {
+            io.stderr(
+              `gitops-config: the server, serving ${report.base.label}, would refuse ${report.head.label} ` +
+                `(${report.verdict.problems.length} problem(s)) ` +
+                'and keep serving the base; fix them (gitops-config validate --base) before it is merged:\n',
+            );
+            for (const p of report.verdict.problems.slice(0, 50)) io.stderr(`${problemLine(p)}\n`);
+          }
+          io.stdout(renderDiff(report, options.format, palette));
+          return report.verdict.publish ? EXIT_OK : EXIT_PROBLEMS;
+        },
+      ),
     );
 
   program
     .command('apply')
     .summary('send a change set to a service')
     .description(
-      `Sends a change set — a JSON file {"message": ..., "writes": [...]}, the body of POST /api/v2/gitops/changes — to a service in crud mode, ` +
-        `with the token in ${TOKEN_VARIABLE} (or the file --token-file names). --preview prints what it would do, as diff prints it; ` +
+      `Sends a change set — a JSON file {"message": ..., "writes": [...]}, the body of POST /api/v2/gitops/changes — ` +
+        `to a service in crud mode, ` +
+        `with the token in ${TOKEN_VARIABLE} (or the file --token-file names). --preview prints what it would do, as ` +
+        `diff prints it; ` +
         '--dry-run whether it would be stored; without either it is committed and the new revision printed.',
     )
     .argument('<changes-file>', 'the change set, a JSON file')
     .requiredOption('--server <url>', "the service's address, e.g. https://gitops-config.example.com")
     .option('--token-file <file>', `a file holding the token (instead of ${TOKEN_VARIABLE})`)
     .addOption(new Option('--preview', 'print what the change set would do; store nothing').conflicts('dryRun'))
-    .addOption(new Option('--dry-run', 'ask whether the change set would be stored; store nothing').conflicts('preview'))
-    .addOption(new Option('--format <format>', 'of --preview: text; markdown; json, as the service answers').choices(DIFF_FORMATS).default('text'))
+    .addOption(
+      new Option('--dry-run', 'ask whether the change set would be stored; store nothing').conflicts('preview'),
+    )
+    .addOption(
+      new Option('--format <format>', 'of --preview: text; markdown; json, as the service answers')
+        .choices(DIFF_FORMATS)
+        .default('text'),
+    )
     .showHelpAfterError('Run gitops-config apply --help for its usage.')
     .addHelpText('after', `\n${EXIT_STATUS_HELP.apply}`)
     .action(
@@ -173,9 +209,12 @@ export function buildProgram(io: CliIo, outcome: Outcome): Command {
     .command('cluster-token')
     .summary("print a cluster's own token")
     .description(
-      'Prints the token a cluster reads its own three endpoints with (put it in the Flux Secret as token, or as password with the ' +
-        'cluster id as username): signed with the first key of CLUSTER_TOKEN_KEYS (or the file CLUSTER_TOKEN_KEYS_FILE names) ' +
-        "over the cluster id and the credential_generation of its record in the working tree. Raising credential_generation revokes it.",
+      'Prints the token a cluster reads its own three endpoints with (put it in the Flux Secret as token, or as ' +
+        'password with the ' +
+        'cluster id as username): signed with the first key of CLUSTER_TOKEN_KEYS (or the file ' +
+        'CLUSTER_TOKEN_KEYS_FILE names) ' +
+        'over the cluster id and the credential_generation of its record in the working tree. Raising ' +
+        'credential_generation revokes it.',
     )
     .argument('<cluster-id>', "the cluster's id (its file name in clusters/, without .yaml)")
     .option('--repo <dir>', `${REPO_DIR} (default: the current folder, or the nearest one above it that holds them)`)
@@ -232,6 +271,7 @@ function maxRecordBytes(io: CliIo): number | undefined {
   const value = io.env.MAX_RECORD_BYTES;
   if (value === undefined || value === '') return undefined;
   const bytes = byteSize(value);
-  if (bytes === undefined) throw new UsageError(`MAX_RECORD_BYTES=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
+  if (bytes === undefined)
+    throw new UsageError(`MAX_RECORD_BYTES=${value} is not a size; use e.g. 1mb, 512kb or plain bytes`);
   return bytes;
 }

@@ -29,7 +29,12 @@ export async function run(argv: string[], io: CliIo = processIo()): Promise<numb
     // Commander has written its message (or the help, or the version) already.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     // What the command line names cannot be read: nothing was judged.
-    if (error instanceof RevisionError || error instanceof NotAConfigRepoError || error instanceof UnsupportedRepositoryForm || error instanceof GitDirectoryError) {
+    if (
+      error instanceof RevisionError ||
+      error instanceof NotAConfigRepoError ||
+      error instanceof UnsupportedRepositoryForm ||
+      error instanceof GitDirectoryError
+    ) {
       io.stderr(`gitops-config: ${error.message}\n`);
       return EXIT_USAGE;
     }

@@ -11,20 +11,36 @@ import type { Cluster } from '../domain/records.ts';
 import { parseRecordFile } from '../domain/repo-layout/record-file-parse.ts';
 import { locateProblems } from '../domain/repo-layout/problem-positions.ts';
 
-export type ClusterTokenOutcome = { ok: true; token: string; generation: number } | { ok: false; message: string; problems: Problem[] };
+export type ClusterTokenOutcome =
+  { ok: true; token: string; generation: number } | { ok: false; message: string; problems: Problem[] };
 
 /** Thrown for what the command line got wrong (exit 2). */
 export class ClusterTokenUsage extends Error {}
 
-export async function clusterToken(dir: string, clusterId: string, keys: readonly string[]): Promise<ClusterTokenOutcome> {
+export async function clusterToken(
+  dir: string,
+  clusterId: string,
+  keys: readonly string[],
+): Promise<ClusterTokenOutcome> {
   if (!isValidId(clusterId)) throw new ClusterTokenUsage(`"${clusterId}" is not a cluster id: an id is ${ID_RULE}`);
   if (keys.length === 0) {
-    throw new ClusterTokenUsage('CLUSTER_TOKEN_KEYS (or CLUSTER_TOKEN_KEYS_FILE) is not set: the token is signed with its first key, as the server has it');
+    throw new ClusterTokenUsage(
+      'CLUSTER_TOKEN_KEYS (or CLUSTER_TOKEN_KEYS_FILE) is not set: the token is signed with its first key, as the ' +
+        'server has it',
+    );
   }
-  const paths = [`clusters/${clusterId}.yaml`, `clusters/${clusterId}.yml`].filter((path) => existsSync(join(dir, path)));
-  if (paths.length === 0) return { ok: false, message: `no cluster "${clusterId}": ${dir} has no clusters/${clusterId}.yaml`, problems: [] };
-  if (paths.length > 1) return { ok: false, message: `cluster "${clusterId}" is defined twice (${paths.join(', ')}); the server refuses such a revision`, problems: [] };
-  const path = paths[0]!;
+  const paths = [`clusters/${clusterId}.yaml`, `clusters/${clusterId}.yml`].filter((path) =>
+    existsSync(join(dir, path)),
+  );
+  if (paths.length === 0)
+    return { ok: false, message: `no cluster "${clusterId}": ${dir} has no clusters/${clusterId}.yaml`, problems: [] };
+  if (paths.length > 1)
+    return {
+      ok: false,
+      message: `cluster "${clusterId}" is defined twice (${paths.join(', ')}); the server refuses such a revision`,
+      problems: [],
+    };
+  const path = paths[0];
   const text = readFileSync(join(dir, path), 'utf8');
   const parsed = parseRecordFile(path, text)!;
   if (parsed.record === undefined) {
@@ -32,5 +48,5 @@ export async function clusterToken(dir: string, clusterId: string, keys: readonl
     return { ok: false, message: `${path} is not a valid cluster record; the server would not serve it`, problems };
   }
   const generation = (parsed.record as Cluster).credential_generation;
-  return { ok: true, token: signClusterToken(clusterTokenKey(keys[0]!), clusterId, generation), generation };
+  return { ok: true, token: signClusterToken(clusterTokenKey(keys[0]), clusterId, generation), generation };
 }

@@ -19,12 +19,16 @@ export interface Outcome {
  * reported by commander like its own usage errors (one line and where to find the usage).
  * Commander calls it with the arguments, the options and, last, the command itself.
  */
-export function guarded<A extends unknown[]>(outcome: Outcome, action: (...args: A) => Promise<number>): (...args: unknown[]) => Promise<void> {
+export function guarded<A extends unknown[]>(
+  outcome: Outcome,
+  action: (...args: A) => Promise<number>,
+): (...args: unknown[]) => Promise<void> {
   return async (...args) => {
     try {
       outcome.exitCode = await action(...(args as A));
     } catch (error) {
-      if (error instanceof UsageError) (args.at(-1) as Command).error(error.message, { exitCode: EXIT_USAGE, code: 'gitops-config.usage' });
+      if (error instanceof UsageError)
+        (args.at(-1) as Command).error(error.message, { exitCode: EXIT_USAGE, code: 'gitops-config.usage' });
       throw error;
     }
   };

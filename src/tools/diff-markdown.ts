@@ -24,7 +24,8 @@ export function renderMarkdown(report: DiffReport): string {
   out.push(
     s.clusters_changed === 0
       ? `**No cluster's responses change.** Base ${code(revision(report.base))} → head ${code(revision(report.head))}.`
-      : `**${plural(s.clusters_changed, 'cluster')} of ${s.clusters_total} change.** Base ${code(revision(report.base))} → head ${code(revision(report.head))}.`,
+      : `**${plural(s.clusters_changed, 'cluster')} of ${s.clusters_total} change.** Base ` +
+          `${code(revision(report.base))} → head ${code(revision(report.head))}.`,
   );
   if (!report.verdict.publish) {
     out.push('', '> [!CAUTION]', '> **The server would refuse this revision** and keep serving the base:');
@@ -32,18 +33,36 @@ export function renderMarkdown(report: DiffReport): string {
     if (report.verdict.problems.length > 20) out.push(`> - …and ${report.verdict.problems.length - 20} more`);
   }
   if (report.base.problems.length > 0) {
-    out.push('', `_The base revision has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it is._`);
+    out.push(
+      '',
+      `_The base revision has ${plural(report.base.problems.length, 'problem')}; the server would not have served it ` +
+        `as it is._`,
+    );
   }
   if (s.emptied.length > 0) {
-    out.push('', '> [!CAUTION]', '> **Decommission:** these lists become empty, so each agent deletes everything it rendered from them.');
+    out.push(
+      '',
+      '> [!CAUTION]',
+      '> **Decommission:** these lists become empty, so each agent deletes everything it rendered from them.',
+    );
     for (const e of s.emptied) out.push(`> - ${code(e.cluster)} **${e.endpoint}**: ${e.before} → 0 inputs`);
   }
   const warnings = [
     ...s.clusters_removed.map(
-      (id) => `Cluster ${code(id)} is removed: its endpoints will answer 404, its agent keeps its last inputs and goes not-ready (to decommission, empty its lists first).`,
+      (id) =>
+        `Cluster ${code(id)} is removed: its endpoints will answer 404, its agent keeps its last inputs and goes ` +
+        `not-ready (to decommission, empty its lists first).`,
     ),
-    ...s.dns_changes.map((d) => `Cluster ${code(d.cluster)} moves from ${code(d.from)} to ${code(d.to)}: an agent still polling the old URL gets 404.`),
-    ...s.oversized.map((o) => `${code(o.cluster)} **${o.endpoint}** would be over 900 KiB: the server answers 500 and the agent keeps its last inputs.`),
+    ...s.dns_changes.map(
+      (d) =>
+        `Cluster ${code(d.cluster)} moves from ${code(d.from)} to ${code(d.to)}: an agent still polling the old URL ` +
+        `gets 404.`,
+    ),
+    ...s.oversized.map(
+      (o) =>
+        `${code(o.cluster)} **${o.endpoint}** would be over 900 KiB: the server answers 500 and the agent keeps its ` +
+        `last inputs.`,
+    ),
   ];
   if (warnings.length > 0) {
     out.push('', '> [!WARNING]');
@@ -51,7 +70,8 @@ export function renderMarkdown(report: DiffReport): string {
   }
   if (s.clusters_changed > 0) {
     out.push('', '| environment | clusters changed |', '|---|---:|');
-    for (const [env, n] of Object.entries(s.by_environment).sort(([a], [b]) => envRank(a) - envRank(b))) out.push(`| ${env} | ${n} |`);
+    for (const [env, n] of Object.entries(s.by_environment).sort(([a], [b]) => envRank(a) - envRank(b)))
+      out.push(`| ${env} | ${n} |`);
     out.push(`| **all** | **${s.clusters_changed}** |`);
     out.push('', `Inputs: ${s.inputs_added} added, ${s.inputs_removed} removed, ${s.inputs_changed} changed.`);
   }
@@ -71,7 +91,11 @@ export function renderMarkdown(report: DiffReport): string {
   }
   if (shown < groups.length) {
     const rest = groups.slice(shown).reduce((n, g) => n + g.length, 0);
-    out.push('', `_…and ${plural(groups.length - shown, 'more change group')} (${plural(rest, 'cluster')}), left out to keep this comment short: run \`gitops-config diff\` for the full report._`);
+    out.push(
+      '',
+      `_…and ${plural(groups.length - shown, 'more change group')} (${plural(rest, 'cluster')}), left out to keep ` +
+        `this comment short: run \`gitops-config diff\` for the full report._`,
+    );
   }
   const listing = report.listing;
   if (listing.added.length + listing.removed.length + listing.changed.length > 0) {
@@ -88,7 +112,17 @@ function groupClusters(clusters: ClusterDiff[]): ClusterDiff[][] {
     const key = JSON.stringify([
       c.status,
       c.previous_cluster_dns === undefined ? null : [c.previous_cluster_dns, c.cluster_dns],
-      c.endpoints.map((e) => [e.endpoint, e.added, e.removed, e.changed, e.reordered, e.emptied, e.oversized, e.before === null, e.after === null]),
+      c.endpoints.map((e) => [
+        e.endpoint,
+        e.added,
+        e.removed,
+        e.changed,
+        e.reordered,
+        e.emptied,
+        e.oversized,
+        e.before === null,
+        e.after === null,
+      ]),
     ]);
     const group = groups.get(key);
     if (group) group.push(c);
@@ -98,19 +132,30 @@ function groupClusters(clusters: ClusterDiff[]): ClusterDiff[][] {
 }
 
 function groupMarkdown(group: ClusterDiff[]): string {
-  const first = group[0]!;
+  const first = group[0];
   const lines: string[] = [];
-  const names = group.slice(0, MAX_IDS_PER_GROUP).map((c) => code(c.id)).join(', ');
+  const names = group
+    .slice(0, MAX_IDS_PER_GROUP)
+    .map((c) => code(c.id))
+    .join(', ');
   const more = group.length > MAX_IDS_PER_GROUP ? ` and ${group.length - MAX_IDS_PER_GROUP} more` : '';
   const envs = new Map<string, number>();
   for (const c of group) envs.set(c.environment, (envs.get(c.environment) ?? 0) + 1);
-  const envText = [...envs].sort(([a], [b]) => envRank(a) - envRank(b)).map(([e, n]) => `${e} ${n}`).join(', ');
+  const envText = [...envs]
+    .sort(([a], [b]) => envRank(a) - envRank(b))
+    .map(([e, n]) => `${e} ${n}`)
+    .join(', ');
   const status = first.status === 'added' ? ' (new)' : first.status === 'removed' ? ' (removed)' : '';
   lines.push(`#### ${plural(group.length, 'cluster')}${status}: ${names}${more}`, '', `_${envText}_`);
-  if (group.length === 1 && first.previous_cluster_dns) lines.push('', `cluster_dns: ${code(first.previous_cluster_dns)} → ${code(first.cluster_dns)}`);
+  if (group.length === 1 && first.previous_cluster_dns)
+    lines.push('', `cluster_dns: ${code(first.previous_cluster_dns)} → ${code(first.cluster_dns)}`);
   for (const e of first.endpoints) {
     const counts = group.length === 1 ? ` (${count(e.before)} → ${count(e.after)})` : '';
-    const flag = e.emptied ? ' — :warning: **emptied: decommission**' : e.oversized ? ' — :warning: **over 900 KiB**' : '';
+    const flag = e.emptied
+      ? ' — :warning: **emptied: decommission**'
+      : e.oversized
+        ? ' — :warning: **over 900 KiB**'
+        : '';
     lines.push('', `**${e.endpoint}**${counts}${flag}`, '');
     if (first.status === 'removed') lines.push('- the endpoint answers 404');
     lines.push(...markdownInputLines(e.added, e.removed, e.changed, e.reordered));
@@ -123,7 +168,7 @@ function markdownInputLines(added: string[], removed: string[], changed: InputCh
   for (const id of added) lines.push(`- added ${code(id)}`);
   for (const id of removed) lines.push(`- removed ${code(id)}`);
   for (const change of changed) {
-    if (change.fields.length === 1) lines.push(`- changed ${code(change.id)}: ${fieldMarkdown(change.fields[0]!)}`);
+    if (change.fields.length === 1) lines.push(`- changed ${code(change.id)}: ${fieldMarkdown(change.fields[0])}`);
     else {
       lines.push(`- changed ${code(change.id)}:`);
       for (const f of change.fields) lines.push(`  - ${fieldMarkdown(f)}`);

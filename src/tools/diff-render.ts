@@ -18,11 +18,18 @@ export function renderDiff(report: DiffReport, format: DiffFormat, palette: Pale
 function renderText(report: DiffReport, palette: Palette): string {
   const out: string[] = [`diff: base ${revision(report.base)} → head ${revision(report.head)}`];
   if (!report.verdict.publish) {
-    out.push(palette.error('!! REFUSED: the server, serving the base, would refuse the head and keep serving the base:'));
+    out.push(
+      palette.error('!! REFUSED: the server, serving the base, would refuse the head and keep serving the base:'),
+    );
     out.push(...report.verdict.problems.slice(0, 50).map((p) => palette.error(`!!   ${problemLine(p)}`)));
   }
   if (report.base.problems.length > 0) {
-    out.push(palette.warning(`note: base has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it is`));
+    out.push(
+      palette.warning(
+        `note: base has ${plural(report.base.problems.length, 'problem')}; the server would not have served it as it ` +
+          `is`,
+      ),
+    );
   }
   out.push(...alerts(report).map((line) => palette.error(`!! ${line}`)));
   for (const cluster of report.clusters) {
@@ -44,7 +51,11 @@ function renderText(report: DiffReport, palette: Palette): string {
 
 function clusterHeading(c: ClusterDiff): string {
   const status =
-    c.status === 'added' ? ' [new cluster]' : c.status === 'removed' ? ' [removed: its endpoints answer 404, its agent keeps its last inputs]' : '';
+    c.status === 'added'
+      ? ' [new cluster]'
+      : c.status === 'removed'
+        ? ' [removed: its endpoints answer 404, its agent keeps its last inputs]'
+        : '';
   const dns = c.previous_cluster_dns ? `${c.previous_cluster_dns} → ${c.cluster_dns}` : c.cluster_dns;
   const env = c.previous_environment ? `${c.previous_environment} → ${c.environment}` : c.environment;
   return `cluster ${c.id} (${env}, ${dns})${status}`;
@@ -57,7 +68,11 @@ function endpointFlags(e: EndpointDiff): string {
   return flags.length ? `  !! ${flags.join('; ')}` : '';
 }
 
-function inputLines(e: Pick<EndpointDiff, 'added' | 'removed' | 'changed' | 'reordered'>, indent: string, palette: Palette): string[] {
+function inputLines(
+  e: Pick<EndpointDiff, 'added' | 'removed' | 'changed' | 'reordered'>,
+  indent: string,
+  palette: Palette,
+): string[] {
   const lines: string[] = [];
   for (const id of e.added) lines.push(`${indent}${palette.added(`+ ${id}`)}`);
   for (const id of e.removed) lines.push(`${indent}${palette.removed(`- ${id}`)}`);
@@ -75,12 +90,14 @@ function alerts(report: DiffReport): string[] {
   const lines: string[] = [];
   for (const e of summary.emptied) {
     lines.push(
-      `DECOMMISSION: ${e.cluster} ${e.endpoint} becomes empty (${e.before} → 0 inputs); the agent deletes everything it rendered from it`,
+      `DECOMMISSION: ${e.cluster} ${e.endpoint} becomes empty (${e.before} → 0 inputs); the agent deletes everything ` +
+        `it rendered from it`,
     );
   }
   for (const id of summary.clusters_removed) {
     lines.push(
-      `REMOVED CLUSTER: ${id}: its endpoints will answer 404; its agent keeps its last inputs and goes not-ready (to decommission, empty its lists first)`,
+      `REMOVED CLUSTER: ${id}: its endpoints will answer 404; its agent keeps its last inputs and goes not-ready (to ` +
+        `decommission, empty its lists first)`,
     );
   }
   for (const d of summary.dns_changes) {

@@ -35,23 +35,35 @@ export async function readRevisions(dir: string, baseRev: string, headRev: strin
   const workingTree = await workingTreeFiles(dir);
   const known = new Map(workingTree.files.flatMap((f) => (f.text === undefined ? [] : [[f.blobId, f.text] as const])));
   const reader = new ObjectReader(repo.root, cache);
-  const head = headCommit === undefined ? workingTree : await commitFiles(repo, headRev!, headCommit, cache, known, reader);
+  const head =
+    headCommit === undefined ? workingTree : await commitFiles(repo, headRev!, headCommit, cache, known, reader);
   for (const f of head.files) if (f.text !== undefined) known.set(f.blobId, f.text);
   const base = await commitFiles(repo, baseRev, baseCommit, cache, known, reader);
   const newest = headCommit ?? (await headOf(repo.root));
   return { base, head, headAllowsShrink: newest !== undefined && (await commitAllowsShrink(repo.root, newest, cache)) };
 }
 
-export async function diffRevisions({ base, head, headAllowsShrink }: DiffRevisions, receiverHosts?: ReceiverHosts): Promise<DiffReport> {
+export async function diffRevisions(
+  { base, head, headAllowsShrink }: DiffRevisions,
+  receiverHosts?: ReceiverHosts,
+): Promise<DiffReport> {
   // One loader: the head's files that the base has too are parsed once.
   const loader = new RecordFileLoader();
   const before = await revisionReport(loader, base.files, base.commit ?? 'base');
   const after = await revisionReport(loader, head.files, head.commit ?? 'working-tree');
   // As the server would judge the head while it serves the base.
-  const judged = judge({ snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink }, before.snapshot, { receiverHosts });
+  const judged = judge(
+    { snapshot: after.snapshot, problems: after.loadProblems, allowShrink: headAllowsShrink },
+    before.snapshot,
+    { receiverHosts },
+  );
   const problems = await locateInFiles(withSources(judged.problems, after.sources), head.files);
   return revisionDiff(before.snapshot, after.snapshot, {
-    base: { label: base.label, commit: base.commit ?? null, problems: await locateInFiles(before.loadProblems, base.files) },
+    base: {
+      label: base.label,
+      commit: base.commit ?? null,
+      problems: await locateInFiles(before.loadProblems, base.files),
+    },
     head: { label: head.label, commit: head.commit ?? null },
     judgement: { ...judged, problems, blocking: problems.filter(isError) },
   });

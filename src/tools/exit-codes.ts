@@ -7,7 +7,9 @@ export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
 
 const USAGE_LINE =
-  '  2  usage: an unknown command or option, a missing argument, a folder with no\n     record files, a revision that cannot be read, a Git repository in a form\n     that is not supported (sha256, reftable, an unknown extension)';
+  '  2  usage: an unknown command or option, a missing argument, a folder with no\n     record files, a revision ' +
+  'that cannot be read, a Git repository in a form\n     that is not supported (sha256, reftable, an unknown ' +
+  'extension)';
 
 /** What --help says about them, for the program and for each command. */
 export const EXIT_STATUS_HELP = {

@@ -21,7 +21,11 @@ export type InputsOutcome =
   | { ok: false; status: 'not_found' | 'oversized'; message: string };
 
 /** What GET /api/v2/gitops/clusters/{dns}/{endpoint} (or /clusters) would answer for this directory. */
-export async function previewInputs(dir: string, endpoint: string, clusterDns: string | undefined): Promise<InputsOutcome> {
+export async function previewInputs(
+  dir: string,
+  endpoint: string,
+  clusterDns: string | undefined,
+): Promise<InputsOutcome> {
   const files = await readWorkingTree(dir);
   // The revision id comes from Git when the folder is a repository's top: one in a form not
   // read here is refused (UnsupportedRepositoryForm) rather than misread.
@@ -32,7 +36,9 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
     return {
       ok: false,
       status: 'invalid',
-      message: `the server would refuse this revision (${judgement.blocking.length} problem(s)) and keep serving the previous one`,
+      message:
+        `the server would refuse this revision (${judgement.blocking.length} problem(s)) and keep serving the ` +
+        `previous one`,
       problems: await locateInFiles(judgement.blocking, files),
     };
   }
@@ -42,7 +48,12 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
     prepared = responses.clustersList();
   } else if (isPerClusterEndpoint(endpoint) && clusterDns !== undefined) {
     prepared = responses.forCluster(endpoint, clusterDns);
-    if (!prepared) return { ok: false, status: 'not_found', message: `no cluster has cluster_dns "${clusterDns}" (the server answers 404)` };
+    if (!prepared)
+      return {
+        ok: false,
+        status: 'not_found',
+        message: `no cluster has cluster_dns "${clusterDns}" (the server answers 404)`,
+      };
   } else {
     throw new Error(`unknown endpoint ${endpoint}`);
   }
@@ -50,7 +61,9 @@ export async function previewInputs(dir: string, endpoint: string, clusterDns: s
     return {
       ok: false,
       status: 'oversized',
-      message: `the response would be ${prepared.bytes} bytes, over the consumer's limit of 921600 bytes (900 KiB); the server refuses it with a 500`,
+      message:
+        `the response would be ${prepared.bytes} bytes, over the consumer's limit of 921600 bytes (900 KiB); ` +
+        `the server refuses it with a 500`,
     };
   }
   return { ok: true, body: prepared.body, revision: loaded.snapshot.revision };

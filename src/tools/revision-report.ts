@@ -19,7 +19,11 @@ export interface RevisionReport {
   failed: ReadonlySet<string>;
 }
 
-export async function revisionReport(loader: RecordFileLoader, files: readonly RecordFileEntry[], revision: string): Promise<RevisionReport> {
+export async function revisionReport(
+  loader: RecordFileLoader,
+  files: readonly RecordFileEntry[],
+  revision: string,
+): Promise<RevisionReport> {
   const loaded = await loader.load(files, revision);
   const built = createSnapshot(loaded.records, revision);
   const failed = new Set<string>();
@@ -40,7 +44,10 @@ export async function revisionReport(loader: RecordFileLoader, files: readonly R
  * text of each file a problem names is read (only those); a file that has none (one refused
  * for what it is) puts its problems at 1:1.
  */
-export async function locateInFiles(problems: readonly Problem[], files: readonly RecordFileEntry[]): Promise<Problem[]> {
+export async function locateInFiles(
+  problems: readonly Problem[],
+  files: readonly RecordFileEntry[],
+): Promise<Problem[]> {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const texts = new Map<string, string>();
   for (const path of filesToLocate(problems)) {

@@ -35,7 +35,10 @@ export async function workingTreeFiles(dir: string): Promise<RevisionFiles> {
  */
 export function historyOf(dir: string, rev: string): GitLocation {
   const location = locateInGitRepository(dir);
-  if (!location) throw new RevisionError(`${dir} is not a Git repository, nor inside one (no .git in it or above it), so revision "${rev}" cannot be read`);
+  if (!location)
+    throw new RevisionError(
+      `${dir} is not a Git repository, nor inside one (no .git in it or above it), so revision "${rev}" cannot be read`,
+    );
   checkedGitDirectory(location.root);
   return location;
 }
@@ -53,7 +56,11 @@ export async function commitFiles(
   reader: ObjectReader = new ObjectReader(repo.root, cache),
   maxBytes?: number,
 ): Promise<RevisionFiles> {
-  return { label, commit, files: await commitFileEntries(repo.root, commit, cache, reader, known, maxBytes, repo.folder) };
+  return {
+    label,
+    commit,
+    files: await commitFileEntries(repo.root, commit, cache, reader, known, maxBytes, repo.folder),
+  };
 }
 
 /** Resolves a revision to a commit id: a branch, remote branch, tag, (short) commit id, HEAD, with ~N and ^N. */
@@ -90,19 +97,26 @@ async function resolveName(repo: GitDirectory, name: string, cache: object): Pro
       } catch (error) {
         const code = (error as { code?: string }).code;
         throw new RevisionError(
-          code === 'AmbiguousError' ? `"${name}" matches more than one object; give more digits` : `no commit or ref named "${name}"`,
+          code === 'AmbiguousError'
+            ? `"${name}" matches more than one object; give more digits`
+            : `no commit or ref named "${name}"`,
         );
       }
     }
   }
-  if (oid === undefined) throw new RevisionError(`no commit or ref named "${name}" (is the history fetched? CI checkouts often need fetch-depth: 0)`);
+  if (oid === undefined)
+    throw new RevisionError(
+      `no commit or ref named "${name}" (is the history fetched? CI checkouts often need fetch-depth: 0)`,
+    );
   // Annotated tags point at a tag object; follow them to the commit.
   for (let hops = 0; hops < 10; hops++) {
     let object;
     try {
       object = await isomorphicGit.readObject({ fs, gitdir, oid, cache, format: 'parsed' });
     } catch {
-      throw new RevisionError(`"${name}" resolves to ${oid}, which is not in the object store (is the history fetched?)`);
+      throw new RevisionError(
+        `"${name}" resolves to ${oid}, which is not in the object store (is the history fetched?)`,
+      );
     }
     if (object.type === 'commit') return oid;
     if (object.type === 'tag') {

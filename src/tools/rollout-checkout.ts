@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { editRecordFileText } from '../domain/repo-layout/record-file-edit.ts';
-import type { Collection } from '../domain/records.ts';
 import { type RolloutAction, rolloutAction, type RolloutChange } from '../domain/rollouts/rollout-actions.ts';
 import { planRollout, type RolloutPlan } from '../domain/rollouts/rollout-plan.ts';
 import { count, listed } from '../domain/rollouts/rollout-words.ts';
@@ -76,7 +75,7 @@ async function writeChange(dir: string, report: RevisionReport, change: RolloutC
       continue;
     }
     const record = write.op === 'replace' ? write.record : change.rollout!;
-    await replaceFile(file, editRecordFileText(write.collection as Collection, readFileSync(file, 'utf8'), record));
+    await replaceFile(file, editRecordFileText(write.collection, readFileSync(file, 'utf8'), record));
     edited.push(path);
   }
   return edited;
@@ -99,7 +98,7 @@ function summary(
   const lines = edited.map((path) => `edited ${path}`);
   const { rollout, steps } = plan;
   if (action.kind === 'advance') {
-    const next = steps[rollout.released]!;
+    const next = steps[rollout.released];
     const clusters = count(next.members.length, 'cluster');
     lines.push(`step ${next.step} of ${steps.length} (wave ${next.wave}, ${clusters}): ${listed(next.members, 20)}`);
   }

@@ -60,7 +60,7 @@ export function addRolloutCommand(program: Command, io: CliIo, outcome: Outcome,
         }),
       );
   };
-  show('list', "every rollout a service serves: its state, the reason, the step reached, its clusters by state", false);
+  show('list', 'every rollout a service serves: its state, the reason, the step reached, its clusters by state', false);
   show('status', 'one rollout: its state and the reason, and each step with its times and its clusters by state', true);
 
   type Build = (args: string[], options: ActionOptions) => RolloutAction;
@@ -88,29 +88,44 @@ export function addRolloutCommand(program: Command, io: CliIo, outcome: Outcome,
               throw new UsageError('--preview, --dry-run and --token-file go with --server (in a checkout: git diff)');
             }
             const dir = options.repo === undefined ? defaultConfigDir(io.cwd) : existingDir(options.repo, io);
-            return actInCheckout(dir, positional[0]!, action, force, io);
+            return actInCheckout(dir, positional[0], action, force, io);
           }
           if (options.repo !== undefined) {
             throw new UsageError('--repo and --server name two places to act on; give one');
           }
           const server = { ...options, server: options.server };
-          return clientUsage(() => actOnServer(positional[0]!, action, force, server, io, palette));
+          return clientUsage(() => actOnServer(positional[0], action, force, server, io, palette));
         }),
       );
   };
   const advance = 'release the next step (refused while its gates have not passed, unless --force)';
-  act('advance', advance, () => ({ kind: 'advance' }), (c) =>
-    c.option('--force', 'release it although the gates have not passed (a person may; the service never does)'));
-  act('approve', 'approve a wave that waits for approval', (args) => ({ kind: 'approve', wave: args[1]! }), (c) =>
-    c.argument('<wave>', 'the name of the wave'));
+  act(
+    'advance',
+    advance,
+    () => ({ kind: 'advance' }),
+    (c) => c.option('--force', 'release it although the gates have not passed (a person may; the service never does)'),
+  );
+  act(
+    'approve',
+    'approve a wave that waits for approval',
+    (args) => ({ kind: 'approve', wave: args[1] }),
+    (c) => c.argument('<wave>', 'the name of the wave'),
+  );
   act('pause', 'stop the rollout advancing', () => ({ kind: 'pause' }));
   act('resume', 'let a paused rollout advance again', () => ({ kind: 'resume' }));
-  act('rollback', 'lower released to --to (default 0: every cluster back to the catalog entry as it is), and pause',
+  act(
+    'rollback',
+    'lower released to --to (default 0: every cluster back to the catalog entry as it is), and pause',
     (_args, options) => ({ kind: 'rollback', step: stepNumber(options.to ?? '0') }),
-    (c) => c.option('--to <step>', 'the steps that stay released: 0 to one below the released step'));
+    (c) => c.option('--to <step>', 'the steps that stay released: 0 to one below the released step'),
+  );
   const complete = 'fold set into the catalog entry and remove the rollout, in one change';
-  act('complete', complete, (_a, o) => ({ kind: 'complete', force: o.force === true }), (c) =>
-    c.option('--force', 'complete it although steps are not released (their clusters change at once)'));
+  act(
+    'complete',
+    complete,
+    (_a, o) => ({ kind: 'complete', force: o.force === true }),
+    (c) => c.option('--force', 'complete it although steps are not released (their clusters change at once)'),
+  );
 }
 
 function formatOption(description: string, formats: readonly string[]): Option {

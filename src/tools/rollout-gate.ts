@@ -21,18 +21,20 @@ export function checkoutGate(plan: RolloutPlan): Gate {
     const resume = `gitops-config rollout resume ${rollout.id}`;
     return { pass: false, why: `rollout ${rollout.id} is paused: resume it first (${resume}), or ${FORCE}` };
   }
-  const wave = rollout.waves[next.waveIndex]!;
+  const wave = rollout.waves[next.waveIndex];
   if (next.opensWave && wave.approval && !rollout.approved.includes(wave.name)) {
     return {
       pass: false,
-      why: `step ${next.step} opens wave ${wave.name}, which waits for approval: ` +
+      why:
+        `step ${next.step} opens wave ${wave.name}, which waits for approval: ` +
         `approve it first (gitops-config rollout approve ${rollout.id} ${wave.name}), or ${FORCE}`,
     };
   }
   const last = rollout.released === 0 ? '' : ` whether step ${rollout.released} is done and its soak passed, and`;
   return {
     pass: true,
-    note: `a checkout does not show the fleet:${last} whether the rollout is halted, only the service knows; ` +
+    note:
+      `a checkout does not show the fleet:${last} whether the rollout is halted, only the service knows; ` +
       `merge this once \`gitops-config rollout status ${rollout.id} --server <url>\` says ready`,
   };
 }

@@ -117,8 +117,8 @@ export function planFromStatus(rollout: Rollout, detail: RolloutDetail): Rollout
     if (index === undefined) throw new Error(`the status of rollout ${rollout.id} names a wave it has not: ${s.wave}`);
     const members = s.clusters.map((c) => c.id);
     for (const id of members) stepOf.set(id, s.step);
-    const opensWave = i === 0 || detail.steps[i - 1]!.wave !== s.wave;
-    const soakMs = goDurationMs(rollout.waves[index]!.soak);
+    const opensWave = i === 0 || detail.steps[i - 1].wave !== s.wave;
+    const soakMs = goDurationMs(rollout.waves[index].soak);
     return { step: s.step, wave: s.wave, waveIndex: index, opensWave, members, soakMs };
   });
   const waves: PlannedWave[] = rollout.waves.map((w) => {

@@ -20,17 +20,25 @@ export function renderRolloutList(list: RolloutList, format: RolloutFormat, pale
   if (format === 'markdown') {
     const rows = list.rollouts.map((r) =>
       row([
-        r.id, r.component, setText(r), `**${r.state}**`, reached(r, r.steps), clustersText(r.clusters), cell(r.reason),
+        r.id,
+        r.component,
+        setText(r),
+        `**${r.state}**`,
+        reached(r, r.steps),
+        clustersText(r.clusters),
+        cell(r.reason),
       ]),
     );
     const head = ['| Rollout | Component | Set | State | Step | Clusters | Reason |', '|---|---|---|---|---|---|---|'];
     return `${[...head, ...rows].join('\n')}\n`;
   }
-  const blocks = list.rollouts.map((r) => [
-    `${palette.heading(r.id)}: ${r.component} → ${setText(r)}`,
-    `  ${stateText(r.state, palette)}: ${r.reason}`,
-    `  ${reached(r, r.steps)}; clusters: ${clustersText(r.clusters)}`,
-  ].join('\n'));
+  const blocks = list.rollouts.map((r) =>
+    [
+      `${palette.heading(r.id)}: ${r.component} → ${setText(r)}`,
+      `  ${stateText(r.state, palette)}: ${r.reason}`,
+      `  ${reached(r, r.steps)}; clusters: ${clustersText(r.clusters)}`,
+    ].join('\n'),
+  );
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -62,7 +70,9 @@ function renderMarkdown(detail: RolloutDetail): string {
     '|---|---|---|---|---|---|',
   ];
   for (const step of detail.steps) {
-    const groups = byState(step).map(([state, ids]) => `${state}: ${listed(ids, MAX_IDS)}`).join('<br>');
+    const groups = byState(step)
+      .map(([state, ids]) => `${state}: ${listed(ids, MAX_IDS)}`)
+      .join('<br>');
     const revision = step.released_in === null ? '' : ` (${step.released_in.slice(0, 12)})`;
     const released = step.released_at === null ? '—' : `${step.released_at}${revision}`;
     const soak = step.soak_ends_at ?? '—';
@@ -77,7 +87,9 @@ function reached(item: Pick<RolloutListItem, 'released'>, steps: number): string
 }
 
 function setText(item: Pick<RolloutListItem, 'set'>): string {
-  return Object.entries(item.set).map(([field, value]) => `${field} ${value}`).join(', ');
+  return Object.entries(item.set)
+    .map(([field, value]) => `${field} ${value}`)
+    .join(', ');
 }
 
 /** The states that have clusters, in the order of the API: "fetched 1, pending 23". */

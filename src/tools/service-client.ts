@@ -39,7 +39,9 @@ export function tokenFrom(tokenFile: string | undefined, io: CliIo): string {
     try {
       token = readFileSync(path, 'utf8').trim();
     } catch (error) {
-      throw new ClientUsage(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new ClientUsage(
+        `cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     if (token === '') throw new ClientUsage(`the token file ${path} is empty`);
     return token;
@@ -55,23 +57,34 @@ export function serviceUrl(server: string, path: string, dryRun = false): URL {
   try {
     url = new URL(server);
   } catch {
-    throw new ClientUsage(`--server ${server} is not a URL; give the service's address, e.g. https://gitops-config.example.com`);
+    throw new ClientUsage(
+      `--server ${server} is not a URL; give the service's address, e.g. https://gitops-config.example.com`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ClientUsage(`--server ${server} is not an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ClientUsage(`--server ${server} is not an http or https URL`);
   const target = new URL(`${url.pathname.replace(/\/+$/, '')}${path}`, url);
   if (dryRun) target.searchParams.set('dryRun', 'All');
   return target;
 }
 
 /** One request with the token; when the service cannot be reached, says so on stderr. */
-export async function call(url: URL, token: string, io: CliIo, init: { method?: string; body?: string } = {}): Promise<Answer> {
+export async function call(
+  url: URL,
+  token: string,
+  io: CliIo,
+  init: { method?: string; body?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   try {
     const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body });
     return { ok: true, status: res.status, text: await res.text(), headers: res.headers };
   } catch (error) {
-    io.stderr(`gitops-config: cannot reach ${url.origin}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}\n`);
+    io.stderr(
+      `gitops-config: cannot reach ${url.origin}: ` +
+        `${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}\n`,
+    );
     return { ok: false };
   }
 }
@@ -84,8 +97,13 @@ export function refusal(status: number, text: string): string {
   } catch {
     return `gitops-config: the service answered ${status}: ${text.slice(0, 500)}\n`;
   }
-  const lines = [`gitops-config: the service answered ${status} ${body.error ?? ''}: ${body.message ?? text.slice(0, 500)}`];
-  for (const d of body.details ?? []) lines.push(`  ${d.index === undefined ? '' : `write ${d.index}: `}${d.path === '' ? '' : `${d.path}: `}${d.message}`);
+  const lines = [
+    `gitops-config: the service answered ${status} ${body.error ?? ''}: ${body.message ?? text.slice(0, 500)}`,
+  ];
+  for (const d of body.details ?? [])
+    lines.push(
+      `  ${d.index === undefined ? '' : `write ${d.index}: `}${d.path === '' ? '' : `${d.path}: `}${d.message}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -94,7 +112,14 @@ export function refusal(status: number, text: string): string {
  * `diff` prints, from the service's answer; --dry-run whether it would be stored; otherwise
  * it is committed and the new revision printed.
  */
-export async function sendChangeSet(server: string, token: string, body: string, options: SendOptions, io: CliIo, palette: Palette): Promise<number> {
+export async function sendChangeSet(
+  server: string,
+  token: string,
+  body: string,
+  options: SendOptions,
+  io: CliIo,
+  palette: Palette,
+): Promise<number> {
   const url = serviceUrl(server, options.preview ? `${CHANGES_PATH}/preview` : CHANGES_PATH, options.dryRun === true);
   const res = await call(url, token, io, { method: 'POST', body });
   if (!res.ok) return EXIT_PROBLEMS;
@@ -112,8 +137,11 @@ export async function sendChangeSet(server: string, token: string, body: string,
 }
 
 function stored(answer: StoredAnswer, served: string): string {
-  const records = answer.records.map((r) => `  ${r.collection}/${r.id}${r.record === null ? ' (deleted)' : ` ${r.etag}`}\n`).join('');
-  if (answer.revision === null) return `dry run: the service would store the change set on revision ${served}; nothing was stored\n${records}`;
+  const records = answer.records
+    .map((r) => `  ${r.collection}/${r.id}${r.record === null ? ' (deleted)' : ` ${r.etag}`}\n`)
+    .join('');
+  if (answer.revision === null)
+    return `dry run: the service would store the change set on revision ${served}; nothing was stored\n${records}`;
   if (answer.unchanged) return `unchanged: revision ${answer.revision} holds these records already\n${records}`;
   return `stored: revision ${answer.revision}\n${records}`;
 }

@@ -16,9 +16,18 @@ export interface Palette {
 
 const plain = (text: string) => text;
 
-export const PLAIN: Palette = { error: plain, warning: plain, ok: plain, added: plain, removed: plain, changed: plain, heading: plain };
+export const PLAIN: Palette = {
+  error: plain,
+  warning: plain,
+  ok: plain,
+  added: plain,
+  removed: plain,
+  changed: plain,
+  heading: plain,
+};
 
-const sgr = (open: number, close: number) => (text: string) => (text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`);
+const sgr = (open: number, close: number) => (text: string) =>
+  text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`;
 const red = sgr(31, 39);
 const green = sgr(32, 39);
 const yellow = sgr(33, 39);

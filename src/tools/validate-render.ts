@@ -20,14 +20,21 @@ export function fieldName(pointer: string): string {
 
 /** "clusters/a.yaml:7:14: error: environment: must be one of: dev, qa, uat, prod" */
 export function problemLine(p: Problem, palette: Palette = PLAIN): string {
-  const where = p.at.file ? `${p.at.file}:${p.at.line ?? 1}:${p.at.column ?? 1}: ` : p.at.record ? `${p.at.record.collection}/${p.at.record.id}: ` : '';
+  const where = p.at.file
+    ? `${p.at.file}:${p.at.line ?? 1}:${p.at.column ?? 1}: `
+    : p.at.record
+      ? `${p.at.record.collection}/${p.at.record.id}: `
+      : '';
   return `${where}${palette[p.severity === 'error' ? 'error' : 'warning'](p.severity)}: ${describe(p)}`;
 }
 
 /** The message with the field it is about, unless the message names it already. */
 export function describe(p: Problem): string {
   // The message of a problem with a key names the key: say where it sits instead.
-  const pointer = p.code === 'unknown_field' || p.code === 'invalid_key' ? p.at.field.slice(0, p.at.field.lastIndexOf('/')) : p.at.field;
+  const pointer =
+    p.code === 'unknown_field' || p.code === 'invalid_key'
+      ? p.at.field.slice(0, p.at.field.lastIndexOf('/'))
+      : p.at.field;
   const field = fieldName(pointer);
   return field === '' ? p.message : `${field}: ${p.message}`;
 }
@@ -51,13 +58,20 @@ export function renderValidation(
       message: describe(p),
     }));
     const { errors, warnings, files, records, base } = report;
-    return `${JSON.stringify({ valid: errors === 0, errors, warnings, files, records, ...(base ? { base } : {}), problems }, null, 2)}\n`;
+    const summary = { valid: errors === 0, errors, warnings, files, records, ...(base ? { base } : {}), problems };
+    return `${JSON.stringify(summary, null, 2)}\n`;
   }
   const lines: string[] = [];
   for (const p of report.problems) {
     if (format === 'github') {
       const file = p.at.file;
-      const props = file ? [`file=${escapeProperty((annotationBase ?? ((f) => f))(file))}`, `line=${p.at.line ?? 1}`, `col=${p.at.column ?? 1}`] : [];
+      const props = file
+        ? [
+            `file=${escapeProperty((annotationBase ?? ((f) => f))(file))}`,
+            `line=${p.at.line ?? 1}`,
+            `col=${p.at.column ?? 1}`,
+          ]
+        : [];
       props.push(`title=${escapeProperty(`gitops-config ${p.severity}`)}`);
       lines.push(`::${p.severity} ${props.join(',')}::${escapeData(describe(p))}`);
     } else {
@@ -72,7 +86,10 @@ export function summaryLine(report: ValidationReport, palette: Palette = PLAIN):
   const { clusters, platform_components, namespaces, rolebindings, rollouts } = report.records;
   // Rollouts are named only where there are some: most repos have none most of the time.
   const rolloutCount = rollouts > 0 ? `, ${plural(rollouts, 'rollout')}` : '';
-  const counts = `${report.files} record files: ${plural(clusters, 'cluster')}, ${plural(platform_components, 'catalog entry', 'catalog entries')}, ${plural(namespaces, 'namespace')}, ${plural(rolebindings, 'rolebinding')}${rolloutCount}`;
+  const counts =
+    `${report.files} record files: ${plural(clusters, 'cluster')}, ` +
+    `${plural(platform_components, 'catalog entry', 'catalog entries')}, ${plural(namespaces, 'namespace')}, ` +
+    `${plural(rolebindings, 'rolebinding')}${rolloutCount}`;
   const against = report.base ? `; judged against ${report.base.label} (${report.base.commit.slice(0, 12)})` : '';
   if (report.errors === 0 && report.warnings === 0) return `${palette.ok('valid')}: no problems (${counts}${against})`;
   const verdict = report.errors === 0 ? palette.ok('valid') : palette.error('invalid');

@@ -48,7 +48,8 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   const ignored = await ignoredWorkingTreeFiles(dir);
   if (files.length === 0 && ignored.length === 0) {
     throw new NotAConfigRepoError(
-      `${dir} holds no record files (clusters/*.yaml, platform_components/*.yaml, namespaces/*.yaml, rolebindings/*.yaml); is it the config repo?`,
+      `${dir} holds no record files (clusters/*.yaml, platform_components/*.yaml, namespaces/*.yaml, ` +
+        `rolebindings/*.yaml); is it the config repo?`,
     );
   }
   const cache = {};
@@ -61,7 +62,11 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   if (options.base !== undefined) {
     const repo = historyOf(dir, options.base);
     baseCommit = await resolveRevision(repo, options.base, cache);
-    base = await revisionReport(loader, (await commitFiles(repo, options.base, baseCommit, cache, undefined, undefined, maxBytes)).files, baseCommit);
+    base = await revisionReport(
+      loader,
+      (await commitFiles(repo, options.base, baseCommit, cache, undefined, undefined, maxBytes)).files,
+      baseCommit,
+    );
     const head = await headCommit(repo.root);
     allowShrink = head !== undefined && (await commitAllowsShrink(repo.root, head, cache));
   }
@@ -73,7 +78,11 @@ export async function validateRepo(dir: string, options: ValidateOptions = {}): 
   const problems: Problem[] = [
     ...judgement.problems,
     ...ignored.map((file) => ({
-      ...problem('ignored_file', { field: '', file, line: 1, column: 1 }, 'is ignored: record files must end in .yaml or .yml'),
+      ...problem(
+        'ignored_file',
+        { field: '', file, line: 1, column: 1 },
+        'is ignored: record files must end in .yaml or .yml',
+      ),
       severity: 'warning' as const,
     })),
   ];

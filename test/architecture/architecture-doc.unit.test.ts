@@ -26,11 +26,18 @@ function exists(path: string): boolean {
   const parts = path.replace(/\/$/, '').split('/');
   let candidates = [ROOT];
   for (const part of parts) {
-    const pattern = new RegExp(`^${part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '[^/]+').replace(/\*/g, '[^/]*')}$`);
+    const pattern = new RegExp(
+      `^${part
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/<[^>]+>/g, '[^/]+')
+        .replace(/\*/g, '[^/]*')}$`,
+    );
     candidates = candidates.flatMap((folder) => {
       if (!/[<*]/.test(part)) return existsSync(join(folder, part)) ? [join(folder, part)] : [];
       try {
-        return readdirSync(folder).filter((name) => pattern.test(name)).map((name) => join(folder, name));
+        return readdirSync(folder)
+          .filter((name) => pattern.test(name))
+          .map((name) => join(folder, name));
       } catch {
         return [];
       }
@@ -42,11 +49,15 @@ function exists(path: string): boolean {
 describe('ARCHITECTURE.md', () => {
   it('names only files and folders that are there', () => {
     const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
-    const bareNames = new Set(['src', 'test', 'ui', 'scripts'].flatMap((folder) => allFiles(join(ROOT, folder))).map((path) => path.split('/').pop()!));
+    const bareNames = new Set(
+      ['src', 'test', 'ui', 'scripts']
+        .flatMap((folder) => allFiles(join(ROOT, folder)))
+        .map((path) => path.split('/').pop()!),
+    );
     const missing: string[] = [];
     let cited = 0;
     for (const [, token] of text.matchAll(/`([^`\s]+)`/g)) {
-      const path = token!.replace(/[,;:]$/, '');
+      const path = token.replace(/[,;:]$/, '');
       if (/^https?:|^\/|^--/.test(path) || path.includes('=') || NOT_FILES.has(path)) continue;
       if (FROM_ROOT.some((prefix) => path.startsWith(prefix))) {
         cited++;
@@ -65,14 +76,23 @@ describe('ARCHITECTURE.md', () => {
 
   it('"A write" lists the hops of a write as `file.ts` `function` pairs, each function declared in its file', () => {
     const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
-    const section = text.slice(text.indexOf('\n## A write\n'), text.indexOf('\n## ', text.indexOf('\n## A write\n') + 1));
-    const hops = [...section.matchAll(/^\d+\. `([\w/.-]+\.ts)` `(\w+)`/gm)].map(([, file, name]) => ({ file: file!, name: name! }));
+    const section = text.slice(
+      text.indexOf('\n## A write\n'),
+      text.indexOf('\n## ', text.indexOf('\n## A write\n') + 1),
+    );
+    const hops = [...section.matchAll(/^\d+\. `([\w/.-]+\.ts)` `(\w+)`/gm)].map(([, file, name]) => ({
+      file: file,
+      name: name,
+    }));
     expect(hops.length).toBeGreaterThan(10);
     const missing = hops.filter(({ file, name }) => {
       const path = join(ROOT, 'src', file);
       if (!existsSync(path)) return true;
       // A function, a generator, a method (possibly async or private), or a const holding one.
-      const declared = new RegExp(`(?:function\\*?\\s+${name}\\b|^\\s+(?:async\\s+)?(?:\\*\\s*)?#?${name}\\s*[<(]|const\\s+${name}\\s*=)`, 'm');
+      const declared = new RegExp(
+        `(?:function\\*?\\s+${name}\\b|^\\s+(?:async\\s+)?(?:\\*\\s*)?#?${name}\\s*[<(]|const\\s+${name}\\s*=)`,
+        'm',
+      );
       return !declared.test(readFileSync(path, 'utf8'));
     });
     expect(missing).toEqual([]);

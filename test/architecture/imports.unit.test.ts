@@ -22,10 +22,22 @@ const LAYERS: { name: string; holds: (path: string) => boolean; mayImport: strin
   { name: 'store', holds: (p) => p.startsWith('store/'), mayImport: ['shared', 'domain'] },
   { name: 'serving', holds: (p) => p.startsWith('serving/'), mayImport: ['shared', 'domain', 'store'] },
   { name: 'peers', holds: (p) => p.startsWith('peers/'), mayImport: ['shared', 'domain', 'store', 'serving'] },
-  { name: 'observability', holds: (p) => p.startsWith('observability/'), mayImport: ['shared', 'domain', 'store', 'serving', 'peers'] },
-  { name: 'http', holds: (p) => p.startsWith('http/'), mayImport: ['shared', 'domain', 'store', 'serving', 'peers', 'observability'] },
+  {
+    name: 'observability',
+    holds: (p) => p.startsWith('observability/'),
+    mayImport: ['shared', 'domain', 'store', 'serving', 'peers'],
+  },
+  {
+    name: 'http',
+    holds: (p) => p.startsWith('http/'),
+    mayImport: ['shared', 'domain', 'store', 'serving', 'peers', 'observability'],
+  },
   { name: 'tools', holds: (p) => p.startsWith('tools/'), mayImport: ['shared', 'domain', 'store', 'serving'] },
-  { name: 'root', holds: (p) => ROOT_FILES.includes(p), mayImport: ['shared', 'domain', 'store', 'serving', 'peers', 'observability', 'http', 'tools'] },
+  {
+    name: 'root',
+    holds: (p) => ROOT_FILES.includes(p),
+    mayImport: ['shared', 'domain', 'store', 'serving', 'peers', 'observability', 'http', 'tools'],
+  },
 ];
 /**
  * The composition root: the configuration read from the environment, the server wired together, the process
@@ -41,9 +53,13 @@ const ROOT_FILES = ['config.ts', 'server.ts', 'main.ts', 'health-probe.ts'];
  * from).
  */
 const DOMAIN_BUILTINS = ['node:crypto', 'node:util'];
-const DOMAIN_FILE_READERS: Record<string, string[]> = { 'domain/schema-documents.ts': ['node:fs'], 'shared/package-root.ts': ['node:fs'] };
+const DOMAIN_FILE_READERS: Record<string, string[]> = {
+  'domain/schema-documents.ts': ['node:fs'],
+  'shared/package-root.ts': ['node:fs'],
+};
 
-const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*(?:,|\))/gm;
+const IMPORT =
+  /^\s*(?:import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*(?:,|\))/gm;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -70,8 +86,11 @@ function read(path: string): SourceFile {
   const packages: string[] = [];
   const valueImports: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const specifier = (match[2] ?? match[3])!;
-    const onlyTypes = match[1] !== undefined || /^\s*(?:import|export)\s+\{[^}]*\}/.test(match[0]) && [...match[0].matchAll(/[{,]\s*([^,}]+)/g)].every((m) => /^type\s/.test(m[1]!.trim()));
+    const specifier = match[2] ?? match[3];
+    const onlyTypes =
+      match[1] !== undefined ||
+      (/^\s*(?:import|export)\s+\{[^}]*\}/.test(match[0]) &&
+        [...match[0].matchAll(/[{,]\s*([^,}]+)/g)].every((m) => /^type\s/.test(m[1].trim())));
     let name = specifier;
     if (!specifier.startsWith('.')) packages.push(specifier);
     else {
@@ -99,7 +118,8 @@ describe('the layers of src/', () => {
       const from = layerOf(file.path);
       for (const target of file.files) {
         const to = layerOf(target);
-        if (to !== from && !from.mayImport.includes(to.name)) upward.push(`${file.path} (${from.name}) imports ${target} (${to.name})`);
+        if (to !== from && !from.mayImport.includes(to.name))
+          upward.push(`${file.path} (${from.name}) imports ${target} (${to.name})`);
       }
     }
     expect(upward).toEqual([]);
@@ -111,7 +131,8 @@ describe('the layers of src/', () => {
     for (const file of files.filter((f) => used.has(f.path))) {
       for (const name of file.packages) {
         const builtin = name.startsWith('node:') || ['fs', 'path', 'http', 'net', 'child_process', 'os'].includes(name);
-        if (builtin && !DOMAIN_BUILTINS.includes(name) && !DOMAIN_FILE_READERS[file.path]?.includes(name)) impure.push(`${file.path} imports ${name}`);
+        if (builtin && !DOMAIN_BUILTINS.includes(name) && !DOMAIN_FILE_READERS[file.path]?.includes(name))
+          impure.push(`${file.path} imports ${name}`);
       }
     }
     expect(impure).toEqual([]);
@@ -123,7 +144,11 @@ describe('the layers of src/', () => {
     const FORMAT = 'store/git/format/';
     const outside = files
       .filter((f) => f.path.startsWith(FORMAT))
-      .flatMap((f) => f.valueImports.filter((name) => !name.startsWith(FORMAT) && !['node:crypto', 'node:zlib'].includes(name)).map((name) => `${f.path} imports ${name}`));
+      .flatMap((f) =>
+        f.valueImports
+          .filter((name) => !name.startsWith(FORMAT) && !['node:crypto', 'node:zlib'].includes(name))
+          .map((name) => `${f.path} imports ${name}`),
+      );
     expect(outside).toEqual([]);
   });
 

@@ -21,9 +21,9 @@ const id = (i: number) => `cluster-${String(i).padStart(5, '0')}`;
 
 /** Clusters numbered and spread over the environments as scripts/generate-repo.ts makes them, in a shuffled order. */
 function generatedFleet(n: number) {
-  const environment = (i: number) => ENVIRONMENTS[i % ENVIRONMENTS.length]!;
+  const environment = (i: number) => ENVIRONMENTS[i % ENVIRONMENTS.length];
   const list = Array.from({ length: n }, (_, i) => cluster(id(i), environment(i), ['component-0', ROLLOUT_COMPONENT]));
-  return clustersMap(list.map((c, i) => list[(i * 7919) % n]!));
+  return clustersMap(list.map((c, i) => list[(i * 7919) % n]));
 }
 
 function recordOf(text: string) {
@@ -39,7 +39,7 @@ describe('the rollout of the rollout benchmark', () => {
     expect(record.set).toEqual(ROLLOUT_SET);
     expect(record.released).toBe(3);
     expect(record.waves).toHaveLength(1);
-    expect(record.waves[0]!.batch).toBe(5000);
+    expect(record.waves[0].batch).toBe(5000);
   });
 
   for (const n of [50, 1000, 1003]) {

@@ -32,7 +32,7 @@ function report(f: Figures): RolloutReport {
     const rss = spread(rssMiB.map((m) => m * MIB));
     return { runs: [], servedMs: spread(served), rssBefore: rss, rssAfter: rss };
   };
-  const rssRatios = f.rssMiB[0].map((r, k) => r / f.rssMiB[1][k]!);
+  const rssRatios = f.rssMiB[0].map((r, k) => r / f.rssMiB[1][k]);
   return {
     options: { clusters: 50_000, stepSize: 5000, repeat: 3 },
     reads: {
@@ -60,7 +60,7 @@ function report(f: Figures): RolloutReport {
 /** The table's rows by their first cell, each row's cells. */
 function rows(table: string): Map<string, string[]> {
   const lines = table.split('\n').slice(2);
-  return new Map(lines.map((line) => line.slice(2, -2).split(' | ')).map((cells) => [cells[0]!, cells.slice(1)]));
+  return new Map(lines.map((line) => line.slice(2, -2).split(' | ')).map((cells) => [cells[0], cells.slice(1)]));
 }
 
 const GZIP = 'reads, gzip, with a rollout on 50,000 clusters ÷ without (req/s, per round)';
@@ -78,7 +78,10 @@ describe('the rollout benchmark table', () => {
     plain: [1.01, 0.8],
     statusMs: [80, 60, 95],
     stallMs: [12, 20, 9],
-    rssMiB: [[1000, 1010, 1020], [1000, 1000, 1000]],
+    rssMiB: [
+      [1000, 1010, 1020],
+      [1000, 1000, 1000],
+    ],
   });
 
   it('shows each figure as median (min–max) beside what it is compared with, and whether its target is met', () => {
@@ -120,7 +123,10 @@ describe('the rollout benchmark table', () => {
       plain: [0.95, 0.95],
       statusMs: [150, 120, 130],
       stallMs: [31, 40, 50],
-      rssMiB: [[1100, 1100, 1100], [1000, 1000, 1000]],
+      rssMiB: [
+        [1100, 1100, 1100],
+        [1000, 1000, 1000],
+      ],
     });
     const table = rows(rolloutTable(missed));
     const notMet = [...table].filter(([, cells]) => cells.at(-1)!.includes('**NOT met**')).map(([name]) => name);

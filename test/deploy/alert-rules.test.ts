@@ -29,7 +29,9 @@ interface Rule {
 const ruleFile = parse(readFileSync(RULE_FILE, 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
 const rules = ruleFile.groups.flatMap((group) => group.rules);
 const alerts = rules.map((rule) => rule.alert!);
-const testFiles = readdirSync(TESTS).filter((name) => name.endsWith('.yaml')).sort();
+const testFiles = readdirSync(TESTS)
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
 
 /** The runbook section of an alert: from its heading to the next heading of the same or a higher level. */
 function runbookOf(alert: string): string | undefined {
@@ -45,18 +47,22 @@ describe('the alert rules', () => {
     for (const group of ruleFile.groups) expect(group.name).toMatch(/^gitops-config-api\.[a-z]+$/);
   });
 
-  it.each(alerts)('%s has a severity, a summary, a description and a runbook section: meaning, what a cluster experiences, checks, fix', (alert) => {
-    const rule = rules.find((r) => r.alert === alert)!;
-    expect(['critical', 'warning']).toContain(rule.labels?.severity);
-    expect(rule.annotations?.summary?.length).toBeGreaterThan(20);
-    expect(rule.annotations?.description?.length).toBeGreaterThan(60);
-    expect(rule.annotations?.runbook_url).toBe(`${REPOSITORY}/blob/main/docs/operations.md#${alert.toLowerCase()}`);
-    const runbook = runbookOf(alert);
-    expect(runbook, `docs/operations.md has a section "### ${alert}"`).toBeDefined();
-    for (const part of ['What it means', 'What a cluster experiences', 'What to check', 'How to fix']) {
-      expect(runbook, `${alert}: ${part}`).toMatch(new RegExp(`^\\*\\*${part}\\.\\*\\* \\S`, 'm'));
-    }
-  });
+  it.each(alerts)(
+    '%s has a severity, a summary, a description and a runbook section: meaning, what a cluster experiences, checks, ' +
+      'fix',
+    (alert) => {
+      const rule = rules.find((r) => r.alert === alert)!;
+      expect(['critical', 'warning']).toContain(rule.labels?.severity);
+      expect(rule.annotations?.summary?.length).toBeGreaterThan(20);
+      expect(rule.annotations?.description?.length).toBeGreaterThan(60);
+      expect(rule.annotations?.runbook_url).toBe(`${REPOSITORY}/blob/main/docs/operations.md#${alert.toLowerCase()}`);
+      const runbook = runbookOf(alert);
+      expect(runbook, `docs/operations.md has a section "### ${alert}"`).toBeDefined();
+      for (const part of ['What it means', 'What a cluster experiences', 'What to check', 'How to fix']) {
+        expect(runbook, `${alert}: ${part}`).toMatch(new RegExp(`^\\*\\*${part}\\.\\*\\* \\S`, 'm'));
+      }
+    },
+  );
 
   it.each(alerts)('%s has a promtool test file of its own that shows it firing and shows it quiet', (alert) => {
     const file = `${alert}.yaml`;
@@ -67,9 +73,18 @@ describe('the alert rules', () => {
     };
     expect(test.rule_files.map((f) => join(TESTS, f))).toEqual([RULE_FILE]);
     const cases = test.tests.flatMap((t) => t.alert_rule_test ?? []);
-    expect(cases.every((c) => c.alertname === alert), 'every case is about this alert').toBe(true);
-    expect(cases.some((c) => (c.exp_alerts ?? []).length > 0), 'a case where it fires').toBe(true);
-    expect(cases.some((c) => (c.exp_alerts ?? []).length === 0), 'a case where it stays quiet').toBe(true);
+    expect(
+      cases.every((c) => c.alertname === alert),
+      'every case is about this alert',
+    ).toBe(true);
+    expect(
+      cases.some((c) => (c.exp_alerts ?? []).length > 0),
+      'a case where it fires',
+    ).toBe(true);
+    expect(
+      cases.some((c) => (c.exp_alerts ?? []).length === 0),
+      'a case where it stays quiet',
+    ).toBe(true);
   });
 
   it('have no test file for an alert that is not there', () => {
@@ -78,14 +93,17 @@ describe('the alert rules', () => {
 
   it('are the PrometheusRule of the kustomize component, made from the rule file by npm run rules:generate', () => {
     const committed = readFileSync(PROMETHEUS_RULE_FILE, 'utf8');
-    expect(committed, `${relative(ROOT, PROMETHEUS_RULE_FILE)} is stale: run npm run rules:generate`).toBe(prometheusRuleText(readFileSync(RULE_FILE, 'utf8')));
+    expect(committed, `${relative(ROOT, PROMETHEUS_RULE_FILE)} is stale: run npm run rules:generate`).toBe(
+      prometheusRuleText(readFileSync(RULE_FILE, 'utf8')),
+    );
     expect((parse(committed) as { spec: { groups: unknown } }).spec.groups).toEqual(ruleFile.groups);
   });
 });
 
 const promtool = spawnSync('promtool', ['--version'], { encoding: 'utf8' }).status === 0;
+const SKIPPED = " (skipped: promtool is not installed here; .ci/run installs it with Debian's prometheus package)";
 
-describe.skipIf(!promtool)(`promtool${promtool ? '' : " (skipped: promtool is not installed here; .ci/run installs it with Debian's prometheus package)"}`, () => {
+describe.skipIf(!promtool)(`promtool${promtool ? '' : SKIPPED}`, () => {
   const run = (...args: string[]) => spawnSync('promtool', args, { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
 
   it('checks the rule file', () => {
@@ -94,10 +112,13 @@ describe.skipIf(!promtool)(`promtool${promtool ? '' : " (skipped: promtool is no
     expect(result.status).toBe(0);
   });
 
-  it('passes every unit test: each alert fires when it should, after its `for`, and stays quiet when it should not', () => {
-    const result = run('test', 'rules', ...testFiles.map((name) => relative(ROOT, join(TESTS, name))));
-    expect(result.stdout + result.stderr).not.toContain('FAILED');
-    expect((result.stdout + result.stderr).match(/SUCCESS/g)?.length).toBe(testFiles.length);
-    expect(result.status).toBe(0);
-  });
+  it(
+    'passes every unit test: each alert fires when it should, ' + 'after its `for`, and stays quiet when it should not',
+    () => {
+      const result = run('test', 'rules', ...testFiles.map((name) => relative(ROOT, join(TESTS, name))));
+      expect(result.stdout + result.stderr).not.toContain('FAILED');
+      expect((result.stdout + result.stderr).match(/SUCCESS/g)?.length).toBe(testFiles.length);
+      expect(result.status).toBe(0);
+    },
+  );
 });

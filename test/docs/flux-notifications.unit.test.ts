@@ -11,14 +11,21 @@ import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 
 const FOLDER = new URL('../../docs/flux/notifications/', import.meta.url);
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; spec?: any; resources?: string[] };
-const load = (name: string, folder = FOLDER) => loadAll(readFileSync(new URL(name, folder), 'utf8')).filter(Boolean) as Manifest[];
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  spec?: any;
+  resources?: string[];
+};
+const load = (name: string, folder = FOLDER) =>
+  loadAll(readFileSync(new URL(name, folder), 'utf8')).filter(Boolean) as Manifest[];
 const files = readdirSync(FOLDER).filter((f) => f.endsWith('.yaml'));
 const all = files.flatMap((f) => load(f).map((m) => ({ file: f, ...m })));
 const one = (kind: string) => {
   const found = all.filter((m) => m.kind === kind);
   expect(found, kind).toHaveLength(1);
-  return found[0]!;
+  return found[0];
 };
 
 describe('docs/flux/notifications', () => {
@@ -44,21 +51,30 @@ describe('docs/flux/notifications', () => {
 
   it('the Alert watches the HelmReleases the platform-components ResourceSet makes, and names the cluster', () => {
     const alert = one('Alert');
-    const set = load('resourceset-platform-components.yaml', new URL('../', FOLDER))[0]!;
-    const releaseNamespace = /kind: HelmRelease\s+metadata:\s+name: [^\n]+\n\s+namespace: (\S+)/.exec(set.spec.resourcesTemplate)?.[1];
+    const set = load('resourceset-platform-components.yaml', new URL('../', FOLDER))[0];
+    const releaseNamespace = /kind: HelmRelease\s+metadata:\s+name: [^\n]+\n\s+namespace: (\S+)/.exec(
+      set.spec.resourcesTemplate,
+    )?.[1];
     expect(alert.spec.providerRef.name).toBe(one('Provider').metadata.name);
     expect(alert.spec.eventSources).toEqual([{ kind: 'HelmRelease', name: '*', namespace: releaseNamespace }]);
     expect(alert.spec.eventSeverity).toBe('info');
     expect(alert.spec.eventMetadata.cluster).toBe('dev-eu-1');
   });
 
-  it("the Receiver is generic-hmac and targets the cluster's three input providers; it is not applied by default", () => {
-    const receiver = one('Receiver');
-    expect(receiver.spec.type).toBe('generic-hmac');
-    expect(receiver.spec.secretRef.name).toBeTruthy();
-    const providers = load('input-providers.yaml', new URL('../', FOLDER)).map((p) => ({ apiVersion: p.apiVersion, kind: p.kind, name: p.metadata.name }));
-    expect(receiver.spec.resources).toEqual(providers);
-    const [kustomization] = load('kustomization.yaml');
-    expect(kustomization!.resources).toEqual(['alert.yaml']);
-  });
+  it(
+    "the Receiver is generic-hmac and targets the cluster's " + 'three input providers; it is not applied by default',
+    () => {
+      const receiver = one('Receiver');
+      expect(receiver.spec.type).toBe('generic-hmac');
+      expect(receiver.spec.secretRef.name).toBeTruthy();
+      const providers = load('input-providers.yaml', new URL('../', FOLDER)).map((p) => ({
+        apiVersion: p.apiVersion,
+        kind: p.kind,
+        name: p.metadata.name,
+      }));
+      expect(receiver.spec.resources).toEqual(providers);
+      const [kustomization] = load('kustomization.yaml');
+      expect(kustomization.resources).toEqual(['alert.yaml']);
+    },
+  );
 });

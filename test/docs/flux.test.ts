@@ -9,7 +9,15 @@ import { request } from '../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 
 const FOLDER = new URL('../../docs/flux/', import.meta.url);
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; spec?: any; subjects?: any[]; roleRef?: any; rules?: any[] };
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
+  spec?: any;
+  subjects?: any[];
+  roleRef?: any;
+  rules?: any[];
+};
 
 const files = readdirSync(FOLDER).filter((name) => name.endsWith('.yaml'));
 const manifests = new Map<string, Manifest[]>(
@@ -20,31 +28,41 @@ const ofKind = (kind: string) => all.filter((m) => m.kind === kind);
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ STORE_BACKEND: 'git', CONFIG_REPO: new URL('../../config-repo-example', import.meta.url).pathname });
+  service = await startTestService({
+    STORE_BACKEND: 'git',
+    CONFIG_REPO: new URL('../../config-repo-example', import.meta.url).pathname,
+  });
 });
 afterAll(() => service?.close());
 
 describe('docs/flux', () => {
   it('lists every manifest in its kustomization, and no Secret anywhere', () => {
     const [kustomization] = manifests.get('kustomization.yaml')! as unknown as { resources: string[] }[];
-    expect([...kustomization!.resources].sort()).toEqual(files.filter((f) => f !== 'kustomization.yaml').sort());
+    expect([...kustomization.resources].sort()).toEqual(files.filter((f) => f !== 'kustomization.yaml').sort());
     expect(ofKind('Secret')).toEqual([]);
   });
 
-  it('points each provider at a read endpoint that answers for the example cluster, with a limit above its list', async () => {
-    const providers = ofKind('ResourceSetInputProvider');
-    expect(providers.map((p) => p.spec.url.split('/').pop()).sort()).toEqual(['namespaces', 'platform-components', 'rolebindings']);
-    for (const provider of providers) {
-      expect(provider.spec.type).toBe('ExternalService');
-      expect(provider.spec.secretRef.name).toBe('gitops-config-token');
-      const path = new URL(provider.spec.url).pathname;
-      const res = await request(service.url, path, { token: READ_TOKEN });
-      expect(res.status, path).toBe(200);
-      expect(res.json().inputs.length).toBeLessThanOrEqual(provider.spec.filter.limit);
-      const every = provider.metadata.annotations?.['fluxcd.controlplane.io/reconcileEvery'];
-      expect(durationMs(every ?? '10m')).toBe(600_000);
-    }
-  });
+  it(
+    'points each provider at a read endpoint that answers ' + 'for the example cluster, with a limit above its list',
+    async () => {
+      const providers = ofKind('ResourceSetInputProvider');
+      expect(providers.map((p) => p.spec.url.split('/').pop()).sort()).toEqual([
+        'namespaces',
+        'platform-components',
+        'rolebindings',
+      ]);
+      for (const provider of providers) {
+        expect(provider.spec.type).toBe('ExternalService');
+        expect(provider.spec.secretRef.name).toBe('gitops-config-token');
+        const path = new URL(provider.spec.url).pathname;
+        const res = await request(service.url, path, { token: READ_TOKEN });
+        expect(res.status, path).toBe(200);
+        expect(res.json().inputs.length).toBeLessThanOrEqual(provider.spec.filter.limit);
+        const every = provider.metadata.annotations?.['fluxcd.controlplane.io/reconcileEvery'];
+        expect(durationMs(every ?? '10m')).toBe(600_000);
+      }
+    },
+  );
 
   it('has every ResourceSet apply as a ServiceAccount the folder defines and binds to a role', () => {
     const accounts = ofKind('ServiceAccount').map((sa) => `${sa.metadata.namespace}/${sa.metadata.name}`);
@@ -64,10 +82,15 @@ describe('docs/flux', () => {
   it('lets the account bind every ClusterRole the example rolebindings name', () => {
     const roles = new Set(
       readdirSync(new URL('../../config-repo-example/rolebindings/', import.meta.url)).map(
-        (name) => /^role:\s*(\S+)/m.exec(readFileSync(new URL(`../../config-repo-example/rolebindings/${name}`, import.meta.url), 'utf8'))![1],
+        (name) =>
+          /^role:\s*(\S+)/m.exec(
+            readFileSync(new URL(`../../config-repo-example/rolebindings/${name}`, import.meta.url), 'utf8'),
+          )![1],
       ),
     );
-    const bindRule = ofKind('ClusterRole').flatMap((r) => r.rules!).find((rule) => rule.verbs.includes('bind'));
+    const bindRule = ofKind('ClusterRole')
+      .flatMap((r) => r.rules!)
+      .find((rule) => rule.verbs.includes('bind'));
     for (const role of roles) expect(bindRule.resourceNames).toContain(role);
   });
 

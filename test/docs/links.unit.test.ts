@@ -5,7 +5,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchors, fromRoot, isExternal, links, projectDocuments, REPO_ROOT, slug, type MarkdownFile } from '../helpers/markdown.ts';
+import {
+  anchors,
+  fromRoot,
+  isExternal,
+  links,
+  projectDocuments,
+  REPO_ROOT,
+  slug,
+  type MarkdownFile,
+} from '../helpers/markdown.ts';
 
 const documents = projectDocuments();
 const byPath = new Map(documents.map((doc) => [doc.path, doc]));
@@ -36,10 +45,13 @@ function problems(doc: MarkdownFile): string[] {
     const pathPart = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
     const anchor = hash === -1 ? undefined : target.slice(hash + 1);
     if (pathPart === '') {
-      if (anchor !== undefined && !anchors(doc).has(anchor)) found.push(`${where}: ${doc.path} has no heading with the anchor #${anchor}`);
+      if (anchor !== undefined && !anchors(doc).has(anchor))
+        found.push(`${where}: ${doc.path} has no heading with the anchor #${anchor}`);
       continue;
     }
-    const absolute = pathPart.startsWith('/') ? join(REPO_ROOT, pathPart) : join(REPO_ROOT, dirname(doc.path), pathPart);
+    const absolute = pathPart.startsWith('/')
+      ? join(REPO_ROOT, pathPart)
+      : join(REPO_ROOT, dirname(doc.path), pathPart);
     if (!absolute.startsWith(REPO_ROOT)) {
       found.push(`${where} leaves the repository`);
       continue;
@@ -72,14 +84,19 @@ describe('links between the documents', () => {
     expect(paths.filter((path) => path.startsWith('docs/')).length).toBeGreaterThan(5);
   });
 
-  it.each(documents.map((doc) => [doc.path, doc] as const))('%s: every relative link and #anchor resolves', (_path, doc) => {
-    expect(problems(doc)).toEqual([]);
-  });
+  it.each(documents.map((doc) => [doc.path, doc] as const))(
+    '%s: every relative link and #anchor resolves',
+    (_path, doc) => {
+      expect(problems(doc)).toEqual([]);
+    },
+  );
 
   it('finds a dead file, a dead anchor and a live one', () => {
     const doc = {
       path: 'docs/x.md',
-      text: '# Here\n\n[a](../README.md#quick-start) [b](nowhere.md) [c](../README.md#nowhere) [d](#here) `[e](no.md)` [f](https://example.com/x)\n',
+      text:
+        '# Here\n\n[a](../README.md#quick-start) [b](nowhere.md) [c](../README.md#nowhere) [d](#here) ' +
+        '`[e](no.md)` [f](https://example.com/x)\n',
     };
     const found = problems(doc);
     expect(found).toHaveLength(2);

@@ -29,16 +29,19 @@ describe('schema modelines of config-repo-example/', () => {
     for (const file of recordFiles) expect(readFileSync(file.path, 'utf8'), file.path).toMatch(MODELINE);
   });
 
-  it.each(recordFiles.map((f) => [f.path.slice(EXAMPLE.length), f] as const))('%s: the schema resolves and accepts the file, with or without id', (_name, file) => {
-    const text = readFileSync(file.path, 'utf8');
-    const target = resolve(dirname(file.path), MODELINE.exec(text)![1]!);
-    expect(target.endsWith(`/schemas/${SCHEMA_OF_FOLDER[file.folder]}`), target).toBe(true);
-    const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(target, 'utf8')));
-    const record = load(text) as Record<string, unknown>;
-    expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
-    const { id: _id, ...withoutId } = record;
-    expect(validate(withoutId), JSON.stringify(validate.errors)).toBe(true);
-  });
+  it.each(recordFiles.map((f) => [f.path.slice(EXAMPLE.length), f] as const))(
+    '%s: the schema resolves and accepts the file, with or without id',
+    (_name, file) => {
+      const text = readFileSync(file.path, 'utf8');
+      const target = resolve(dirname(file.path), MODELINE.exec(text)![1]);
+      expect(target.endsWith(`/schemas/${SCHEMA_OF_FOLDER[file.folder]}`), target).toBe(true);
+      const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(target, 'utf8')));
+      const record = load(text) as Record<string, unknown>;
+      expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+      const { id: _id, ...withoutId } = record;
+      expect(validate(withoutId), JSON.stringify(validate.errors)).toBe(true);
+    },
+  );
 });
 
 // Rollouts as an editor checks them with the published schema alone: the files of the golden
@@ -51,14 +54,21 @@ describe('the published rollout schema', () => {
   const golden = new URL('../golden/', import.meta.url).pathname;
   const file = (path: string) => load(readFileSync(join(golden, path), 'utf8'));
 
-  it.each(['rollout-release/repo/rollouts/podinfo-6-8.yaml', 'rollout-rules/repo/rollouts/podinfo-a.yaml', 'rollout-rules/repo/rollouts/traefik-same.yaml'])(
-    'accepts %s',
-    (path) => expect(validate(file(path)), JSON.stringify(validate.errors)).toBe(true),
-  );
+  it.each([
+    'rollout-release/repo/rollouts/podinfo-6-8.yaml',
+    'rollout-rules/repo/rollouts/podinfo-a.yaml',
+    'rollout-rules/repo/rollouts/traefik-same.yaml',
+  ])('accepts %s', (path) => expect(validate(file(path)), JSON.stringify(validate.errors)).toBe(true));
 
-  it('refuses what the service refuses for the record\'s own shape, at each field', () => {
+  it("refuses what the service refuses for the record's own shape, at each field", () => {
     expect(validate(file('rollout-rules/repo/rollouts/traefik-values.yaml'))).toBe(false);
-    const where = new Set(validate.errors!.map((e) => e.instancePath || `/${(e.params as { additionalProperty?: string }).additionalProperty}`));
-    expect([...where].sort()).toEqual(expect.arrayContaining(['/progress_deadline', '/set', '/waves/0/batch', '/waves/0/soak']));
+    const where = new Set(
+      validate.errors!.map(
+        (e) => e.instancePath || `/${(e.params as { additionalProperty?: string }).additionalProperty}`,
+      ),
+    );
+    expect([...where].sort()).toEqual(
+      expect.arrayContaining(['/progress_deadline', '/set', '/waves/0/batch', '/waves/0/soak']),
+    );
   });
 });

@@ -23,8 +23,10 @@ function variablesRead(): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const file of sources(join(REPO_ROOT, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b|\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]|\(env, ['"]([A-Z][A-Z0-9_]+)['"]/g)) {
-      const name = match[1] ?? match[2] ?? match[3]!;
+    for (const match of text.matchAll(
+      /\benv\.([A-Z][A-Z0-9_]+)\b|\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]|\(env, ['"]([A-Z][A-Z0-9_]+)['"]/g,
+    )) {
+      const name = match[1] ?? match[2] ?? match[3];
       if (NOT_SETTINGS.has(name)) continue;
       found.set(name, [...(found.get(name) ?? []), file.slice(REPO_ROOT.length)]);
     }
@@ -46,8 +48,11 @@ function documentedSettings(): Map<string, string> {
       continue;
     }
     if (!inTable || /^\|[-| :]+\|$/.test(line)) continue;
-    const [names = '', fallback = ''] = line.split('|').slice(1).map((cell) => cell.trim());
-    for (const name of names.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) rows.set(name[1]!, fallback);
+    const [names = '', fallback = ''] = line
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
+    for (const name of names.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) rows.set(name[1], fallback);
   }
   return rows;
 }
@@ -57,11 +62,14 @@ describe('docs/configuration.md: the settings', () => {
   const documented = documentedSettings();
 
   it('finds the settings in the sources', () => {
-    for (const name of ['AUTH_TOKEN', 'API_MODE', 'CONFIG_REPO', 'OIDC_AUDIENCE', 'PEERS', 'UI', 'NO_COLOR']) expect([...read.keys()]).toContain(name);
+    for (const name of ['AUTH_TOKEN', 'API_MODE', 'CONFIG_REPO', 'OIDC_AUDIENCE', 'PEERS', 'UI', 'NO_COLOR'])
+      expect([...read.keys()]).toContain(name);
   });
 
   it('documents every variable the code reads, each with its default', () => {
-    const missing = [...read.keys()].filter((name) => !documented.has(name)).map((name) => `${name} (read in ${read.get(name)!.join(', ')})`);
+    const missing = [...read.keys()]
+      .filter((name) => !documented.has(name))
+      .map((name) => `${name} (read in ${read.get(name)!.join(', ')})`);
     expect(missing).toEqual([]);
     const withoutDefault = [...documented].filter(([, fallback]) => fallback === '').map(([name]) => name);
     expect(withoutDefault).toEqual([]);
@@ -75,9 +83,14 @@ describe('docs/configuration.md: the settings', () => {
     const text = readFileSync(join(REPO_ROOT, 'docs/configuration.md'), 'utf8');
     const secrets = new Set<string>();
     for (const file of sources(join(REPO_ROOT, 'src'))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/\b(?:secretFrom|tokenFrom)\(env, ['"]([A-Z][A-Z0-9_]+)['"]/g)) secrets.add(match[1]!);
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /\b(?:secretFrom|tokenFrom)\(env, ['"]([A-Z][A-Z0-9_]+)['"]/g,
+      ))
+        secrets.add(match[1]);
     }
-    expect([...secrets].sort()).toEqual(expect.arrayContaining(['AUTH_TOKEN', 'CRUD_AUTH_TOKEN', 'GIT_TOKEN', 'WEBHOOK_SECRET']));
+    expect([...secrets].sort()).toEqual(
+      expect.arrayContaining(['AUTH_TOKEN', 'CRUD_AUTH_TOKEN', 'GIT_TOKEN', 'WEBHOOK_SECRET']),
+    );
     expect([...secrets].filter((name) => !text.includes(`\`${name}_FILE\``))).toEqual([]);
   });
 });

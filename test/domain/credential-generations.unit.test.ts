@@ -27,7 +27,9 @@ function revision(generation: number | null | 'absent', name = 'r'): Snapshot {
 }
 
 const codes = (snapshot: Snapshot, baseline: Parameters<typeof judge>[1], retired?: ReadonlyMap<string, number>) =>
-  judge({ snapshot, problems: [], allowShrink: true }, baseline, { retired }).problems.filter((p) => p.code.startsWith('credential_generation')).map((p) => `${p.severity} ${p.code}`);
+  judge({ snapshot, problems: [], allowShrink: true }, baseline, { retired })
+    .problems.filter((p) => p.code.startsWith('credential_generation'))
+    .map((p) => `${p.severity} ${p.code}`);
 
 describe('a revision judged against the one served', () => {
   it('is refused when a cluster that is there has a lower credential_generation, or none (0)', () => {
@@ -56,7 +58,9 @@ describe('a revision judged against the one served', () => {
     const served = revision(null);
     const back = judge({ snapshot: revision(3), problems: [] }, served, { retired });
     expect(back.publish).toBe(true);
-    expect(back.problems.find((p) => p.code === 'credential_generation_reused')?.message).toContain('deleted at credential_generation 3');
+    expect(back.problems.find((p) => p.code === 'credential_generation_reused')?.message).toContain(
+      'deleted at credential_generation 3',
+    );
     expect(codes(revision('absent'), served, retired)).toEqual(['warning credential_generation_reused']);
     expect(codes(revision(4), served, retired)).toEqual([]);
     // Once back, its own generation is what counts; the id is no longer retired.
@@ -69,23 +73,48 @@ describe('a revision judged against the one served', () => {
 });
 
 describe('a write or a change set', () => {
-  const patch = (p: Body): WriteRequest => ({ kind: 'merge-patch', collection: 'clusters', id: 'c1', patch: p, role: 'write', who: WHO });
+  const patch = (p: Body): WriteRequest => ({
+    kind: 'merge-patch',
+    collection: 'clusters',
+    id: 'c1',
+    patch: p,
+    role: 'write',
+    who: WHO,
+  });
   const remove: WriteRequest = { kind: 'delete', collection: 'clusters', id: 'c1', role: 'write', who: WHO };
-  const create = (body: Body): WriteRequest => ({ kind: 'create', collection: 'clusters', body, role: 'write', who: WHO });
-  const set = (snapshot: Snapshot, writes: WriteRequest[]): ChangeSetResult => applyChangeSet(snapshot, { writes, role: 'write', who: WHO });
+  const create = (body: Body): WriteRequest => ({
+    kind: 'create',
+    collection: 'clusters',
+    body,
+    role: 'write',
+    who: WHO,
+  });
+  const set = (snapshot: Snapshot, writes: WriteRequest[]): ChangeSetResult =>
+    applyChangeSet(snapshot, { writes, role: 'write', who: WHO });
   const c1 = { ...(CRUD_DATA.clusters.find((c) => c.id === 'c1') as Body) };
 
-  it('is refused (400) when it lowers the generation of a cluster the served revision has, removes it, or deletes and re-creates the cluster lower', () => {
-    const served = revision(2);
-    for (const writes of [[patch({ credential_generation: 1 })], [patch({ credential_generation: null })], [remove, create({ ...c1 })], [remove, create({ ...c1, credential_generation: 1 })]]) {
-      const result = set(served, writes);
-      expect(result.ok, JSON.stringify(writes)).toBe(false);
-      if (result.ok) continue;
-      expect(result.refusal).toMatchObject({ reason: 'invalid', index: writes.length - 1 });
-      expect(result.refusal.reason === 'invalid' && result.refusal.problems.map((p) => `${p.code} ${p.at.field}`)).toEqual(['credential_generation_lowered /credential_generation']);
-    }
-    expect(set(served, [remove, create({ ...c1, credential_generation: 2 })]).ok).toBe(true);
-    expect(set(served, [patch({ credential_generation: 3 })]).ok).toBe(true);
-    expect(set(served, [remove]).ok).toBe(true);
-  });
+  it(
+    'is refused (400) when it lowers the generation of a cluster the served revision has, removes it, or deletes ' +
+      'and re-creates the cluster lower',
+    () => {
+      const served = revision(2);
+      for (const writes of [
+        [patch({ credential_generation: 1 })],
+        [patch({ credential_generation: null })],
+        [remove, create({ ...c1 })],
+        [remove, create({ ...c1, credential_generation: 1 })],
+      ]) {
+        const result = set(served, writes);
+        expect(result.ok, JSON.stringify(writes)).toBe(false);
+        if (result.ok) continue;
+        expect(result.refusal).toMatchObject({ reason: 'invalid', index: writes.length - 1 });
+        expect(
+          result.refusal.reason === 'invalid' && result.refusal.problems.map((p) => `${p.code} ${p.at.field}`),
+        ).toEqual(['credential_generation_lowered /credential_generation']);
+      }
+      expect(set(served, [remove, create({ ...c1, credential_generation: 2 })]).ok).toBe(true);
+      expect(set(served, [patch({ credential_generation: 3 })]).ok).toBe(true);
+      expect(set(served, [remove]).ok).toBe(true);
+    },
+  );
 });

@@ -39,7 +39,7 @@ describe('the environments, written once', () => {
       const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', `${name}.schema.json`), 'utf8'));
       const enums = environmentEnums(schema);
       expect(enums.length, name).toBe(1);
-      expect(enums[0]!.values, `${name}${enums[0]!.at}`).toEqual([...ENVIRONMENTS]);
+      expect(enums[0].values, `${name}${enums[0].at}`).toEqual([...ENVIRONMENTS]);
     }
   });
 
@@ -48,7 +48,7 @@ describe('the environments, written once', () => {
       components: { schemas: Record<string, { enum?: unknown[] }> };
     };
     expect(environmentEnums(document).map((e) => e.at)).toEqual(['/components/schemas/Environment/enum']);
-    expect(document.components.schemas.Environment!.enum).toEqual([...ENVIRONMENTS]);
+    expect(document.components.schemas.Environment.enum).toEqual([...ENVIRONMENTS]);
   });
 
   it('the SQLite schema takes exactly ENVIRONMENTS (another list needs a migration of its own)', () => {
@@ -73,7 +73,12 @@ describe('the environments, written once', () => {
     // Two environment names next to each other in quotes, as a list of them would hold. Tests
     // are left out: their data names environments as it needs them.
     const quoted = ENVIRONMENTS.map((environment) => `['"]${environment}['"]`);
-    const pairs = new RegExp(quoted.slice(1).map((next, i) => `${quoted[i]}\\s*[,|]\\s*${next}`).join('|'));
+    const pairs = new RegExp(
+      quoted
+        .slice(1)
+        .map((next, i) => `${quoted[i]}\\s*[,|]\\s*${next}`)
+        .join('|'),
+    );
     const sources = ['src', 'scripts', 'ui/src'].flatMap((folder) => files(join(ROOT, folder)));
     const copies = sources
       .filter((path) => /\.(ts|tsx)$/.test(path) && !path.endsWith('openapi.gen.ts'))

@@ -38,27 +38,31 @@ describe('LayeredMap', () => {
     );
   });
 
-  it('makes many changes at once (withAllInSteps) as one after the other, folding in steps when the layer grows large', () => {
-    fc.assert(
-      fc.property(
-        fc.uniqueArray(key, { maxLength: 300 }),
-        fc.uniqueArray(fc.tuple(key, fc.option(fc.nat(), { nil: null })), { maxLength: 300, selector: ([k]) => k }),
-        (initial, changes) => {
-          const base = new Map(initial.sort(compareIds).map((k, i) => [k, i]));
-          // From a plain map, and from one with a layer already ('zz-extra' is longer than any generated key).
-          for (const start of [base, LayeredMap.with(base, 'zz-extra', -1)]) {
-            let one: ReadonlyMap<string, number> = start;
-            for (const [k, value] of changes) one = LayeredMap.with(one, k, value);
-            const all = runSteps(LayeredMap.withAllInSteps(start, changes));
-            expect([...all.entries()]).toEqual([...one.entries()]);
-            expect(all.size).toBe(one.size);
-            for (const [k] of changes) expect(all.has(k)).toBe(one.has(k));
-          }
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'makes many changes at once (withAllInSteps) as one after ' +
+      'the other, folding in steps when the layer grows large',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(key, { maxLength: 300 }),
+          fc.uniqueArray(fc.tuple(key, fc.option(fc.nat(), { nil: null })), { maxLength: 300, selector: ([k]) => k }),
+          (initial, changes) => {
+            const base = new Map(initial.sort(compareIds).map((k, i) => [k, i]));
+            // From a plain map, and from one with a layer already ('zz-extra' is longer than any generated key).
+            for (const start of [base, LayeredMap.with(base, 'zz-extra', -1)]) {
+              let one: ReadonlyMap<string, number> = start;
+              for (const [k, value] of changes) one = LayeredMap.with(one, k, value);
+              const all = runSteps(LayeredMap.withAllInSteps(start, changes));
+              expect([...all.entries()]).toEqual([...one.entries()]);
+              expect(all.size).toBe(one.size);
+              for (const [k] of changes) expect(all.has(k)).toBe(one.has(k));
+            }
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
 
   it('shares the unchanged entries: a change does not copy the map', () => {
     const base = new Map(Array.from({ length: 10_000 }, (_, i) => [`c${String(i).padStart(5, '0')}`, i]));

@@ -10,7 +10,13 @@ import { updateSnapshot } from '../../src/domain/snapshot-update.ts';
 import { analyzeFleet, analyzeFleetAfresh } from '../../src/domain/rules/fleet-analysis.ts';
 import { idsNotPortable } from '../../src/domain/rules/portable-ids.ts';
 
-const SIZES: Record<Collection, number> = { clusters: 80, platform_components: 12, namespaces: 6, rolebindings: 4, rollouts: 3 };
+const SIZES: Record<Collection, number> = {
+  clusters: 80,
+  platform_components: 12,
+  namespaces: 6,
+  rolebindings: 4,
+  rollouts: 3,
+};
 
 function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
   switch (collection) {
@@ -59,7 +65,8 @@ function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
 
 function baseRecords(): RecordSets {
   const sets = {} as Record<Collection, AnyRecord[]>;
-  for (const collection of COLLECTIONS) sets[collection] = Array.from({ length: SIZES[collection] }, (_, n) => makeRecord(collection, n));
+  for (const collection of COLLECTIONS)
+    sets[collection] = Array.from({ length: SIZES[collection] }, (_, n) => makeRecord(collection, n));
   return sets as unknown as RecordSets;
 }
 
@@ -67,48 +74,76 @@ function baseRecords(): RecordSets {
 const IDS_OF_NOTE = ['CON', 'con.x', 'Nul', 'Item', 'ITEM', 'item', 'iTem'];
 
 type Edit =
-  | { kind: 'replace' | 'remove' | 'add' | 'addOfNote' | 'removeOfNote' | 'repeat' | 'repeatSame'; collection: Collection; at: number }
+  | {
+      kind: 'replace' | 'remove' | 'add' | 'addOfNote' | 'removeOfNote' | 'repeat' | 'repeatSame';
+      collection: Collection;
+      at: number;
+    }
   | { kind: 'dnsClash' | 'repeatReference'; at: number };
 
 const collectionArb = fc.constantFrom(...COLLECTIONS);
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ kind: fc.constantFrom('replace', 'remove', 'add'), collection: collectionArb, at: fc.nat(200) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('addOfNote', 'removeOfNote'), collection: collectionArb, at: fc.nat(200) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('repeat', 'repeatSame'), collection: collectionArb, at: fc.nat(200) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('replace', 'remove', 'add'),
+      collection: collectionArb,
+      at: fc.nat(200),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('addOfNote', 'removeOfNote'),
+      collection: collectionArb,
+      at: fc.nat(200),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constantFrom('repeat', 'repeatSame'), collection: collectionArb, at: fc.nat(200) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('dnsClash', 'repeatReference'), at: fc.nat(200) }) },
-) as fc.Arbitrary<Edit>;
+);
 
 /** The next revision's record sets: unchanged records are the same objects, as the loader hands them out. */
 function applyEdits(records: RecordSets, edits: Edit[], version: number): RecordSets {
-  const next = Object.fromEntries(COLLECTIONS.map((c) => [c, [...(records[c] as AnyRecord[])]])) as Record<Collection, AnyRecord[]>;
+  const next = Object.fromEntries(COLLECTIONS.map((c) => [c, [...(records[c] as AnyRecord[])]])) as Record<
+    Collection,
+    AnyRecord[]
+  >;
   for (const edit of edits) {
     if (!('collection' in edit)) {
       const list = next.clusters as Cluster[];
       if (list.length < 2) continue;
       const i = edit.at % list.length;
-      const cluster = list[i]!;
+      const cluster = list[i];
       list[i] =
         edit.kind === 'dnsClash'
-          ? { ...cluster, cluster_dns: list[(i + 1) % list.length]!.cluster_dns.toUpperCase() }
+          ? { ...cluster, cluster_dns: list[(i + 1) % list.length].cluster_dns.toUpperCase() }
           : { ...cluster, namespaces: [...cluster.namespaces, ...cluster.namespaces.slice(0, 1)] };
       continue;
     }
     const list = next[edit.collection];
     const i = list.length === 0 ? 0 : edit.at % list.length;
     if (edit.kind === 'add') list.push(makeRecord(edit.collection, 1000 + edit.at, version));
-    else if (edit.kind === 'addOfNote') list.push({ ...makeRecord(edit.collection, 2000 + edit.at, version), id: IDS_OF_NOTE[edit.at % IDS_OF_NOTE.length]! });
+    else if (edit.kind === 'addOfNote')
+      list.push({
+        ...makeRecord(edit.collection, 2000 + edit.at, version),
+        id: IDS_OF_NOTE[edit.at % IDS_OF_NOTE.length],
+      });
     else if (edit.kind === 'removeOfNote') {
       const noted = list.flatMap((r, index) => (IDS_OF_NOTE.includes(r.id) ? [index] : []));
-      if (noted.length > 0) list.splice(noted[edit.at % noted.length]!, 1);
-    }
-    else if (list.length === 0) continue;
+      if (noted.length > 0) list.splice(noted[edit.at % noted.length], 1);
+    } else if (list.length === 0) continue;
     else if (edit.kind === 'remove') list.splice(i, 1);
-    else if (edit.kind === 'repeat') list.push({ ...list[i]! });
-    else if (edit.kind === 'repeatSame') list.push(list[i]!);
+    else if (edit.kind === 'repeat') list.push({ ...list[i] });
+    else if (edit.kind === 'repeatSame') list.push(list[i]);
     else {
-      const n = Number(/\d+$/.exec(list[i]!.id)?.[0] ?? 0);
-      const replaced = { ...makeRecord(edit.collection, n, version), id: list[i]!.id };
-      list[i] = edit.collection === 'clusters' ? { ...replaced, cluster_dns: (list[i] as Cluster).cluster_dns } : replaced;
+      const n = Number(/\d+$/.exec(list[i].id)?.[0] ?? 0);
+      const replaced = { ...makeRecord(edit.collection, n, version), id: list[i].id };
+      list[i] =
+        edit.collection === 'clusters' ? { ...replaced, cluster_dns: (list[i] as Cluster).cluster_dns } : replaced;
     }
   }
   return next as unknown as RecordSets;

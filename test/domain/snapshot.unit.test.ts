@@ -5,7 +5,10 @@ import { createSnapshot, type Snapshot } from '../../src/domain/snapshot.ts';
 import { canonicalSets, catalog, clusters, namespaces, rolebindings } from '../fixtures/records.ts';
 
 function snapshot(): Snapshot {
-  const built = createSnapshot(canonicalSets({ clusters, platform_components: catalog, namespaces, rolebindings }), 'rev-1');
+  const built = createSnapshot(
+    canonicalSets({ clusters, platform_components: catalog, namespaces, rolebindings }),
+    'rev-1',
+  );
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
   return built.snapshot;
 }
@@ -32,15 +35,27 @@ describe('snapshot', () => {
     });
     const built = createSnapshot(sets, 'r');
     expect(built.ok).toBe(false);
-    if (!built.ok) expect(built.problems[0]!.message).toContain('already used by cluster "a"');
+    if (!built.ok) expect(built.problems[0].message).toContain('already used by cluster "a"');
   });
 
   it('refuses a reference listed twice (the consumer rejects duplicate input ids)', () => {
     const sets = canonicalSets({
-      clusters: [{ id: 'a', cluster_name: 'a', cluster_dns: 'a.example.com', environment: 'dev', namespaces: [{ id: 'n' }, { id: 'n' }] }],
+      clusters: [
+        {
+          id: 'a',
+          cluster_name: 'a',
+          cluster_dns: 'a.example.com',
+          environment: 'dev',
+          namespaces: [{ id: 'n' }, { id: 'n' }],
+        },
+      ],
     });
     const built = createSnapshot(sets, 'r');
     expect(built.ok).toBe(false);
-    if (!built.ok) expect(built.problems[0]).toMatchObject({ code: 'duplicate_reference', at: { record: { collection: 'clusters', id: 'a' }, field: '/namespaces/1/id' } });
+    if (!built.ok)
+      expect(built.problems[0]).toMatchObject({
+        code: 'duplicate_reference',
+        at: { record: { collection: 'clusters', id: 'a' }, field: '/namespaces/1/id' },
+      });
   });
 });

@@ -8,25 +8,59 @@ const cluster = { id: 'c1', cluster_name: 'c1', cluster_dns: 'c1.example.com', e
 
 describe('record validation', () => {
   it('fills defaults and orders keys canonically', () => {
-    const result = validateRecord('clusters', { environment: 'qa', cluster_dns: 'a.b', cluster_name: 'n', id: 'x', platform_components: [{ enabled: true, id: 'p' }] });
+    const result = validateRecord('clusters', {
+      environment: 'qa',
+      cluster_dns: 'a.b',
+      cluster_name: 'n',
+      id: 'x',
+      platform_components: [{ enabled: true, id: 'p' }],
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(Object.keys(result.record)).toEqual(['id', 'cluster_name', 'cluster_dns', 'environment', 'credential_generation', 'receiver_url', 'platform_components', 'namespaces', 'rolebindings', 'patches']);
-    expect(result.record.platform_components).toEqual([{ id: 'p', enabled: true, oci_tag: null, component_path: null }]);
+    expect(Object.keys(result.record)).toEqual([
+      'id',
+      'cluster_name',
+      'cluster_dns',
+      'environment',
+      'credential_generation',
+      'receiver_url',
+      'platform_components',
+      'namespaces',
+      'rolebindings',
+      'patches',
+    ]);
+    expect(result.record.platform_components).toEqual([
+      { id: 'p', enabled: true, oci_tag: null, component_path: null },
+    ]);
   });
 
   it('rejects unknown fields by name', () => {
     const result = validateRecord('clusters', { ...cluster, enviroment: 'dev' });
     expect(result).toEqual({
       ok: false,
-      problems: [{ code: 'unknown_field', severity: 'error', at: { field: '/enviroment' }, message: 'unknown field "enviroment"' }],
+      problems: [
+        {
+          code: 'unknown_field',
+          severity: 'error',
+          at: { field: '/enviroment' },
+          message: 'unknown field "enviroment"',
+        },
+      ],
     });
   });
 
   it('rejects a bad environment, naming the allowed values', () => {
     const result = validateRecord('clusters', { ...cluster, environment: 'production' });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([{ code: 'invalid_value', severity: 'error', at: { field: '/environment' }, message: 'must be one of: dev, qa, uat, prod' }]);
+    if (!result.ok)
+      expect(result.problems).toEqual([
+        {
+          code: 'invalid_value',
+          severity: 'error',
+          at: { field: '/environment' },
+          message: 'must be one of: dev, qa, uat, prod',
+        },
+      ]);
   });
 
   it.each(['../x', 'a/b', '-a', 'a-', '', 'a b', 'x'.repeat(251)])('rejects the unsafe id %j', (id) => {
@@ -53,7 +87,12 @@ describe('record validation', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.problems).toEqual([
-        { code: 'wrong_type', severity: 'error', at: { field: '/patches/podinfo/replicaCount' }, message: 'must be a string (quote it: "3")' },
+        {
+          code: 'wrong_type',
+          severity: 'error',
+          at: { field: '/patches/podinfo/replicaCount' },
+          message: 'must be a string (quote it: "3")',
+        },
       ]);
     }
   });
@@ -79,8 +118,13 @@ describe('record files', () => {
 
   it('refuses an id that differs from the file name', () => {
     const parsed = parseRecordFile('namespaces/team-a.yml', 'id: team-b\n');
-    expect(parsed?.problems[0]?.message).toBe('id "team-b" does not match the file name; it must be "team-a" (or be left out)');
-    expect(parsed?.problems[0]).toMatchObject({ code: 'id_mismatch', at: { record: { collection: 'namespaces', id: 'team-a' }, field: '/id' } });
+    expect(parsed?.problems[0]?.message).toBe(
+      'id "team-b" does not match the file name; it must be "team-a" (or be left out)',
+    );
+    expect(parsed?.problems[0]).toMatchObject({
+      code: 'id_mismatch',
+      at: { record: { collection: 'namespaces', id: 'team-a' }, field: '/id' },
+    });
   });
 
   it('reports YAML syntax errors with their line and column', () => {
@@ -119,7 +163,14 @@ describe('seed file', () => {
     const bad = parseSeed({ clusters: [{ _id: 'c', cluster_name: 'c', cluster_dns: 'c.x', environment: 'staging' }] });
     expect(bad).toEqual({
       ok: false,
-      problems: [{ code: 'invalid_value', severity: 'error', at: { field: '/clusters/0/environment' }, message: 'must be one of: dev, qa, uat, prod' }],
+      problems: [
+        {
+          code: 'invalid_value',
+          severity: 'error',
+          at: { field: '/clusters/0/environment' },
+          message: 'must be one of: dev, qa, uat, prod',
+        },
+      ],
     });
   });
 });

@@ -55,7 +55,11 @@ afterEach(async () => {
   }
 });
 
-async function open(service: TestService, path = '/ui/', colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; record: PageRecord }> {
+async function open(
+  service: TestService,
+  path = '/ui/',
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<{ page: Page; record: PageRecord }> {
   const opened = await openPage(browser, { colorScheme });
   pages.push({ ...opened, origin: new URL(service.url).origin });
   const response = await opened.page.goto(service.url + path);
@@ -84,7 +88,10 @@ describe('signing in', () => {
     await screenshot(page, 'sign-in');
     await signIn(page);
     await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
-    expect(await page.evaluate('({ ...sessionStorage })')).toEqual({ 'gitops-config-api.token': READ_TOKEN, 'gitops-config-api.token-from': 'pasted' });
+    expect(await page.evaluate('({ ...sessionStorage })')).toEqual({
+      'gitops-config-api.token': READ_TOKEN,
+      'gitops-config-api.token-from': 'pasted',
+    });
     expect(await page.evaluate('localStorage.length')).toBe(0);
     expect(await page.context().cookies()).toEqual([]);
     expect(page.url()).not.toContain(READ_TOKEN);
@@ -113,7 +120,9 @@ describe('signing in', () => {
     // The browser logs the refused request itself; that is the answer this test asked for.
     record.errors.splice(0, record.errors.length, ...record.errors.filter((e) => !/status of 401 /.test(e)));
     await signIn(page, `gcc1.qa-eu-1.${'A'.repeat(43)}`);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe("a cluster token reads one cluster only; sign in with a person's or service token");
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe("a cluster token reads one cluster only; sign in with a person's or service token");
     await expectAccessible(page, 'the sign-in page with an error');
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
@@ -135,7 +144,10 @@ describe('the fleet and a cluster', () => {
     await page.getByRole('heading', { name: 'qa-eu-1', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/ui/clusters/qa-eu-1');
     for (const endpoint of ENDPOINTS) {
-      const served = await request(crud.url, `/api/v2/gitops/clusters/qa-eu-1.k8s.example.com/${endpoint}`, { token: READ_TOKEN, headers: NOT_A_POLL });
+      const served = await request(crud.url, `/api/v2/gitops/clusters/qa-eu-1.k8s.example.com/${endpoint}`, {
+        token: READ_TOKEN,
+        headers: NOT_A_POLL,
+      });
       const section = page.getByRole('region', { name: endpoint });
       await section.getByRole('button', { name: 'Raw' }).click();
       await expect.poll(() => section.locator('pre').getAttribute('data-view')).toBe('raw');
@@ -150,7 +162,9 @@ describe('the fleet and a cluster', () => {
     const record = await request(crud.url, '/clusters/qa-eu-1', { token: READ_TOKEN });
     await page.getByRole('region', { name: 'Record' }).getByRole('button', { name: 'Raw' }).click();
     expect(await page.getByRole('region', { name: 'Record' }).locator('pre').textContent()).toBe(record.text);
-    await expect.poll(() => page.getByRole('region', { name: 'Revisions that changed it' }).textContent()).toMatch(/No revision the service judged changed this cluster's answers/);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Revisions that changed it' }).textContent())
+      .toMatch(/No revision the service judged changed this cluster's answers/);
     await expectAccessible(page, 'the cluster view');
     await page.getByRole('region', { name: 'platform-components' }).getByRole('button', { name: 'Raw' }).click();
     await screenshot(page, 'cluster');
@@ -173,7 +187,9 @@ describe('the fleet and a cluster', () => {
     await page.getByLabel('Environment', { exact: true }).selectOption({ value: 'dev' });
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
     expect(await page.getByRole('row').nth(1).textContent()).toMatch(/^dev-eu-1.*Never seen/);
-    expect(await page.getByRole('list', { name: 'Clusters per state' }).textContent()).toMatch(/4 clusters.*1 up to date.*0 behind.*3 never seen/);
+    expect(await page.getByRole('list', { name: 'Clusters per state' }).textContent()).toMatch(
+      /4 clusters.*1 up to date.*0 behind.*3 never seen/,
+    );
   });
 
   it('works by keyboard alone: sign in, search, open a cluster (Tab and Enter only)', async () => {
@@ -233,24 +249,27 @@ describe('the definitions', () => {
     await screenshot(page, shot);
   });
 
-  it('in read-only mode says that records need crud mode, and shows the fleet without states (METRICS=off)', async () => {
-    const { page } = await open(readOnly, '/ui/catalog');
-    await signIn(page);
-    await expect.poll(() => page.getByText('Shown in crud mode').count()).toBe(1);
-    await expectAccessible(page, 'the catalog in read-only mode');
-    await page.getByRole('link', { name: 'Fleet', exact: true }).click();
-    await page.getByText('Convergence states are not available').waitFor();
-    expect(await page.getByText('METRICS=off').count()).toBe(1);
-    await expect.poll(() => page.getByRole('row').count()).toBe(5);
-    await expectAccessible(page, 'the fleet without states');
-    await screenshot(page, 'fleet-read-only');
-    await page.getByRole('link', { name: 'prod-eu-1', exact: true }).click();
-    await page.getByText('Records are shown in crud mode (API_MODE=crud)').waitFor();
-    await expectAccessible(page, 'a cluster in read-only mode');
-    // Read-only mode: no edit control, whatever the token may do.
-    expect(await page.locator('main input, main textarea').count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Changes' }).count()).toBe(0);
-  });
+  it(
+    'in read-only mode says that records need crud mode, ' + 'and shows the fleet without states (METRICS=off)',
+    async () => {
+      const { page } = await open(readOnly, '/ui/catalog');
+      await signIn(page);
+      await expect.poll(() => page.getByText('Shown in crud mode').count()).toBe(1);
+      await expectAccessible(page, 'the catalog in read-only mode');
+      await page.getByRole('link', { name: 'Fleet', exact: true }).click();
+      await page.getByText('Convergence states are not available').waitFor();
+      expect(await page.getByText('METRICS=off').count()).toBe(1);
+      await expect.poll(() => page.getByRole('row').count()).toBe(5);
+      await expectAccessible(page, 'the fleet without states');
+      await screenshot(page, 'fleet-read-only');
+      await page.getByRole('link', { name: 'prod-eu-1', exact: true }).click();
+      await page.getByText('Records are shown in crud mode (API_MODE=crud)').waitFor();
+      await expectAccessible(page, 'a cluster in read-only mode');
+      // Read-only mode: no edit control, whatever the token may do.
+      expect(await page.locator('main input, main textarea').count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Changes' }).count()).toBe(0);
+    },
+  );
 
   it('answers an unknown view path with a page that says so', async () => {
     const { page } = await open(crud, '/ui/no/such/view');

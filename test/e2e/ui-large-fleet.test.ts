@@ -21,7 +21,10 @@ beforeAll(async () => {
   dir = tempDir('ui-large-');
   const seed = join(dir, 'seed.json');
   writeFleetSeed(seed, CLUSTERS);
-  [browser, service] = await Promise.all([launchBrowser(), startTestService({ STORE_BACKEND: 'memory', SEED_FILE: seed, LOG_LEVEL: 'warn' })]);
+  [browser, service] = await Promise.all([
+    launchBrowser(),
+    startTestService({ STORE_BACKEND: 'memory', SEED_FILE: seed, LOG_LEVEL: 'warn' }),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -37,12 +40,17 @@ describe(`the fleet page with ${CLUSTERS.toLocaleString('en')} clusters`, () => 
     const page = await signedInPage(browser, service.url, READ_TOKEN);
     const wanted = fleetClusterId(43_210);
     const timing = await timeFleetPage(page, service.url, wanted);
-    console.log(`${CLUSTERS} clusters: first rows ${timing.firstRowsMs.toFixed(0)} ms after navigation, search ${timing.searchMs.toFixed(1)} ms, ${timing.rowsInDom} rows in the page`);
+    console.log(
+      `${CLUSTERS} clusters: first rows ${timing.firstRowsMs.toFixed(0)} ms after navigation, search ` +
+        `${timing.searchMs.toFixed(1)} ms, ${timing.rowsInDom} rows in the page`,
+    );
     expect(timing.rowsInDom).toBeLessThan(100);
     expect(timing.shownAfterSearch).toBe('Showing 1 of 50,000 clusters');
     await page.getByRole('link', { name: wanted, exact: true }).click();
     await page.getByRole('heading', { name: wanted, level: 1 }).waitFor();
-    expect(await page.getByText(`${wanted}.fleet.example.com`).first().textContent()).toBe(`${wanted}.fleet.example.com`);
+    expect(await page.getByText(`${wanted}.fleet.example.com`).first().textContent()).toBe(
+      `${wanted}.fleet.example.com`,
+    );
     // Scrolled to the end, the last clusters are shown, still with few rows in the page.
     await page.goBack();
     await page.getByRole('searchbox', { name: 'Search clusters' }).fill('');

@@ -31,11 +31,19 @@ function writeRolloutSeed(file: string): void {
     platform_components: [{ id: 'podinfo', enabled: true }],
   }));
   const podinfo = {
-    _id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1',
-    oci_url: 'oci://ghcr.io/stefanprodan/charts', oci_tag: '6.7.1', cluster_env_enabled: false, depends_on: [],
+    _id: 'podinfo',
+    component_path: 'podinfo',
+    component_version: '6.7.1',
+    oci_url: 'oci://ghcr.io/stefanprodan/charts',
+    oci_tag: '6.7.1',
+    cluster_env_enabled: false,
+    depends_on: [],
   };
   const rollout = {
-    _id: ID, component: 'podinfo', set: { component_version: '7.0.0', oci_tag: '7.0.0' }, released: 2,
+    _id: ID,
+    component: 'podinfo',
+    set: { component_version: '7.0.0', oci_tag: '7.0.0' },
+    released: 2,
     waves: [
       { name: 'canary', clusters: [fleetClusterId(0)] },
       { name: 'all', environments: ENVIRONMENTS, batch: '10%' },
@@ -85,7 +93,8 @@ describe(`a rollout of ${CLUSTERS.toLocaleString('en')} clusters`, () => {
     await page.evaluate(`document.querySelector('.vtable table').__kept = true`);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    await expect.poll(() => requests.filter((u) => u.endsWith(`/rollouts/${ID}`)).length, { timeout: 30_000 })
+    await expect
+      .poll(() => requests.filter((u) => u.endsWith(`/rollouts/${ID}`)).length, { timeout: 30_000 })
       .toBeGreaterThan(0);
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(`document.querySelector('.vtable table').__kept === true`)).toBe(true);

@@ -22,13 +22,25 @@ const HALTED_ID = 'cert-manager-1-17';
 /** In the repo, not in the simulated fleet: nothing polls for it. */
 const SILENT = 'prod-ap-9';
 const SILENT_CLUSTER = {
-  id: SILENT, cluster_name: SILENT, cluster_dns: `${SILENT}.k8s.example.com`, environment: 'prod',
-  platform_components: [{ id: OTHER, enabled: true }, { id: ROLLED, enabled: true }],
+  id: SILENT,
+  cluster_name: SILENT,
+  cluster_dns: `${SILENT}.k8s.example.com`,
+  environment: 'prod',
+  platform_components: [
+    { id: OTHER, enabled: true },
+    { id: ROLLED, enabled: true },
+  ],
 };
 const HALTED = {
-  id: HALTED_ID, component: OTHER, set: { component_version: 'v1.17.0', oci_tag: 'v1.17.0' },
-  waves: [{ name: 'first', clusters: [SILENT] }, { name: 'rest', environments: ['dev', 'qa', 'uat', 'prod'] }],
-  progress_deadline: '1s', released: 1,
+  id: HALTED_ID,
+  component: OTHER,
+  set: { component_version: 'v1.17.0', oci_tag: 'v1.17.0' },
+  waves: [
+    { name: 'first', clusters: [SILENT] },
+    { name: 'rest', environments: ['dev', 'qa', 'uat', 'prod'] },
+  ],
+  progress_deadline: '1s',
+  released: 1,
 };
 
 let browser: Browser;
@@ -181,18 +193,25 @@ describe('the rollouts elsewhere', () => {
     const table = page.getByRole('table', { name: `Rollouts ${SILENT} is in` });
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
     const cells = (id: string) =>
-      table.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) }).getByRole('cell');
+      table
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: id, exact: true }) })
+        .getByRole('cell');
     expect(await cells(HALTED_ID).allTextContents()).toEqual([
       'Step 1, wave first',
       expect.stringMatching(/^Releasedsince .+ ago$/),
       `Halted${(await status(HALTED_ID)).reason}`,
     ]);
     expect(await cells(ROLLOUT_ID).allTextContents()).toEqual([
-      'Step 3, wave prod', 'Pendingsince not released', `Waiting${(await status(ROLLOUT_ID)).reason}`,
+      'Step 3, wave prod',
+      'Pendingsince not released',
+      `Waiting${(await status(ROLLOUT_ID)).reason}`,
     ]);
     await expectAccessible(page, "a cluster's page with its rollouts");
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Catalog' }).click();
-    const entry = page.getByRole('table', { name: 'Platform components' }).getByRole('row')
+    const entry = page
+      .getByRole('table', { name: 'Platform components' })
+      .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: ROLLED }) });
     await entry.getByRole('link', { name: ROLLOUT_ID, exact: true }).waitFor();
     expect(await entry.getByRole('cell').last().textContent()).toBe(`${ROLLOUT_ID}Waiting step 2 of 4`);
@@ -215,9 +234,12 @@ describe("a rollout's page", () => {
     );
     const prod = await stepRows('prod');
     expect(await prod.count()).toBe(3);
-    const next = s.steps[2]!.clusters.length;
+    const next = s.steps[2].clusters.length;
     expect(await prod.nth(1).getByRole('cell').allTextContents()).toEqual([
-      'Next to release', 'not released', 'not done', `${next} pendingShow the ${next} clusters of step 3`,
+      'Next to release',
+      'not released',
+      'not done',
+      `${next} pendingShow the ${next} clusters of step 3`,
     ]);
     const clusters = page.getByRole('table', { name: 'Clusters of the rollout' });
     await page.getByText('Showing 25 of 25 clusters').waitFor();
@@ -241,16 +263,19 @@ describe("a rollout's page", () => {
     await page.getByRole('searchbox', { name: "Search the rollout's clusters" }).fill('ap-9');
     await page.getByText('Showing 1 of 25 clusters').waitFor();
     expect(await clusters.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
-      SILENT, 'Pending', 'not released', '3', 'prod', '',
+      SILENT,
+      'Pending',
+      'not released',
+      '3',
+      'prod',
+      '',
     ]);
   });
 
   it('names the cluster that holds back a halted rollout, with its state and since when', async () => {
     const page = await signedIn(`/ui/rollouts/${HALTED_ID}?state=released`);
     await page.getByText('Showing 1 of 25 clusters').waitFor();
-    expect(await gate(page).textContent()).toBe(
-      (await status(HALTED_ID)).reason,
-    );
+    expect(await gate(page).textContent()).toBe((await status(HALTED_ID)).reason);
     const row = page.getByRole('table', { name: 'Clusters of the rollout' }).getByRole('row').nth(1);
     expect(await row.getByRole('cell').nth(0).textContent()).toBe(SILENT);
     expect(await row.getByRole('cell').nth(1).textContent()).toBe('Released');

@@ -103,7 +103,8 @@ export function recordFileText(collection: Collection): fc.Arbitrary<string> {
     fc.tuple(fc.nat(valid.length), nastyString).map(([at, piece]) => valid.slice(0, at) + piece + valid.slice(at)),
     fc.constantFrom(
       // Aliases that expand to a lot if anything walks them naively.
-      `a: &a ["x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c]\nlabels: *d\n`,
+      `a: &a ["x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: ` +
+        `&d [*c,*c,*c,*c,*c,*c,*c,*c]\nlabels: *d\n`,
       'id: x\n<<: {labels: {a: "b"}}\n',
       '--- \nid: a\n---\nid: b\n',
       '!!binary aGVsbG8=',
@@ -114,33 +115,66 @@ export function recordFileText(collection: Collection): fc.Arbitrary<string> {
 }
 
 const word = fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,14}[a-z0-9]$/);
-const labelMap = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9.-]{0,10}[a-z0-9]$/), fc.oneof(word, fc.constant('')), { maxKeys: 3 });
+const labelMap = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9.-]{0,10}[a-z0-9]$/), fc.oneof(word, fc.constant('')), {
+  maxKeys: 3,
+});
 
-/** A valid record of the collection with plausible changes, under a new id or an existing one: writes that are meant to succeed. */
+/**
+ * A valid record of the collection with plausible changes, under a new id or an existing one: writes that are meant to
+ * succeed.
+ */
 export function plausibleRecord(collection: Collection): fc.Arbitrary<Record<string, unknown>> {
   const samples = CRUD_DATA[collection] as Record<string, unknown>[];
   const changes: Record<Collection, fc.Arbitrary<Record<string, unknown>>> = {
     clusters: fc.record(
-      { cluster_name: word, environment: fc.constantFrom('dev', 'qa', 'uat', 'prod'), patches: fc.constant({ podinfo: { replicaCount: '2' } }) },
+      {
+        cluster_name: word,
+        environment: fc.constantFrom('dev', 'qa', 'uat', 'prod'),
+        patches: fc.constant({ podinfo: { replicaCount: '2' } }),
+      },
       { requiredKeys: [] },
     ),
     platform_components: fc.record({ component_version: word, oci_tag: word }, { requiredKeys: [] }),
     namespaces: fc.record({ labels: labelMap, annotations: labelMap }, { requiredKeys: [] }),
-    rolebindings: fc.record({ role: word, subjects: fc.array(fc.record({ kind: fc.constantFrom('User', 'Group'), name: word, apiGroup: fc.constant('rbac.authorization.k8s.io') }), { maxLength: 2 }) }, { requiredKeys: [] }),
+    rolebindings: fc.record(
+      {
+        role: word,
+        subjects: fc.array(
+          fc.record({
+            kind: fc.constantFrom('User', 'Group'),
+            name: word,
+            apiGroup: fc.constant('rbac.authorization.k8s.io'),
+          }),
+          { maxLength: 2 },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
     rollouts: fc.record(
-      { released: fc.nat(2), paused: fc.boolean(), set: fc.constantFrom({ oci_tag: '7.0.1' }, { component_version: '7.1.0', oci_tag: '7.1.0' }) },
+      {
+        released: fc.nat(2),
+        paused: fc.boolean(),
+        set: fc.constantFrom({ oci_tag: '7.0.1' }, { component_version: '7.1.0', oci_tag: '7.1.0' }),
+      },
       { requiredKeys: [] },
     ),
   };
-  return fc.tuple(fc.constantFrom(...samples), changes[collection], fc.option(fc.nat(10_000), { nil: undefined })).map(([sample, change, fresh]) => {
-    const record: Record<string, unknown> = { ...JSON.parse(JSON.stringify(sample)), ...change };
-    if (collection === 'clusters' && change.patches && !(record.platform_components as { id: string }[] | undefined)?.some((c) => c.id === 'podinfo')) delete record.patches;
-    if (fresh !== undefined) {
-      record.id = `fz-${fresh}`;
-      if (collection === 'clusters') record.cluster_dns = `fz-${fresh}.example.com`;
-    }
-    return record;
-  });
+  return fc
+    .tuple(fc.constantFrom(...samples), changes[collection], fc.option(fc.nat(10_000), { nil: undefined }))
+    .map(([sample, change, fresh]) => {
+      const record: Record<string, unknown> = { ...JSON.parse(JSON.stringify(sample)), ...change };
+      if (
+        collection === 'clusters' &&
+        change.patches &&
+        !(record.platform_components as { id: string }[] | undefined)?.some((c) => c.id === 'podinfo')
+      )
+        delete record.patches;
+      if (fresh !== undefined) {
+        record.id = `fz-${fresh}`;
+        if (collection === 'clusters') record.cluster_dns = `fz-${fresh}.example.com`;
+      }
+      return record;
+    });
 }
 
 /** The body of a REST request: a plausible record, a near-miss one, JSON of any shape, or not JSON at all. */

@@ -16,13 +16,22 @@ import { storeHead } from '../helpers/stored-commits.ts';
 const CHANGES = '/api/v2/gitops/changes';
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_611);
 
-/** New ids that creates and deletes share, so that they meet (a create of one that exists, a delete of one that is gone). */
+/**
+ * New ids that creates and deletes share, so that they meet (a create of one that exists, a delete of one that is
+ * gone).
+ */
 const freshId = fc.integer({ min: 1, max: 12 }).map((n) => `fz-${n}`);
 /** Ids a write may name: the data set's (which patches and replaces mostly keep valid) and new ones. */
 const idFor = (collection: Collection, op: string) =>
   op === 'create' || op === 'delete'
-    ? fc.oneof({ weight: 4, arbitrary: freshId }, { weight: 1, arbitrary: fc.constantFrom(...CRUD_DATA[collection].map((r) => r.id)) })
-    : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...CRUD_DATA[collection].map((r) => r.id)) }, { weight: 1, arbitrary: freshId });
+    ? fc.oneof(
+        { weight: 4, arbitrary: freshId },
+        { weight: 1, arbitrary: fc.constantFrom(...CRUD_DATA[collection].map((r) => r.id)) },
+      )
+    : fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...CRUD_DATA[collection].map((r) => r.id)) },
+        { weight: 1, arbitrary: freshId },
+      );
 
 function withoutId(record: Record<string, unknown>): Record<string, unknown> {
   const { id: _id, ...rest } = record;
@@ -36,15 +45,26 @@ const meantWrite = fc
     fc
       .tuple(
         idFor(collection, op),
-        fc.oneof({ weight: 7, arbitrary: plausibleRecord(collection) }, { weight: 1, arbitrary: nearMissRecord(collection) }),
-        fc.oneof({ weight: 10, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('"stale"', '*') }),
+        fc.oneof(
+          { weight: 7, arbitrary: plausibleRecord(collection) },
+          { weight: 1, arbitrary: nearMissRecord(collection) },
+        ),
+        fc.oneof(
+          { weight: 10, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom('"stale"', '*') },
+        ),
       )
       .map(([id, record, ifMatch]) => {
         const content = withoutId(record);
         if (collection === 'clusters') content.cluster_dns = `${id}.fuzz.example.com`;
         const write: Record<string, unknown> = { op, collection, id };
         if (op === 'create' || op === 'replace') write.record = content;
-        if (op === 'patch') write.patch = Object.fromEntries(Object.entries(content).filter(([key]) => key !== 'cluster_dns').slice(0, 2));
+        if (op === 'patch')
+          write.patch = Object.fromEntries(
+            Object.entries(content)
+              .filter(([key]) => key !== 'cluster_dns')
+              .slice(0, 2),
+          );
         if (ifMatch !== undefined && op !== 'create') write.if_match = ifMatch;
         return write;
       }),
@@ -52,7 +72,10 @@ const meantWrite = fc
 
 const setArb = fc.record({
   message: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
-  writes: fc.array(fc.oneof({ weight: 30, arbitrary: meantWrite }, { weight: 1, arbitrary: anyJson }), { minLength: 1, maxLength: 5 }),
+  writes: fc.array(fc.oneof({ weight: 30, arbitrary: meantWrite }, { weight: 1, arbitrary: anyJson }), {
+    minLength: 1,
+    maxLength: 5,
+  }),
 });
 
 /** Every record the service serves, by "collection/id". */
@@ -75,55 +98,68 @@ for (const backend of ['memory', 'git', 'sqlite'] as const) {
     afterAll(() => service?.close());
 
     const runs = fuzzRuns(backend === 'memory' ? 120 : 50);
-    it('answer 201 or a 4xx JSON error naming the write, never a 5xx other than store_error, and never half apply a set', async () => {
-      console.log(`fuzz-change-sets on ${backend}: seed ${SEED} (FUZZ_SEED), ${runs} runs (FUZZ_RUNS)`);
-      const statuses = new Map<number, number>();
-      await fc.assert(
-        fc.asyncProperty(setArb, async (set) => {
-          const before = await everything(service);
-          const head = await storeHead(service);
-          const res = await send(service, 'POST', CHANGES, set);
-          const what = `${JSON.stringify(set)} -> ${res.status} ${res.text}`;
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          expect(res.headers['content-type'], what).toContain('application/json');
-          const after = await everything(service);
-          if (res.status >= 400) {
-            const error = res.json();
-            expect(error.error, what).toBeTypeOf('string');
-            if (res.status >= 500) expect(error.error, what).toBe('store_error');
-            else expect([400, 404, 409, 412], what).toContain(res.status);
-            for (const detail of error.details ?? []) if (detail.index !== undefined) expect(detail.index, what).toBeLessThan(set.writes.length);
-            // Refused: nothing of it is stored.
-            expect(after, what).toEqual(before);
-            expect(await storeHead(service), what).toBe(head);
-            return;
+    it(
+      'answer 201 or a 4xx JSON error naming the write, never a 5xx other than store_error, and never half apply a set',
+      async () => {
+        console.log(`fuzz-change-sets on ${backend}: seed ${SEED} (FUZZ_SEED), ${runs} runs (FUZZ_RUNS)`);
+        const statuses = new Map<number, number>();
+        await fc.assert(
+          fc.asyncProperty(setArb, async (set) => {
+            const before = await everything(service);
+            const head = await storeHead(service);
+            const res = await send(service, 'POST', CHANGES, set);
+            const what = `${JSON.stringify(set)} -> ${res.status} ${res.text}`;
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            expect(res.headers['content-type'], what).toContain('application/json');
+            const after = await everything(service);
+            if (res.status >= 400) {
+              const error = res.json();
+              expect(error.error, what).toBeTypeOf('string');
+              if (res.status >= 500) expect(error.error, what).toBe('store_error');
+              else expect([400, 404, 409, 412], what).toContain(res.status);
+              for (const detail of error.details ?? [])
+                if (detail.index !== undefined) expect(detail.index, what).toBeLessThan(set.writes.length);
+              // Refused: nothing of it is stored.
+              expect(after, what).toEqual(before);
+              expect(await storeHead(service), what).toBe(head);
+              return;
+            }
+            expect(res.status, what).toBe(201);
+            const body = res.json() as {
+              revision: string;
+              unchanged: boolean;
+              records: { collection: string; id: string; record: unknown }[];
+            };
+            const named = new Set(body.records.map((r) => `${r.collection}/${r.id}`));
+            for (const stored of body.records)
+              expect(after.get(`${stored.collection}/${stored.id}`) ?? null, what).toEqual(stored.record);
+            for (const key of new Set([...before.keys(), ...after.keys()]))
+              if (!named.has(key)) expect(after.get(key), `${what}: ${key}`).toEqual(before.get(key));
+            const now = await storeHead(service);
+            if (body.unchanged) expect(now, what).toBe(head);
+            else expect(now, what).not.toBe(head);
+            expect(body.revision, what).toBe((await request(service.url, '/ready')).json().revision);
+          }),
+          { numRuns: runs, seed: SEED },
+        );
+        console.log(
+          `fuzz-change-sets on ${backend}: answers by status ${JSON.stringify(Object.fromEntries(statuses))}`,
+        );
+        // Enough sets must get through for "never half applied" to mean something.
+        expect(statuses.get(201) ?? 0).toBeGreaterThan(runs / 10);
+        expect((await request(service.url, '/health')).status).toBe(200);
+        if (backend === 'git') {
+          const dir = service.dir!;
+          expect(gitOut(dir, 'status', '--porcelain')).toBe('');
+          expect(gitOut(dir, 'fsck', '--full', '--no-dangling', '--no-progress')).toBe('');
+          // Enough deletes empty the repo, which validate refuses to call a config repo.
+          if (gitOut(dir, 'ls-files', '*.yaml') !== '') {
+            const report = await validateRepo(dir);
+            expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
           }
-          expect(res.status, what).toBe(201);
-          const body = res.json() as { revision: string; unchanged: boolean; records: { collection: string; id: string; record: unknown }[] };
-          const named = new Set(body.records.map((r) => `${r.collection}/${r.id}`));
-          for (const stored of body.records) expect(after.get(`${stored.collection}/${stored.id}`) ?? null, what).toEqual(stored.record);
-          for (const key of new Set([...before.keys(), ...after.keys()])) if (!named.has(key)) expect(after.get(key), `${what}: ${key}`).toEqual(before.get(key));
-          const now = await storeHead(service);
-          if (body.unchanged) expect(now, what).toBe(head);
-          else expect(now, what).not.toBe(head);
-          expect(body.revision, what).toBe((await request(service.url, '/ready')).json().revision);
-        }),
-        { numRuns: runs, seed: SEED },
-      );
-      console.log(`fuzz-change-sets on ${backend}: answers by status ${JSON.stringify(Object.fromEntries(statuses))}`);
-      // Enough sets must get through for "never half applied" to mean something.
-      expect(statuses.get(201) ?? 0).toBeGreaterThan(runs / 10);
-      expect((await request(service.url, '/health')).status).toBe(200);
-      if (backend === 'git') {
-        const dir = service.dir!;
-        expect(gitOut(dir, 'status', '--porcelain')).toBe('');
-        expect(gitOut(dir, 'fsck', '--full', '--no-dangling', '--no-progress')).toBe('');
-        // Enough deletes empty the repo, which validate refuses to call a config repo.
-        if (gitOut(dir, 'ls-files', '*.yaml') !== '') {
-          const report = await validateRepo(dir);
-          expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
         }
-      }
-    }, fuzzTimeout(runs * 4));
+      },
+      fuzzTimeout(runs * 4),
+    );
   });
 }

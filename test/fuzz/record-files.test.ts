@@ -17,7 +17,12 @@ import { collectionArb, fuzzRuns, fuzzTimeout, nastyString, recordFileText } fro
 import { asRepoFiles } from '../helpers/fixture-data.ts';
 import { CRUD_DATA } from '../helpers/crud.ts';
 
-const BASE = Object.fromEntries(Object.entries(asRepoFiles(CRUD_DATA)).map(([path, content]) => [path, typeof content === 'string' ? content : dump(content)]));
+const BASE = Object.fromEntries(
+  Object.entries(asRepoFiles(CRUD_DATA)).map(([path, content]) => [
+    path,
+    typeof content === 'string' ? content : dump(content),
+  ]),
+);
 
 function entries(files: Record<string, string>): RecordFileEntry[] {
   return Object.entries(files)
@@ -29,7 +34,10 @@ const caseArb = collectionArb.chain((collection) =>
   fc.record({
     collection: fc.constant(collection),
     // Replace an existing record's file, or add one under any name.
-    name: fc.oneof(fc.constantFrom(...CRUD_DATA[collection].map((r) => r.id)), nastyString.filter((n) => n !== '' && !n.includes('\u0000'))),
+    name: fc.oneof(
+      fc.constantFrom(...CRUD_DATA[collection].map((r) => r.id)),
+      nastyString.filter((n) => n !== '' && !n.includes('\u0000')),
+    ),
     extension: fc.constantFrom('yaml', 'yml'),
     text: recordFileText(collection),
   }),
@@ -38,35 +46,39 @@ const caseArb = collectionArb.chain((collection) =>
 const RUNS = fuzzRuns(300);
 
 describe('random record files through the load path', () => {
-  it('never throw: every problem is data, and a revision that passes serves every response', async () => {
-    await fc.assert(
-      fc.asyncProperty(caseArb, async ({ collection, name, extension, text }) => {
-        const files = { ...BASE, [`${collection}/${name}.${extension}`]: text };
-        const candidate = await new RecordFileLoader().load(entries(files), 'fuzz');
-        const { snapshot, judgement } = judgeRevision(candidate, buildRevision(candidate), undefined);
-        for (const p of judgement.problems) {
-          expect(PROBLEM_CODES).toContain(p.code);
-          expect(['error', 'warning']).toContain(p.severity);
-          expect(typeof p.message).toBe('string');
-          expect(p.message.length).toBeGreaterThan(0);
-          expect(p.at).toBeTypeOf('object');
-        }
-        if (!judgement.publish) return;
-        const responses = new ResponseTable(snapshot);
-        // A published revision has no response over the consumer's limit: every one is a body.
-        const bodyOf = (prepared: ServedResponse | undefined) => {
-          expect(prepared?.kind).toBe('body');
-          return JSON.parse((prepared as ServedBody).body.toString('utf8'));
-        };
-        bodyOf(responses.clustersList());
-        for (const cluster of snapshot.clusters.values()) {
-          for (const endpoint of Object.keys(PER_CLUSTER_ENDPOINTS) as (keyof typeof PER_CLUSTER_ENDPOINTS)[]) {
-            const document = bodyOf(responses.forCluster(endpoint, cluster.cluster_dns));
-            expect(Array.isArray(document.inputs)).toBe(true);
+  it(
+    'never throw: every problem is data, and a revision that passes serves every response',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(caseArb, async ({ collection, name, extension, text }) => {
+          const files = { ...BASE, [`${collection}/${name}.${extension}`]: text };
+          const candidate = await new RecordFileLoader().load(entries(files), 'fuzz');
+          const { snapshot, judgement } = judgeRevision(candidate, buildRevision(candidate), undefined);
+          for (const p of judgement.problems) {
+            expect(PROBLEM_CODES).toContain(p.code);
+            expect(['error', 'warning']).toContain(p.severity);
+            expect(typeof p.message).toBe('string');
+            expect(p.message.length).toBeGreaterThan(0);
+            expect(p.at).toBeTypeOf('object');
           }
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  }, fuzzTimeout(RUNS));
+          if (!judgement.publish) return;
+          const responses = new ResponseTable(snapshot);
+          // A published revision has no response over the consumer's limit: every one is a body.
+          const bodyOf = (prepared: ServedResponse | undefined) => {
+            expect(prepared?.kind).toBe('body');
+            return JSON.parse((prepared as ServedBody).body.toString('utf8'));
+          };
+          bodyOf(responses.clustersList());
+          for (const cluster of snapshot.clusters.values()) {
+            for (const endpoint of Object.keys(PER_CLUSTER_ENDPOINTS) as (keyof typeof PER_CLUSTER_ENDPOINTS)[]) {
+              const document = bodyOf(responses.forCluster(endpoint, cluster.cluster_dns));
+              expect(Array.isArray(document.inputs)).toBe(true);
+            }
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    fuzzTimeout(RUNS),
+  );
 });

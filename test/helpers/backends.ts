@@ -40,7 +40,11 @@ export interface PreparedBackend {
   dbPath?: string;
 }
 
-export async function prepareBackend(backend: Backend, data: DataSet = fixtureData, files: RepoFiles = asRepoFiles(data)): Promise<PreparedBackend> {
+export async function prepareBackend(
+  backend: Backend,
+  data: DataSet = fixtureData,
+  files: RepoFiles = asRepoFiles(data),
+): Promise<PreparedBackend> {
   switch (backend) {
     case 'git': {
       const dir = makeConfigRepo(files);
@@ -51,7 +55,13 @@ export async function prepareBackend(backend: Backend, data: DataSet = fixtureDa
       const name = `config-${++remoteRepos}`;
       server.publish(name, makeConfigRepo(files));
       const work = join(tempDir(), 'work');
-      git(tempDir(), 'clone', '-q', server.url(name).replace('http://', `http://${REMOTE_USER}:${REMOTE_PASSWORD}@`), work);
+      git(
+        tempDir(),
+        'clone',
+        '-q',
+        server.url(name).replace('http://', `http://${REMOTE_USER}:${REMOTE_PASSWORD}@`),
+        work,
+      );
       const env = {
         STORE_BACKEND: 'git',
         CONFIG_REPO: server.url(name),
@@ -68,7 +78,11 @@ export async function prepareBackend(backend: Backend, data: DataSet = fixtureDa
       return { backend, env: { STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(data) } };
     case 'sqlite': {
       const { path, url } = tempDatabase('rwc', '&busy_timeout=300');
-      return { backend, dbPath: path, env: { STORE_BACKEND: 'sqlite', SEED_FILE: asSeedFile(data), DATABASE_URL: url } };
+      return {
+        backend,
+        dbPath: path,
+        env: { STORE_BACKEND: 'sqlite', SEED_FILE: asSeedFile(data), DATABASE_URL: url },
+      };
     }
   }
 }
@@ -78,6 +92,10 @@ export async function backendEnv(backend: Backend, data: DataSet = fixtureData):
   return (await prepareBackend(backend, data)).env;
 }
 
-export async function startBackend(backend: Backend, data: DataSet = fixtureData, env: Record<string, string> = {}): Promise<TestService> {
+export async function startBackend(
+  backend: Backend,
+  data: DataSet = fixtureData,
+  env: Record<string, string> = {},
+): Promise<TestService> {
   return startTestService({ ...(await backendEnv(backend, data)), ...env });
 }

@@ -23,7 +23,12 @@ const HOME = join(tmpdir(), `gitops-config-api-chromium-${VERSION}`);
  * Content-Security-Policy is tested under, and --single-process is only needed on Lambda.
  * Its own --headless value is replaced by Playwright's.
  */
-const LEFT_OUT = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process', "--headless='shell'"]);
+const LEFT_OUT = new Set([
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--single-process',
+  "--headless='shell'",
+]);
 
 /**
  * Added: this machine has no network but the package registries, so Chromium's own
@@ -31,7 +36,13 @@ const LEFT_OUT = new Set(['--disable-web-security', '--allow-running-insecure-co
  * --no-sandbox is in the package's list already: the tests may run as root, where
  * Chromium's sandbox refuses to start.
  */
-const ADDED = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-features=Translate,MediaRouter'];
+const ADDED = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-features=Translate,MediaRouter',
+];
 
 /** The unpacked browser's executable, unpacking it the first time. */
 export async function chromiumExecutable(): Promise<string> {
@@ -52,7 +63,9 @@ export async function chromiumExecutable(): Promise<string> {
   // system's own when there are any.
   writeFileSync(
     join(staging, 'fonts', 'fonts.conf'),
-    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(HOME, 'fonts')}</dir>\n  <dir>/usr/share/fonts</dir>\n  <cachedir>${join(HOME, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  ` +
+      `<dir>${join(HOME, 'fonts')}</dir>\n  <dir>/usr/share/fonts</dir>\n  ` +
+      `<cachedir>${join(HOME, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
   );
   try {
     renameSync(staging, HOME);
@@ -70,7 +83,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: await chromiumExecutable(),
     headless: true,
     args: [...sparticuz.args.filter((arg) => !LEFT_OUT.has(arg)), ...ADDED],
-    env: { ...process.env, FONTCONFIG_PATH: join(HOME, 'fonts') } as Record<string, string>,
+    env: { ...process.env, FONTCONFIG_PATH: join(HOME, 'fonts') },
   });
 }
 
@@ -82,8 +95,15 @@ export interface PageRecord {
 }
 
 /** A new context (its own sessionStorage) and page, recording what the page does. */
-export async function openPage(browser: Browser, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; record: PageRecord }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
+export async function openPage(
+  browser: Browser,
+  options: { colorScheme?: 'light' | 'dark' } = {},
+): Promise<{ context: BrowserContext; page: Page; record: PageRecord }> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   // Well under the test's own limit, so that a step that never happens is named in the failure.
   page.setDefaultTimeout(10_000);
@@ -118,8 +138,10 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   // Evaluated through the DevTools protocol, which the page's CSP does not govern: the page
   // itself is left exactly as served.
   await page.evaluate(`${AXE_SOURCE}\n;undefined`);
-  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-    result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeViolation[];
+  const violations = await page.evaluate<AxeViolation[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ` +
+      `({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
+  );
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
@@ -127,7 +149,11 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
  * Presses Tab (Shift+Tab with `back`) until the focused element matches `selector`, as a
  * person using the keyboard alone would; fails after `most` presses.
  */
-export async function tabTo(page: Page, selector: string, options: { back?: boolean; most?: number } = {}): Promise<void> {
+export async function tabTo(
+  page: Page,
+  selector: string,
+  options: { back?: boolean; most?: number } = {},
+): Promise<void> {
   for (let i = 0; i < (options.most ?? 30); i++) {
     await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
     if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;

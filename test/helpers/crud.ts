@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach } from 'vitest';
 import { CRUD_DATA } from '../fixtures/crud-data.ts';
-import { BACKENDS, type DataSet, type PreparedBackend, prepareBackend } from './backends.ts';
+import { BACKENDS, type PreparedBackend, prepareBackend } from './backends.ts';
 import { asRepoFiles } from './fixture-data.ts';
 import { makeConfigRepo, type RepoFiles } from './git-fixture.ts';
 import { type RawResponse, request } from './http.ts';
@@ -26,12 +26,18 @@ export function crudRepo(files: RepoFiles = asRepoFiles(CRUD_DATA)): string {
 }
 
 /** A service in crud mode on `backend`, serving CRUD_DATA (or, for git, the repository `dir`). */
-export async function startCrud(backend: CrudBackend, env: Record<string, string> = {}, dir?: string): Promise<CrudService> {
+export async function startCrud(
+  backend: CrudBackend,
+  env: Record<string, string> = {},
+  dir?: string,
+): Promise<CrudService> {
   // The service's own releases of rollouts (ROLLOUT_AUTO_ADVANCE) would be writes the tests of
   // the REST writes did not make: off here; the rollout tests turn it on where they test it.
   const base = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, LOG_LEVEL: 'info', ROLLOUT_AUTO_ADVANCE: 'off' };
   const prepared: PreparedBackend =
-    dir === undefined ? await prepareBackend(backend, CRUD_DATA as DataSet) : { backend: 'git', dir, env: { STORE_BACKEND: 'git', CONFIG_REPO: dir } };
+    dir === undefined
+      ? await prepareBackend(backend, CRUD_DATA)
+      : { backend: 'git', dir, env: { STORE_BACKEND: 'git', CONFIG_REPO: dir } };
   const service = await startTestService({ ...base, ...prepared.env, ...env });
   return Object.assign(service, { dir: prepared.dir, prepared });
 }
@@ -44,12 +50,14 @@ export function send(
   body?: unknown,
   options: { headers?: Record<string, string>; token?: string } = {},
 ): Promise<RawResponse> {
-  const headers = body === undefined ? { ...options.headers } : { 'content-type': 'application/json', ...options.headers };
+  const headers =
+    body === undefined ? { ...options.headers } : { 'content-type': 'application/json', ...options.headers };
   return request(service.url, path, {
     method,
     token: options.token ?? WRITE_TOKEN,
     headers,
-    body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+    body:
+      body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
   });
 }
 

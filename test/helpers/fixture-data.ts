@@ -25,7 +25,10 @@ export function asRepoFiles(data: Record<Collection, { id: string }[]> = fixture
 /** Writes the data as a seed file with `_id` keys, as the reference implementation does. */
 export function asSeedFile(data: Record<Collection, { id: string }[]> = fixtureData): string {
   const seed = Object.fromEntries(
-    Object.entries(data).map(([collection, records]) => [collection, records.map(({ id, ...rest }) => ({ _id: id, ...rest }))]),
+    Object.entries(data).map(([collection, records]) => [
+      collection,
+      records.map(({ id, ...rest }) => ({ _id: id, ...rest })),
+    ]),
   );
   const file = join(tempDir('seed-'), 'seed.json');
   writeFileSync(file, JSON.stringify(seed, null, 2));

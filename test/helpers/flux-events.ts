@@ -20,7 +20,8 @@ import { clusterTokenKey, signClusterToken } from '../../src/domain/cluster-toke
 export interface HelmEvent {
   /** The HelmRelease's name. */
   name: string;
-  reason: 'InstallSucceeded' | 'UpgradeSucceeded' | 'InstallFailed' | 'UpgradeFailed' | string;
+  /** InstallSucceeded, UpgradeSucceeded, InstallFailed, UpgradeFailed, or any other reason. */
+  reason: string;
   /** The chart version, sent as metadata.revision; null: none. */
   revision: string | null;
   /** The Alert's eventMetadata.cluster; null: none. */

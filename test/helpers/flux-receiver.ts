@@ -39,19 +39,22 @@ export async function startFakeReceiver(certificate: CertificateFiles): Promise<
   const received: ReceivedNotice[] = [];
   const hanging: ServerResponse[] = [];
   const waiters = new Set<() => void>();
-  const server: Server = createServer({ cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      for (const wake of waiters) wake();
-      const kind = (req.url ?? '').split('/')[1];
-      if (kind === 'hang') return void hanging.push(res);
-      if (kind === 'fail') return void res.writeHead(500).end();
-      if (kind === 'redirect') return void res.writeHead(302, { location: 'https://127.0.0.1:1/elsewhere' }).end();
-      res.writeHead(200).end();
-    });
-  });
+  const server: Server = createServer(
+    { cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+        for (const wake of waiters) wake();
+        const kind = (req.url ?? '').split('/')[1];
+        if (kind === 'hang') return void hanging.push(res);
+        if (kind === 'fail') return void res.writeHead(500).end();
+        if (kind === 'redirect') return void res.writeHead(302, { location: 'https://127.0.0.1:1/elsewhere' }).end();
+        res.writeHead(200).end();
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,

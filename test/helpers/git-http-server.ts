@@ -17,7 +17,10 @@ export interface GitHttpRemote {
   publish(name: string, sourceDir: string, branch?: string): void;
   /** Refuse connections (the host is down) until up() is called. */
   down(): Promise<void>;
-  /** How many fetches (and clones) of repo `name` the remote has seen begin: its `info/refs?service=git-upload-pack` requests. */
+  /**
+   * How many fetches (and clones) of repo `name` the remote has seen begin: its `info/refs?service=git-upload-pack`
+   * requests.
+   */
   fetches(name: string): Promise<number>;
   /** Fetches of repo `name` that have begun and not been answered yet. */
   fetchesInFlight(name: string): Promise<number>;
@@ -39,7 +42,9 @@ interface RemoteState {
 /** Starts the remote in a child process. */
 export async function startGitHttpRemote(credentials: { username: string; password: string }): Promise<GitHttpRemote> {
   const root = tempDir('git-remote-');
-  const child = fork(import.meta.filename, [root, credentials.username, credentials.password], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(import.meta.filename, [root, credentials.username, credentials.password], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const call = (command: string | { slow: number }) =>
     new Promise<RemoteState>((resolve, reject) => {
       const exited = () => reject(new Error('git remote process exited'));
@@ -100,12 +105,12 @@ function serve(root: string, username: string, password: string): void {
     // A fetch (or clone) begins with the ref advertisement of upload-pack.
     const advertised = /^(.*)\/info\/refs$/.exec(url.pathname);
     if (req.method === 'GET' && advertised && url.searchParams.get('service') === 'git-upload-pack') {
-      const repo = advertised[1]!;
+      const repo = advertised[1];
       fetches[repo] = (fetches[repo] ?? 0) + 1;
       if (slowMs > 0) {
         inFlight[repo] = (inFlight[repo] ?? 0) + 1;
         setTimeout(() => {
-          inFlight[repo]! -= 1;
+          inFlight[repo] -= 1;
           runBackend(req, res, url);
         }, slowMs);
         return;
@@ -194,5 +199,5 @@ function serve(root: string, username: string, password: string): void {
 
 if (import.meta.main) {
   const [root, username, password] = process.argv.slice(2);
-  serve(root!, username!, password!);
+  serve(root, username, password);
 }

@@ -49,7 +49,8 @@ function caseRepository(caseDir: string): string {
   mkdirSync(dir);
   fixedGit(dir, 'init', '-q');
   const commit = (source: string, message: string) => {
-    for (const entry of readdirSync(dir)) if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true });
+    for (const entry of readdirSync(dir))
+      if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true });
     cpSync(source, dir, { recursive: true });
     fixedGit(dir, 'add', '-A');
     fixedGit(dir, 'commit', '-q', '--allow-empty', '-m', message);
@@ -89,7 +90,9 @@ export const GOLDEN_CLUSTER_TOKEN_KEY = 'golden-cluster-token-key-0123456789abcd
 function clusterIds(repoDir: string): string[] {
   const folder = join(repoDir, 'clusters');
   if (!existsSync(folder)) return [];
-  return readdirSync(folder).sort().flatMap((file) => /^(.+)\.ya?ml$/.exec(file)?.[1] ?? []);
+  return readdirSync(folder)
+    .sort()
+    .flatMap((file) => /^(.+)\.ya?ml$/.exec(file)?.[1] ?? []);
 }
 
 /** Everything the case produces: path inside expected/ -> bytes. */
@@ -105,12 +108,19 @@ export async function produceCase(caseDir: string): Promise<Map<string, Buffer>>
     const index: Record<string, { path: string; status: number; etag: string | null; revision: string | null }> = {};
     const names = isSeed ? seedClusterNames(seedFile) : clusterNames(join(caseDir, 'repo'));
     const paths: [string, string][] = [['clusters', '/api/v2/gitops/clusters']];
-    for (const dns of names) for (const endpoint of ENDPOINTS) paths.push([`${dns}.${endpoint}`, `/api/v2/gitops/clusters/${dns}/${endpoint}`]);
+    for (const dns of names)
+      for (const endpoint of ENDPOINTS)
+        paths.push([`${dns}.${endpoint}`, `/api/v2/gitops/clusters/${dns}/${endpoint}`]);
     for (const [name, path] of paths) {
       // The identity bytes, as a client that does not ask for gzip gets them.
       const res = await request(service.url, path, { token: 'golden' });
       out.set(`http/${name}.json`, res.body);
-      index[name] = { path, status: res.status, etag: res.headers.etag ?? null, revision: (res.headers['x-config-revision'] as string | undefined) ?? null };
+      index[name] = {
+        path,
+        status: res.status,
+        etag: res.headers.etag ?? null,
+        revision: (res.headers['x-config-revision'] as string | undefined) ?? null,
+      };
     }
     out.set('http/index.json', Buffer.from(`${JSON.stringify(index, null, 2)}\n`));
   } finally {
@@ -122,7 +132,12 @@ export async function produceCase(caseDir: string): Promise<Map<string, Buffer>>
   const cli = async (name: string, argv: string[], env: Record<string, string> = {}) => {
     const chunks: Buffer[] = [];
     const errors: string[] = [];
-    const io = { stdout: (t: string | Buffer) => void chunks.push(Buffer.from(t)), stderr: (t: string) => void errors.push(t), cwd: repo, env };
+    const io = {
+      stdout: (t: string | Buffer) => void chunks.push(Buffer.from(t)),
+      stderr: (t: string) => void errors.push(t),
+      cwd: repo,
+      env,
+    };
     exitCodes[name] = await run(argv, io);
     out.set(`cli/${name}`, Buffer.concat(chunks));
     if (errors.length > 0) out.set(`cli/${name}.stderr`, Buffer.from(errors.join('')));
@@ -140,7 +155,8 @@ export async function produceCase(caseDir: string): Promise<Map<string, Buffer>>
   }
   // The first cluster's token under a fixed key: the bytes a cluster's Secret gets.
   const firstCluster = clusterIds(join(caseDir, 'repo'))[0];
-  if (firstCluster !== undefined) await cli('cluster-token.txt', ['cluster-token', firstCluster], { CLUSTER_TOKEN_KEYS: GOLDEN_CLUSTER_TOKEN_KEY });
+  if (firstCluster !== undefined)
+    await cli('cluster-token.txt', ['cluster-token', firstCluster], { CLUSTER_TOKEN_KEYS: GOLDEN_CLUSTER_TOKEN_KEY });
   out.set('cli/exit-codes.json', Buffer.from(`${JSON.stringify(exitCodes, null, 2)}\n`));
   return out;
 }

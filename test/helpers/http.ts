@@ -44,7 +44,11 @@ export function request(
  * instead: the store's loads and publications (./store-events.ts), a service's log lines
  * (untilLogged in ./service.ts, waitForOutput in ./process.ts).
  */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3000, stepMs = 25): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 3000,
+  stepMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

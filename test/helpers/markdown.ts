@@ -24,7 +24,10 @@ function markdownUnder(folder: string): string[] {
 
 /** README.md, ARCHITECTURE.md and every Markdown file under docs/: what a reader is sent to. */
 export function projectDocuments(): MarkdownFile[] {
-  return ['README.md', 'ARCHITECTURE.md', ...markdownUnder('docs')].map((path) => ({ path, text: readFileSync(join(REPO_ROOT, path), 'utf8') }));
+  return ['README.md', 'ARCHITECTURE.md', ...markdownUnder('docs')].map((path) => ({
+    path,
+    text: readFileSync(join(REPO_ROOT, path), 'utf8'),
+  }));
 }
 
 export interface CodeBlock {
@@ -48,7 +51,7 @@ export function codeBlocks(doc: MarkdownFile): CodeBlock[] {
         blocks.push({ lang: open.lang, text: open.lines.join('\n'), section, file: doc.path });
         open = undefined;
       } else open.lines.push(line.startsWith(open.indent) ? line.slice(open.indent.length) : line);
-    } else if (fence) open = { lang: fence[2]!, indent: fence[1]!, lines: [] };
+    } else if (fence) open = { lang: fence[2], indent: fence[1], lines: [] };
     else if (/^#{1,6} /.test(line)) section = line.replace(/^#+ /, '');
   }
   return blocks;
@@ -93,7 +96,7 @@ export function anchors(doc: MarkdownFile): Set<string> {
   for (const line of outsideFences(doc.text)) {
     const heading = /^#{1,6} +(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const base = slug(heading[1]!);
+    const base = slug(heading[1]);
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     result.add(count === 0 ? base : `${base}-${count}`);
@@ -111,7 +114,8 @@ export function links(doc: MarkdownFile): Link[] {
   const found: Link[] = [];
   outsideFences(doc.text).forEach((line, index) => {
     const prose = line.replace(/`[^`]*`/g, '');
-    for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) found.push({ target: match[1]!, line: index + 1 });
+    for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      found.push({ target: match[1], line: index + 1 });
   });
   return found;
 }

@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-const IMPORT = /\b(?:import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /\b(?:import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 export interface ModuleGraph {
   /** Absolute paths of the files reached. */
@@ -19,7 +20,7 @@ export function valueImports(file: string): { files: string[]; packages: string[
   const packages: string[] = [];
   for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
     if (match[1]) continue;
-    const specifier = (match[2] ?? match[3])!;
+    const specifier = match[2] ?? match[3];
     if (!specifier.startsWith('.')) {
       packages.push(specifier);
       continue;

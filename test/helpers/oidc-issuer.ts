@@ -102,7 +102,17 @@ async function makeKey(alg: string): Promise<IssuerKey> {
 /** The default person: Alice, in the given groups, with an e-mail the issuer verified (as Keycloak and Dex say it). */
 export function personClaims(issuer: string, groups: string[] = ['platform-admins']): JWTPayload {
   const now = Math.floor(Date.now() / 1000);
-  return { iss: issuer, aud: AUDIENCE, sub: 'user-alice', name: 'Alice Admin', email: 'alice@example.com', email_verified: true, groups, iat: now, exp: now + 300 };
+  return {
+    iss: issuer,
+    aud: AUDIENCE,
+    sub: 'user-alice',
+    name: 'Alice Admin',
+    email: 'alice@example.com',
+    email_verified: true,
+    groups,
+    iat: now,
+    exp: now + 300,
+  };
 }
 
 /** Starts the issuer (or only takes its port, when `down`). */
@@ -135,9 +145,16 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
       for (const resolve of waiting.get(path)?.splice(0) ?? []) resolve();
     };
     const answer = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' }).end(JSON.stringify(body), done);
+      res
+        .writeHead(status, {
+          'content-type': 'application/json',
+          'access-control-allow-origin': '*',
+          'cache-control': 'no-store',
+        })
+        .end(JSON.stringify(body), done);
     };
-    if (failStatus !== 0 && (failPath === undefined || failPath === path)) return answer(failStatus, { error: 'failing on purpose' });
+    if (failStatus !== 0 && (failPath === undefined || failPath === path))
+      return answer(failStatus, { error: 'failing on purpose' });
     const large = padded.get(path);
     if (large !== undefined) {
       // The client may stop reading: a reset socket is what it did, not the issuer's failure.
@@ -160,7 +177,12 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
         nonce: q.get('nonce') ?? undefined,
       };
       // A real issuer would show an error page for these; the test sees the status.
-      if (request.response_type !== 'code' || request.code_challenge_method !== 'S256' || !request.code_challenge || !request.redirect_uri) {
+      if (
+        request.response_type !== 'code' ||
+        request.code_challenge_method !== 'S256' ||
+        !request.code_challenge ||
+        !request.redirect_uri
+      ) {
         return answer(400, { error: 'invalid_request', error_description: 'code flow with PKCE (S256) only' });
       }
       authorizations.push(request);
@@ -186,9 +208,21 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
       if (form.get('client_id') !== granted.request.client_id) return refuse('another client');
       if (form.get('redirect_uri') !== granted.request.redirect_uri) return refuse('another redirect_uri');
       const verifier = form.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== granted.request.code_challenge) return refuse('the code_verifier does not match the challenge');
-      const idToken = await issuer.sign({ aud: granted.request.client_id, azp: granted.request.client_id, nonce: granted.request.nonce, ...granted.claims });
-      return answer(200, { access_token: randomBytes(24).toString('base64url'), token_type: 'Bearer', expires_in: 300, id_token: idToken, scope: granted.request.scope });
+      if (createHash('sha256').update(verifier).digest('base64url') !== granted.request.code_challenge)
+        return refuse('the code_verifier does not match the challenge');
+      const idToken = await issuer.sign({
+        aud: granted.request.client_id,
+        azp: granted.request.client_id,
+        nonce: granted.request.nonce,
+        ...granted.claims,
+      });
+      return answer(200, {
+        access_token: randomBytes(24).toString('base64url'),
+        token_type: 'Bearer',
+        expires_in: 300,
+        id_token: idToken,
+        scope: granted.request.scope,
+      });
     }
     answer(404, { error: 'not found' });
   };
@@ -214,7 +248,7 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
   const origin = `http://127.0.0.1:${port}`;
   if (options.down) await stop();
 
-  const newest = () => keys[keys.length - 1]!;
+  const newest = () => keys[keys.length - 1];
   const issuer: OidcIssuer = {
     url: `${origin}${ISSUER_PATH}`,
     port,
@@ -248,7 +282,9 @@ export async function startOidcIssuer(options: { down?: boolean } = {}): Promise
     async hmacWithPublicKey(claims = {}) {
       const key = newest();
       const secret = new TextEncoder().encode(await exportSPKI(key.publicKey));
-      return new SignJWT({ ...personClaims(issuer.url), ...claims }).setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' }).sign(secret);
+      return new SignJWT({ ...personClaims(issuer.url), ...claims })
+        .setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' })
+        .sign(secret);
     },
     failWith(status, path) {
       failStatus = status;

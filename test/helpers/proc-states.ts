@@ -44,7 +44,9 @@ export class TestProcesses {
   async zombie(): Promise<number> {
     const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
     this.#children.push(parent);
-    const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk) => resolve(Number(String(chunk).trim()))));
+    const pid = await new Promise<number>((resolve) =>
+      parent.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))),
+    );
     await eventually(() => processState(pid) === 'Z', 5000, 5);
     return pid;
   }

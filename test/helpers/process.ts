@@ -35,17 +35,25 @@ export async function startServiceProcess(
     options.openFiles === undefined
       ? [...wrapper, process.execPath, MAIN]
       : [...wrapper, 'bash', '-c', `ulimit -n ${options.openFiles} && exec '${process.execPath}' '${MAIN}'`];
-  const child = spawn(command!, args, {
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 'process-token', LISTEN_ADDR: '127.0.0.1:0', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      AUTH_TOKEN: 'process-token',
+      LISTEN_ADDR: '127.0.0.1:0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: wrapper.length > 0,
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c) => (out += String(c)));
-  child.stderr!.on('data', (c) => (err += String(c)));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+  child.stdout.on('data', (c) => (out += String(c)));
+  child.stderr.on('data', (c) => (err += String(c)));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   const url = await startLine(child, () => out + err, options.startTimeoutMs).catch((error: unknown) => {
     // One that did not start in time is stopped, not left running for the rest of the suite.
     try {
@@ -67,14 +75,14 @@ export async function startServiceProcess(
         const check = () => {
           if (!pattern.test(out)) return;
           clearTimeout(timer);
-          child.stdout!.off('data', check);
+          child.stdout.off('data', check);
           resolve();
         };
         const timer = setTimeout(() => {
-          child.stdout!.off('data', check);
+          child.stdout.off('data', check);
           reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms: ${out}${err}`));
         }, timeoutMs);
-        child.stdout!.on('data', check);
+        child.stdout.on('data', check);
         check();
       });
     },
@@ -91,7 +99,10 @@ export async function startServiceProcess(
 /** Resolves with the service's URL once its start line is out; rejects when it exits first. */
 function startLine(child: ChildProcess, text: () => string, timeoutMs = 15_000): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start line within ${timeoutMs / 1000} s: ${text()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no start line within ${timeoutMs / 1000} s: ${text()}`)),
+      timeoutMs,
+    );
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${text()}`)));
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -123,15 +134,25 @@ export interface ServiceGroup {
  * leaves behind.
  */
 export async function startServiceGroup(env: Record<string, string>): Promise<ServiceGroup> {
-  const child = spawn('sh', ['-c', 'setsid "$0" "$1" </dev/null & echo "service-pid=$!"; exec sleep 3600', process.execPath, MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 'process-token', LISTEN_ADDR: '127.0.0.1:0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'sh',
+    ['-c', 'setsid "$0" "$1" </dev/null & echo "service-pid=$!"; exec sleep 3600', process.execPath, MAIN],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        AUTH_TOKEN: 'process-token',
+        LISTEN_ADDR: '127.0.0.1:0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c) => (out += String(c)));
-  child.stderr!.on('data', (c) => (err += String(c)));
+  child.stdout.on('data', (c) => (out += String(c)));
+  child.stderr.on('data', (c) => (err += String(c)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await startLine(child, () => out + err);
   const pid = Number(/service-pid=(\d+)/.exec(out)?.[1]);

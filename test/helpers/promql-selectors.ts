@@ -23,8 +23,29 @@ export interface ExpressionReads {
 
 /** Aggregations, set and comparison words: never a metric name. */
 const KEYWORDS = new Set([
-  'sum', 'min', 'max', 'avg', 'count', 'group', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values',
-  'and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'group',
+  'stddev',
+  'stdvar',
+  'topk',
+  'bottomk',
+  'quantile',
+  'count_values',
+  'and',
+  'or',
+  'unless',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'offset',
 ]);
 const GROUPING = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
 
@@ -52,8 +73,7 @@ function tokenize(expr: string): Token[] {
     if (m[1] !== undefined) tokens.push({ kind: 'name', text: m[1] });
     else if (m[2] !== undefined || m[3] !== undefined) {
       tokens.push({ kind: 'string', text: JSON.parse(`"${m[2] ?? m[3]}"`) as string });
-    }
-    else if (m[4] !== undefined) tokens.push({ kind: 'duration', text: m[4] });
+    } else if (m[4] !== undefined) tokens.push({ kind: 'duration', text: m[4] });
     else if (m[5] !== undefined) tokens.push({ kind: 'number', text: m[5] });
     else if (m[6] !== undefined) tokens.push({ kind: 'punct', text: m[6] });
   }
@@ -64,14 +84,14 @@ export function expressionReads(expr: string): ExpressionReads {
   const tokens = tokenize(expr);
   const reads: ExpressionReads = { selectors: [], groupingLabels: [] };
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
+    const token = tokens[i];
     if (token.kind !== 'name') continue;
     const next = tokens[i + 1];
     if (GROUPING.has(token.text)) {
       // group_left and group_right may stand without a list.
       if (next?.text !== '(') continue;
       i += 2;
-      for (; tokens[i]?.text !== ')'; i++) if (tokens[i]!.kind === 'name') reads.groupingLabels.push(tokens[i]!.text);
+      for (; tokens[i]?.text !== ')'; i++) if (tokens[i].kind === 'name') reads.groupingLabels.push(tokens[i].text);
       continue;
     }
     // A function call (time(), rate(...), absent(...)) or an aggregation.
@@ -84,7 +104,7 @@ export function expressionReads(expr: string): ExpressionReads {
         if (label?.kind !== 'name' || !['=', '!=', '=~', '!~'].includes(op?.text ?? '') || value?.kind !== 'string') {
           throw new Error(`a matcher of ${selector.metric} this reader does not know: ${expr}`);
         }
-        selector.matchers.push({ label: label.text, op: op!.text as Matcher['op'], value: value.text });
+        selector.matchers.push({ label: label.text, op: op.text as Matcher['op'], value: value.text });
         i += tokens[i + 3]?.text === ',' ? 4 : 3;
       }
     }

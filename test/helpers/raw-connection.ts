@@ -35,7 +35,12 @@ export class RawConnection {
     this.closed = new Promise((resolve) =>
       socket.once('close', () => {
         this.#ended = true;
-        for (const waiter of this.#waiting.splice(0)) waiter.reject(new Error(`the connection closed before an answer; unread: ${this.#buffer.toString('latin1').slice(0, 200)}`));
+        for (const waiter of this.#waiting.splice(0))
+          waiter.reject(
+            new Error(
+              `the connection closed before an answer; unread: ${this.#buffer.toString('latin1').slice(0, 200)}`,
+            ),
+          );
         resolve(Date.now());
       }),
     );
@@ -78,7 +83,7 @@ export class RawConnection {
       const headEnd = this.#buffer.indexOf('\r\n\r\n');
       if (headEnd === -1) return;
       const [statusLine, ...lines] = this.#buffer.subarray(0, headEnd).toString('latin1').split('\r\n');
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1]);
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
       const headers: Record<string, string> = {};
       for (const line of lines) {
         const colon = line.indexOf(':');

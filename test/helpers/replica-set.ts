@@ -26,10 +26,14 @@ export interface Replica {
 /** Ports free right now on 127.0.0.1 (the replicas must know each other's before they start). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<import('node:net').Server>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<import('node:net').Server>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as import('node:net').AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -77,7 +81,12 @@ export async function sendPushWebhook(replica: Replica, commit: string, delivery
   const res = await request(replica.url, '/hooks/git', {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': delivery, 'x-hub-signature-256': signature },
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'push',
+      'x-github-delivery': delivery,
+      'x-hub-signature-256': signature,
+    },
   });
   return res.status;
 }
@@ -96,7 +105,13 @@ const publishedLine = (commit: string) => new RegExp(`"revision":"${commit}"[^\\
  * within `limitMs` of `since`: awaited on the replica's own log line, then confirmed by a read
  * of `path` (the line is written after the new answers are in place).
  */
-export async function servedWithin(replica: Replica, commit: string, path: string, since: number, limitMs: number): Promise<number | undefined> {
+export async function servedWithin(
+  replica: Replica,
+  commit: string,
+  path: string,
+  since: number,
+  limitMs: number,
+): Promise<number | undefined> {
   try {
     await replica.process.waitForOutput(publishedLine(commit), Math.max(0, limitMs - (performance.now() - since)));
   } catch {

@@ -24,7 +24,10 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export async function runTool(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export async function runTool(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   const out: Buffer[] = [];
   let stderr = '';
   const status = await run(args, {

@@ -16,10 +16,16 @@ export interface TestService extends RunningService {
    * Resolves once `count` lines written so far match `matches` (at once if they already have),
    * woken by each line the service writes; rejects after `timeoutMs` saying what was seen.
    */
-  untilLogged(matches: (line: Record<string, unknown>) => boolean, options?: { count?: number; timeoutMs?: number }): Promise<void>;
+  untilLogged(
+    matches: (line: Record<string, unknown>) => boolean,
+    options?: { count?: number; timeoutMs?: number },
+  ): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string | undefined>, options: Omit<StartOptions, 'log'> = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string | undefined>,
+  options: Omit<StartOptions, 'log'> = {},
+): Promise<TestService> {
   const lines: string[] = [];
   const waiting = new Set<() => void>();
   const sink = new Writable({
@@ -35,7 +41,8 @@ export async function startTestService(env: Record<string, string | undefined>, 
       let scanned = 0;
       let found = 0;
       const check = (): void => {
-        for (; scanned < lines.length; scanned++) if (matches(JSON.parse(lines[scanned]!) as Record<string, unknown>)) found++;
+        for (; scanned < lines.length; scanned++)
+          if (matches(JSON.parse(lines[scanned]) as Record<string, unknown>)) found++;
         if (found < count) return;
         waiting.delete(check);
         clearTimeout(timer);
@@ -43,7 +50,12 @@ export async function startTestService(env: Record<string, string | undefined>, 
       };
       const timer = setTimeout(() => {
         waiting.delete(check);
-        reject(new Error(`${found} of ${count} matching log lines within ${timeoutMs} ms; the last lines: ${lines.slice(-20).join('\n')}`));
+        reject(
+          new Error(
+            `${found} of ${count} matching log lines within ${timeoutMs} ms; the last lines: ` +
+              `${lines.slice(-20).join('\n')}`,
+          ),
+        );
       }, timeoutMs);
       waiting.add(check);
       check();

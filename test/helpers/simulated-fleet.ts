@@ -15,10 +15,20 @@ export const FLEET_TOKEN_KEY = 'simulated-fleet-token-key-0123456789abcdef';
 export const ROLLED = 'kube-prometheus-stack';
 export const OTHER = 'cert-manager';
 export const CATALOG = [
-  { id: OTHER, component_path: 'cert-manager', component_version: 'v1.16.2', oci_url: 'oci://quay.io/jetstack/charts', oci_tag: 'v1.16.2' },
   {
-    id: ROLLED, component_path: 'kube-prometheus-stack', component_version: '67.4.0',
-    oci_url: 'oci://ghcr.io/prometheus-community/charts', oci_tag: '67.4.0', depends_on: [OTHER],
+    id: OTHER,
+    component_path: 'cert-manager',
+    component_version: 'v1.16.2',
+    oci_url: 'oci://quay.io/jetstack/charts',
+    oci_tag: 'v1.16.2',
+  },
+  {
+    id: ROLLED,
+    component_path: 'kube-prometheus-stack',
+    component_version: '67.4.0',
+    oci_url: 'oci://ghcr.io/prometheus-community/charts',
+    oci_tag: '67.4.0',
+    depends_on: [OTHER],
   },
 ];
 
@@ -80,18 +90,30 @@ export function fleetFiles(clusters: readonly FleetCluster[], extra: RepoFiles =
   for (const entry of CATALOG) files[`platform_components/${entry.id}.yaml`] = entry;
   for (const c of clusters) {
     files[`clusters/${c.id}.yaml`] = {
-      id: c.id, cluster_name: c.id, cluster_dns: c.dns, environment: c.environment,
-      platform_components: [{ id: OTHER, enabled: true }, { id: ROLLED, enabled: true }],
+      id: c.id,
+      cluster_name: c.id,
+      cluster_dns: c.dns,
+      environment: c.environment,
+      platform_components: [
+        { id: OTHER, enabled: true },
+        { id: ROLLED, enabled: true },
+      ],
     };
   }
   return { ...files, ...extra };
 }
 
 function dataOf(files: RepoFiles): Record<string, { id: string }[]> {
-  const data: Record<string, { id: string }[]> = { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] };
+  const data: Record<string, { id: string }[]> = {
+    clusters: [],
+    platform_components: [],
+    namespaces: [],
+    rolebindings: [],
+    rollouts: [],
+  };
   for (const [path, record] of Object.entries(files)) {
-    const collection = path.split('/')[0]!;
-    if (collection in data) data[collection]!.push(record as { id: string });
+    const collection = path.split('/')[0];
+    if (collection in data) data[collection].push(record as { id: string });
   }
   return data;
 }
@@ -102,7 +124,11 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions = {}): 
   const files = fleetFiles(clusters, options.extraFiles);
   const prepared = options.prepared ?? (await prepareBackend(options.backend ?? 'git', dataOf(files) as never, files));
   const service = await startTestService({
-    CRUD_AUTH_TOKEN: WRITE_TOKEN, CLUSTER_TOKEN_KEYS: FLEET_TOKEN_KEY, LOG_LEVEL: 'info', ...prepared.env, ...options.env,
+    CRUD_AUTH_TOKEN: WRITE_TOKEN,
+    CLUSTER_TOKEN_KEYS: FLEET_TOKEN_KEY,
+    LOG_LEVEL: 'info',
+    ...prepared.env,
+    ...options.env,
   });
   const key = clusterTokenKey(FLEET_TOKEN_KEY);
   const answers = new Map<string, Answer[]>(clusters.map((c) => [c.id, []]));
@@ -175,7 +201,10 @@ export async function startSimulatedFleet(options: SimulatedFleetOptions = {}): 
  * released cluster must be served, byte for byte. Read from a second service on the same
  * records, the entry changed, in memory.
  */
-export async function catalogChangedAnswers(clusters: readonly FleetCluster[], set: Record<string, string>): Promise<Map<string, Answer>> {
+export async function catalogChangedAnswers(
+  clusters: readonly FleetCluster[],
+  set: Record<string, string>,
+): Promise<Map<string, Answer>> {
   const files = fleetFiles(clusters);
   const path = `platform_components/${ROLLED}.yaml`;
   files[path] = { ...(files[path] as object), ...set };
@@ -184,7 +213,9 @@ export async function catalogChangedAnswers(clusters: readonly FleetCluster[], s
   try {
     const out = new Map<string, Answer>();
     for (const c of clusters) {
-      const res = await request(service.url, `/api/v2/gitops/clusters/${c.dns}/platform-components`, { token: READ_TOKEN });
+      const res = await request(service.url, `/api/v2/gitops/clusters/${c.dns}/platform-components`, {
+        token: READ_TOKEN,
+      });
       out.set(c.id, { at: Date.now(), status: res.status, etag: String(res.headers.etag), body: res.text });
     }
     return out;
@@ -192,4 +223,3 @@ export async function catalogChangedAnswers(clusters: readonly FleetCluster[], s
     await service.close();
   }
 }
-

@@ -46,7 +46,10 @@ export async function holdExclusiveLock(dbPath: string, sql = ''): Promise<LockH
       process.stdout.write('released\\n');
       process.exit(0);
     });`;
-  const child = spawn(process.execPath, ['-e', script, dbPath, sql], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script, dbPath, sql], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout });
   const next = () =>
     new Promise<string>((resolve, reject) => {

@@ -21,6 +21,7 @@ export function leaveAsStopped(gitdir: string): void {
     } catch {
       continue;
     }
-    for (const name of names) if (name.includes(own)) renameSync(join(dir, name), join(dir, name.replace(own, stopped)));
+    for (const name of names)
+      if (name.includes(own)) renameSync(join(dir, name), join(dir, name.replace(own, stopped)));
   }
 }

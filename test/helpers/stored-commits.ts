@@ -31,13 +31,21 @@ export async function storeHead(service: CrudService): Promise<string> {
     case 'git-remote':
       return gitOut(remoteRepo(service), 'rev-parse', 'main');
     case 'sqlite':
-      return String(inDatabase(prepared.dbPath!, (db) => (db.prepare("SELECT value FROM meta WHERE key = 'revision'").get() as { value: number }).value));
+      return String(
+        inDatabase(
+          prepared.dbPath!,
+          (db) => (db.prepare("SELECT value FROM meta WHERE key = 'revision'").get() as { value: number }).value,
+        ),
+      );
     case 'memory':
       return (await request(service.url, '/ready')).json().revision as string;
   }
 }
 
-/** The message of the newest stored change (Git: the commit's whole message; SQLite: audit_log.message; memory: the audit line's). */
+/**
+ * The message of the newest stored change (Git: the commit's whole message; SQLite: audit_log.message; memory: the
+ * audit line's).
+ */
 export function lastStoredMessage(service: CrudService): string {
   const { prepared } = service;
   switch (prepared.backend) {
@@ -46,7 +54,11 @@ export function lastStoredMessage(service: CrudService): string {
     case 'git-remote':
       return `${gitOut(remoteRepo(service), 'log', '-1', '--format=%B', 'main')}\n`;
     case 'sqlite':
-      return inDatabase(prepared.dbPath!, (db) => (db.prepare('SELECT message FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { message: string }).message);
+      return inDatabase(
+        prepared.dbPath!,
+        (db) =>
+          (db.prepare('SELECT message FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { message: string }).message,
+      );
     case 'memory':
       return auditLines(service).at(-1)!.message as string;
   }
@@ -55,7 +67,9 @@ export function lastStoredMessage(service: CrudService): string {
 /** The files the newest commit changed (Git backends), sorted. */
 export function lastCommitFiles(service: CrudService): string[] {
   const where = service.prepared.backend === 'git' ? service.dir! : remoteRepo(service);
-  return gitOut(where, 'show', '--name-only', '--format=', service.prepared.backend === 'git' ? 'HEAD' : 'main').split('\n').sort();
+  return gitOut(where, 'show', '--name-only', '--format=', service.prepared.backend === 'git' ? 'HEAD' : 'main')
+    .split('\n')
+    .sort();
 }
 
 /** How many commits the branch has (Git backends). */
@@ -66,5 +80,8 @@ export function commitsOnBranch(service: CrudService): number {
 
 /** SQLite's audit_log rows, oldest first. */
 export function auditRows(service: CrudService): Record<string, string | number | null>[] {
-  return inDatabase(service.prepared.dbPath!, (db) => db.prepare('SELECT * FROM audit_log ORDER BY seq').all() as Record<string, string | number | null>[]);
+  return inDatabase(
+    service.prepared.dbPath!,
+    (db) => db.prepare('SELECT * FROM audit_log ORDER BY seq').all() as Record<string, string | number | null>[],
+  );
 }

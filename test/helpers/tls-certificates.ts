@@ -30,8 +30,24 @@ const RSA_KEY = ['-newkey', 'rsa:2048', '-nodes'];
 export function makeCa(dir: string, name: string): CertificateFiles {
   const cert = join(dir, `${name}.crt`);
   const key = join(dir, `${name}.key`);
-  openssl(dir, 'req', '-x509', ...EC_KEY, '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  openssl(
+    dir,
+    'req',
+    '-x509',
+    ...EC_KEY,
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   return { cert, key, fingerprint256: fingerprintOf(cert) };
 }
 
@@ -53,11 +69,43 @@ export function makeSignedCertificate(
   const csr = join(dir, `${name}.csr`);
   const extensions = join(dir, `${name}.ext`);
   const usage = { server: 'serverAuth', client: 'clientAuth', 'server and client': 'serverAuth,clientAuth' }[use];
-  const san = use === 'client' ? (names.dnsNames ?? []).map((dns) => `DNS:${dns}`).join(',') : 'IP:127.0.0.1,DNS:localhost';
+  const san =
+    use === 'client' ? (names.dnsNames ?? []).map((dns) => `DNS:${dns}`).join(',') : 'IP:127.0.0.1,DNS:localhost';
   // An RSA key may also encipher: the suites without forward secrecy (that the service must refuse) need it.
   const keyUsage = keyType === 'rsa' ? 'digitalSignature,keyEncipherment' : 'digitalSignature';
-  writeFileSync(extensions, `${san === '' ? '' : `subjectAltName=${san}\n`}extendedKeyUsage=${usage}\nkeyUsage=critical,${keyUsage}\n`);
-  openssl(dir, 'req', '-new', ...(keyType === 'rsa' ? RSA_KEY : EC_KEY), '-keyout', key, '-out', csr, '-subj', `/CN=${names.commonName ?? name}`);
-  openssl(dir, 'x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '1', '-extfile', extensions, '-out', cert);
+  writeFileSync(
+    extensions,
+    `${san === '' ? '' : `subjectAltName=${san}\n`}extendedKeyUsage=${usage}\nkeyUsage=critical,${keyUsage}\n`,
+  );
+  openssl(
+    dir,
+    'req',
+    '-new',
+    ...(keyType === 'rsa' ? RSA_KEY : EC_KEY),
+    '-keyout',
+    key,
+    '-out',
+    csr,
+    '-subj',
+    `/CN=${names.commonName ?? name}`,
+  );
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    ca.cert,
+    '-CAkey',
+    ca.key,
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    extensions,
+    '-out',
+    cert,
+  );
   return { cert, key, fingerprint256: fingerprintOf(cert) };
 }

@@ -8,7 +8,10 @@ export const BIN = fileURLToPath(new URL('../../bin/gitops-config.js', import.me
 
 export { type CliResult, cleanEnv } from './run-tool.ts';
 
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; script?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; script?: string } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [options.script ?? CLI, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.env),

@@ -26,6 +26,11 @@ export default function buildUiIfStale(): void {
   if (builtAt() >= newestUnder(join(ROOT, 'ui'))) return;
   // NODE_ENV as `npm run build` has it: under Vitest it is `test`, and Vite would then compile
   // the JSX for development (jsxDEV, with each file's absolute path in the bundle).
-  const result = spawnSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', 'ui'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
-  if (result.status !== 0) throw new Error(`vite build ui failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  const result = spawnSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', 'ui'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (result.status !== 0)
+    throw new Error(`vite build ui failed (${result.status}):\n${result.stdout}${result.stderr}`);
 }

@@ -35,7 +35,10 @@ describe("a change set's if_match", () => {
     const commits = commitCount(service.dir!);
     const res = await send(service, 'POST', CHANGES, patchTeamB(ifMatch(etag), 'refused'));
     expect(res.status, res.text).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'validation_error', details: [{ index: 1, path: 'if_match', message: expect.stringMatching(why) }] });
+    expect(res.json()).toMatchObject({
+      error: 'validation_error',
+      details: [{ index: 1, path: 'if_match', message: expect.stringMatching(why) }],
+    });
     expect(commitCount(service.dir!)).toBe(commits);
     expect(await etagOf('/namespaces/team-b')).toBe(etag);
   });
@@ -51,7 +54,27 @@ describe("a change set's if_match", () => {
 
   it("leaves a REST write's If-Match header as HTTP has it: a list, or *", async () => {
     const etag = await etagOf('/namespaces/team-b');
-    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'listed' } }, { headers: { 'if-match': `"stale", ${etag}` } })).status).toBe(200);
-    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'any' } }, { headers: { 'if-match': '*' } })).status).toBe(200);
+    expect(
+      (
+        await send(
+          service,
+          'PATCH',
+          '/namespaces/team-b',
+          { labels: { tier: 'listed' } },
+          { headers: { 'if-match': `"stale", ${etag}` } },
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await send(
+          service,
+          'PATCH',
+          '/namespaces/team-b',
+          { labels: { tier: 'any' } },
+          { headers: { 'if-match': '*' } },
+        )
+      ).status,
+    ).toBe(200);
   });
 });

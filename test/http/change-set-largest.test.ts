@@ -20,7 +20,10 @@ import { WRITE_TOKEN } from '../helpers/service.ts';
 
 /** The longest a poll may wait while a set is handled, wall time. */
 const LONGEST_WAIT_MS = 1000;
-/** The longest the event loop may be held in one stretch, CPU time of the main thread (the aim is 50 ms; GC and compiling add). */
+/**
+ * The longest the event loop may be held in one stretch, CPU time of the main thread (the aim is 50 ms; GC and
+ * compiling add).
+ */
 const LONGEST_HOLD_CPU_MS = 150;
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -34,7 +37,14 @@ beforeAll(async () => {
   generateConfigRepo(repo, { clusters: 200, componentsPerCluster: 25, git: true });
   const probe = join(import.meta.dirname, '../..', 'scripts', 'bench', 'event-loop-probe.ts');
   service = await startServiceProcess(
-    { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, STORE_BACKEND: 'git', CONFIG_REPO: repo, NODE_OPTIONS: `--max-old-space-size=256 --import ${probe}`, BENCH_PROBE_FILE: probeFile },
+    {
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE_TOKEN,
+      STORE_BACKEND: 'git',
+      CONFIG_REPO: repo,
+      NODE_OPTIONS: `--max-old-space-size=256 --import ${probe}`,
+      BENCH_PROBE_FILE: probeFile,
+    },
     { startTimeoutMs: 60_000 },
   );
 }, 120_000);
@@ -43,7 +53,10 @@ afterAll(async () => {
   if (dir) removeDir(dir);
 });
 
-/** The longest CPU time the service's main thread ran between two turns of its event loop, in stretches that ended between `from` and `to`. */
+/**
+ * The longest CPU time the service's main thread ran between two turns of its event loop, in stretches that ended
+ * between `from` and `to`.
+ */
 function heldCpuMs(from: bigint, to: bigint): number {
   let longest = 0;
   for (const line of readFileSync(probeFile, 'utf8').split('\n')) {
@@ -77,10 +90,18 @@ function pollMeanwhile(paths: string[]): { stop(): Promise<number> } {
   };
 }
 
-const PATHS = { preview: '/api/v2/gitops/changes/preview', 'dry run': '/api/v2/gitops/changes?dryRun=All', commit: '/api/v2/gitops/changes' } as const;
+const PATHS = {
+  preview: '/api/v2/gitops/changes/preview',
+  'dry run': '/api/v2/gitops/changes?dryRun=All',
+  commit: '/api/v2/gitops/changes',
+} as const;
 
 async function send(way: keyof typeof PATHS, body: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${service.url}${PATHS[way]}`, { method: 'POST', headers: { authorization: `Bearer ${WRITE_TOKEN}`, 'content-type': 'application/json' }, body });
+  const res = await fetch(`${service.url}${PATHS[way]}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${WRITE_TOKEN}`, 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -103,7 +124,9 @@ describe('the largest change set, on a heap of 256 MiB', () => {
     // The commit is one commit of the one file, and the repository is sound.
     const repo = join(dir, 'repo');
     execFileSync('git', ['fsck', '--no-progress'], { cwd: repo });
-    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim()).toBe('largest change set, round 2');
+    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim()).toBe(
+      'largest change set, round 2',
+    );
   });
 
   // The old code died on the second preview with this heap; what is checked here is that the
@@ -126,16 +149,26 @@ describe('a change set of many files under a low open-file limit', () => {
     const repo = tempDir('many-files-');
     generateConfigRepo(repo, { clusters: 400, componentsPerCluster: 5, git: true });
     // 256 descriptors: enough for the service, far too few for 800 files open at once.
-    const many = await startServiceProcess({ API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, STORE_BACKEND: 'git', CONFIG_REPO: repo }, { openFiles: 256, startTimeoutMs: 60_000 });
+    const many = await startServiceProcess(
+      { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, STORE_BACKEND: 'git', CONFIG_REPO: repo },
+      { openFiles: 256, startTimeoutMs: 60_000 },
+    );
     try {
-      const writes = Array.from({ length: 400 }, (_, i) => ({ op: 'patch', collection: 'clusters', id: clusterId(i), patch: { cluster_name: `renamed-${i}` } }));
+      const writes = Array.from({ length: 400 }, (_, i) => ({
+        op: 'patch',
+        collection: 'clusters',
+        id: clusterId(i),
+        patch: { cluster_name: `renamed-${i}` },
+      }));
       const res = await fetch(`${many.url}/api/v2/gitops/changes`, {
         method: 'POST',
         headers: { authorization: `Bearer ${WRITE_TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'rename 400 clusters', writes }),
       });
       expect(res.status, (await res.text()).slice(0, 300)).toBe(201);
-      expect(execFileSync('git', ['show', '--stat', '--format=%s', 'HEAD'], { cwd: repo, encoding: 'utf8' })).toContain('400 files changed');
+      expect(execFileSync('git', ['show', '--stat', '--format=%s', 'HEAD'], { cwd: repo, encoding: 'utf8' })).toContain(
+        '400 files changed',
+      );
       execFileSync('git', ['fsck', '--no-progress'], { cwd: repo });
       expect(many.output()).not.toContain('EMFILE');
     } finally {

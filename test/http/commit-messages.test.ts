@@ -30,22 +30,40 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 describe('a commit message', () => {
-  it.each(REFUSED)('holding %s is refused in the header and in a change set, naming it; nothing is committed', async (named, char, why) => {
-    const commits = commitCount(service.dir!);
-    const message = `Label team-b ${char}gold`;
-    const header = await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'gold' } }, { headers: { 'gitops-commit-message': encodeURIComponent(message) } });
-    expect(header.status, header.text).toBe(400);
-    expect(header.json().details).toEqual([{ path: 'Gitops-Commit-Message', message: expect.stringMatching(why) }]);
-    expect(header.json().message).toContain(named);
-    const set = await send(service, 'POST', CHANGES, { message, writes: [{ op: 'patch', collection: 'namespaces', id: 'team-b', patch: { labels: { tier: 'gold' } } }] });
-    expect(set.status, set.text).toBe(400);
-    expect(set.json().details).toEqual([{ path: 'message', message: expect.stringContaining(named) }]);
-    expect(commitCount(service.dir!)).toBe(commits);
-  });
+  it.each(REFUSED)(
+    'holding %s is refused in the header and in a change set, naming it; nothing is committed',
+    async (named, char, why) => {
+      const commits = commitCount(service.dir!);
+      const message = `Label team-b ${char}gold`;
+      const header = await send(
+        service,
+        'PATCH',
+        '/namespaces/team-b',
+        { labels: { tier: 'gold' } },
+        { headers: { 'gitops-commit-message': encodeURIComponent(message) } },
+      );
+      expect(header.status, header.text).toBe(400);
+      expect(header.json().details).toEqual([{ path: 'Gitops-Commit-Message', message: expect.stringMatching(why) }]);
+      expect(header.json().message).toContain(named);
+      const set = await send(service, 'POST', CHANGES, {
+        message,
+        writes: [{ op: 'patch', collection: 'namespaces', id: 'team-b', patch: { labels: { tier: 'gold' } } }],
+      });
+      expect(set.status, set.text).toBe(400);
+      expect(set.json().details).toEqual([{ path: 'message', message: expect.stringContaining(named) }]);
+      expect(commitCount(service.dir!)).toBe(commits);
+    },
+  );
 
   it('may still hold newlines, tabs and any other text', async () => {
     const message = 'Label team-b gold\n\n\tReviewed by Zoë ✓ — עברית and العربية as they are';
-    const res = await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'gold' } }, { headers: { 'gitops-commit-message': encodeURIComponent(message) } });
+    const res = await send(
+      service,
+      'PATCH',
+      '/namespaces/team-b',
+      { labels: { tier: 'gold' } },
+      { headers: { 'gitops-commit-message': encodeURIComponent(message) } },
+    );
     expect(res.status, res.text).toBe(200);
   });
 
@@ -55,12 +73,17 @@ describe('a commit message', () => {
     try {
       const body = JSON.stringify({ labels: { tier: 'twice' } });
       await connection.write(
-        `PATCH /namespaces/team-b HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${WRITE_TOKEN}\r\ncontent-type: application/json\r\n` +
-          `gitops-commit-message: first\r\nGitops-Commit-Message: second\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `PATCH /namespaces/team-b HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${WRITE_TOKEN}\r\ncontent-type: ` +
+          `application/json\r\n` +
+          `gitops-commit-message: first\r\nGitops-Commit-Message: second\r\ncontent-length: ` +
+          `${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
       const answer = await connection.next();
       expect(answer.status, answer.body).toBe(400);
-      expect(answer.json()).toMatchObject({ error: 'validation_error', details: [{ path: 'Gitops-Commit-Message', message: 'is given more than once' }] });
+      expect(answer.json()).toMatchObject({
+        error: 'validation_error',
+        details: [{ path: 'Gitops-Commit-Message', message: 'is given more than once' }],
+      });
     } finally {
       connection.socket.destroy();
     }

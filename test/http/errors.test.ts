@@ -30,7 +30,8 @@ describe('body nesting', () => {
 });
 
 describe('errors of the HTTP parser', () => {
-  const parserError = (code: string, reason = 'why') => Object.assign(new Error(`Parse Error: ${reason}`), { code, reason });
+  const parserError = (code: string, reason = 'why') =>
+    Object.assign(new Error(`Parse Error: ${reason}`), { code, reason });
 
   it.each([
     ['HPE_HEADER_OVERFLOW', 431, 'headers_too_large'],
@@ -44,7 +45,7 @@ describe('errors of the HTTP parser', () => {
     expect(apiError.code).toBe(error);
   });
 
-  it('names a malformed chunked body and the parser\'s reason', () => {
+  it("names a malformed chunked body and the parser's reason", () => {
     expect(fromClientError(parserError('HPE_INVALID_CHUNK_SIZE', 'Invalid character in chunk size')).message).toBe(
       'the request is not valid HTTP/1.1 (a malformed chunked body): Invalid character in chunk size',
     );
@@ -53,12 +54,12 @@ describe('errors of the HTTP parser', () => {
   it('is written as a whole HTTP/1.1 response with a JSON body that closes the connection', () => {
     const bytes = rawErrorResponse(new ApiError('headers_too_large', 'the headers are too large ✗')).toString('utf8');
     const [head, body] = bytes.split('\r\n\r\n');
-    const lines = head!.split('\r\n');
+    const lines = head.split('\r\n');
     expect(lines[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(lines).toContain('content-type: application/json; charset=utf-8');
     expect(lines).toContain('connection: close');
-    expect(lines).toContain(`content-length: ${Buffer.byteLength(body!)}`);
-    expect(JSON.parse(body!)).toEqual({ error: 'headers_too_large', message: 'the headers are too large ✗' });
+    expect(lines).toContain(`content-length: ${Buffer.byteLength(body)}`);
+    expect(JSON.parse(body)).toEqual({ error: 'headers_too_large', message: 'the headers are too large ✗' });
   });
 });
 
@@ -73,7 +74,9 @@ describe('requests the HTTP parser refuses, on the real server', () => {
     // What a client sends when it puts a body on a GET without Content-Length: the body is
     // read as the start of a next request.
     const connection = await RawConnection.open(service.url);
-    await connection.write(`GET /api/v2/gitops/clusters HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${READ_TOKEN}\r\n\r\n{"ref": "main"}`);
+    await connection.write(
+      `GET /api/v2/gitops/clusters HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${READ_TOKEN}\r\n\r\n{"ref": "main"}`,
+    );
     const first = await connection.next();
     expect(first.status).toBe(200);
     expect(first.json().inputs.length).toBeGreaterThan(0);
@@ -81,18 +84,28 @@ describe('requests the HTTP parser refuses, on the real server', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(refused.headers.connection).toBe('close');
-    expect(refused.json()).toEqual({ error: 'bad_request', message: 'the request is not valid HTTP/1.1: Invalid method encountered' });
+    expect(refused.json()).toEqual({
+      error: 'bad_request',
+      message: 'the request is not valid HTTP/1.1: Invalid method encountered',
+    });
     await connection.closed;
   });
 
   it('answers headers over 16 KiB on the read path with 431 and a JSON body', async () => {
     const connection = await RawConnection.open(service.url);
-    await connection.write(`GET /api/v2/gitops/clusters HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(20_000)}\r\n\r\n`);
+    await connection.write(
+      `GET /api/v2/gitops/clusters HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(20_000)}\r\n\r\n`,
+    );
     const answer = await connection.next();
     expect(answer.status).toBe(431);
-    expect(answer.json()).toEqual({ error: 'headers_too_large', message: 'the request headers are larger than the limit of 16384 bytes' });
+    expect(answer.json()).toEqual({
+      error: 'headers_too_large',
+      message: 'the request headers are larger than the limit of 16384 bytes',
+    });
     await connection.closed;
-    const log = service.logs.find((line) => line.msg === 'request refused by the HTTP parser' && line.error === 'headers_too_large');
+    const log = service.logs.find(
+      (line) => line.msg === 'request refused by the HTTP parser' && line.error === 'headers_too_large',
+    );
     expect(log).toMatchObject({ level: 40, status: 431, parser: 'HPE_HEADER_OVERFLOW' });
   });
 
@@ -106,9 +119,14 @@ describe('requests the HTTP parser refuses, on the real server', () => {
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers.connection).toBe('close');
-    expect(answer.json()).toEqual({ error: 'bad_request', message: 'the request has no Host header; HTTP/1.1 requires one' });
+    expect(answer.json()).toEqual({
+      error: 'bad_request',
+      message: 'the request has no Host header; HTTP/1.1 requires one',
+    });
     await connection.closed;
-    expect(service.logs.find((line) => line.msg === 'request refused: no Host header' && line.path === path)).toMatchObject({ level: 40 });
+    expect(
+      service.logs.find((line) => line.msg === 'request refused: no Host header' && line.path === path),
+    ).toMatchObject({ level: 40 });
   });
 
   it('serves an HTTP/1.0 request without Host, which HTTP/1.0 does not require', async () => {

@@ -36,7 +36,10 @@ describe('a fleet of 10,000 clusters', () => {
   it('answers the unfiltered list with 422 response_too_large, naming the filters', async () => {
     const res = await request(service.url, LIST, { token: READ_TOKEN });
     expect(res.status).toBe(422);
-    expect(res.json()).toEqual({ error: 'response_too_large', message: expect.stringMatching(/over the 900 KiB limit .*\?shard=<i>\/<n> \(n = \d+ or more\) or \?environment=/) });
+    expect(res.json()).toEqual({
+      error: 'response_too_large',
+      message: expect.stringMatching(/over the 900 KiB limit .*\?shard=<i>\/<n> \(n = \d+ or more\) or \?environment=/),
+    });
     await expectMatchesOpenApi('get', LIST, 422, res.json());
   });
 
@@ -87,10 +90,16 @@ it('validate warns when the unfiltered list passes 80 % of the limit', async () 
   // Long names: ~500 bytes per cluster in the list, 1,600 clusters ≈ 790 KiB.
   for (let i = 0; i < 1600; i++) {
     const id = `c${i}`;
-    files[`clusters/${id}.yaml`] = { cluster_name: `${'n'.repeat(240)}-${i}`, cluster_dns: `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.c${i}.example.com`, environment: 'dev' };
+    files[`clusters/${id}.yaml`] = {
+      cluster_name: `${'n'.repeat(240)}-${i}`,
+      cluster_dns: `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.c${i}.example.com`,
+      environment: 'dev',
+    };
   }
   const dir = makeConfigRepo(files, { git: false });
   const result = await runTool(['validate', dir]);
   expect(result.status).toBe(0);
-  expect(result.lines[0]).toMatch(/^warning: the unfiltered clusters listing is \d+ bytes, 8\d% of the 900 KiB limit; read it with \?shard=<i>\/<n> or \?environment=$/);
+  expect(result.lines[0]).toMatch(
+    /^warning: the unfiltered clusters listing is \d+ bytes, 8\d% of the 900 KiB limit; read it with \?shard=<i>\/<n> or \?environment=$/,
+  );
 });

@@ -47,7 +47,7 @@ const styleArb: fc.Arbitrary<Style> = fc.record({
 /** Writes the tree as JSON text, spelling the same string in the ways JSON allows. */
 function write(tree: Tree, style: Style): string {
   let turn = 0;
-  const pick = <T>(list: T[]): T => list[turn++ % list.length]!;
+  const pick = <T>(list: T[]): T => list[turn++ % list.length];
   const ws = () => pick(style.space);
   const str = (value: string): string => {
     let out = '"';
@@ -55,7 +55,16 @@ function write(tree: Tree, style: Style): string {
       const code = ch.codePointAt(0)!;
       const must = ch === '"' || ch === '\\' || code < 0x20;
       if (must || pick(style.escape)) {
-        const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\t': '\\t', '/': '\\/', '\b': '\\b', '\f': '\\f', '\r': '\\r' };
+        const short: Record<string, string> = {
+          '"': '\\"',
+          '\\': '\\\\',
+          '\n': '\\n',
+          '\t': '\\t',
+          '/': '\\/',
+          '\b': '\\b',
+          '\f': '\\f',
+          '\r': '\\r',
+        };
         if (short[ch] !== undefined && pick(style.escape)) {
           out += short[ch];
         } else {
@@ -127,11 +136,37 @@ describe('findDuplicateKey', () => {
 
   it('reads a body nested 100,000 levels deep without recursion', () => {
     expect(findDuplicateKey(`${'[{"a":'.repeat(100_000)}1${'}]'.repeat(100_000)}`)).toBeUndefined();
-    expect(findDuplicateKey(`${'{"a":'.repeat(100_000)}{"b":1,"b":2}${'}'.repeat(100_000)}`)).toEqual({ key: 'b', path: `${'/a'.repeat(100_000)}/b` });
+    expect(findDuplicateKey(`${'{"a":'.repeat(100_000)}{"b":1,"b":2}${'}'.repeat(100_000)}`)).toEqual({
+      key: 'b',
+      path: `${'/a'.repeat(100_000)}/b`,
+    });
   });
 
   it('refuses what JSON.parse refuses', () => {
-    for (const text of ['', ' ', '\ufeff{}', '{', '{"a"}', '{"a":1,}', '[1,]', '01', '1.', '.5', '+1', '-', 'tru', 'nul', '"\\x"', '"\\u12"', '"a\u0001"', '{} {}', "{'a':1}", 'NaN', '[1]]', '\u00a0[]']) {
+    for (const text of [
+      '',
+      ' ',
+      '\ufeff{}',
+      '{',
+      '{"a"}',
+      '{"a":1,}',
+      '[1,]',
+      '01',
+      '1.',
+      '.5',
+      '+1',
+      '-',
+      'tru',
+      'nul',
+      '"\\x"',
+      '"\\u12"',
+      '"a\u0001"',
+      '{} {}',
+      "{'a':1}",
+      'NaN',
+      '[1]]',
+      '\u00a0[]',
+    ]) {
       expect(parses(text), JSON.stringify(text)).toBe(false);
       expect(() => findDuplicateKey(text), JSON.stringify(text)).toThrow(SyntaxError);
     }
@@ -158,24 +193,77 @@ describe('findDuplicateKey', () => {
   });
 
   it('accepts a text exactly when JSON.parse does, for texts near JSON and for any text (property)', () => {
-    const edit = fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), fc.constantFrom(...'{}[],:"\\/ -+.eE0123456789tfnulrabu\t\n\u0000\u001f\u007f\u00a0\ufeff\u2028'));
-    const nearJson = fc.tuple(treeArb, styleArb, fc.array(edit, { minLength: 1, maxLength: 3 })).map(([tree, style, edits]) => {
-      let text = write(tree, style);
-      for (const [at, kind, ch] of edits) {
-        const i = text.length === 0 ? 0 : at % (text.length + 1);
-        text = kind === 'insert' ? text.slice(0, i) + ch + text.slice(i) : kind === 'delete' ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + ch + text.slice(i + 1);
-      }
-      return text;
-    });
+    const edit = fc.tuple(
+      fc.nat(),
+      fc.constantFrom('insert', 'delete', 'replace'),
+      fc.constantFrom(...'{}[],:"\\/ -+.eE0123456789tfnulrabu\t\n\u0000\u001f\u007f\u00a0\ufeff\u2028'),
+    );
+    const nearJson = fc
+      .tuple(treeArb, styleArb, fc.array(edit, { minLength: 1, maxLength: 3 }))
+      .map(([tree, style, edits]) => {
+        let text = write(tree, style);
+        for (const [at, kind, ch] of edits) {
+          const i = text.length === 0 ? 0 : at % (text.length + 1);
+          text =
+            kind === 'insert'
+              ? text.slice(0, i) + ch + text.slice(i)
+              : kind === 'delete'
+                ? text.slice(0, i) + text.slice(i + 1)
+                : text.slice(0, i) + ch + text.slice(i + 1);
+        }
+        return text;
+      });
     // Any characters between quotes, as a value and as a key: control characters, escapes, quotes.
-    const edgeChar = fc.constantFrom('\u0000', '\u001f', ' ', '\u007f', '"', '\\', '\ud800', '\udc00', '\u2028', '\ufeff', 'u', '0', 'F', 'g', '/', 'b');
+    const edgeChar = fc.constantFrom(
+      '\u0000',
+      '\u001f',
+      ' ',
+      '\u007f',
+      '"',
+      '\\',
+      '\ud800',
+      '\udc00',
+      '\u2028',
+      '\ufeff',
+      'u',
+      '0',
+      'F',
+      'g',
+      '/',
+      'b',
+    );
     const anyChar = fc.oneof(edgeChar, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
     const anyString = fc
       .array(anyChar, { maxLength: 7 })
       .map((chars) => chars.join(''))
       .chain((inner) => fc.constantFrom(`"${inner}"`, `{"${inner}":1}`, `["${inner}"]`));
     // Pieces of JSON put together at random: numbers, literals and structure cut at odd places.
-    const token = fc.constantFrom('{', '}', '[', ']', ',', ':', '"a"', '"', '\\', 'u', '00', '1', '0', '-', '+', '.', 'e', 'E', 'true', 'fals', 'null', ' ', '\n', '\u000b');
+    const token = fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"a"',
+      '"',
+      '\\',
+      'u',
+      '00',
+      '1',
+      '0',
+      '-',
+      '+',
+      '.',
+      'e',
+      'E',
+      'true',
+      'fals',
+      'null',
+      ' ',
+      '\n',
+      '\u000b',
+    );
     const soup = fc.array(token, { maxLength: 12 }).map((tokens) => tokens.join(''));
     fc.assert(
       fc.property(fc.oneof(nearJson, anyString, soup, fc.string({ unit: 'binary' })), (text) => {

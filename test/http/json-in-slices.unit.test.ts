@@ -7,10 +7,15 @@ import { jsonInSlices } from '../../src/http/rest/json-in-slices.ts';
 describe('jsonInSlices', () => {
   it('writes what JSON.stringify writes, the list item by item', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue()), fc.array(fc.oneof(fc.jsonValue(), fc.string({ unit: 'binary' }), fc.constant(undefined))), fc.string(), async (rest, list, key) => {
-        const value = { ...rest, [key]: list, skipped: undefined };
-        expect((await jsonInSlices(value, key)).equals(Buffer.from(JSON.stringify(value)))).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue()),
+        fc.array(fc.oneof(fc.jsonValue(), fc.string({ unit: 'binary' }), fc.constant(undefined))),
+        fc.string(),
+        async (rest, list, key) => {
+          const value = { ...rest, [key]: list, skipped: undefined };
+          expect((await jsonInSlices(value, key)).equals(Buffer.from(JSON.stringify(value)))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -38,7 +38,10 @@ describe('HTTP_MAX_CONNECTIONS', () => {
   });
   afterAll(() => service?.close());
 
-  const openConnections = () => new Promise<number>((resolve, reject) => service.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) =>
+      service.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
 
   it('closes connections past the limit as they arrive, while the open ones are still answered', async () => {
     const open: RawConnection[] = [];
@@ -53,13 +56,13 @@ describe('HTTP_MAX_CONNECTIONS', () => {
     await within(excess.closed, 2000, 'the connection past the limit is closed');
     await expect(excess.next()).rejects.toThrow();
 
-    await open[0]!.write(HEALTH);
-    expect((await open[0]!.next()).status).toBe(200);
+    await open[0].write(HEALTH);
+    expect((await open[0].next()).status).toBe(200);
     const refused = service.logs.filter((line) => line.msg?.toString().startsWith('connections refused'));
     expect(refused).toEqual([expect.objectContaining({ level: 40, count: 1, max_connections: 3 })]);
 
     // A connection that closes leaves its place to a new one.
-    open[1]!.socket.destroy();
+    open[1].socket.destroy();
     await eventually(async () => (await openConnections()) < 3);
     const next = await RawConnection.open(service.url);
     await next.write(HEALTH);
@@ -67,20 +70,30 @@ describe('HTTP_MAX_CONNECTIONS', () => {
     for (const connection of [...open, next]) connection.socket.destroy();
   });
 
-  it('an error of the listener once started (a connection it could not accept) is logged, and the service goes on', async () => {
-    await eventually(async () => (await openConnections()) === 0);
-    // What Node emits when accept() fails, e.g. EMFILE with no descriptor left even for libuv's reserve.
-    service.server.emit('error', Object.assign(new Error('accept EMFILE'), { code: 'EMFILE', syscall: 'accept' }));
-    expect(service.logs.find((line) => line.msg === 'connections lost: the listener could not accept them')).toMatchObject({ level: 40, code: 'EMFILE', count: 1 });
-    expect((await request(service.url, '/ready')).status).toBe(200);
-    expect((await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).status).toBe(200);
-  });
+  it(
+    'an error of the listener once started (a connection it ' + 'could not accept) is logged, and the service goes on',
+    async () => {
+      await eventually(async () => (await openConnections()) === 0);
+      // What Node emits when accept() fails, e.g. EMFILE with no descriptor left even for libuv's reserve.
+      service.server.emit('error', Object.assign(new Error('accept EMFILE'), { code: 'EMFILE', syscall: 'accept' }));
+      expect(
+        service.logs.find((line) => line.msg === 'connections lost: the listener could not accept them'),
+      ).toMatchObject({ level: 40, code: 'EMFILE', count: 1 });
+      expect((await request(service.url, '/ready')).status).toBe(200);
+      expect((await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN })).status).toBe(200);
+    },
+  );
 });
 
 describe('timeouts', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ ...crud, HTTP_HEADER_TIMEOUT: '300ms', HTTP_REQUEST_TIMEOUT: '1s', HTTP_KEEPALIVE_TIMEOUT: '300ms' });
+    service = await startTestService({
+      ...crud,
+      HTTP_HEADER_TIMEOUT: '300ms',
+      HTTP_REQUEST_TIMEOUT: '1s',
+      HTTP_KEEPALIVE_TIMEOUT: '300ms',
+    });
   });
   afterAll(() => service?.close());
 
@@ -100,19 +113,24 @@ describe('timeouts', () => {
     await connection.write('GET /health HTTP/1.1\r\nHost: x\r\n');
     trickle(connection, 'X-Slow: y\r\n', 50);
     expect((await within(connection.next(), 3000, 'an answer to the slow headers')).status).toBe(408);
-    expect((await within(connection.closed, 3000, 'the slow connection is closed')) - opened).toBeGreaterThanOrEqual(290);
+    expect((await within(connection.closed, 3000, 'the slow connection is closed')) - opened).toBeGreaterThanOrEqual(
+      290,
+    );
   });
 
   it('closes a write whose body comes slowly after HTTP_REQUEST_TIMEOUT, with 408, and stores nothing', async () => {
     const connection = await RawConnection.open(service.url);
     const started = Date.now();
     await connection.write(
-      `PATCH /namespaces/team-a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"labels": {"slow": "`,
+      `PATCH /namespaces/team-a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: 1000\r\n\r\n{"labels": {"slow": "`,
     );
     trickle(connection, 'x', 50);
     const answer = await within(connection.next(), 4000, 'an answer to the slow body');
     expect(answer.status).toBe(408);
-    expect((await within(connection.closed, 3000, 'the slow body\'s connection is closed')) - started).toBeGreaterThanOrEqual(990);
+    expect(
+      (await within(connection.closed, 3000, "the slow body's connection is closed")) - started,
+    ).toBeGreaterThanOrEqual(990);
     const stored = await request(service.url, '/namespaces/team-a', { token: WRITE_TOKEN });
     expect(stored.json().labels).not.toHaveProperty('slow');
   });
@@ -123,14 +141,17 @@ describe('timeouts', () => {
     const answered = (await connection.next()).receivedAt;
     // Node keeps the socket a second past the advertised timeout, so that a client sending
     // right at the timeout does not meet a connection being closed.
-    expect((await within(connection.closed, 4000, 'the idle connection is closed')) - answered).toBeGreaterThanOrEqual(290);
+    expect((await within(connection.closed, 4000, 'the idle connection is closed')) - answered).toBeGreaterThanOrEqual(
+      290,
+    );
   });
 
   it('keeps a request whose headers and body arrive in time', async () => {
     const connection = await RawConnection.open(service.url);
     const body = '{"labels": {"team": "a"}}';
     await connection.write(
-      `PATCH /namespaces/team-a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      `PATCH /namespaces/team-a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
     const answer = await connection.next();
     expect(answer.status).toBe(200);
@@ -152,7 +173,10 @@ describe('a request answered before its body arrived', () => {
 
   it('gets its 401, and its connection is closed at once rather than after the whole body', async () => {
     const connection = await RawConnection.open(service.url);
-    await connection.write(`POST /namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"id": "team-z", "x": "`);
+    await connection.write(
+      `POST /namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `10000000\r\n\r\n{"id": "team-z", "x": "`,
+    );
     trickle(connection, 'x'.repeat(100), 50);
     const answer = await within(connection.next(), 3000, 'the 401');
     expect(answer.status).toBe(401);
@@ -163,7 +187,10 @@ describe('a request answered before its body arrived', () => {
 
   it('a 404 for a body sent to the read path closes the same way', async () => {
     const connection = await RawConnection.open(service.url);
-    await connection.write('PUT /nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"a": "01234567\r\n');
+    await connection.write(
+      'PUT /nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: ' +
+        'chunked\r\n\r\n10\r\n{"a": "01234567\r\n',
+    );
     trickle(connection, '1\r\nx\r\n', 50);
     const answer = await within(connection.next(), 3000, 'the 404');
     expect(answer.status).toBe(404);

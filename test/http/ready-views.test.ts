@@ -28,7 +28,10 @@ describe('/ready', () => {
 
     // A database password in a patch, unquoted: YAML reads a number, the schema wants a string.
     const c1 = files['clusters/c1.yaml'] as Record<string, any>;
-    writeFiles(dir, { 'clusters/c1.yaml': `${JSON.stringify({ ...c1, patches: { ...c1.patches, podinfo: { 'db.password': 'PLACEHOLDER' } } }).replace('"PLACEHOLDER"', PASSWORD_VALUE)}\n` });
+    const withPassword = { ...c1, patches: { ...c1.patches, podinfo: { 'db.password': 'PLACEHOLDER' } } };
+    writeFiles(dir, {
+      'clusters/c1.yaml': `${JSON.stringify(withPassword).replace('"PLACEHOLDER"', PASSWORD_VALUE)}\n`,
+    });
     await eventually(async () => (await request(service!.url, '/ready')).json().stale === true, 3000);
 
     const open = await request(service.url, '/ready');
@@ -41,7 +44,13 @@ describe('/ready', () => {
       loaded_at: expect.any(String),
       clusters: 2,
       stale: true,
-      last_load: { at: expect.any(String), ok: false, revision: expect.stringMatching(/\+dirty\./), problem_counts: { error: 1, warning: 0 }, problem_codes: ['wrong_type'] },
+      last_load: {
+        at: expect.any(String),
+        ok: false,
+        revision: expect.stringMatching(/\+dirty\./),
+        problem_counts: { error: 1, warning: 0 },
+        problem_codes: ['wrong_type'],
+      },
       git_repository: true,
     });
     expect(open.text).not.toContain(PASSWORD_VALUE);
@@ -55,12 +64,27 @@ describe('/ready', () => {
       expect(wrong.json(), authorization).toEqual(open.json());
     }
 
-    for (const authorization of [`Bearer ${READ_TOKEN}`, basic(READ_TOKEN), `Bearer ${WRITE_TOKEN}`, basic(WRITE_TOKEN)]) {
+    for (const authorization of [
+      `Bearer ${READ_TOKEN}`,
+      basic(READ_TOKEN),
+      `Bearer ${WRITE_TOKEN}`,
+      basic(WRITE_TOKEN),
+    ]) {
       const full = await request(service.url, '/ready', { headers: { authorization } });
       const body = full.json();
-      expect(body, authorization).toMatchObject({ view: 'full', stale: true, config_repo: dir, last_load: { ok: false, problem_counts: { error: 1, warning: 0 } } });
+      expect(body, authorization).toMatchObject({
+        view: 'full',
+        stale: true,
+        config_repo: dir,
+        last_load: { ok: false, problem_counts: { error: 1, warning: 0 } },
+      });
       expect(body.last_load.problems, authorization).toEqual([
-        expect.objectContaining({ code: 'wrong_type', file: 'clusters/c1.yaml', field: '/patches/podinfo/db.password', message: `must be a string (quote it: "${PASSWORD_VALUE}")` }),
+        expect.objectContaining({
+          code: 'wrong_type',
+          file: 'clusters/c1.yaml',
+          field: '/patches/podinfo/db.password',
+          message: `must be a string (quote it: "${PASSWORD_VALUE}")`,
+        }),
       ]);
       await expectMatchesOpenApi('get', '/ready', 200, body);
     }

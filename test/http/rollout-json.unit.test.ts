@@ -18,7 +18,13 @@ describe('the detail of a rollout in slices', () => {
     ['a step fetched, another soaking, an offline member with its message', 2, { ...fetched(STEP_1, T0 + MINUTE) }],
   ])('%s: the same text as JSON.stringify of the shape', async (_name, released, facts) => {
     const times = new Map([[1, { released_in: 'rev-0', released_at: T0, done_at: T0 + 2 * MINUTE }]]);
-    const progress = evaluate({ rollout: rollout({ waves: WAVES, released }), now: T0 + HOUR, facts, times, trackingSince: T0 - HOUR });
+    const progress = evaluate({
+      rollout: rollout({ waves: WAVES, released }),
+      now: T0 + HOUR,
+      facts,
+      times,
+      trackingSince: T0 - HOUR,
+    });
     const text = (await rolloutDetailJson(progress)).toString('utf8');
     expect(text).toBe(JSON.stringify(rolloutDetail(progress)));
     if (released === 2) expect(text).toContain('"message":"no poll');

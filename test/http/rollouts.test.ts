@@ -8,7 +8,12 @@ import { request } from '../helpers/http.ts';
 import { CRUD_BACKENDS, CRUD_DATA, crudRepo, type CrudService, gitOut, send, startCrud } from '../helpers/crud.ts';
 
 const CHANGES = '/api/v2/gitops/changes';
-const TRAEFIK = { id: 'traefik-34', component: 'traefik', set: { oci_tag: '34.0.0' }, waves: [{ name: 'prod', environments: ['prod'] }] };
+const TRAEFIK = {
+  id: 'traefik-34',
+  component: 'traefik',
+  set: { oci_tag: '34.0.0' },
+  waves: [{ name: 'prod', environments: ['prod'] }],
+};
 
 interface Case {
   name: string;
@@ -22,35 +27,128 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'an unknown component', method: 'POST', path: '/rollouts', body: { ...TRAEFIK, component: 'nope' }, status: 400, error: 'validation_error', paths: ['/component'] },
-  { name: 'a set of an unknown field', method: 'POST', path: '/rollouts', body: { ...TRAEFIK, set: { chart: 'traefik' } }, status: 400, error: 'validation_error', paths: ['/set/chart'] },
-  { name: 'a soak that does not parse', method: 'POST', path: '/rollouts', body: { ...TRAEFIK, waves: [{ name: 'prod', environments: ['prod'], soak: '2 hours' }] }, status: 400, error: 'validation_error', paths: ['/waves/0/soak'] },
-  { name: 'a deadline in days', method: 'POST', path: '/rollouts', body: { ...TRAEFIK, progress_deadline: '1d' }, status: 400, error: 'validation_error', paths: ['/progress_deadline'] },
-  { name: 'batch: 0', method: 'POST', path: '/rollouts', body: { ...TRAEFIK, waves: [{ name: 'prod', environments: ['prod'], batch: 0 }] }, status: 400, error: 'validation_error', paths: ['/waves/0/batch'] },
-  { name: 'released past the last step', method: 'PATCH', path: '/rollouts/podinfo-7', body: { released: 2 }, status: 400, error: 'validation_error', paths: ['/released'] },
-  { name: 'a set the catalog has already', method: 'PATCH', path: '/rollouts/podinfo-7', body: { set: { component_version: '6.7.1', oci_tag: '6.7.1' } }, status: 400, error: 'validation_error', paths: ['/set'] },
+  {
+    name: 'an unknown component',
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, component: 'nope' },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/component'],
+  },
+  {
+    name: 'a set of an unknown field',
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, set: { chart: 'traefik' } },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/set/chart'],
+  },
+  {
+    name: 'a soak that does not parse',
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, waves: [{ name: 'prod', environments: ['prod'], soak: '2 hours' }] },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/waves/0/soak'],
+  },
+  {
+    name: 'a deadline in days',
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, progress_deadline: '1d' },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/progress_deadline'],
+  },
+  {
+    name: 'batch: 0',
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, waves: [{ name: 'prod', environments: ['prod'], batch: 0 }] },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/waves/0/batch'],
+  },
+  {
+    name: 'released past the last step',
+    method: 'PATCH',
+    path: '/rollouts/podinfo-7',
+    body: { released: 2 },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/released'],
+  },
+  {
+    name: 'a set the catalog has already',
+    method: 'PATCH',
+    path: '/rollouts/podinfo-7',
+    body: { set: { component_version: '6.7.1', oci_tag: '6.7.1' } },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/set'],
+  },
   {
     name: 'a second rollout of one component, sorting after the first',
-    method: 'POST', path: '/rollouts', body: { ...TRAEFIK, id: 'zz-podinfo', component: 'podinfo' }, status: 409, error: 'conflict', paths: ['/component'],
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, id: 'zz-podinfo', component: 'podinfo' },
+    status: 409,
+    error: 'conflict',
+    paths: ['/component'],
   },
   {
     name: 'a second rollout of one component, sorting before the first',
-    method: 'POST', path: '/rollouts', body: { ...TRAEFIK, id: 'a-podinfo', component: 'podinfo' }, status: 409, error: 'conflict', paths: ['rollouts/podinfo-7/component'],
+    method: 'POST',
+    path: '/rollouts',
+    body: { ...TRAEFIK, id: 'a-podinfo', component: 'podinfo' },
+    status: 409,
+    error: 'conflict',
+    paths: ['rollouts/podinfo-7/component'],
   },
   // unused-2, a rollout of the catalog entry "unused", is created before the cases.
-  { name: 'a catalog entry deleted under a rollout', method: 'DELETE', path: '/platform_components/unused', body: undefined, status: 409, error: 'conflict', paths: [''] },
+  {
+    name: 'a catalog entry deleted under a rollout',
+    method: 'DELETE',
+    path: '/platform_components/unused',
+    body: undefined,
+    status: 409,
+    error: 'conflict',
+    paths: [''],
+  },
   {
     name: 'a rollout created in a change set that deletes its catalog entry',
-    method: 'POST', path: CHANGES,
-    body: { writes: [
-      { op: 'create', collection: 'rollouts', id: 'cert-manager-2', record: { component: 'cert-manager', set: { oci_tag: 'v2' }, waves: [{ name: 'all', environments: ['prod'] }] } },
-      { op: 'delete', collection: 'platform_components', id: 'cert-manager' },
-    ] },
-    status: 400, error: 'validation_error', paths: ['/component'],
+    method: 'POST',
+    path: CHANGES,
+    body: {
+      writes: [
+        {
+          op: 'create',
+          collection: 'rollouts',
+          id: 'cert-manager-2',
+          record: {
+            component: 'cert-manager',
+            set: { oci_tag: 'v2' },
+            waves: [{ name: 'all', environments: ['prod'] }],
+          },
+        },
+        { op: 'delete', collection: 'platform_components', id: 'cert-manager' },
+      ],
+    },
+    status: 400,
+    error: 'validation_error',
+    paths: ['/component'],
   },
   {
     name: 'the catalog given the set while the rollout stays',
-    method: 'PATCH', path: '/platform_components/podinfo', body: { component_version: '7.0.0', oci_tag: '7.0.0' }, status: 400, error: 'validation_error', paths: ['rollouts/podinfo-7/set'],
+    method: 'PATCH',
+    path: '/platform_components/podinfo',
+    body: { component_version: '7.0.0', oci_tag: '7.0.0' },
+    status: 400,
+    error: 'validation_error',
+    paths: ['rollouts/podinfo-7/set'],
   },
 ];
 
@@ -63,7 +161,12 @@ describe.each(CRUD_BACKENDS)('rollouts written on the %s backend', (backend) => 
   answers.set(backend, seen);
   beforeAll(async () => {
     service = await startCrud(backend);
-    const unused = { id: 'unused-2', component: 'unused', set: { oci_tag: '2.0.0' }, waves: [{ name: 'all', environments: ['dev'] }] };
+    const unused = {
+      id: 'unused-2',
+      component: 'unused',
+      set: { oci_tag: '2.0.0' },
+      waves: [{ name: 'all', environments: ['dev'] }],
+    };
     expect((await send(service, 'POST', '/rollouts', unused)).status).toBe(201);
   });
   afterAll(async () => {
@@ -82,7 +185,8 @@ describe.each(CRUD_BACKENDS)('rollouts written on the %s backend', (backend) => 
     seen.set(c.name, { status: res.status, text: res.text });
     expect(res.status, res.text).toBe(c.status);
     expect(res.json().error).toBe(c.error);
-    if (c.name === 'a catalog entry deleted under a rollout') expect(res.json().message).toMatch(/still changed by rollouts: unused-2/);
+    if (c.name === 'a catalog entry deleted under a rollout')
+      expect(res.json().message).toMatch(/still changed by rollouts: unused-2/);
     expect(res.json().details.map((d: { path: string }) => d.path)).toEqual(c.paths);
     expect(await stored()).toEqual(before);
   });
@@ -102,7 +206,8 @@ describe('rollouts written on every backend', () => {
     const [first, ...others] = CRUD_BACKENDS;
     expect(answers.get(first)!.size).toBe(CASES.length);
     for (const backend of others) {
-      for (const c of CASES) expect(answers.get(backend)!.get(c.name), `${backend}: ${c.name}`).toEqual(answers.get(first)!.get(c.name));
+      for (const c of CASES)
+        expect(answers.get(backend)!.get(c.name), `${backend}: ${c.name}`).toEqual(answers.get(first)!.get(c.name));
     }
   });
 });
@@ -136,28 +241,32 @@ describe('a rollout file a person wrote, on the git backend', () => {
   it('a release changes the one line of `released`, and keeps every comment and the defaults as written', async () => {
     const res = await send(service, 'PATCH', '/rollouts/podinfo-7', { released: 1 });
     expect(res.status, res.text).toBe(200);
-    expect(gitOut(dir, 'show', 'HEAD:rollouts/podinfo-7.yaml')).toBe(WRITTEN.replace('released: 0 # nothing yet', 'released: 1 # nothing yet').trimEnd());
+    expect(gitOut(dir, 'show', 'HEAD:rollouts/podinfo-7.yaml')).toBe(
+      WRITTEN.replace('released: 0 # nothing yet', 'released: 1 # nothing yet').trimEnd(),
+    );
     expect(gitOut(dir, 'diff', '--numstat', 'HEAD~1', 'HEAD')).toBe('1\t1\trollouts/podinfo-7.yaml');
   });
 
-  it('a new rollout is written with its folder\'s schema line, its waves as a person writes them', async () => {
+  it("a new rollout is written with its folder's schema line, its waves as a person writes them", async () => {
     expect((await send(service, 'POST', '/rollouts', TRAEFIK)).status).toBe(201);
-    expect(gitOut(dir, 'show', 'HEAD:rollouts/traefik-34.yaml')).toBe([
-      '# yaml-language-server: $schema=../schemas/rollout.schema.json',
-      'id: traefik-34',
-      'component: traefik',
-      'set:',
-      '  oci_tag: 34.0.0',
-      'waves:',
-      '  - name: prod',
-      '    environments:',
-      '      - prod',
-      'failure_budget: 0',
-      'progress_deadline: 1h',
-      'require_reports: false',
-      'released: 0',
-      'paused: false',
-      'approved: []',
-    ].join('\n'));
+    expect(gitOut(dir, 'show', 'HEAD:rollouts/traefik-34.yaml')).toBe(
+      [
+        '# yaml-language-server: $schema=../schemas/rollout.schema.json',
+        'id: traefik-34',
+        'component: traefik',
+        'set:',
+        '  oci_tag: 34.0.0',
+        'waves:',
+        '  - name: prod',
+        '    environments:',
+        '      - prod',
+        'failure_budget: 0',
+        'progress_deadline: 1h',
+        'require_reports: false',
+        'released: 0',
+        'paused: false',
+        'approved: []',
+      ].join('\n'),
+    );
   });
 });

@@ -13,7 +13,12 @@ const PC = '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN });
+  service = await startTestService({
+    STORE_BACKEND: 'memory',
+    SEED_FILE: asSeedFile(),
+    API_MODE: 'crud',
+    CRUD_AUTH_TOKEN: WRITE_TOKEN,
+  });
 });
 afterAll(() => service?.close());
 
@@ -26,16 +31,30 @@ async function raw(text: string): Promise<RawAnswer> {
 }
 
 describe('X-Content-Type-Options: nosniff', () => {
-  const etagOf = async (path: string, token: string) => (await request(service.url, path, { token })).headers.etag as string;
+  const etagOf = async (path: string, token: string) =>
+    (await request(service.url, path, { token })).headers.etag as string;
 
   const answers: [string, () => Promise<{ status: number; headers: Record<string, unknown> }>, number][] = [
     ['a poll', () => request(service.url, PC, { token: READ_TOKEN }), 200],
-    ['a poll with gzip', () => request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } }), 200],
-    ['a poll answered 304', async () => request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': await etagOf(PC, READ_TOKEN) } }), 304],
+    [
+      'a poll with gzip',
+      () => request(service.url, PC, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } }),
+      200,
+    ],
+    [
+      'a poll answered 304',
+      async () =>
+        request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': await etagOf(PC, READ_TOKEN) } }),
+      304,
+    ],
     ['a HEAD poll', () => request(service.url, PC, { token: READ_TOKEN, method: 'HEAD' }), 200],
     ['the fleet listing', () => request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN }), 200],
     ['a poll without a token', () => request(service.url, PC), 401],
-    ['a poll of an unknown cluster', () => request(service.url, '/api/v2/gitops/clusters/nope.example.com/namespaces', { token: READ_TOKEN }), 404],
+    [
+      'a poll of an unknown cluster',
+      () => request(service.url, '/api/v2/gitops/clusters/nope.example.com/namespaces', { token: READ_TOKEN }),
+      404,
+    ],
     ['a POST on the read path', () => request(service.url, PC, { token: READ_TOKEN, method: 'POST' }), 405],
     ['the fleet view', () => request(service.url, '/api/v2/gitops/fleet', { token: READ_TOKEN }), 200],
     ['/health', () => request(service.url, '/health'), 200],
@@ -44,9 +63,31 @@ describe('X-Content-Type-Options: nosniff', () => {
     ['/openapi.yaml', () => request(service.url, '/openapi.yaml'), 200],
     ['an unknown path', () => request(service.url, '/nowhere'), 404],
     ['a REST list', () => request(service.url, '/namespaces', { token: READ_TOKEN }), 200],
-    ['a REST read answered 304', async () => request(service.url, '/namespaces/team-a', { token: READ_TOKEN, headers: { 'if-none-match': await etagOf('/namespaces/team-a', READ_TOKEN) } }), 304],
-    ['a REST write of malformed JSON', () => request(service.url, '/namespaces', { token: WRITE_TOKEN, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id": ' }), 400],
-    ['a request the HTTP parser refuses', () => raw(`GET /health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(20_000)}\r\n\r\n`), 431],
+    [
+      'a REST read answered 304',
+      async () =>
+        request(service.url, '/namespaces/team-a', {
+          token: READ_TOKEN,
+          headers: { 'if-none-match': await etagOf('/namespaces/team-a', READ_TOKEN) },
+        }),
+      304,
+    ],
+    [
+      'a REST write of malformed JSON',
+      () =>
+        request(service.url, '/namespaces', {
+          token: WRITE_TOKEN,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"id": ',
+        }),
+      400,
+    ],
+    [
+      'a request the HTTP parser refuses',
+      () => raw(`GET /health HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(20_000)}\r\n\r\n`),
+      431,
+    ],
     ['a request without Host', () => raw('GET /health HTTP/1.1\r\n\r\n'), 400],
   ];
 

@@ -19,9 +19,14 @@ const server = makeSignedCertificate(dir, ca, 'server', 'server');
 const clientCa = makeCa(dir, 'client-ca');
 // The fixture's clusters: c1 (c1.k8s.example.com) and c0 (Bare.Example.COM).
 const namingA = makeSignedCertificate(dir, clientCa, 'cluster-a', 'client', 'ec', { dnsNames: ['C1.k8s.example.com'] });
-const namingBByCn = makeSignedCertificate(dir, clientCa, 'cluster-b', 'client', 'ec', { commonName: 'bare.example.com' });
+const namingBByCn = makeSignedCertificate(dir, clientCa, 'cluster-b', 'client', 'ec', {
+  commonName: 'bare.example.com',
+});
 // A SAN that names no cluster wins over a CN that does: the CN is read only without a SAN.
-const sanOverCn = makeSignedCertificate(dir, clientCa, 'san-over-cn', 'client', 'ec', { dnsNames: ['agent.example.net'], commonName: 'c1.k8s.example.com' });
+const sanOverCn = makeSignedCertificate(dir, clientCa, 'san-over-cn', 'client', 'ec', {
+  dnsNames: ['agent.example.net'],
+  commonName: 'c1.k8s.example.com',
+});
 const namingNone = makeSignedCertificate(dir, clientCa, 'ci-runner', 'client');
 const trust = readFileSync(ca.cert);
 
@@ -38,16 +43,34 @@ interface Answer {
   json(): any;
 }
 
-function call(url: string, path: string, certificate: CertificateFiles, token?: string, options: RequestOptions = {}): Promise<Answer> {
+function call(
+  url: string,
+  path: string,
+  certificate: CertificateFiles,
+  token?: string,
+  options: RequestOptions = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers = { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(options.headers as Record<string, string> | undefined) };
+    const headers = {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(options.headers as Record<string, string> | undefined),
+    };
     const req = httpsRequest(
       new URL(path, url),
-      { ca: trust, agent: false, cert: readFileSync(certificate.cert), key: readFileSync(certificate.key), ...options, headers },
+      {
+        ca: trust,
+        agent: false,
+        cert: readFileSync(certificate.cert),
+        key: readFileSync(certificate.key),
+        ...options,
+        headers,
+      },
       (res) => {
         let body = '';
         res.on('data', (chunk) => (body += String(chunk)));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }),
+        );
       },
     );
     req.on('error', reject);
@@ -73,7 +96,9 @@ afterAll(() => service?.close());
 describe('a client certificate naming a cluster', () => {
   it('with the fleet read token: only that cluster is readable, everything else 403', async () => {
     expect((await call(service.url, A_PC, namingA, READ_TOKEN)).status).toBe(200);
-    expect((await call(service.url, `${PREFIX}/clusters/c1.k8s.example.com/namespaces`, namingA, READ_TOKEN)).status).toBe(200);
+    expect(
+      (await call(service.url, `${PREFIX}/clusters/c1.k8s.example.com/namespaces`, namingA, READ_TOKEN)).status,
+    ).toBe(200);
     for (const path of [B_PC, `${PREFIX}/clusters`, `${PREFIX}/fleet`, '/clusters', '/clusters/c1']) {
       const res = await call(service.url, path, namingA, READ_TOKEN);
       expect(res.status, path).toBe(403);
@@ -86,12 +111,15 @@ describe('a client certificate naming a cluster', () => {
 
   it('with the write token: no REST, read or write', async () => {
     expect((await call(service.url, '/namespaces/team-b', namingA, WRITE_TOKEN)).status).toBe(403);
-    const patch = await call(service.url, '/namespaces/team-b', namingA, WRITE_TOKEN, { method: 'PATCH', headers: { 'content-type': 'application/json' } });
+    const patch = await call(service.url, '/namespaces/team-b', namingA, WRITE_TOKEN, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(patch.status).toBe(403);
     expect((await call(service.url, A_PC, namingA, WRITE_TOKEN)).status).toBe(200);
   });
 
-  it('alone, without a token, is the cluster\'s credential', async () => {
+  it("alone, without a token, is the cluster's credential", async () => {
     expect((await call(service.url, A_PC, namingA)).status).toBe(200);
     expect((await call(service.url, B_PC, namingA)).status).toBe(403);
     const whoami = await call(service.url, `${PREFIX}/whoami`, namingA);
@@ -107,7 +135,11 @@ describe('a client certificate naming a cluster', () => {
     expect(crossed.status).toBe(403);
     expect(crossed.json().message).toContain('may read nothing');
     expect((await call(service.url, B_PC, namingA, tokenOf('c0'))).status).toBe(403);
-    expect((await call(service.url, `${PREFIX}/whoami`, namingA, tokenOf('c0'))).json()).toMatchObject({ kind: 'cluster', name: 'c0', clusters: [] });
+    expect((await call(service.url, `${PREFIX}/whoami`, namingA, tokenOf('c0'))).json()).toMatchObject({
+      kind: 'cluster',
+      name: 'c0',
+      clusters: [],
+    });
   });
 
   it('with an invalid token: 401, the certificate does not make a wrong token right', async () => {

@@ -51,13 +51,21 @@ function get(url: string, path: string, options: RequestOptions = {}): Promise<H
   });
 }
 
-const withToken = (extra: RequestOptions = {}): RequestOptions => ({ headers: { authorization: `Bearer ${READ_TOKEN}` }, ...extra });
-const withClientCertificate = (files: CertificateFiles): RequestOptions => ({ cert: readFileSync(files.cert), key: readFileSync(files.key) });
+const withToken = (extra: RequestOptions = {}): RequestOptions => ({
+  headers: { authorization: `Bearer ${READ_TOKEN}` },
+  ...extra,
+});
+const withClientCertificate = (files: CertificateFiles): RequestOptions => ({
+  cert: readFileSync(files.cert),
+  key: readFileSync(files.key),
+});
 
 /** The next `reloaded` event naming `fingerprint256` (others are passed over); bounded wait. */
 async function reloadedTo(tls: TlsContext, fingerprint256: string, timeoutMs = 5000): Promise<CertificateFacts> {
   // on() listens from this call on, before the caller changes the files.
-  for await (const [facts] of on(tls, 'reloaded', { signal: AbortSignal.timeout(timeoutMs) }) as AsyncIterable<[CertificateFacts]>) {
+  for await (const [facts] of on(tls, 'reloaded', { signal: AbortSignal.timeout(timeoutMs) }) as AsyncIterable<
+    [CertificateFacts]
+  >) {
     if (facts.fingerprint256 === fingerprint256) return facts;
   }
   throw new Error('unreachable');
@@ -117,7 +125,13 @@ describe('HTTPS', () => {
 
   it('closes at once idle TLS connections and a handshake that never comes; an in-flight write finishes', async () => {
     const served = servedFolder(first);
-    service = await startTestService({ ...memoryStore(), API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, TLS_CERT_FILE: served.cert, TLS_KEY_FILE: served.key });
+    service = await startTestService({
+      ...memoryStore(),
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE_TOKEN,
+      TLS_CERT_FILE: served.cert,
+      TLS_KEY_FILE: served.key,
+    });
     const { port } = new URL(service.url);
     const idle = await RawConnection.openTls(service.url, { ca: trust, servername: 'localhost' });
     await idle.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -132,7 +146,8 @@ describe('HTTPS', () => {
     const writing = await RawConnection.openTls(service.url, { ca: trust, servername: 'localhost' });
     const arrived = once(service.server, 'request');
     await writing.write(
-      `PATCH /namespaces/team-b HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: application/json\r\n` +
+      `PATCH /namespaces/team-b HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: ` +
+        `application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
     await arrived;
@@ -155,59 +170,78 @@ describe('client certificates (TLS_CLIENT_CA_FILE)', () => {
   let mtls: TestService;
   beforeAll(async () => {
     const served = servedFolder(first);
-    mtls = await startTestService({ ...memoryStore(), TLS_CERT_FILE: served.cert, TLS_KEY_FILE: served.key, TLS_CLIENT_CA_FILE: clientCa.cert });
+    mtls = await startTestService({
+      ...memoryStore(),
+      TLS_CERT_FILE: served.cert,
+      TLS_KEY_FILE: served.key,
+      TLS_CLIENT_CA_FILE: clientCa.cert,
+    });
   });
   afterAll(() => mtls?.close());
 
   it('serves a client that presents a certificate signed by the client CA', async () => {
     const answer = await get(mtls.url, '/api/v2/gitops/clusters', withToken(withClientCertificate(client)));
     expect(answer.status).toBe(200);
-    expect(mtls.logs.find((line) => line.msg === 'gitops-config-api started')?.tls).toMatchObject({ client_certificates: true });
+    expect(mtls.logs.find((line) => line.msg === 'gitops-config-api started')?.tls).toMatchObject({
+      client_certificates: true,
+    });
   });
 
   it('refuses in the handshake a client without a certificate, or with one of another CA', async () => {
     await expect(get(mtls.url, '/health')).rejects.toThrow();
     await expect(get(mtls.url, '/health', withClientCertificate(stranger))).rejects.toThrow();
     // No HTTP was read: nothing reached the request handler, and the refusal is logged.
-    expect(mtls.logs.some((line) => line.msg === 'TLS handshake failed; connection closed' && line.level === 40)).toBe(true);
+    expect(mtls.logs.some((line) => line.msg === 'TLS handshake failed; connection closed' && line.level === 40)).toBe(
+      true,
+    );
     expect((await get(mtls.url, '/health', withClientCertificate(client))).status).toBe(200);
   });
 });
 
 describe('renewed certificates', () => {
-  it('serves a pair renamed into place to new connections without a restart, and keeps the old pair while a new one is broken', async () => {
-    const served = servedFolder(first);
-    service = await startTestService({ ...memoryStore(), TLS_CERT_FILE: served.cert, TLS_KEY_FILE: served.key });
-    const tls = service.tls!;
-    const kept = await RawConnection.openTls(service.url, { ca: trust, servername: 'localhost' });
+  it(
+    'serves a pair renamed into place to new connections without a restart, and keeps the old pair while a new one ' +
+      'is broken',
+    async () => {
+      const served = servedFolder(first);
+      service = await startTestService({ ...memoryStore(), TLS_CERT_FILE: served.cert, TLS_KEY_FILE: served.key });
+      const tls = service.tls!;
+      const kept = await RawConnection.openTls(service.url, { ca: trust, servername: 'localhost' });
 
-    const reloaded = reloadedTo(tls, second.fingerprint256);
-    replaceFile(served.cert, readFileSync(second.cert));
-    replaceFile(served.key, readFileSync(second.key));
-    expect((await reloaded).notAfter).toMatch(/^\d{4}-/);
-    expect((await get(service.url, '/health')).fingerprint256).toBe(second.fingerprint256);
-    // A connection made before the renewal goes on working.
-    await kept.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect((await kept.next()).status).toBe(200);
+      const reloaded = reloadedTo(tls, second.fingerprint256);
+      replaceFile(served.cert, readFileSync(second.cert));
+      replaceFile(served.key, readFileSync(second.key));
+      expect((await reloaded).notAfter).toMatch(/^\d{4}-/);
+      expect((await get(service.url, '/health')).fingerprint256).toBe(second.fingerprint256);
+      // A connection made before the renewal goes on working.
+      await kept.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect((await kept.next()).status).toBe(200);
 
-    // A certificate caught half-written: refused, the pair before stays served.
-    const refused = once(tls, 'refused', { signal: AbortSignal.timeout(5000) });
-    const text = readFileSync(third.cert, 'utf8');
-    writeFileSync(served.cert, text.slice(0, text.length / 2));
-    const [refusal] = (await refused) as [{ message: string }];
-    expect(refusal.message).toMatch(/^TLS_CERT_FILE \(.*tls\.crt\) ends in an incomplete PEM certificate/);
-    expect((await get(service.url, '/health')).fingerprint256).toBe(second.fingerprint256);
-    expect(service.logs.some((line) => line.msg === 'TLS files changed but cannot be served; the certificate served before stays')).toBe(true);
+      // A certificate caught half-written: refused, the pair before stays served.
+      const refused = once(tls, 'refused', { signal: AbortSignal.timeout(5000) });
+      const text = readFileSync(third.cert, 'utf8');
+      writeFileSync(served.cert, text.slice(0, text.length / 2));
+      const [refusal] = (await refused) as [{ message: string }];
+      expect(refusal.message).toMatch(/^TLS_CERT_FILE \(.*tls\.crt\) ends in an incomplete PEM certificate/);
+      expect((await get(service.url, '/health')).fingerprint256).toBe(second.fingerprint256);
+      expect(
+        service.logs.some(
+          (line) => line.msg === 'TLS files changed but cannot be served; the certificate served before stays',
+        ),
+      ).toBe(true);
 
-    // The same for a key of another certificate; then the right key makes the pair whole.
-    const mismatch = once(tls, 'refused', { signal: AbortSignal.timeout(5000) });
-    replaceFile(served.cert, readFileSync(third.cert));
-    expect(((await mismatch) as [{ message: string }])[0].message).toMatch(/TLS_KEY_FILE \(.*\) is not the key of the certificate in TLS_CERT_FILE/);
-    const whole = reloadedTo(tls, third.fingerprint256);
-    replaceFile(served.key, readFileSync(third.key));
-    await whole;
-    expect((await get(service.url, '/health')).fingerprint256).toBe(third.fingerprint256);
-  });
+      // The same for a key of another certificate; then the right key makes the pair whole.
+      const mismatch = once(tls, 'refused', { signal: AbortSignal.timeout(5000) });
+      replaceFile(served.cert, readFileSync(third.cert));
+      expect(((await mismatch) as [{ message: string }])[0].message).toMatch(
+        /TLS_KEY_FILE \(.*\) is not the key of the certificate in TLS_CERT_FILE/,
+      );
+      const whole = reloadedTo(tls, third.fingerprint256);
+      replaceFile(served.key, readFileSync(third.key));
+      await whole;
+      expect((await get(service.url, '/health')).fingerprint256).toBe(third.fingerprint256);
+    },
+  );
 
   it('follows a Kubernetes Secret update: the ..data symlink swapped to a new folder', async () => {
     // The layout the kubelet makes for a mounted Secret: the files are links through ..data.
@@ -221,7 +255,11 @@ describe('renewed certificates', () => {
     version('..2025_01_01_00_00_00.000000001', first);
     symlinkSync('..2025_01_01_00_00_00.000000001', join(mount, '..data'));
     for (const file of ['tls.crt', 'tls.key', 'ca.crt']) symlinkSync(join('..data', file), join(mount, file));
-    service = await startTestService({ ...memoryStore(), TLS_CERT_FILE: join(mount, 'tls.crt'), TLS_KEY_FILE: join(mount, 'tls.key') });
+    service = await startTestService({
+      ...memoryStore(),
+      TLS_CERT_FILE: join(mount, 'tls.crt'),
+      TLS_KEY_FILE: join(mount, 'tls.key'),
+    });
     expect((await get(service.url, '/health')).fingerprint256).toBe(first.fingerprint256);
 
     const reloaded = reloadedTo(service.tls!, second.fingerprint256);

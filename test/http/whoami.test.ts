@@ -1,6 +1,7 @@
 // GET /api/v2/gitops/whoami on the real server for every kind of caller (the read and the
 // write token, a cluster token, a person's token through the PersonVerifier port and from a
-// real OIDC issuer on loopback), 401 without a credential; and the Authenticator's promises: service and cluster credentials are
+// real OIDC issuer on loopback), 401 without a credential; and the Authenticator's promises: service and cluster
+// credentials are
 // answered without one (the read path stays synchronous), a person's token with one, whose
 // typed errors become 401 and 503.
 import type { IncomingMessage } from 'node:http';
@@ -28,8 +29,10 @@ const ISSUER_DOWN_JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJkb3duIn0.c2lnbmF0dXJl';
 /** The port as the OIDC module implements it, for three fixed tokens. */
 const persons: PersonVerifier = {
   async verify(token) {
-    if (token === ALICE_JWT) return { kind: 'person', name: 'Alice Example', email: 'alice@example.com', roles: new Set(['read', 'write']) };
-    if (token === ISSUER_DOWN_JWT) throw new IssuerUnavailable('the OIDC issuer https://issuer.example.com is unavailable: connection refused');
+    if (token === ALICE_JWT)
+      return { kind: 'person', name: 'Alice Example', email: 'alice@example.com', roles: new Set(['read', 'write']) };
+    if (token === ISSUER_DOWN_JWT)
+      throw new IssuerUnavailable('the OIDC issuer https://issuer.example.com is unavailable: connection refused');
     throw new PersonTokenInvalid('the person token is not valid: it has expired');
   },
 };
@@ -37,7 +40,13 @@ const persons: PersonVerifier = {
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService(
-    { STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(), API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, CLUSTER_TOKEN_KEYS: KEY },
+    {
+      STORE_BACKEND: 'memory',
+      SEED_FILE: asSeedFile(),
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE_TOKEN,
+      CLUSTER_TOKEN_KEYS: KEY,
+    },
     { persons },
   );
 });
@@ -45,10 +54,26 @@ afterAll(() => service?.close());
 
 describe('GET /api/v2/gitops/whoami', () => {
   it.each([
-    ['the read token', READ_TOKEN, { kind: 'service', name: 'read-token', email: null, roles: ['read'], clusters: null }],
-    ['the write token', WRITE_TOKEN, { kind: 'service', name: 'write-token', email: null, roles: ['read', 'write'], clusters: null }],
-    ['a cluster token', signClusterToken(Buffer.from(KEY), 'c0', 0), { kind: 'cluster', name: 'c0', email: null, roles: ['read'], clusters: ['c0'] }],
-    ["a person's token", ALICE_JWT, { kind: 'person', name: 'Alice Example', email: 'alice@example.com', roles: ['read', 'write'], clusters: null }],
+    [
+      'the read token',
+      READ_TOKEN,
+      { kind: 'service', name: 'read-token', email: null, roles: ['read'], clusters: null },
+    ],
+    [
+      'the write token',
+      WRITE_TOKEN,
+      { kind: 'service', name: 'write-token', email: null, roles: ['read', 'write'], clusters: null },
+    ],
+    [
+      'a cluster token',
+      signClusterToken(Buffer.from(KEY), 'c0', 0),
+      { kind: 'cluster', name: 'c0', email: null, roles: ['read'], clusters: ['c0'] },
+    ],
+    [
+      "a person's token",
+      ALICE_JWT,
+      { kind: 'person', name: 'Alice Example', email: 'alice@example.com', roles: ['read', 'write'], clusters: null },
+    ],
   ])('answers who %s is', async (_what, token, expected) => {
     const res = await request(service.url, WHOAMI, { token });
     expect(res.status).toBe(200);
@@ -57,21 +82,38 @@ describe('GET /api/v2/gitops/whoami', () => {
     await expectMatchesOpenApi('get', WHOAMI, 200, res.json());
   });
 
-  it('is 401 without a valid credential, with the challenge; 503 naming the issuer when it cannot be reached', async () => {
-    for (const token of [undefined, 'wrong', EXPIRED_JWT]) {
-      const res = await request(service.url, WHOAMI, token === undefined ? {} : { token });
-      expect(res.status, String(token)).toBe(401);
-      expect(res.headers['www-authenticate']).toContain('Bearer');
-      await expectMatchesOpenApi('get', WHOAMI, 401, res.json());
-    }
-    expect((await request(service.url, WHOAMI, { token: EXPIRED_JWT })).json().message).toBe('the person token is not valid: it has expired');
-    const down = await request(service.url, WHOAMI, { token: ISSUER_DOWN_JWT });
-    expect(down.status).toBe(503);
-    expect(down.json()).toMatchObject({ error: 'unavailable', message: expect.stringContaining('https://issuer.example.com') });
-    // A poll with such a token is answered the same way, after the verifier's promise.
-    expect((await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: ISSUER_DOWN_JWT })).status).toBe(503);
-    expect((await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: ALICE_JWT })).status).toBe(200);
-  });
+  it(
+    'is 401 without a valid credential, with the challenge; ' + '503 naming the issuer when it cannot be reached',
+    async () => {
+      for (const token of [undefined, 'wrong', EXPIRED_JWT]) {
+        const res = await request(service.url, WHOAMI, token === undefined ? {} : { token });
+        expect(res.status, String(token)).toBe(401);
+        expect(res.headers['www-authenticate']).toContain('Bearer');
+        await expectMatchesOpenApi('get', WHOAMI, 401, res.json());
+      }
+      expect((await request(service.url, WHOAMI, { token: EXPIRED_JWT })).json().message).toBe(
+        'the person token is not valid: it has expired',
+      );
+      const down = await request(service.url, WHOAMI, { token: ISSUER_DOWN_JWT });
+      expect(down.status).toBe(503);
+      expect(down.json()).toMatchObject({
+        error: 'unavailable',
+        message: expect.stringContaining('https://issuer.example.com'),
+      });
+      // A poll with such a token is answered the same way, after the verifier's promise.
+      expect(
+        (
+          await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', {
+            token: ISSUER_DOWN_JWT,
+          })
+        ).status,
+      ).toBe(503);
+      expect(
+        (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: ALICE_JWT }))
+          .status,
+      ).toBe(200);
+    },
+  );
 
   it('answers GET and HEAD only', async () => {
     const res = await request(service.url, WHOAMI, { method: 'POST', token: READ_TOKEN });
@@ -94,10 +136,24 @@ describe('GET /api/v2/gitops/whoami with a real OIDC issuer', () => {
     try {
       const admin = await request(oidc.url, WHOAMI, { token: await issuer.sign({ groups: ['platform-admins'] }) });
       expect(admin.status, admin.text).toBe(200);
-      expect(admin.json()).toEqual({ kind: 'person', name: 'Alice Admin', email: 'alice@example.com', roles: ['read', 'write'], clusters: null });
+      expect(admin.json()).toEqual({
+        kind: 'person',
+        name: 'Alice Admin',
+        email: 'alice@example.com',
+        roles: ['read', 'write'],
+        clusters: null,
+      });
       await expectMatchesOpenApi('get', WHOAMI, 200, admin.json());
-      const developer = await request(oidc.url, WHOAMI, { token: await issuer.sign({ name: 'Dev Eloper', email: 'dev@example.com', groups: ['developers'] }) });
-      expect(developer.json()).toEqual({ kind: 'person', name: 'Dev Eloper', email: 'dev@example.com', roles: ['read'], clusters: null });
+      const developer = await request(oidc.url, WHOAMI, {
+        token: await issuer.sign({ name: 'Dev Eloper', email: 'dev@example.com', groups: ['developers'] }),
+      });
+      expect(developer.json()).toEqual({
+        kind: 'person',
+        name: 'Dev Eloper',
+        email: 'dev@example.com',
+        roles: ['read'],
+        clusters: null,
+      });
       expect((await request(oidc.url, WHOAMI, { token: issuer.unsigned() })).status).toBe(401);
     } finally {
       await oidc.close();
@@ -109,17 +165,37 @@ describe('GET /api/v2/gitops/whoami with a real OIDC issuer', () => {
 describe('the Authenticator', () => {
   const snapshot = () => {
     const built = createSnapshot(
-      { clusters: CRUD_DATA.clusters.map((c) => ({ credential_generation: 0, platform_components: [], namespaces: [], rolebindings: [], patches: {}, ...c })) as never, platform_components: [], namespaces: [], rolebindings: [], rollouts: [] },
+      {
+        clusters: CRUD_DATA.clusters.map((c) => ({
+          credential_generation: 0,
+          platform_components: [],
+          namespaces: [],
+          rolebindings: [],
+          patches: {},
+          ...c,
+        })) as never,
+        platform_components: [],
+        namespaces: [],
+        rolebindings: [],
+        rollouts: [],
+      },
       'r1',
     );
     if (!built.ok) throw new Error('fixture snapshot');
     return built.snapshot;
   };
-  const requestWith = (authorization: string | undefined) => ({ headers: authorization === undefined ? {} : { authorization }, socket: {} }) as unknown as IncomingMessage;
+  const requestWith = (authorization: string | undefined) =>
+    ({ headers: authorization === undefined ? {} : { authorization }, socket: {} }) as unknown as IncomingMessage;
 
   it('answers service and cluster tokens without a promise, a JWT with one', async () => {
     const served = snapshot();
-    const auth = new Authenticator({ readToken: READ_TOKEN, writeToken: WRITE_TOKEN, clusterTokenKeys: [KEY], persons, currentSnapshot: () => served });
+    const auth = new Authenticator({
+      readToken: READ_TOKEN,
+      writeToken: WRITE_TOKEN,
+      clusterTokenKeys: [KEY],
+      persons,
+      currentSnapshot: () => served,
+    });
     const token = signClusterToken(Buffer.from(KEY), 'c1', 0);
     for (const header of [`Bearer ${READ_TOKEN}`, `Bearer ${WRITE_TOKEN}`, `Bearer ${token}`]) {
       expect(auth.authenticate(requestWith(header)), header).not.toBeInstanceOf(Promise);
@@ -136,9 +212,19 @@ describe('the Authenticator', () => {
 
   it("maps the verifier's errors: an invalid token 401 with the challenge, an unreachable issuer 503", () => {
     const invalid = toApiError(new PersonTokenInvalid('the person token is not valid: bad signature'));
-    expect([invalid.status, invalid.code, invalid.headers['www-authenticate']]).toEqual([401, 'unauthorized', expect.stringContaining('Bearer')]);
-    const down = toApiError(new IssuerUnavailable('the OIDC issuer https://issuer.example.com is unavailable: timeout'));
-    expect([down.status, down.code, down.message]).toEqual([503, 'unavailable', expect.stringContaining('https://issuer.example.com')]);
+    expect([invalid.status, invalid.code, invalid.headers['www-authenticate']]).toEqual([
+      401,
+      'unauthorized',
+      expect.stringContaining('Bearer'),
+    ]);
+    const down = toApiError(
+      new IssuerUnavailable('the OIDC issuer https://issuer.example.com is unavailable: timeout'),
+    );
+    expect([down.status, down.code, down.message]).toEqual([
+      503,
+      'unavailable',
+      expect.stringContaining('https://issuer.example.com'),
+    ]);
   });
 });
 
@@ -146,7 +232,18 @@ describe('verified cluster tokens', () => {
   it('are remembered up to a bound, oldest first out, and checked again when the cluster record changes', () => {
     const base = createSnapshot(
       {
-        clusters: ['a', 'b', 'c'].map((id) => ({ id, cluster_name: id, cluster_dns: `${id}.example.com`, environment: 'dev', credential_generation: 0, receiver_url: null, platform_components: [], namespaces: [], rolebindings: [], patches: {} })),
+        clusters: ['a', 'b', 'c'].map((id) => ({
+          id,
+          cluster_name: id,
+          cluster_dns: `${id}.example.com`,
+          environment: 'dev',
+          credential_generation: 0,
+          receiver_url: null,
+          platform_components: [],
+          namespaces: [],
+          rolebindings: [],
+          patches: {},
+        })),
         platform_components: [],
         namespaces: [],
         rolebindings: [],

@@ -162,7 +162,7 @@ describe('each kind of caller on each kind of write', () => {
     expect(res.headers['www-authenticate']).toBe(INSUFFICIENT_SCOPE);
   });
 
-  it('counts the read token\'s refused write under its own kind (service), not as anonymous', async () => {
+  it("counts the read token's refused write under its own kind (service), not as anonymous", async () => {
     const count = async (labels: Record<string, string>): Promise<number> => {
       const families = parsePrometheusText((await request(service.url, '/metrics')).text);
       const samples = families.get('gitops_config_http_requests_total')?.samples ?? [];
@@ -180,7 +180,7 @@ describe('each kind of caller on each kind of write', () => {
     expect(await count({ ...labels, caller: 'anonymous' })).toBe(before.anonymous + 1);
   });
 
-  it('the web UI signs out on a 401 that refuses the token, not on the read token\'s write', async () => {
+  it("the web UI signs out on a 401 that refuses the token, not on the read token's write", async () => {
     const refusedToken = await request(service.url, '/namespaces/team-b', { method: 'DELETE', token: 'not-a-token' });
     const readTokenWrite = await WRITES.preview.send(service, 'ui', READ_TOKEN);
     expect(refusedToken.status).toBe(401);

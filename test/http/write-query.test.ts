@@ -14,7 +14,13 @@ import { auditLines, commitCount, type CrudService, SAMPLES, send, startCrud } f
 
 const CHANGES = '/api/v2/gitops/changes';
 const PREVIEW = '/api/v2/gitops/changes/preview';
-const EXISTING = { clusters: 'c1', platform_components: 'traefik', namespaces: 'team-a', rolebindings: 'admins', rollouts: 'podinfo-7' } as const;
+const EXISTING = {
+  clusters: 'c1',
+  platform_components: 'traefik',
+  namespaces: 'team-a',
+  rolebindings: 'admins',
+  rollouts: 'podinfo-7',
+} as const;
 
 /** Every write route, each with a body it would take. */
 const WRITES: { method: string; path: string; body?: unknown }[] = [
@@ -48,27 +54,36 @@ afterAll(() => service?.close());
 
 /** What must not move when a write is refused: the branch, the served revision, the audit trail. */
 function stored(): { commits: number; served: string; audit: number } {
-  return { commits: commitCount(service.dir!), served: service.store.published()!.snapshot.revision, audit: auditLines(service).length };
+  return {
+    commits: commitCount(service.dir!),
+    served: service.store.published()!.snapshot.revision,
+    audit: auditLines(service).length,
+  };
 }
 
 describe('a write with a query parameter it does not know', () => {
-  it.each(MISSPELT)('?%s is 400 bad_request naming it on every write route, and nothing is committed', async (query, named) => {
-    const before = stored();
-    for (const { method, path, body } of WRITES) {
-      const res = await send(service, method, `${path}?${query}`, body);
-      expect(res.status, `${method} ${path}?${query}: ${res.text}`).toBe(400);
-      expect(res.json().error).toBe('bad_request');
-      expect(res.json().details.map((d: { path: string }) => d.path)).toContain(named);
-      expect(res.json().message).toContain('nothing was stored');
-      expect(res.headers['gitops-dry-run']).toBeUndefined();
-    }
-    expect(stored()).toEqual(before);
-  });
+  it.each(MISSPELT)(
+    '?%s is 400 bad_request naming it on every write route, and nothing is committed',
+    async (query, named) => {
+      const before = stored();
+      for (const { method, path, body } of WRITES) {
+        const res = await send(service, method, `${path}?${query}`, body);
+        expect(res.status, `${method} ${path}?${query}: ${res.text}`).toBe(400);
+        expect(res.json().error).toBe('bad_request');
+        expect(res.json().details.map((d: { path: string }) => d.path)).toContain(named);
+        expect(res.json().message).toContain('nothing was stored');
+        expect(res.headers['gitops-dry-run']).toBeUndefined();
+      }
+      expect(stored()).toEqual(before);
+    },
+  );
 
   it('is answered before the body is read: even a body that is not JSON gets the query refused', async () => {
     const res = await send(service, 'PATCH', '/namespaces/team-a?dryrun=All', '{not json');
     expect(res.status).toBe(400);
-    expect(res.json().details).toEqual([{ path: 'dryrun', message: expect.stringContaining('a write takes only dryRun') }]);
+    expect(res.json().details).toEqual([
+      { path: 'dryrun', message: expect.stringContaining('a write takes only dryRun') },
+    ]);
   });
 
   it('?dryRun=All still dry-runs every write route; a preview takes no parameter at all', async () => {
@@ -89,8 +104,19 @@ describe('a write with a query parameter it does not know', () => {
 /** Names a client might send meaning a dry run, or anything at all, but never exactly "dryRun". */
 const notDryRun = fc
   .oneof(
-    fc.constantFrom('dryRun').chain((name) => fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''))),
-    fc.tuple(fc.constantFrom('dryRun', 'dry_run', 'dry-run', 'dryrun'), fc.constantFrom('', '[]', '[0]', ' ', '.', '%00', '\u0000')).map(([a, b]) => a + b),
+    fc
+      .constantFrom('dryRun')
+      .chain((name) =>
+        fc
+          .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+          .map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join('')),
+      ),
+    fc
+      .tuple(
+        fc.constantFrom('dryRun', 'dry_run', 'dry-run', 'dryrun'),
+        fc.constantFrom('', '[]', '[0]', ' ', '.', '%00', '\u0000'),
+      )
+      .map(([a, b]) => a + b),
     fc.string({ maxLength: 20 }),
     fc.string({ unit: 'grapheme', maxLength: 12 }),
   )

@@ -46,18 +46,38 @@ describe('the strict Prometheus text reader', () => {
     ['a label given twice', (t) => t.replace('{kind="plain"}', '{kind="plain",kind="again"}'), /given twice/],
     ['a trailing comma', (t) => t.replace('{kind="plain"}', '{kind="plain",}'), /trailing comma/],
     ['an invalid escape', (t) => t.replace('{kind="plain"}', '{kind="pl\\ain"}'), /invalid escape/],
-    ['an unterminated value', (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain} 0'), /expected , or }|unterminated/],
-    ['a value that is no number', (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain"} zero'), /not a sample value/],
+    [
+      'an unterminated value',
+      (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain} 0'),
+      /expected , or }|unterminated/,
+    ],
+    [
+      'a value that is no number',
+      (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain"} zero'),
+      /not a sample value/,
+    ],
     ['two spaces', (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain"}  0'), /extra fields/],
-    ['a series twice', (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain"} 0\na_total{kind="plain"} 1'), /twice/],
+    [
+      'a series twice',
+      (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain"} 0\na_total{kind="plain"} 1'),
+      /twice/,
+    ],
     ['a negative counter', (t) => t.replace('a_total{kind="plain"} 0', 'a_total{kind="plain"} -1'), /below zero/],
     ['a sample of another family', (t) => t.replace('g -1.5e3', 'h 1'), /outside the family/],
     ['buckets that shrink', (t) => t.replace('le="1"} 2', 'le="1"} 0'), /counts fewer/],
     ['buckets out of order', (t) => t.replace('le="1"} 2', 'le="0.01"} 2'), /does not come after/],
     ['no +Inf bucket', (t) => t.replace('d_seconds_bucket{route="/r",le="+Inf"} 3\n', ''), /\+Inf/],
-    ['+Inf that is not _count', (t) => t.replace('d_seconds_count{route="/r"} 3', 'd_seconds_count{route="/r"} 4'), /is not _count/],
+    [
+      '+Inf that is not _count',
+      (t) => t.replace('d_seconds_count{route="/r"} 3', 'd_seconds_count{route="/r"} 4'),
+      /is not _count/,
+    ],
     ['no _sum', (t) => t.replace('d_seconds_sum{route="/r"} 2.5\n', ''), /_sum or _count missing/],
-    ['a bucket without le', (t) => t.replace('d_seconds_bucket{route="/r",le="0.1"} 1', 'd_seconds_bucket{route="/r"} 1'), /without le/],
+    [
+      'a bucket without le',
+      (t) => t.replace('d_seconds_bucket{route="/r",le="0.1"} 1', 'd_seconds_bucket{route="/r"} 1'),
+      /without le/,
+    ],
   ];
   it.each(BROKEN)('refuses %s', (_name, breakIt, message) => {
     expect(() => parsePrometheusText(breakIt(GOOD))).toThrow(message);

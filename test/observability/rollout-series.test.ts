@@ -40,7 +40,11 @@ async function scrape(f: SimulatedFleet): Promise<Map<string, Family>> {
 }
 
 /** The value of a rollout's sample of `family` with `labels` besides its id; undefined when there is none. */
-function valueOf(families: Map<string, Family>, family: string, labels: Record<string, string> = {}): number | undefined {
+function valueOf(
+  families: Map<string, Family>,
+  family: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   const wanted = { rollout: ID, ...labels };
   const samples = families.get(`gitops_config_rollout_${family}`)?.samples ?? [];
   return samples.find((s) => Object.entries(wanted).every(([k, v]) => s.labels[k] === v))?.value;
@@ -48,14 +52,20 @@ function valueOf(families: Map<string, Family>, family: string, labels: Record<s
 
 /** The rollout's state as its series say it: the one state whose series is 1. */
 function stateOf(families: Map<string, Family>): string[] {
-  return (families.get('gitops_config_rollout_state')?.samples ?? []).filter((s) => s.value === 1).map((s) => s.labels.state!);
+  return (families.get('gitops_config_rollout_state')?.samples ?? [])
+    .filter((s) => s.value === 1)
+    .map((s) => s.labels.state);
 }
 
 /**
  * Scrapes until `check` holds, each time after the service's next evaluation of the rollouts
  * (a publication or its timer starts each; asked for here too): the series read the last one.
  */
-async function scrapeUntil(f: SimulatedFleet, check: (families: Map<string, Family>) => boolean, timeoutMs = 10_000): Promise<Map<string, Family>> {
+async function scrapeUntil(
+  f: SimulatedFleet,
+  check: (families: Map<string, Family>) => boolean,
+  timeoutMs = 10_000,
+): Promise<Map<string, Family>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const families = await scrape(f);
@@ -73,7 +83,8 @@ async function scrapeUntil(f: SimulatedFleet, check: (families: Map<string, Fami
   }
 }
 
-const status = async (f: SimulatedFleet) => (await request(f.service.url, `/api/v2/gitops/rollouts/${ID}`, { token: READ_TOKEN })).json();
+const status = async (f: SimulatedFleet) =>
+  (await request(f.service.url, `/api/v2/gitops/rollouts/${ID}`, { token: READ_TOKEN })).json();
 
 describe('the rollout series', () => {
   it('follow a rollout through its states as its status says them, and are gone with it', async () => {
@@ -87,9 +98,14 @@ describe('the rollout series', () => {
     expect((await send(f.service, 'POST', '/rollouts', ROLLOUT)).status).toBe(201);
     families = await scrapeUntil(f, (x) => stateOf(x).length > 0);
     expect(stateOf(families)).toEqual(['waiting']);
-    expect((families.get('gitops_config_rollout_state')?.samples ?? []).map((s) => s.labels.state).sort()).toEqual(
-      ['complete', 'halted', 'paused', 'ready', 'running', 'waiting'],
-    );
+    expect((families.get('gitops_config_rollout_state')?.samples ?? []).map((s) => s.labels.state).sort()).toEqual([
+      'complete',
+      'halted',
+      'paused',
+      'ready',
+      'running',
+      'waiting',
+    ]);
     expect(valueOf(families, 'released_steps')).toBe(0);
     expect(valueOf(families, 'steps')).toBe(4);
     expect(valueOf(families, 'clusters', { state: 'pending' })).toBe(24);
@@ -112,8 +128,12 @@ describe('the rollout series', () => {
     families = await scrapeUntil(f, (x) => valueOf(x, 'released_steps') === 1 && stateOf(x)[0] === 'waiting');
     const s = await status(f);
     expect(s.state).toBe('waiting');
-    expect(valueOf(families, 'approval_waiting_since_timestamp_seconds')! * 1000).toBeCloseTo(Date.parse(s.steps[0].done_at), 0);
-    for (const [state, count] of Object.entries(s.clusters)) expect(valueOf(families, 'clusters', { state }), state).toBe(count);
+    expect(valueOf(families, 'approval_waiting_since_timestamp_seconds')! * 1000).toBeCloseTo(
+      Date.parse(s.steps[0].done_at),
+      0,
+    );
+    for (const [state, count] of Object.entries(s.clusters))
+      expect(valueOf(families, 'clusters', { state }), state).toBe(count);
     expect(valueOf(families, 'clusters', { state: 'fetched' })).toBe(1);
 
     // Paused: no longer waiting for approval.

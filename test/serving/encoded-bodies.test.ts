@@ -55,7 +55,13 @@ const DATA = {
     { id: 'team-a', labels: { team: 'a' } },
     { id: 'team-b', labels: { team: 'b' } },
   ],
-  rolebindings: [{ id: 'admins', role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' }] }],
+  rolebindings: [
+    {
+      id: 'admins',
+      role: 'cluster-admin',
+      subjects: [{ kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' }],
+    },
+  ],
   rollouts: [],
 };
 
@@ -79,7 +85,8 @@ describe('encoded bodies across revisions of a Git repository', () => {
   /** Every response of the previous revision, as served and as prepared. */
   let seen: Map<string, { plain: RawResponse; gzip: RawResponse; prepared: ServedBody; gzipped: Buffer }>;
 
-  const prepared = (id: string, endpoint: PerClusterEndpoint) => asBody(service.responses.current()!.forCluster(endpoint, dnsOf(id)));
+  const prepared = (id: string, endpoint: PerClusterEndpoint) =>
+    asBody(service.responses.current()!.forCluster(endpoint, dnsOf(id)));
 
   /** GETs every endpoint of the clusters plain and gzipped (so gzip copies exist), and keeps what was prepared. */
   async function pollAll(ids: string[]) {
@@ -87,7 +94,10 @@ describe('encoded bodies across revisions of a Git repository', () => {
     for (const id of ids) {
       for (const endpoint of ENDPOINTS) {
         const plain = await request(service.url, path(id, endpoint), { token: READ_TOKEN });
-        const gzip = await request(service.url, path(id, endpoint), { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } });
+        const gzip = await request(service.url, path(id, endpoint), {
+          token: READ_TOKEN,
+          headers: { 'accept-encoding': 'gzip' },
+        });
         expect(plain.status).toBe(200);
         expect(gzip.headers['content-encoding']).toBe('gzip');
         const p = prepared(id, endpoint);
@@ -116,39 +126,45 @@ describe('encoded bodies across revisions of a Git repository', () => {
     removeDir(dir);
   });
 
-  it('keeps the bytes, ETag and gzip copy of every unaffected cluster when one cluster file changes, under the new X-Config-Revision', async () => {
-    const before = seen;
-    const oldRevision = service.store.published()!.snapshot.revision;
-    const commit = await publish({ 'clusters/c1.yaml': { ...DATA.clusters[0], patches: { 'comp-a': { replicas: '3' } } } });
-    expect(commit).not.toBe(oldRevision);
-    seen = await pollAll(['c1', 'c2', 'c3', 'c4']);
+  it(
+    'keeps the bytes, ETag and gzip copy of every unaffected cluster when one cluster file changes, under the new ' +
+      'X-Config-Revision',
+    async () => {
+      const before = seen;
+      const oldRevision = service.store.published()!.snapshot.revision;
+      const commit = await publish({
+        'clusters/c1.yaml': { ...DATA.clusters[0], patches: { 'comp-a': { replicas: '3' } } },
+      });
+      expect(commit).not.toBe(oldRevision);
+      seen = await pollAll(['c1', 'c2', 'c3', 'c4']);
 
-    for (const id of ['c2', 'c3', 'c4']) {
-      for (const endpoint of ENDPOINTS) {
-        const was = before.get(`${id} ${endpoint}`)!;
-        const now = seen.get(`${id} ${endpoint}`)!;
-        expect(now.plain.headers['x-config-revision']).toBe(commit);
-        expect(now.gzip.headers['x-config-revision']).toBe(commit);
-        expect(now.plain.headers.etag).toBe(was.plain.headers.etag);
-        expect(now.gzip.headers.etag).toBe(was.gzip.headers.etag);
-        expect(now.plain.body.equals(was.plain.body)).toBe(true);
-        expect(now.gzip.body.equals(was.gzip.body)).toBe(true);
-        // The very same objects, not an equal copy: nothing was encoded again.
-        expect(now.prepared).not.toBe(was.prepared);
-        expect(now.prepared.revision).toBe(commit);
-        expect(now.prepared.encoded).toBe(was.prepared.encoded);
-        expect(now.prepared.body).toBe(was.prepared.body);
-        expect(now.gzipped).toBe(was.gzipped);
+      for (const id of ['c2', 'c3', 'c4']) {
+        for (const endpoint of ENDPOINTS) {
+          const was = before.get(`${id} ${endpoint}`)!;
+          const now = seen.get(`${id} ${endpoint}`)!;
+          expect(now.plain.headers['x-config-revision']).toBe(commit);
+          expect(now.gzip.headers['x-config-revision']).toBe(commit);
+          expect(now.plain.headers.etag).toBe(was.plain.headers.etag);
+          expect(now.gzip.headers.etag).toBe(was.gzip.headers.etag);
+          expect(now.plain.body.equals(was.plain.body)).toBe(true);
+          expect(now.gzip.body.equals(was.gzip.body)).toBe(true);
+          // The very same objects, not an equal copy: nothing was encoded again.
+          expect(now.prepared).not.toBe(was.prepared);
+          expect(now.prepared.revision).toBe(commit);
+          expect(now.prepared.encoded).toBe(was.prepared.encoded);
+          expect(now.prepared.body).toBe(was.prepared.body);
+          expect(now.gzipped).toBe(was.gzipped);
+        }
       }
-    }
-    // A revalidation of the old ETag is a 304 naming the new revision.
-    const revalidated = await request(service.url, path('c2', 'namespaces'), {
-      token: READ_TOKEN,
-      headers: { 'if-none-match': before.get('c2 namespaces')!.plain.headers.etag! },
-    });
-    expect(revalidated.status).toBe(304);
-    expect(revalidated.headers['x-config-revision']).toBe(commit);
-  });
+      // A revalidation of the old ETag is a 304 naming the new revision.
+      const revalidated = await request(service.url, path('c2', 'namespaces'), {
+        token: READ_TOKEN,
+        headers: { 'if-none-match': before.get('c2 namespaces')!.plain.headers.etag! },
+      });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.headers['x-config-revision']).toBe(commit);
+    },
+  );
 
   it('serves the changed cluster its new response', () => {
     const now = seen.get('c1 platform-components')!;
@@ -164,7 +180,9 @@ describe('encoded bodies across revisions of a Git repository', () => {
     const commit = await publish({ 'platform_components/comp-b.yaml': component('comp-b', '2.0.1') });
     seen = await pollAll(['c1', 'c2', 'c3', 'c4']);
 
-    const reencoded = [...seen].filter(([key, now]) => now.prepared.encoded !== before.get(key)!.prepared.encoded).map(([key]) => key);
+    const reencoded = [...seen]
+      .filter(([key, now]) => now.prepared.encoded !== before.get(key)!.prepared.encoded)
+      .map(([key]) => key);
     expect(reencoded).toEqual(['c1 platform-components', 'c2 platform-components']);
     for (const key of reencoded) {
       expect(seen.get(key)!.plain.headers.etag).not.toBe(before.get(key)!.plain.headers.etag);
@@ -222,14 +240,19 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
     await service?.close();
   });
 
-  it('a PATCH of one cluster keeps the other cluster\'s bytes and re-encodes the patched one', async () => {
+  it("a PATCH of one cluster keeps the other cluster's bytes and re-encodes the patched one", async () => {
     const DNS = { c0: 'bare.example.com', c1: 'c1.k8s.example.com' } as const;
     const get = (id: keyof typeof DNS, endpoint: string) =>
-      request(service.url, `/api/v2/gitops/clusters/${DNS[id]}/${endpoint}`, { token: READ_TOKEN, headers: { 'accept-encoding': 'gzip' } });
-    const preparedOf = (id: keyof typeof DNS, endpoint: PerClusterEndpoint) => asBody(service.responses.current()!.forCluster(endpoint, DNS[id]));
+      request(service.url, `/api/v2/gitops/clusters/${DNS[id]}/${endpoint}`, {
+        token: READ_TOKEN,
+        headers: { 'accept-encoding': 'gzip' },
+      });
+    const preparedOf = (id: keyof typeof DNS, endpoint: PerClusterEndpoint) =>
+      asBody(service.responses.current()!.forCluster(endpoint, DNS[id]));
     const before = new Map<string, { res: RawResponse; prepared: ServedBody }>();
     for (const endpoint of ENDPOINTS) {
-      for (const id of ['c0', 'c1'] as const) before.set(`${id} ${endpoint}`, { res: await get(id, endpoint), prepared: preparedOf(id, endpoint) });
+      for (const id of ['c0', 'c1'] as const)
+        before.set(`${id} ${endpoint}`, { res: await get(id, endpoint), prepared: preparedOf(id, endpoint) });
     }
     const write = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '9' } } });
     expect(write.status).toBe(200);
@@ -246,7 +269,10 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
     }
     const pc = await get('c1', 'platform-components');
     expect(pc.headers.etag).not.toBe(before.get('c1 platform-components')!.res.headers.etag);
-    expect(JSON.parse(gunzipSync(pc.body).toString()).inputs.find((i: { id: string }) => i.id === 'podinfo').patches.replicaCount).toBe('9');
+    expect(
+      JSON.parse(gunzipSync(pc.body).toString()).inputs.find((i: { id: string }) => i.id === 'podinfo').patches
+        .replicaCount,
+    ).toBe('9');
     // Its other endpoints read the changed cluster record too, so they were encoded again, to equal bytes.
     expect(preparedOf('c1', 'namespaces').encoded).not.toBe(before.get('c1 namespaces')!.prepared.encoded);
     expect((await get('c1', 'namespaces')).headers.etag).toBe(before.get('c1 namespaces')!.res.headers.etag);
@@ -257,7 +283,10 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
   const snapshot = (): Snapshot => {
     const result = createSnapshot(
       {
-        clusters: [{ ...cluster(1, ['comp-a', 'comp-x'], [], []), patches: {} }, { ...cluster(2, ['comp-a'], [], []), patches: {} }],
+        clusters: [
+          { ...cluster(1, ['comp-a', 'comp-x'], [], []), patches: {} },
+          { ...cluster(2, ['comp-a'], [], []), patches: {} },
+        ],
         platform_components: [{ ...component('comp-a', '1.0.0'), cluster_env_enabled: false, depends_on: [] }],
         namespaces: [],
         rolebindings: [],
@@ -273,7 +302,8 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     return result.snapshot;
   };
-  const bodyOf = (responses: ResponseTable, id: string) => asBody(responses.forCluster('platform-components', dnsOf(id))).body;
+  const bodyOf = (responses: ResponseTable, id: string) =>
+    asBody(responses.forCluster('platform-components', dnsOf(id))).body;
 
   it('encodes a response again when a definition appears for a reference that had none', () => {
     const bodies = new EncodedBodyCache();
@@ -282,39 +312,63 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
     const [c1, c2] = [bodyOf(first, 'c1'), bodyOf(first, 'c2')];
     expect(JSON.parse(c1.toString()).inputs.map((i: { id: string }) => i.id)).toEqual(['comp-a']);
 
-    const r2 = next(r1, 'platform_components', 'comp-x', { ...component('comp-x', '0.1.0'), cluster_env_enabled: false, depends_on: [] }, 'r2');
+    const r2 = next(
+      r1,
+      'platform_components',
+      'comp-x',
+      { ...component('comp-x', '0.1.0'), cluster_env_enabled: false, depends_on: [] },
+      'r2',
+    );
     const second = new ResponseTable(r2, bodies);
     expect(bodyOf(second, 'c2')).toBe(c2);
     expect(bodyOf(second, 'c1')).not.toBe(c1);
-    expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs.map((i: { id: string }) => i.id)).toEqual(['comp-a', 'comp-x']);
+    expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs.map((i: { id: string }) => i.id)).toEqual([
+      'comp-a',
+      'comp-x',
+    ]);
     expect(asBody(second.forCluster('platform-components', dnsOf('c2'))).headers(false)).toContain('r2');
   });
 
-  it('a rollout\'s release encodes again exactly its step\'s answers; a rollback gives the bytes and ETag of before', () => {
-    const bodies = new EncodedBodyCache();
-    const r1 = snapshot();
-    const first = new ResponseTable(r1, bodies);
-    const before = { c1: bodyOf(first, 'c1'), c2: bodyOf(first, 'c2') };
-    const etag = (responses: ResponseTable, id: string) => asBody(responses.forCluster('platform-components', dnsOf(id))).encoded.etag;
-    const rollout = (released: number) => {
-      const made = normalizeRollout({ id: 'comp-a-2', component: 'comp-a', set: { oci_tag: '2.0.0' }, waves: [{ name: 'one', clusters: ['c1'] }, { name: 'two', clusters: ['c2'] }], released });
-      if (!made.ok) throw new Error(JSON.stringify(made.problems));
-      return made.record;
-    };
-    const r2 = next(r1, 'rollouts', 'comp-a-2', rollout(1), 'r2');
-    const second = new ResponseTable(r2, bodies);
-    expect(bodyOf(second, 'c2')).toBe(before.c2);
-    expect(bodyOf(second, 'c1')).not.toBe(before.c1);
-    expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs[0].source.oci_tag).toBe('2.0.0');
-    // A poll of the revision looks the prepared answer up; nothing is made again.
-    expect(second.forCluster('platform-components', dnsOf('c1'))).toBe(second.forCluster('platform-components', dnsOf('c1')));
+  it(
+    "a rollout's release encodes again exactly its step's " + 'answers; a rollback gives the bytes and ETag of before',
+    () => {
+      const bodies = new EncodedBodyCache();
+      const r1 = snapshot();
+      const first = new ResponseTable(r1, bodies);
+      const before = { c1: bodyOf(first, 'c1'), c2: bodyOf(first, 'c2') };
+      const etag = (responses: ResponseTable, id: string) =>
+        asBody(responses.forCluster('platform-components', dnsOf(id))).encoded.etag;
+      const rollout = (released: number) => {
+        const made = normalizeRollout({
+          id: 'comp-a-2',
+          component: 'comp-a',
+          set: { oci_tag: '2.0.0' },
+          waves: [
+            { name: 'one', clusters: ['c1'] },
+            { name: 'two', clusters: ['c2'] },
+          ],
+          released,
+        });
+        if (!made.ok) throw new Error(JSON.stringify(made.problems));
+        return made.record;
+      };
+      const r2 = next(r1, 'rollouts', 'comp-a-2', rollout(1), 'r2');
+      const second = new ResponseTable(r2, bodies);
+      expect(bodyOf(second, 'c2')).toBe(before.c2);
+      expect(bodyOf(second, 'c1')).not.toBe(before.c1);
+      expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs[0].source.oci_tag).toBe('2.0.0');
+      // A poll of the revision looks the prepared answer up; nothing is made again.
+      expect(second.forCluster('platform-components', dnsOf('c1'))).toBe(
+        second.forCluster('platform-components', dnsOf('c1')),
+      );
 
-    const r3 = next(r2, 'rollouts', 'comp-a-2', rollout(0), 'r3');
-    const third = new ResponseTable(r3, bodies);
-    expect(bodyOf(third, 'c2')).toBe(before.c2);
-    expect(bodyOf(third, 'c1').equals(before.c1)).toBe(true);
-    expect(etag(third, 'c1')).toBe(etag(first, 'c1'));
-  });
+      const r3 = next(r2, 'rollouts', 'comp-a-2', rollout(0), 'r3');
+      const third = new ResponseTable(r3, bodies);
+      expect(bodyOf(third, 'c2')).toBe(before.c2);
+      expect(bodyOf(third, 'c1').equals(before.c1)).toBe(true);
+      expect(etag(third, 'c1')).toBe(etag(first, 'c1'));
+    },
+  );
 
   it('prepares a response once per revision: later lookups return the same object', () => {
     const responses = new ResponseTable(snapshot(), new EncodedBodyCache());
@@ -328,7 +382,13 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
     const bodies = new EncodedBodyCache();
     const r1 = snapshot();
     const list = asBody(new ResponseTable(r1, bodies).clustersList()).body;
-    const r2 = next(r1, 'platform_components', 'comp-a', { ...component('comp-a', '1.0.1'), cluster_env_enabled: false, depends_on: [] }, 'r2');
+    const r2 = next(
+      r1,
+      'platform_components',
+      'comp-a',
+      { ...component('comp-a', '1.0.1'), cluster_env_enabled: false, depends_on: [] },
+      'r2',
+    );
     expect(asBody(new ResponseTable(r2, bodies).clustersList()).body).toBe(list);
     const r3 = next(r2, 'clusters', 'c2', null, 'r3');
     const list3 = asBody(new ResponseTable(r3, bodies).clustersList()).body;
@@ -355,7 +415,8 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
     const responses = new ResponseTable(snapshot(), bodies);
     const first = new Map<string, Buffer>();
     for (const id of ['c1', 'c2']) {
-      for (const endpoint of ENDPOINTS) first.set(`${id} ${endpoint}`, Buffer.from(asBody(responses.forCluster(endpoint, dnsOf(id))).body));
+      for (const endpoint of ENDPOINTS)
+        first.set(`${id} ${endpoint}`, Buffer.from(asBody(responses.forCluster(endpoint, dnsOf(id))).body));
     }
     expect(bodies.plainBodies.bytes).toBeLessThanOrEqual(4096);
     // Walk them again: the ones evicted come back from their gzip copies, the same bytes.

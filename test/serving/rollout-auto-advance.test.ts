@@ -63,35 +63,47 @@ function evaluatedUntil(f: SimulatedFleet, check: (p: any) => boolean, count = 1
 }
 
 describe('the service advances a rollout itself', () => {
-  it('releases each step once the one before is done and soaked, and waits for a person to approve a wave', async () => {
-    const f = await startSimulatedFleet({ env: AUTO });
-    fleets.push(f);
-    const dir = f.prepared.dir!;
-    expect((await send(f.service, 'POST', '/rollouts', ROLLOUT)).status).toBe(201);
-    let s = await statusUntil(f, (x) => x.state === 'waiting' && x.reason === 'waits for approval of wave prod');
-    expect(s.released).toBe(2);
-    expect(s.steps[1].done_at).not.toBeNull();
-    const [created, step1, step2, ...rest] = history(dir);
-    expect(created).toMatch(/kps-67-5/);
-    expect(step1).toBe('rollout kps-67-5: release step 1 (wave canary, 1 cluster)');
-    expect(step2).toMatch(/^rollout kps-67-5: release step 2 \(wave non-prod, 17 clusters\) \u2014 step 1 done at \S+Z, soak 1s passed$/);
-    expect(rest).toEqual([]);
-    // Step 2's soak has passed: the service evaluates it waiting for approval, and releases nothing.
-    await evaluatedUntil(f, (p) => p.status.state === 'waiting' && p.status.reason === 'waits for approval of wave prod');
-    await f.service.rollouts!.evaluations.settled();
-    expect(history(dir)).toHaveLength(3);
+  it(
+    'releases each step once the one before is done and ' + 'soaked, and waits for a person to approve a wave',
+    async () => {
+      const f = await startSimulatedFleet({ env: AUTO });
+      fleets.push(f);
+      const dir = f.prepared.dir!;
+      expect((await send(f.service, 'POST', '/rollouts', ROLLOUT)).status).toBe(201);
+      let s = await statusUntil(f, (x) => x.state === 'waiting' && x.reason === 'waits for approval of wave prod');
+      expect(s.released).toBe(2);
+      expect(s.steps[1].done_at).not.toBeNull();
+      const [created, step1, step2, ...rest] = history(dir);
+      expect(created).toMatch(/kps-67-5/);
+      expect(step1).toBe('rollout kps-67-5: release step 1 (wave canary, 1 cluster)');
+      expect(step2).toMatch(
+        /^rollout kps-67-5: release step 2 \(wave non-prod, 17 clusters\) \u2014 step 1 done at \S+Z, soak 1s passed$/,
+      );
+      expect(rest).toEqual([]);
+      // Step 2's soak has passed: the service evaluates it waiting for approval, and releases nothing.
+      await evaluatedUntil(
+        f,
+        (p) => p.status.state === 'waiting' && p.status.reason === 'waits for approval of wave prod',
+      );
+      await f.service.rollouts!.evaluations.settled();
+      expect(history(dir)).toHaveLength(3);
 
-    expect((await send(f.service, 'PATCH', `/rollouts/${ROLLOUT.id}`, { approved: ['prod'] })).status).toBe(200);
-    s = await statusUntil(f, (x) => x.state === 'complete');
-    expect(s.steps.map((x: any) => x.done_at !== null)).toEqual([true, true, true, true]);
-    const messages = history(dir);
-    expect(messages.slice(3)).toEqual([
-      // The person's approval, in the message the REST write makes.
-      expect.stringContaining('kps-67-5'),
-      expect.stringMatching(/^rollout kps-67-5: release step 3 \(wave prod, 3 clusters\) \u2014 step 2 done at \S+Z, soak 1s passed, wave prod approved$/),
-      expect.stringMatching(/^rollout kps-67-5: release step 4 \(wave prod, 3 clusters\) \u2014 step 3 done at \S+Z, no soak$/),
-    ]);
-  });
+      expect((await send(f.service, 'PATCH', `/rollouts/${ROLLOUT.id}`, { approved: ['prod'] })).status).toBe(200);
+      s = await statusUntil(f, (x) => x.state === 'complete');
+      expect(s.steps.map((x: any) => x.done_at !== null)).toEqual([true, true, true, true]);
+      const messages = history(dir);
+      expect(messages.slice(3)).toEqual([
+        // The person's approval, in the message the REST write makes.
+        expect.stringContaining('kps-67-5'),
+        expect.stringMatching(
+          /^rollout kps-67-5: release step 3 \(wave prod, 3 clusters\) \u2014 step 2 done at \S+Z, soak 1s passed, wave prod approved$/,
+        ),
+        expect.stringMatching(
+          /^rollout kps-67-5: release step 4 \(wave prod, 3 clusters\) \u2014 step 3 done at \S+Z, no soak$/,
+        ),
+      ]);
+    },
+  );
 
   it('does not advance a halted rollout, nor a paused one, and goes on once the halt lifts or it resumes', async () => {
     const f = await startSimulatedFleet({ env: { ...AUTO, ROLLOUT_OFFLINE_AFTER: '1s' } });
@@ -99,7 +111,14 @@ describe('the service advances a rollout itself', () => {
     const dir = f.prepared.dir!;
     await f.polledSince(Date.now());
     f.stop('dev-eu-1');
-    expect((await send(f.service, 'POST', '/rollouts', { ...ROLLOUT, waves: ROLLOUT.waves.map((w) => ({ ...w, soak: '0s' })) })).status).toBe(201);
+    expect(
+      (
+        await send(f.service, 'POST', '/rollouts', {
+          ...ROLLOUT,
+          waves: ROLLOUT.waves.map((w) => ({ ...w, soak: '0s' })),
+        })
+      ).status,
+    ).toBe(201);
     let s = await statusUntil(f, (x) => x.state === 'halted');
     expect(s.released).toBe(1);
     await evaluatedUntil(f, (p) => p.status.state === 'halted', 3);
@@ -114,7 +133,9 @@ describe('the service advances a rollout itself', () => {
     expect(history(dir)).toHaveLength(3);
     expect((await send(f.service, 'PATCH', `/rollouts/${ROLLOUT.id}`, { paused: false })).status).toBe(200);
     s = await statusUntil(f, (x) => x.state === 'waiting' && x.released === 2);
-    expect(history(dir).at(-1)).toMatch(/^rollout kps-67-5: release step 2 \(wave non-prod, 17 clusters\) \u2014 step 1 done at \S+Z, no soak$/);
+    expect(history(dir).at(-1)).toMatch(
+      /^rollout kps-67-5: release step 2 \(wave non-prod, 17 clusters\) \u2014 step 1 done at \S+Z, no soak$/,
+    );
   });
 });
 
@@ -123,7 +144,10 @@ describe('two crud writers on one remote, both advancing', () => {
     const sync = { CONFIG_SYNC_INTERVAL: '300ms' };
     const a = await startSimulatedFleet({ backend: 'git-remote', env: { ...AUTO, ...sync } });
     fleets.push(a);
-    const b = await startSimulatedFleet({ prepared: a.prepared, env: { ...AUTO, ...sync, CONFIG_CLONE_DIR: join(tempDir(), 'clone') } });
+    const b = await startSimulatedFleet({
+      prepared: a.prepared,
+      env: { ...AUTO, ...sync, CONFIG_CLONE_DIR: join(tempDir(), 'clone') },
+    });
     fleets.push(b);
     const rollout = { ...ROLLOUT, waves: ROLLOUT.waves.map((w) => ({ ...w, soak: '0s', approval: false })) };
     expect((await send(a.service, 'POST', '/rollouts', rollout)).status).toBe(201);

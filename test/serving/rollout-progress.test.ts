@@ -10,7 +10,13 @@ import { request } from '../helpers/http.ts';
 import { expectMatchesOpenApi, openapiDocument } from '../helpers/openapi.ts';
 import { send } from '../helpers/crud.ts';
 import { READ_TOKEN } from '../helpers/service.ts';
-import { catalogChangedAnswers, FLEET_TOKEN_KEY, ROLLED, type SimulatedFleet, startSimulatedFleet } from '../helpers/simulated-fleet.ts';
+import {
+  catalogChangedAnswers,
+  FLEET_TOKEN_KEY,
+  ROLLED,
+  type SimulatedFleet,
+  startSimulatedFleet,
+} from '../helpers/simulated-fleet.ts';
 import { clusterTokenKey, signClusterToken } from '../../src/domain/cluster-token.ts';
 
 const SET = { component_version: '67.5.0', oci_tag: '67.5.0' };
@@ -39,13 +45,17 @@ const status = async (f: SimulatedFleet, path = `${STATUS}/${ROLLOUT.id}`) => {
   return res.json();
 };
 
-/** Polls the status until `check` holds: progress moves with the clusters' polls and the clock, not with an event a test can await. */
+/**
+ * Polls the status until `check` holds: progress moves with the clusters' polls and the clock, not with an event a test
+ * can await.
+ */
 async function statusUntil(f: SimulatedFleet, check: (s: any) => boolean, timeoutMs = 8000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const s = await status(f);
     if (check(s)) return s;
-    if (Date.now() > deadline) throw new Error(`status not reached within ${timeoutMs} ms: ${JSON.stringify(s).slice(0, 600)}`);
+    if (Date.now() > deadline)
+      throw new Error(`status not reached within ${timeoutMs} ms: ${JSON.stringify(s).slice(0, 600)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -65,10 +75,18 @@ describe('a three-wave rollout watched on a polling fleet', () => {
     expect(etags(f)).toEqual(before);
     const list = (await request(f.service.url, STATUS, { token: READ_TOKEN })).json();
     expect(list).toEqual({
-      rollouts: [{
-        id: ROLLOUT.id, component: ROLLED, set: SET, state: 'ready', reason: 'step 1 (wave canary, 1 cluster) may be released',
-        released: 0, steps: 4, clusters: { pending: 24, released: 0, fetched: 0, succeeded: 0, failed: 0, offline: 0, pinned: 0 },
-      }],
+      rollouts: [
+        {
+          id: ROLLOUT.id,
+          component: ROLLED,
+          set: SET,
+          state: 'ready',
+          reason: 'step 1 (wave canary, 1 cluster) may be released',
+          released: 0,
+          steps: 4,
+          clusters: { pending: 24, released: 0, fetched: 0, succeeded: 0, failed: 0, offline: 0, pinned: 0 },
+        },
+      ],
     });
 
     // Step 1: its one cluster does not poll for a while; the step waits for it.
@@ -79,7 +97,12 @@ describe('a three-wave rollout watched on a polling fleet', () => {
     let s = await status(f);
     expect(s.state).toBe('running');
     expect(s.reason).toBe('1 of 1 cluster has not fetched: dev-eu-1');
-    expect(s.steps[0]).toMatchObject({ step: 1, wave: 'canary', done_at: null, clusters: [{ id: 'dev-eu-1', state: 'released' }] });
+    expect(s.steps[0]).toMatchObject({
+      step: 1,
+      wave: 'canary',
+      done_at: null,
+      clusters: [{ id: 'dev-eu-1', state: 'released' }],
+    });
     expect(s.steps[0].released_in).toBe(revision1 ?? s.steps[0].released_in);
     expect(s.steps[1].clusters.every((c: any) => c.state === 'pending')).toBe(true);
 
@@ -89,7 +112,8 @@ describe('a three-wave rollout watched on a polling fleet', () => {
     const canary = f.last('dev-eu-1')!;
     expect(canary.body).toBe(changed.get('dev-eu-1')!.body);
     expect(canary.etag).toBe(changed.get('dev-eu-1')!.etag);
-    for (const c of f.clusters.filter((x) => x.id !== 'dev-eu-1')) expect(f.last(c.id)!.etag, c.id).toBe(before.get(c.id));
+    for (const c of f.clusters.filter((x) => x.id !== 'dev-eu-1'))
+      expect(f.last(c.id)!.etag, c.id).toBe(before.get(c.id));
     s = await statusUntil(f, (x) => x.steps[0].done_at !== null);
     expect(s.steps[0].clusters[0]).toMatchObject({ id: 'dev-eu-1', state: 'fetched' });
     expect(Date.parse(s.steps[0].clusters[0].since)).toBeGreaterThanOrEqual(released);
@@ -110,7 +134,12 @@ describe('a three-wave rollout watched on a polling fleet', () => {
     expect(s.steps[2].clusters.map((c: any) => c.id)).toEqual(['prod-eu-1', 'prod-eu-2', 'prod-eu-3']);
     // In the shapes of the OpenAPI document: released, done and pending steps; the list.
     await expectMatchesOpenApi('get', '/api/v2/gitops/rollouts/{id}', 200, s);
-    await expectMatchesOpenApi('get', '/api/v2/gitops/rollouts', 200, (await request(f.service.url, STATUS, { token: READ_TOKEN })).json());
+    await expectMatchesOpenApi(
+      'get',
+      '/api/v2/gitops/rollouts',
+      200,
+      (await request(f.service.url, STATUS, { token: READ_TOKEN })).json(),
+    );
   });
 
   it('answers 404 for an unknown rollout, and only to a fleet-wide reader', async () => {
@@ -130,7 +159,11 @@ describe('a rollout halts', () => {
   it('when released clusters stop polling for ROLLOUT_OFFLINE_AFTER, more than the failure budget', async () => {
     fleet = await startSimulatedFleet({ env: { ...CRUD, ROLLOUT_OFFLINE_AFTER: '1s' } });
     const f = fleet;
-    const rollout = { ...ROLLOUT, waves: [{ name: 'dev', environments: ['dev'] }, ...ROLLOUT.waves.slice(1)], failure_budget: 1 };
+    const rollout = {
+      ...ROLLOUT,
+      waves: [{ name: 'dev', environments: ['dev'] }, ...ROLLOUT.waves.slice(1)],
+      failure_budget: 1,
+    };
     expect((await send(f.service, 'POST', '/rollouts', rollout)).status).toBe(201);
     await f.polledSince(Date.now());
     f.stop('dev-eu-1');
@@ -138,7 +171,10 @@ describe('a rollout halts', () => {
     expect((await send(f.service, 'PATCH', `/rollouts/${ROLLOUT.id}`, { released: 1 })).status).toBe(200);
     // Two released members silent for a second: past the budget of 1.
     let s = await statusUntil(f, (x) => x.state === 'halted');
-    expect(s.reason).toBe('step 1 has 2 clusters failed or offline, more than the failure budget of 1: dev-eu-1 (offline), dev-us-1 (offline)');
+    expect(s.reason).toBe(
+      'step 1 has 2 clusters failed or offline, more than the failure budget of 1: dev-eu-1 (offline), dev-us-1 ' +
+        '(offline)',
+    );
     const offline = s.steps[0].clusters.find((c: any) => c.id === 'dev-eu-1');
     expect(offline).toMatchObject({ state: 'offline' });
     expect(offline.message).toMatch(/^no poll since \d\d:\d\d UTC$/);
@@ -156,7 +192,9 @@ describe('a rollout halts', () => {
     f.stop('dev-eu-1');
     expect((await send(f.service, 'PATCH', `/rollouts/${ROLLOUT.id}`, { released: 1 })).status).toBe(200);
     const s = await statusUntil(f, (x) => x.state === 'halted');
-    expect(s.reason).toMatch(/^step 1 is not done within the progress deadline of 1s \(released at \d\d:\d\d UTC\): 1 of 1 cluster has not fetched: dev-eu-1$/);
+    expect(s.reason).toMatch(
+      /^step 1 is not done within the progress deadline of 1s \(released at \d\d:\d\d UTC\): 1 of 1 cluster has not fetched: dev-eu-1$/,
+    );
     expect(s.clusters.released).toBe(1);
   });
 });
@@ -169,6 +207,8 @@ describe('the OpenAPI document of the status paths', () => {
       expect(example, path).toBeDefined();
       await expectMatchesOpenApi('get', path, 200, example);
     }
-    await expect(expectMatchesOpenApi('get', '/api/v2/gitops/rollouts', 200, { rollouts: [{ id: 'x', state: 'gone' }] })).rejects.toThrow(/does not match/);
+    await expect(
+      expectMatchesOpenApi('get', '/api/v2/gitops/rollouts', 200, { rollouts: [{ id: 'x', state: 'gone' }] }),
+    ).rejects.toThrow(/does not match/);
   });
 });

@@ -51,7 +51,7 @@ describe('the folder watcher', () => {
     expect(watch.settled()).toBe(2);
   });
 
-  it('with depth 0 watches the folder\'s own entries only', async () => {
+  it("with depth 0 watches the folder's own entries only", async () => {
     const folder = tempDir('folder-watcher-');
     mkdirSync(join(folder, 'below'));
     const watch = watching(folder, 0);

@@ -14,7 +14,7 @@ function seededRandom(seed: number, count = 1000): () => number {
   // are spread over their bit patterns, not evenly over [0, 1).
   const numbers = fc.sample(fc.noBias(fc.integer({ min: 0, max: 2 ** 31 - 1 })), { seed, numRuns: count });
   let at = 0;
-  return () => numbers[at++ % numbers.length]! / 2 ** 31;
+  return () => numbers[at++ % numbers.length] / 2 ** 31;
 }
 
 describe('RetryPolicy', () => {
@@ -28,23 +28,27 @@ describe('RetryPolicy', () => {
     expect(backoff.retries).toBe(0);
   });
 
-  it(`with full jitter, draws each pause below a ceiling that doubles from the first and stops at the cap (RETRY_SEED=${SEED})`, () => {
-    const random = seededRandom(SEED);
-    const policy = new RetryPolicy({ firstMs: 15, maxMs: 500, jitter: true, random });
-    const pauses = Array.from({ length: 200 }, () => policy.next()!);
-    const ceilings = pauses.map((_, i) => Math.min(15 * 2 ** i, 500));
-    pauses.forEach((pause, i) => {
-      expect(pause, `pause ${i}`).toBeGreaterThanOrEqual(0);
-      expect(pause, `pause ${i}`).toBeLessThan(ceilings[i]!);
-    });
-    // Capped: from the sixth pause on (15 · 2^5 = 480, then 500) the ceiling no longer grows.
-    expect(policy.peek()).toBe(500);
-    // Spread over the range, not bunched at one end: two writers drawing these fall out of step.
-    const capped = pauses.slice(10);
-    expect(Math.min(...capped)).toBeLessThan(100);
-    expect(Math.max(...capped)).toBeGreaterThan(400);
-    expect(new Set(capped).size).toBeGreaterThan(100);
-  });
+  it(
+    `with full jitter, draws each pause below a ceiling that doubles from the first and stops at the cap ` +
+      `(RETRY_SEED=${SEED})`,
+    () => {
+      const random = seededRandom(SEED);
+      const policy = new RetryPolicy({ firstMs: 15, maxMs: 500, jitter: true, random });
+      const pauses = Array.from({ length: 200 }, () => policy.next()!);
+      const ceilings = pauses.map((_, i) => Math.min(15 * 2 ** i, 500));
+      pauses.forEach((pause, i) => {
+        expect(pause, `pause ${i}`).toBeGreaterThanOrEqual(0);
+        expect(pause, `pause ${i}`).toBeLessThan(ceilings[i]);
+      });
+      // Capped: from the sixth pause on (15 · 2^5 = 480, then 500) the ceiling no longer grows.
+      expect(policy.peek()).toBe(500);
+      // Spread over the range, not bunched at one end: two writers drawing these fall out of step.
+      const capped = pauses.slice(10);
+      expect(Math.min(...capped)).toBeLessThan(100);
+      expect(Math.max(...capped)).toBeGreaterThan(400);
+      expect(new Set(capped).size).toBeGreaterThan(100);
+    },
+  );
 
   it('a seeded source gives the same pauses again; two sources give different ones', () => {
     const pauses = (seed: number) => {
@@ -70,7 +74,14 @@ describe('RetryPolicy', () => {
 
   it(`with jitter and a deadline, the pauses add up to no more than the time left (RETRY_SEED=${SEED})`, () => {
     let now = 0;
-    const policy = new RetryPolicy({ firstMs: 15, maxMs: 500, jitter: true, deadline: 10_000, random: seededRandom(SEED), now: () => now });
+    const policy = new RetryPolicy({
+      firstMs: 15,
+      maxMs: 500,
+      jitter: true,
+      deadline: 10_000,
+      random: seededRandom(SEED),
+      now: () => now,
+    });
     let attempts = 1;
     for (let pause = policy.next(); pause !== undefined; pause = policy.next()) {
       expect(now + pause).toBeLessThanOrEqual(10_000);
@@ -84,7 +95,13 @@ describe('RetryPolicy', () => {
 
   it('stops after maxRetries pauses', () => {
     const policy = new RetryPolicy({ firstMs: 200, maxMs: 1600, maxRetries: 4 });
-    expect([policy.next(), policy.next(), policy.next(), policy.next(), policy.next()]).toEqual([200, 400, 800, 1600, undefined]);
+    expect([policy.next(), policy.next(), policy.next(), policy.next(), policy.next()]).toEqual([
+      200,
+      400,
+      800,
+      1600,
+      undefined,
+    ]);
   });
 
   it('refuses a first pause of zero or a cap below it', () => {
@@ -117,17 +134,25 @@ describe('retry(): the one retry loop', () => {
   it('throws a failure that is not retryable at once, without a pause', async () => {
     let tries = 0;
     const pausing = () => expect.unreachable('no pause for a lasting failure');
-    await expect(retry(async () => (tries++, Promise.reject(lasting)), { firstMs: 1, maxMs: 1, retryable, pausing })).rejects.toBe(lasting);
+    await expect(
+      retry(async () => (tries++, Promise.reject(lasting)), { firstMs: 1, maxMs: 1, retryable, pausing }),
+    ).rejects.toBe(lasting);
     expect(tries).toBe(1);
   });
 
-  it('once the pauses are used up, throws what `exhausted` makes of the last failure and the attempts made', async () => {
-    const attempt = () => Promise.reject(transient);
-    const exhausted = (error: unknown, attempts: number) => new Error(`${(error as Error).message} after ${attempts} attempts`);
-    await expect(retry(attempt, { firstMs: 1, maxMs: 1, maxRetries: 2, retryable, exhausted })).rejects.toThrow('not now after 3 attempts');
-    // Without `exhausted`, the failure itself.
-    await expect(retry(attempt, { firstMs: 1, maxMs: 1, maxRetries: 1, retryable })).rejects.toBe(transient);
-  });
+  it(
+    'once the pauses are used up, throws what `exhausted` ' + 'makes of the last failure and the attempts made',
+    async () => {
+      const attempt = () => Promise.reject(transient);
+      const exhausted = (error: unknown, attempts: number) =>
+        new Error(`${(error as Error).message} after ${attempts} attempts`);
+      await expect(retry(attempt, { firstMs: 1, maxMs: 1, maxRetries: 2, retryable, exhausted })).rejects.toThrow(
+        'not now after 3 attempts',
+      );
+      // Without `exhausted`, the failure itself.
+      await expect(retry(attempt, { firstMs: 1, maxMs: 1, maxRetries: 1, retryable })).rejects.toBe(transient);
+    },
+  );
 
   it('stops at the deadline: a deadline already passed allows no second attempt', async () => {
     let tries = 0;

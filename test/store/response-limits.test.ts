@@ -17,7 +17,9 @@ const heavy = Array.from({ length: 10 }, (_, i) => ({
   oci_tag: '1.0.0',
 }));
 const oversized = fixtureData.clusters.map((c: any) =>
-  c.id === 'c1' ? { ...c, platform_components: [...c.platform_components, ...heavy.map((h) => ({ id: h.id, enabled: true }))] } : c,
+  c.id === 'c1'
+    ? { ...c, platform_components: [...c.platform_components, ...heavy.map((h) => ({ id: h.id, enabled: true }))] }
+    : c,
 );
 const oversizedFiles = Object.fromEntries(heavy.map((h) => [`platform_components/${h.id}.yaml`, h]));
 const PC = '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components';
@@ -34,21 +36,32 @@ it('refuses a revision with a response over 900 KiB, keeps the last good one, an
   const good = await request(service.url, PC, { token: READ_TOKEN });
   writeFiles(dir, { ...oversizedFiles, 'clusters/c1.yaml': oversized.find((c: any) => c.id === 'c1') });
   const head = commitAll(dir, 'a huge patch');
-  await eventually(async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === head, 20_000);
+  await eventually(
+    async () => (await request(service!.url, '/ready', { token: READ_TOKEN })).json().last_load?.revision === head,
+    20_000,
+  );
   const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
   expect(ready).toMatchObject({ stale: true, revision: good.headers['x-config-revision'] });
-  expect(ready.last_load.problems).toContainEqual(expect.objectContaining({ code: 'response_too_large', record: 'clusters/c1' }));
+  expect(ready.last_load.problems).toContainEqual(
+    expect.objectContaining({ code: 'response_too_large', record: 'clusters/c1' }),
+  );
   const still = await request(service.url, PC, { token: READ_TOKEN });
   expect(still.status).toBe(200);
   expect(still.body.equals(good.body)).toBe(true);
 
   const validate = await runTool(['validate', dir]);
   expect(validate.status).toBe(1);
-  expect(validate.stdout).toMatch(/clusters\/c1\.yaml:\d+:\d+: error: its platform-components response would be \d+ bytes, over the consumer's 900 KiB limit/);
+  expect(validate.stdout).toMatch(
+    /clusters\/c1\.yaml:\d+:\d+: error: its platform-components response would be \d+ bytes, over the consumer's 900 KiB limit/,
+  );
 });
 
 it('a seed the service would never serve stops the start of the memory backend, naming the problem', async () => {
-  const data = { ...fixtureData, clusters: oversized, platform_components: [...fixtureData.platform_components, ...heavy] };
+  const data = {
+    ...fixtureData,
+    clusters: oversized,
+    platform_components: [...fixtureData.platform_components, ...heavy],
+  };
   await expect(startTestService({ STORE_BACKEND: 'memory', SEED_FILE: asSeedFile(data) })).rejects.toThrow(
     /the data cannot be served .*clusters\/c1: its platform-components response would be \d+ bytes/,
   );

@@ -24,7 +24,11 @@ describe('the gitops-config bin', () => {
     const work = tempDir('packed-');
     dirs.push(work);
     // `npm pack` runs the prepare script (the build) and packs only the "files" of package.json.
-    const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
+    const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
     const tarball = join(work, output.trim().split('\n').pop()!);
     // What `npm install <tarball>` lays out, without the network: the package in
     // node_modules, its dependencies next to it, and the bin link.
@@ -43,17 +47,23 @@ describe('the gitops-config bin', () => {
     expect(files).toContain('bin/gitops-config.js');
     expect(files).toContain(join('dist', 'src', 'tools', 'cli.js'));
     expect(files).not.toContain(join('src', 'tools', 'cli.ts'));
-    for (const kind of ['cluster', 'platform_component', 'namespace', 'rolebinding']) expect(files).toContain(join('schemas', `${kind}.schema.json`));
+    for (const kind of ['cluster', 'platform_component', 'namespace', 'rolebinding'])
+      expect(files).toContain(join('schemas', `${kind}.schema.json`));
     // The web UI, built by the same prepare script, ships in the package for the service to serve.
     expect(files).toContain(join('dist', 'ui', 'index.html'));
     expect(files.some((file) => /^dist\/ui\/assets\/index-[\w-]+\.js$/.test(file))).toBe(true);
     expect(files.some((file) => file.startsWith(`ui${sep}`))).toBe(false);
 
-    const result = runCli(['validate', EXAMPLE], { script: join(consumer, 'node_modules', '.bin', 'gitops-config'), cwd: consumer });
+    const result = runCli(['validate', EXAMPLE], {
+      script: join(consumer, 'node_modules', '.bin', 'gitops-config'),
+      cwd: consumer,
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(runCli(['validate', EXAMPLE]).stdout);
-    const inputs = runCli(['inputs', EXAMPLE, 'prod-eu-1.k8s.example.com'], { script: join(consumer, 'node_modules', '.bin', 'gitops-config') });
+    const inputs = runCli(['inputs', EXAMPLE, 'prod-eu-1.k8s.example.com'], {
+      script: join(consumer, 'node_modules', '.bin', 'gitops-config'),
+    });
     expect(inputs.status).toBe(0);
     expect(inputs.stdoutBytes.equals(runCli(['inputs', EXAMPLE, 'prod-eu-1.k8s.example.com']).stdoutBytes)).toBe(true);
   }, 120_000); // npm pack runs the whole build (the service, the tool and the UI): a minute on a busy machine
@@ -64,7 +74,11 @@ describe('npm run validate', () => {
     const work = tempDir('npm-run-');
     dirs.push(work);
     cpSync(EXAMPLE, join(work, 'my-config'), { recursive: true });
-    const result = spawnSync('npm', ['--prefix', ROOT, 'run', '--silent', 'validate', '--', 'my-config'], { cwd: work, env: cleanEnv(), encoding: 'utf8' });
+    const result = spawnSync('npm', ['--prefix', ROOT, 'run', '--silent', 'validate', '--', 'my-config'], {
+      cwd: work,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(runCli(['validate', EXAMPLE]).stdout);
   });

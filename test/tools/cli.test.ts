@@ -14,7 +14,10 @@ const EXAMPLE = join(ROOT, 'config-repo-example');
 const WITH_PROBLEMS = join(ROOT, 'test', 'golden', 'problems', 'repo');
 const ESC = '\u001b[';
 
-async function cli(argv: string[], io: Partial<CliIo> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+async function cli(
+  argv: string[],
+  io: Partial<CliIo> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const status = await run(argv, {
@@ -34,7 +37,12 @@ describe('--help and --version', () => {
       expect(result.status).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(/^Usage: gitops-config \[options\] \[command\]\n/);
-      for (const line of ['  validate [repo-dir]', '  inputs <repo-dir> <cluster_dns> [endpoint]', '  diff <repo-dir> <base-rev> [head-rev]', 'Exit status:']) {
+      for (const line of [
+        '  validate [repo-dir]',
+        '  inputs <repo-dir> <cluster_dns> [endpoint]',
+        '  diff <repo-dir> <base-rev> [head-rev]',
+        'Exit status:',
+      ]) {
         expect(result.stdout).toContain(line);
       }
     }
@@ -47,7 +55,10 @@ describe('--help and --version', () => {
       diff: ['<base-rev>', '[head-rev]', '"markdown"', 'REFUSED'],
     };
     for (const [command, parts] of Object.entries(expected)) {
-      for (const argv of [[command, '--help'], ['help', command]]) {
+      for (const argv of [
+        [command, '--help'],
+        ['help', command],
+      ]) {
         const result = await cli(argv);
         expect(result.status).toBe(0);
         expect(result.stderr).toBe('');
@@ -59,7 +70,8 @@ describe('--help and --version', () => {
 
   it('prints the version of package.json', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    for (const flag of ['--version', '-V']) expect(await cli([flag])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-V'])
+      expect(await cli([flag])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
   });
 });
 
@@ -69,13 +81,29 @@ describe('usage errors', () => {
     [['frobnicate'], "unknown command 'frobnicate'", 'gitops-config'],
     [['--colour'], "unknown option '--colour'", 'gitops-config'],
     [['validate', EXAMPLE, '--colour'], "unknown option '--colour'", 'gitops-config validate'],
-    [['validate', EXAMPLE, '--format', 'xml'], "option '--format <format>' argument 'xml' is invalid. Allowed choices are text, json, github.", 'gitops-config validate'],
-    [['validate', EXAMPLE, EXAMPLE], "too many arguments for 'validate'. Expected 1 argument but got 2.", 'gitops-config validate'],
+    [
+      ['validate', EXAMPLE, '--format', 'xml'],
+      "option '--format <format>' argument 'xml' is invalid. Allowed choices are text, json, github.",
+      'gitops-config validate',
+    ],
+    [
+      ['validate', EXAMPLE, EXAMPLE],
+      "too many arguments for 'validate'. Expected 1 argument but got 2.",
+      'gitops-config validate',
+    ],
     [['validate', '/nonexistent/dir'], '/nonexistent/dir is not a directory', 'gitops-config validate'],
     [['inputs', EXAMPLE], "missing required argument 'cluster_dns'", 'gitops-config inputs'],
-    [['inputs', EXAMPLE, 'prod-eu-1.k8s.example.com', 'secrets'], "command-argument value 'secrets' is invalid for argument 'endpoint'", 'gitops-config inputs'],
+    [
+      ['inputs', EXAMPLE, 'prod-eu-1.k8s.example.com', 'secrets'],
+      "command-argument value 'secrets' is invalid for argument 'endpoint'",
+      'gitops-config inputs',
+    ],
     [['diff', EXAMPLE], "missing required argument 'base-rev'", 'gitops-config diff'],
-    [['diff', EXAMPLE, 'HEAD', '--format', 'html'], "argument 'html' is invalid. Allowed choices are text, markdown, json.", 'gitops-config diff'],
+    [
+      ['diff', EXAMPLE, 'HEAD', '--format', 'html'],
+      "argument 'html' is invalid. Allowed choices are text, markdown, json.",
+      'gitops-config diff',
+    ],
   ];
 
   it.each(cases)('%j: exit 2, one line naming the mistake and where the usage is', async (argv, message, helpOf) => {
@@ -86,13 +114,20 @@ describe('usage errors', () => {
     expect(lines).toHaveLength(3); // two lines and the final newline
     expect(lines[0]).toMatch(/^gitops-config: /);
     expect(lines[0]).toContain(message);
-    expect(lines[1]).toBe(helpOf === 'gitops-config' ? 'Run gitops-config --help for the commands and their options.' : `Run ${helpOf} --help for its usage.`);
+    expect(lines[1]).toBe(
+      helpOf === 'gitops-config'
+        ? 'Run gitops-config --help for the commands and their options.'
+        : `Run ${helpOf} --help for its usage.`,
+    );
   });
 
   it('MAX_RECORD_BYTES that is not a size is a usage error too', async () => {
     const result = await cli(['validate', EXAMPLE], { env: { MAX_RECORD_BYTES: 'lots' } });
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe('gitops-config: MAX_RECORD_BYTES=lots is not a size; use e.g. 1mb, 512kb or plain bytes\nRun gitops-config validate --help for its usage.\n');
+    expect(result.stderr).toBe(
+      'gitops-config: MAX_RECORD_BYTES=lots is not a size; use e.g. 1mb, 512kb or plain bytes\nRun gitops-config ' +
+        'validate --help for its usage.\n',
+    );
   });
 });
 
@@ -107,9 +142,16 @@ describe('colours', () => {
   });
 
   it('honours NO_COLOR and FORCE_COLOR', async () => {
-    expect((await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(ESC);
-    expect((await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { NO_COLOR: '1', FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
-    expect((await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { FORCE_COLOR: '0' } })).stdout).not.toContain(ESC);
+    expect(
+      (await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { NO_COLOR: '1' } })).stdout,
+    ).not.toContain(ESC);
+    expect(
+      (await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { NO_COLOR: '1', FORCE_COLOR: '1' } }))
+        .stdout,
+    ).not.toContain(ESC);
+    expect(
+      (await cli(['validate', WITH_PROBLEMS], { stdoutIsTerminal: true, env: { FORCE_COLOR: '0' } })).stdout,
+    ).not.toContain(ESC);
     expect((await cli(['validate', WITH_PROBLEMS], { env: { FORCE_COLOR: '1' } })).stdout).toContain(ESC);
   });
 
@@ -123,7 +165,11 @@ describe('colours', () => {
 
 describe('a reader that goes away', () => {
   it('ends quietly with the exit status when stdout is closed early (| head)', async () => {
-    const child = spawn(process.execPath, [CLI, 'diff', EXAMPLE, 'HEAD', '--format', 'json'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'diff', EXAMPLE, 'HEAD', '--format', 'json'], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));

@@ -14,7 +14,13 @@ const KEY = 'tools-cluster-token-key-0123456789abcdefgh';
 async function cli(argv: string[], env: Record<string, string> = {}, io: Partial<CliIo> = {}) {
   let stdout = '';
   let stderr = '';
-  const status = await run(argv, { stdout: (t) => void (stdout += t.toString()), stderr: (t) => void (stderr += t), cwd: ROOT, env, ...io });
+  const status = await run(argv, {
+    stdout: (t) => void (stdout += t.toString()),
+    stderr: (t) => void (stderr += t),
+    cwd: ROOT,
+    env,
+    ...io,
+  });
   return { status, stdout, stderr };
 }
 
@@ -31,13 +37,19 @@ const EDGE = 'cluster_name: edge\ncluster_dns: edge.example.com\nenvironment: pr
 
 describe('gitops-config cluster-token', () => {
   it("prints the token of the record's generation, signed with the first key, and nothing else", async () => {
-    const at0 = await cli(['cluster-token', 'edge', '--repo', repoWith(EDGE)], { CLUSTER_TOKEN_KEYS: `${KEY},older-key-0123456789abcdefghijklmnop` });
+    const at0 = await cli(['cluster-token', 'edge', '--repo', repoWith(EDGE)], {
+      CLUSTER_TOKEN_KEYS: `${KEY},older-key-0123456789abcdefghijklmnop`,
+    });
     expect(at0).toEqual({ status: 0, stdout: `${signClusterToken(Buffer.from(KEY), 'edge', 0)}\n`, stderr: '' });
-    const at5 = await cli(['cluster-token', 'edge', '--repo', repoWith(`${EDGE}credential_generation: 5\n`)], { CLUSTER_TOKEN_KEYS: KEY });
+    const at5 = await cli(['cluster-token', 'edge', '--repo', repoWith(`${EDGE}credential_generation: 5\n`)], {
+      CLUSTER_TOKEN_KEYS: KEY,
+    });
     expect(at5.stdout).toBe(`${signClusterToken(Buffer.from(KEY), 'edge', 5)}\n`);
     const keyFile = join(tempDir('keys-'), 'keys');
     writeFileSync(keyFile, `${KEY}\n`);
-    const fromFile = await cli(['cluster-token', 'edge', '--repo', repoWith(EDGE)], { CLUSTER_TOKEN_KEYS_FILE: keyFile });
+    const fromFile = await cli(['cluster-token', 'edge', '--repo', repoWith(EDGE)], {
+      CLUSTER_TOKEN_KEYS_FILE: keyFile,
+    });
     expect(fromFile.stdout).toBe(at0.stdout);
     // Run from inside the config repo, without --repo.
     const dir = repoWith(EDGE);
@@ -47,7 +59,13 @@ describe('gitops-config cluster-token', () => {
   it.each([
     ['no key', ['cluster-token', 'edge'], {}, 2, /CLUSTER_TOKEN_KEYS \(or CLUSTER_TOKEN_KEYS_FILE\) is not set/],
     ['an empty key in the list', ['cluster-token', 'edge'], { CLUSTER_TOKEN_KEYS: `${KEY},` }, 2, /key 2 is empty/],
-    ['a key with a space at its end', ['cluster-token', 'edge'], { CLUSTER_TOKEN_KEYS: `${KEY} ` }, 2, /whitespace at its ends/],
+    [
+      'a key with a space at its end',
+      ['cluster-token', 'edge'],
+      { CLUSTER_TOKEN_KEYS: `${KEY} ` },
+      2,
+      /whitespace at its ends/,
+    ],
     ['a malformed cluster id', ['cluster-token', '../edge'], { CLUSTER_TOKEN_KEYS: KEY }, 2, /is not a cluster id/],
     ['a cluster with no record', ['cluster-token', 'gone'], { CLUSTER_TOKEN_KEYS: KEY }, 1, /no cluster "gone"/],
   ] as const)('%s: exit %i', async (_what, argv, env, status, message) => {
@@ -59,7 +77,9 @@ describe('gitops-config cluster-token', () => {
   });
 
   it('refuses a record the server would not serve, naming its problems: exit 1', async () => {
-    const result = await cli(['cluster-token', 'edge', '--repo', repoWith(`${EDGE}credential_generation: -1\n`)], { CLUSTER_TOKEN_KEYS: KEY });
+    const result = await cli(['cluster-token', 'edge', '--repo', repoWith(`${EDGE}credential_generation: -1\n`)], {
+      CLUSTER_TOKEN_KEYS: KEY,
+    });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('clusters/edge.yaml is not a valid cluster record');

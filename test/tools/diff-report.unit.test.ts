@@ -8,12 +8,18 @@ import { diffSnapshots } from '../../src/domain/revision-diff.ts';
 import { renderDiff } from '../../src/tools/diff-render.ts';
 
 function snapshot(raw: { [C in Collection]?: object[] }): Snapshot {
-  const sets: Record<string, unknown[]> = { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] };
+  const sets: Record<string, unknown[]> = {
+    clusters: [],
+    platform_components: [],
+    namespaces: [],
+    rolebindings: [],
+    rollouts: [],
+  };
   for (const [collection, list] of Object.entries(raw)) {
     for (const item of list) {
       const result = validateRecord(collection as Collection, item);
       if (!result.ok) throw new Error(JSON.stringify(result.problems));
-      sets[collection]!.push(result.record);
+      sets[collection].push(result.record);
     }
   }
   const built = createSnapshot(sets as unknown as RecordSets, 'test');
@@ -21,7 +27,13 @@ function snapshot(raw: { [C in Collection]?: object[] }): Snapshot {
   return built.snapshot;
 }
 
-const entry = (id: string, tag = '1.0.0') => ({ id, component_path: id, component_version: '1', oci_url: `oci://r/${id}`, oci_tag: tag });
+const entry = (id: string, tag = '1.0.0') => ({
+  id,
+  component_path: id,
+  component_version: '1',
+  oci_url: `oci://r/${id}`,
+  oci_tag: tag,
+});
 const cluster = (i: number, components: string[], patches: object = {}) => ({
   id: `c${String(i).padStart(4, '0')}`,
   cluster_name: `k8s-${i}`,
@@ -38,20 +50,33 @@ describe('diff report', () => {
     const after = snapshot({ platform_components: catalog, clusters: [cluster(1, ['b', 'a'])] });
     const report = diffSnapshots(before, after);
     expect(report.clusters).toHaveLength(1);
-    expect(report.clusters[0]!.endpoints[0]).toMatchObject({ endpoint: 'platform-components', added: [], removed: [], changed: [], reordered: true });
+    expect(report.clusters[0].endpoints[0]).toMatchObject({
+      endpoint: 'platform-components',
+      added: [],
+      removed: [],
+      changed: [],
+      reordered: true,
+    });
     expect(renderDiff(report, 'text')).toContain('    order changed\n');
   });
 
   it('lists changed fields, added and removed ones included', () => {
-    expect(diffFields({ id: 'x', patches: { a: '1', b: '2' }, depends_on: ['p'] }, { id: 'x', patches: { a: '1', c: '3' }, depends_on: ['p', 'q'] })).toEqual([
+    expect(
+      diffFields(
+        { id: 'x', patches: { a: '1', b: '2' }, depends_on: ['p'] },
+        { id: 'x', patches: { a: '1', c: '3' }, depends_on: ['p', 'q'] },
+      ),
+    ).toEqual([
       { field: 'patches.c', path: ['patches', 'c'], new: '3' },
       { field: 'depends_on', path: ['depends_on'], old: ['p'], new: ['p', 'q'] },
       { field: 'patches.b', path: ['patches', 'b'], old: '2' },
     ]);
-    expect(renderDiff(diffSnapshots(snapshot({}), snapshot({})), 'text')).toContain("Summary: no cluster's responses change (0 clusters)");
+    expect(renderDiff(diffSnapshots(snapshot({}), snapshot({})), 'text')).toContain(
+      "Summary: no cluster's responses change (0 clusters)",
+    );
   });
 
-  it('shows clusters with the same change once in Markdown, and stays under GitHub\'s comment limit', () => {
+  it("shows clusters with the same change once in Markdown, and stays under GitHub's comment limit", () => {
     const catalog = [entry('a'), entry('b')];
     const clusters = Array.from({ length: 3000 }, (_, i) => cluster(i, ['a', 'b'], { a: { k: String(i) } }));
     const before = snapshot({ platform_components: catalog, clusters });

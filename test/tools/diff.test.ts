@@ -28,7 +28,10 @@ const BASE: RepoFiles = {
   'platform_components/podinfo.yaml': catalog('podinfo', '6.7.1', ['cert-manager']),
   'namespaces/team-a.yaml': { labels: { team: 'a' } },
   'namespaces/team-b.yaml': { labels: { team: 'b' } },
-  'rolebindings/admins.yaml': { role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'admins', apiGroup: 'rbac.authorization.k8s.io' }] },
+  'rolebindings/admins.yaml': {
+    role: 'cluster-admin',
+    subjects: [{ kind: 'Group', name: 'admins', apiGroup: 'rbac.authorization.k8s.io' }],
+  },
   'clusters/c1.yaml': cluster('c1', 'dev', {
     platform_components: [
       { id: 'cert-manager', enabled: true },
@@ -46,7 +49,10 @@ const BASE: RepoFiles = {
     namespaces: [{ id: 'team-a' }, { id: 'team-b' }],
     patches: { podinfo: { replicaCount: '2' } },
   }),
-  'clusters/c3.yaml': cluster('c3', 'qa', { platform_components: [{ id: 'cert-manager', enabled: true }], namespaces: [{ id: 'team-b' }] }),
+  'clusters/c3.yaml': cluster('c3', 'qa', {
+    platform_components: [{ id: 'cert-manager', enabled: true }],
+    namespaces: [{ id: 'team-b' }],
+  }),
   'clusters/c4.yaml': cluster('c4', 'uat', { platform_components: [{ id: 'cert-manager', enabled: true }] }),
   'clusters/c6.yaml': cluster('c6', 'prod', { platform_components: [{ id: 'cert-manager', enabled: true }] }),
 };
@@ -73,7 +79,10 @@ beforeAll(() => {
       patches: { podinfo: { replicaCount: '3' } },
     }),
     // Decommission of c3's namespaces.
-    'clusters/c3.yaml': cluster('c3', 'qa', { platform_components: [{ id: 'cert-manager', enabled: true }], namespaces: [] }),
+    'clusters/c3.yaml': cluster('c3', 'qa', {
+      platform_components: [{ id: 'cert-manager', enabled: true }],
+      namespaces: [],
+    }),
     'clusters/c5.yaml': cluster('c5', 'dev', { platform_components: [{ id: 'cert-manager', enabled: true }] }),
   });
   rmSync(join(dir, 'clusters/c6.yaml'));
@@ -88,7 +97,8 @@ describe('diff between two commits', () => {
     expect(result.lines).toEqual([
       `diff: base HEAD~1 (${baseCommit.slice(0, 12)}) → head HEAD (${headCommit.slice(0, 12)})`,
       '!! DECOMMISSION: c3 namespaces becomes empty (1 → 0 inputs); the agent deletes everything it rendered from it',
-      '!! REMOVED CLUSTER: c6: its endpoints will answer 404; its agent keeps its last inputs and goes not-ready (to decommission, empty its lists first)',
+      '!! REMOVED CLUSTER: c6: its endpoints will answer 404; its agent keeps its last inputs and goes not-ready (to ' +
+        'decommission, empty its lists first)',
       '',
       'cluster c1 (dev, c1.example.com)',
       '  platform-components (2 inputs → 2 inputs)',
@@ -104,7 +114,8 @@ describe('diff between two commits', () => {
       '        source.oci_tag: "6.7.1" → "6.7.2"',
       '',
       'cluster c3 (qa, c3.example.com)',
-      '  namespaces (1 input → 0 inputs)  !! EMPTIED: decommission, the agent deletes everything it rendered from this endpoint',
+      '  namespaces (1 input → 0 inputs)  !! EMPTIED: decommission, the agent deletes everything it rendered from ' +
+        'this endpoint',
       '    - team-b',
       '',
       'cluster c5 (dev, c5.example.com) [new cluster]',
@@ -122,7 +133,8 @@ describe('diff between two commits', () => {
       '  + c5',
       '  - c6',
       '',
-      'Summary: 5 clusters changed (dev 2, qa 1, prod 2) of 6; inputs: 1 added, 1 removed, 2 changed; 1 endpoint emptied (decommission); 1 cluster removed; 1 cluster added',
+      'Summary: 5 clusters changed (dev 2, qa 1, prod 2) of 6; inputs: 1 added, 1 removed, 2 changed; 1 endpoint ' +
+        'emptied (decommission); 1 cluster removed; 1 cluster added',
     ]);
   });
 
@@ -179,7 +191,10 @@ describe('diff between two commits', () => {
     const md = result.stdout;
     expect(md.startsWith('<!-- gitops-config-diff -->\n## Config change preview\n')).toBe(true);
     expect(md).toContain('**5 clusters of 6 change.**');
-    expect(md).toContain('> [!CAUTION]\n> **Decommission:** these lists become empty, so each agent deletes everything it rendered from them.\n> - `c3` **namespaces**: 1 → 0 inputs');
+    expect(md).toContain(
+      '> [!CAUTION]\n> **Decommission:** these lists become empty, so each agent deletes everything it rendered from ' +
+        'them.\n> - `c3` **namespaces**: 1 → 0 inputs',
+    );
     expect(md).toContain('| prod | 2 |');
     expect(md).toContain('- changed `podinfo`:\n  - `component_version` `"6.7.1"` → `"6.7.2"`');
     expect(md).toContain('**namespaces** (1 input → 0 inputs) — :warning: **emptied: decommission**');
@@ -200,10 +215,14 @@ describe('diff against the working tree', () => {
       writeFileSync(file, original.replace('c4.example.com', 'c4-new.example.com'));
       const result = await runTool(['diff', dir, 'HEAD']);
       expect(result.status).toBe(0);
-      expect(result.lines).toContain('!! cluster_dns CHANGES: c4: c4.example.com → c4-new.example.com; an agent still polling the old URL gets 404');
+      expect(result.lines).toContain(
+        '!! cluster_dns CHANGES: c4: c4.example.com → c4-new.example.com; an agent still polling the old URL gets 404',
+      );
       expect(result.lines).toContain('cluster c4 (uat, c4.example.com → c4-new.example.com)');
       expect(result.lines).toContain('        cluster.dns: "c4.example.com" → "c4-new.example.com"');
-      expect(result.lines.at(-1)).toBe('Summary: 1 cluster changed (uat 1) of 5; inputs: 0 added, 0 removed, 1 changed');
+      expect(result.lines.at(-1)).toBe(
+        'Summary: 1 cluster changed (uat 1) of 5; inputs: 0 added, 0 removed, 1 changed',
+      );
     } finally {
       writeFileSync(file, original);
     }
@@ -255,13 +274,28 @@ describe('diff in a CI checkout', () => {
       git(origin, 'checkout', '-q', 'main');
       writeFiles(origin, { 'namespaces/team-a.yaml': { labels: { team: 'a', tier: 'gold' } } });
       commitAll(origin, 'label team-a meanwhile on main');
-      git(origin, '-c', 'user.name=CI', '-c', 'user.email=ci@example.com', 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+      git(
+        origin,
+        '-c',
+        'user.name=CI',
+        '-c',
+        'user.email=ci@example.com',
+        'merge',
+        '-q',
+        '--no-ff',
+        '-m',
+        'merge feature',
+        'feature',
+      );
       git(origin, 'clone', '-q', '--depth', '2', `file://${origin}`, clone);
       const result = await runTool(['diff', clone, 'HEAD^1', 'HEAD']);
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
       // Only the pull request's own change: the label made on main is in both revisions.
-      expect(result.lines.filter((l) => l.startsWith('cluster '))).toEqual(['cluster c1 (dev, c1.example.com)', 'cluster c2 (prod, c2.example.com)']);
+      expect(result.lines.filter((l) => l.startsWith('cluster '))).toEqual([
+        'cluster c1 (dev, c1.example.com)',
+        'cluster c2 (prod, c2.example.com)',
+      ]);
       expect(result.lines).toContain('        source.oci_tag: "6.7.1" → "6.7.3"');
       expect((await runTool(['validate', clone, '--format', 'github'])).status).toBe(0);
     } finally {

@@ -24,7 +24,10 @@ const FILES: RepoFiles = {
     depends_on: ['cert-manager'],
   },
   'namespaces/team-a.yaml': { labels: { team: 'a' }, annotations: { 'example.com/owner': 'Zoë <zoe@example.com>' } },
-  'rolebindings/admins.yaml': { role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'admins', apiGroup: 'rbac.authorization.k8s.io' }] },
+  'rolebindings/admins.yaml': {
+    role: 'cluster-admin',
+    subjects: [{ kind: 'Group', name: 'admins', apiGroup: 'rbac.authorization.k8s.io' }],
+  },
   'clusters/prod-1.yaml': `# the production cluster
 cluster_name: k8s-prod-1
 cluster_dns: prod-1.k8s.example.com
@@ -71,8 +74,16 @@ describe('inputs', () => {
     }
   }
   cases.push(['the clusters listing', ['clusters'], '/api/v2/gitops/clusters']);
-  cases.push(['the clusters listing (with a cluster_dns)', ['prod-1.k8s.example.com', 'clusters'], '/api/v2/gitops/clusters']);
-  cases.push(['a DNS name in another case with a trailing dot', ['PROD-1.k8s.example.com.', 'namespaces'], '/api/v2/gitops/clusters/prod-1.k8s.example.com/namespaces']);
+  cases.push([
+    'the clusters listing (with a cluster_dns)',
+    ['prod-1.k8s.example.com', 'clusters'],
+    '/api/v2/gitops/clusters',
+  ]);
+  cases.push([
+    'a DNS name in another case with a trailing dot',
+    ['PROD-1.k8s.example.com.', 'namespaces'],
+    '/api/v2/gitops/clusters/prod-1.k8s.example.com/namespaces',
+  ]);
 
   it.each(cases)('prints the same bytes as the server for %s', async (_name, args, path) => {
     const server = await request(service.url, path, { token: READ_TOKEN });
@@ -82,13 +93,16 @@ describe('inputs', () => {
     expect(cli.stdoutBytes.equals(server.body)).toBe(true);
   });
 
-  it('has the merged values in it (a hotfix tag, patches with non-ASCII text, skipped dangling references)', async () => {
-    const cli = await runTool(['inputs', dir, 'prod-1.k8s.example.com']);
-    const inputs = JSON.parse(cli.stdout).inputs;
-    expect(inputs.map((i: { id: string }) => i.id)).toEqual(['podinfo', 'cert-manager']);
-    expect(inputs[0].source.oci_tag).toBe('6.7.2-hotfix');
-    expect(inputs[0].patches['ui.message']).toBe('Grüße «prod» — it\'s "live" ✓');
-  });
+  it(
+    'has the merged values in it (a hotfix tag, patches ' + 'with non-ASCII text, skipped dangling references)',
+    async () => {
+      const cli = await runTool(['inputs', dir, 'prod-1.k8s.example.com']);
+      const inputs = JSON.parse(cli.stdout).inputs;
+      expect(inputs.map((i: { id: string }) => i.id)).toEqual(['podinfo', 'cert-manager']);
+      expect(inputs[0].source.oci_tag).toBe('6.7.2-hotfix');
+      expect(inputs[0].patches['ui.message']).toBe('Grüße «prod» — it\'s "live" ✓');
+    },
+  );
 
   it('--pretty indents the same document for reading', async () => {
     const raw = await runTool(['inputs', dir, 'prod-1.k8s.example.com', 'rolebindings']);
@@ -105,7 +119,10 @@ describe('inputs', () => {
   });
 
   it('exits 1 for a repo the server would refuse, naming the problems', async () => {
-    const bad = makeConfigRepo({ ...FILES, 'clusters/dev-1.yaml': 'cluster_name: x\ncluster_dns: dev-1.k8s.example.com\nenvironment: staging\n' });
+    const bad = makeConfigRepo({
+      ...FILES,
+      'clusters/dev-1.yaml': 'cluster_name: x\ncluster_dns: dev-1.k8s.example.com\nenvironment: staging\n',
+    });
     try {
       const cli = await runTool(['inputs', bad, 'prod-1.k8s.example.com']);
       expect(cli.status).toBe(1);

@@ -32,17 +32,28 @@ const node20Env = () => {
 };
 
 function run20(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, env: node20Env(), encoding: 'utf8', timeout: INSTALL_TIMEOUT, maxBuffer: 64 * 1024 * 1024 });
-  if (result.error) throw new Error(`${command} ${args.join(' ')} could not run with PATH=${NODE20_PATH}: ${result.error.message}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    env: node20Env(),
+    encoding: 'utf8',
+    timeout: INSTALL_TIMEOUT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error)
+    throw new Error(`${command} ${args.join(' ')} could not run with PATH=${NODE20_PATH}: ${result.error.message}`);
   return result;
 }
 
 /** npm install into an empty project; fails with npm's own output. */
 function installInto(consumer: string, spec: string): void {
   mkdirSync(consumer, { recursive: true });
-  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'fleet-config-ci', private: true }, null, 2)}\n`);
+  writeFileSync(
+    join(consumer, 'package.json'),
+    `${JSON.stringify({ name: 'fleet-config-ci', private: true }, null, 2)}\n`,
+  );
   const result = run20('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', spec], consumer);
-  if (result.status !== 0) throw new Error(`npm install ${spec} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`npm install ${spec} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 
 const dirs: string[] = [];
@@ -58,11 +69,17 @@ beforeAll(() => {
   for (const tool of ['node', 'npm']) {
     const found = spawnSync(tool, ['--version'], { env: node20Env(), encoding: 'utf8' });
     if (found.error || found.status !== 0) {
-      throw new Error(`${tool} is not on PATH=${NODE20_PATH}: these tests install the package with npm on Node 20 (set NODE20_PATH to its folder)`);
+      throw new Error(
+        `${tool} is not on PATH=${NODE20_PATH}: these tests install the package with npm on Node 20 (set NODE20_PATH ` +
+          `to its folder)`,
+      );
     }
   }
-  const major = Number(/^v(\d+)\./.exec(execFileSync('node', ['--version'], { env: node20Env(), encoding: 'utf8' }))?.[1]);
-  if (major !== 20) throw new Error(`node on PATH=${NODE20_PATH} is v${major}, not 20: set NODE20_PATH to the folder of a Node 20`);
+  const major = Number(
+    /^v(\d+)\./.exec(execFileSync('node', ['--version'], { env: node20Env(), encoding: 'utf8' }))?.[1],
+  );
+  if (major !== 20)
+    throw new Error(`node on PATH=${NODE20_PATH} is v${major}, not 20: set NODE20_PATH to the folder of a Node 20`);
 
   work = tempDir('install-');
   dirs.push(work);
@@ -118,19 +135,38 @@ function expectWorkingInstall(consumer: string): void {
   expect(diff.status).toBe(0);
   expect(diff.stdout).toBe(runCli(['diff', '.', 'HEAD~1', 'HEAD'], { cwd: configRepo }).stdout);
 
-  const inputs = spawnSync(join(bin, 'gitops-config'), ['inputs', configRepo, 'prod-eu-1.k8s.example.com', 'namespaces'], { env: node20Env() });
+  const inputs = spawnSync(
+    join(bin, 'gitops-config'),
+    ['inputs', configRepo, 'prod-eu-1.k8s.example.com', 'namespaces'],
+    { env: node20Env() },
+  );
   expect(inputs.status).toBe(0);
-  expect(inputs.stdout.equals(runCli(['inputs', configRepo, 'prod-eu-1.k8s.example.com', 'namespaces']).stdoutBytes)).toBe(true);
+  expect(
+    inputs.stdout.equals(runCli(['inputs', configRepo, 'prod-eu-1.k8s.example.com', 'namespaces']).stdoutBytes),
+  ).toBe(true);
 
   // What the command loads: none of the server's packages, among them better-sqlite3 (a
   // native addon that needs Node 22) and chokidar (Node 22.22); `yaml` (plain JavaScript, Node
   // 14.6 and later) edits rollout files keeping their comments.
   const graph = moduleGraph(join(installed, 'dist', 'src', 'tools', 'cli.js'));
-  expect(graph.packages.filter((name) => !name.startsWith('node:'))).toEqual(['ajv', 'commander', 'isomorphic-git', 'js-yaml', 'yaml']);
+  expect(graph.packages.filter((name) => !name.startsWith('node:'))).toEqual([
+    'ajv',
+    'commander',
+    'isomorphic-git',
+    'js-yaml',
+    'yaml',
+  ]);
   // Nor JavaScript that Node 20 lacks (the build's target and lib are ES2023; these are Node's own).
   for (const file of graph.files) {
     const text = readFileSync(file, 'utf8');
-    for (const api of [/\bgetBuiltinModule\b/, /\bfs\.glob\b/, /\bfromAsync\b/, /\bwithResolvers\b/, /\bgroupBy\b/, /\bwith\s*\{\s*type:/]) {
+    for (const api of [
+      /\bgetBuiltinModule\b/,
+      /\bfs\.glob\b/,
+      /\bfromAsync\b/,
+      /\bwithResolvers\b/,
+      /\bgroupBy\b/,
+      /\bwith\s*\{\s*type:/,
+    ]) {
       expect(api.test(text), `${file} uses ${api}`).toBe(false);
     }
   }
@@ -143,7 +179,11 @@ describe('installed from a tarball made by npm pack', () => {
       // Packing runs the prepare script (the build) in the clone, with this checkout's
       // dependencies: a packed tarball holds dist/ and no TypeScript source.
       symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
-      const packed = execFileSync('npm', ['pack', '--pack-destination', work], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
+      const packed = execFileSync('npm', ['pack', '--pack-destination', work], {
+        cwd: clone,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      });
       // Only the tarball's name on stdout, the build's output elsewhere (.npmrc): pre-commit
       // reads that name when it installs this repository as a hook.
       expect(packed).toBe(`gitops-config-api-${VERSION}.tgz\n`);
@@ -179,8 +219,10 @@ describe('the pre-commit example, which fetches the tool with npx', () => {
   it(
     'runs its entry as written, the Git URL pointing at this repository',
     () => {
-      const config = load(readFileSync(join(ROOT, 'docs', 'examples', '.pre-commit-config.yaml'), 'utf8')) as { repos: { hooks: { entry: string }[] }[] };
-      const entry = config.repos[0]!.hooks[0]!.entry;
+      const config = load(readFileSync(join(ROOT, 'docs', 'examples', '.pre-commit-config.yaml'), 'utf8')) as {
+        repos: { hooks: { entry: string }[] }[];
+      };
+      const entry = config.repos[0].hooks[0].entry;
       const url = /--package=(git\+https:\/\/\S+\.git#v[\d.]+)/.exec(entry)?.[1];
       expect(url).toBeDefined();
       const fresh = join(work, 'for-npx.git');
@@ -192,7 +234,9 @@ describe('the pre-commit example, which fetches the tool with npx', () => {
       expect(good.stdout).toBe(runCli(['validate', configRepo]).stdout);
       const bad = run20('bash', ['-c', command], brokenRepo);
       expect(bad.status).toBe(1);
-      expect(bad.stdout.split('\n')[0]).toBe('clusters/qa-eu-1.yaml:7:14: error: environment: must be one of: dev, qa, uat, prod');
+      expect(bad.stdout.split('\n')[0]).toBe(
+        'clusters/qa-eu-1.yaml:7:14: error: environment: must be one of: dev, qa, uat, prod',
+      );
     },
     INSTALL_TIMEOUT,
   );

@@ -37,12 +37,18 @@ describe('gitops-config rollout <action> in a checkout', () => {
       'next: `gitops-config diff . HEAD` shows the answers it moves; commit it and open a pull request',
     ]);
     // It cannot see the fleet, and says so.
-    expect(result.stderr).toMatch(/^note: a checkout does not show the fleet: whether step 1 is done and its soak passed/);
+    expect(result.stderr).toMatch(
+      /^note: a checkout does not show the fleet: whether step 1 is done and its soak passed/,
+    );
     const validate = await runTool(['validate'], { cwd: dir });
     expect(validate.status, validate.stdout).toBe(0);
     // The diff lists exactly the clusters of step 2.
     const diff = await runTool(['diff', '.', 'HEAD', '--format', 'json'], { cwd: dir });
-    expect(JSON.parse(diff.stdout).clusters.map((c: { id: string }) => c.id).sort()).toEqual(STEP_2);
+    expect(
+      JSON.parse(diff.stdout)
+        .clusters.map((c: { id: string }) => c.id)
+        .sort(),
+    ).toEqual(STEP_2);
   });
 
   it('finds the config repo from a folder below it, or where --repo says', async () => {
@@ -61,7 +67,8 @@ describe('gitops-config rollout <action> in a checkout', () => {
     const refused = await rollout(paused, 'advance', ROLLOUT_ID);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe(
-      'gitops-config: rollout kps-67-5 is paused: resume it first (gitops-config rollout resume kps-67-5), or add --force to release it anyway\n',
+      'gitops-config: rollout kps-67-5 is paused: resume it first (gitops-config rollout resume kps-67-5), or add ' +
+        '--force to release it anyway\n',
     );
     expect(fileOf(paused)).toBe(rolloutText({ paused: true }));
     const forced = await rollout(paused, 'advance', ROLLOUT_ID, '--force');
@@ -71,7 +78,10 @@ describe('gitops-config rollout <action> in a checkout', () => {
     const waiting = repo(rolloutText({ released: 2 }));
     const unapproved = await rollout(waiting, 'advance', ROLLOUT_ID);
     expect(unapproved.status).toBe(1);
-    expect(unapproved.stderr).toContain('step 3 opens wave prod, which waits for approval: approve it first (gitops-config rollout approve kps-67-5 prod)');
+    expect(unapproved.stderr).toContain(
+      'step 3 opens wave prod, which waits for approval: approve it first (gitops-config rollout approve kps-67-5 ' +
+        'prod)',
+    );
     const approved = await rollout(waiting, 'approve', ROLLOUT_ID, 'prod');
     expect(approved.status, approved.stderr).toBe(0);
     expect(approved.lines.at(-2)).toBe('commit message: rollout kps-67-5: approve wave prod');
@@ -95,7 +105,9 @@ describe('gitops-config rollout <action> in a checkout', () => {
 
     const back = await rollout(dir, 'rollback', ROLLOUT_ID, '--to', '1');
     expect(back.status, back.stderr).toBe(0);
-    expect(back.lines).toContain(`back to the catalog's answer: 20 clusters: ${[...STEP_2, 'prod-eu-1', 'prod-eu-2', 'prod-eu-3'].join(', ')}`);
+    expect(back.lines).toContain(
+      `back to the catalog's answer: 20 clusters: ${[...STEP_2, 'prod-eu-1', 'prod-eu-2', 'prod-eu-3'].join(', ')}`,
+    );
     expect(load(fileOf(dir))).toMatchObject({ released: 1, paused: true });
     expect(fileOf(dir)).toContain('released: 1  # steps out so far\n');
     const all = await rollout(dir, 'rollback', ROLLOUT_ID);
@@ -108,7 +120,10 @@ describe('gitops-config rollout <action> in a checkout', () => {
     const dir = repo(rolloutText({ released: 2 }));
     const early = await rollout(dir, 'complete', ROLLOUT_ID);
     expect(early.status).toBe(1);
-    expect(early.stderr).toContain('steps 3 to 4 are not released: completing rollout kps-67-5 now changes the answers of 6 clusters at once (force it to do so)');
+    expect(early.stderr).toContain(
+      'steps 3 to 4 are not released: completing rollout kps-67-5 now changes the answers of 6 clusters at once ' +
+        '(force it to do so)',
+    );
     expect(existsSync(join(dir, ROLLOUT_PATH))).toBe(true);
 
     const entryPath = `platform_components/${ROLLED}.yaml`;
@@ -119,8 +134,11 @@ describe('gitops-config rollout <action> in a checkout', () => {
     expect(result.lines.slice(0, 2)).toEqual([`edited ${entryPath}`, `edited ${ROLLOUT_PATH} (deleted)`]);
     expect(existsSync(join(done, ROLLOUT_PATH))).toBe(false);
     const entry = CATALOG.find((c) => c.id === ROLLED)!;
-    expect(fileOf(done, entryPath)).toBe(before.replace(`component_version: ${entry.component_version}`, `component_version: ${SET.component_version}`)
-      .replace(`oci_tag: ${entry.oci_tag}`, `oci_tag: ${SET.oci_tag}`));
+    expect(fileOf(done, entryPath)).toBe(
+      before
+        .replace(`component_version: ${entry.component_version}`, `component_version: ${SET.component_version}`)
+        .replace(`oci_tag: ${entry.oci_tag}`, `oci_tag: ${SET.oci_tag}`),
+    );
     expect((await runTool(['validate'], { cwd: done })).status).toBe(0);
     // No cluster's answer changes: every one of them had `set` already.
     const diff = await runTool(['diff', '.', 'HEAD', '--format', 'json'], { cwd: done });
@@ -134,11 +152,23 @@ describe('gitops-config rollout <action> in a checkout', () => {
   it('names what is wrong: an unknown id, a wave, a step out of range, nothing left to release (exit 1)', async () => {
     const dir = repo(rolloutText({ released: 4, approved: '[prod]' }));
     const cases: [string[], string][] = [
-      [['advance', 'nope'], 'gitops-config: no rollout "nope" in this config repo (no rollouts/nope.yaml; there are kps-67-5)\n'],
+      [
+        ['advance', 'nope'],
+        'gitops-config: no rollout "nope" in this config repo (no rollouts/nope.yaml; there are kps-67-5)\n',
+      ],
       [['advance', ROLLOUT_ID], 'gitops-config: every step of rollout kps-67-5 is released already (step 4 of 4)\n'],
-      [['approve', ROLLOUT_ID, 'qa'], 'gitops-config: rollout kps-67-5 has no wave "qa" (its waves: canary, non-prod, prod)\n'],
-      [['approve', ROLLOUT_ID, 'canary'], 'gitops-config: wave canary of rollout kps-67-5 does not wait for approval\n'],
-      [['rollback', ROLLOUT_ID, '--to', '4'], 'gitops-config: rollout kps-67-5 cannot roll back to 4: a step from 0 to 3\n'],
+      [
+        ['approve', ROLLOUT_ID, 'qa'],
+        'gitops-config: rollout kps-67-5 has no wave "qa" (its waves: canary, non-prod, prod)\n',
+      ],
+      [
+        ['approve', ROLLOUT_ID, 'canary'],
+        'gitops-config: wave canary of rollout kps-67-5 does not wait for approval\n',
+      ],
+      [
+        ['rollback', ROLLOUT_ID, '--to', '4'],
+        'gitops-config: rollout kps-67-5 cannot roll back to 4: a step from 0 to 3\n',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await rollout(dir, ...args);

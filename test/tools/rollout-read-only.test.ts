@@ -37,12 +37,17 @@ async function statusUntil(f: SimulatedFleet, check: (s: { state: string }) => b
 
 describe('a rollout advanced by a pull request, in read-only mode', () => {
   it('status says ready; advance in a clone is a one-line diff that, pushed, releases the next step', async () => {
-    fleet = await startSimulatedFleet({ backend: 'git-remote', extraFiles: { [ROLLOUT_PATH]: rolloutText({ released: 1 }) } });
+    fleet = await startSimulatedFleet({
+      backend: 'git-remote',
+      extraFiles: { [ROLLOUT_PATH]: rolloutText({ released: 1 }) },
+    });
     const f = fleet;
     const changed = await catalogChangedAnswers(f.clusters, SET);
     await statusUntil(f, (s) => s.state === 'ready');
 
-    const status = await runTool(['rollout', 'status', ROLLOUT_ID, '--server', f.service.url], { env: { GITOPS_CONFIG_TOKEN: READ_TOKEN } });
+    const status = await runTool(['rollout', 'status', ROLLOUT_ID, '--server', f.service.url], {
+      env: { GITOPS_CONFIG_TOKEN: READ_TOKEN },
+    });
     expect(status.status, status.stderr).toBe(0);
     expect(status.lines.slice(0, 3)).toEqual([
       'rollout kps-67-5: kube-prometheus-stack → component_version 67.5.0, oci_tag 67.5.0',
@@ -59,13 +64,20 @@ describe('a rollout advanced by a pull request, in read-only mode', () => {
     git(work, 'pull', '-q', 'origin', 'main');
     const advanced = await runTool(['rollout', 'advance', ROLLOUT_ID], { cwd: work });
     expect(advanced.status, advanced.stderr).toBe(0);
-    expect(git(work, 'diff', '-U0', '--no-color').split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
-      '-released: 1  # steps out so far',
-      '+released: 2  # steps out so far',
-    ]);
+    expect(
+      git(work, 'diff', '-U0', '--no-color')
+        .split('\n')
+        .filter((l) => /^[-+][^-+]/.test(l)),
+    ).toEqual(['-released: 1  # steps out so far', '+released: 2  # steps out so far']);
     expect(readFileSync(join(work, ROLLOUT_PATH), 'utf8')).toBe(rolloutText({ released: 2 }));
 
-    git(work, 'commit', '-q', '-am', advanced.lines.find((l) => l.startsWith('commit message: '))!.slice('commit message: '.length));
+    git(
+      work,
+      'commit',
+      '-q',
+      '-am',
+      advanced.lines.find((l) => l.startsWith('commit message: '))!.slice('commit message: '.length),
+    );
     git(work, 'push', '-q', 'origin', 'HEAD:main');
     const commit = git(work, 'rev-parse', 'HEAD');
     await announcePush(f.service);

@@ -22,7 +22,10 @@ afterEach(async () => {
 const WRITER = { GITOPS_CONFIG_TOKEN: WRITE_TOKEN };
 
 async function start(text = rolloutText({ released: 1 })): Promise<SimulatedFleet> {
-  fleet = await startSimulatedFleet({ env: { API_MODE: 'crud', ROLLOUT_AUTO_ADVANCE: 'off' }, extraFiles: { [ROLLOUT_PATH]: text } });
+  fleet = await startSimulatedFleet({
+    env: { API_MODE: 'crud', ROLLOUT_AUTO_ADVANCE: 'off' },
+    extraFiles: { [ROLLOUT_PATH]: text },
+  });
   return fleet;
 }
 
@@ -32,7 +35,8 @@ async function stateOf(f: SimulatedFleet): Promise<{ state: string; reason: stri
 
 /** Waits for the state (and reason) the status says: it moves with the clusters' polls and the soak's clock. */
 async function until(f: SimulatedFleet, state: string, reason?: string): Promise<void> {
-  const reached = (s: { state: string; reason: string }) => s.state === state && (reason === undefined || s.reason === reason);
+  const reached = (s: { state: string; reason: string }) =>
+    s.state === state && (reason === undefined || s.reason === reason);
   for (let i = 0; !reached(await stateOf(f)); i++) {
     if (i > 80) throw new Error(`not ${state}: ${JSON.stringify(await stateOf(f))}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -52,7 +56,11 @@ describe('gitops-config rollout <action> --server', () => {
     const preview = await tool('advance', ROLLOUT_ID, '--preview', '--format', 'json');
     expect(preview.status, preview.stderr).toBe(0);
     expect(preview.stderr).toBe('change set: rollout kps-67-5: release step 2 (wave non-prod, 17 clusters)\n');
-    expect(JSON.parse(preview.stdout).clusters.map((c: { id: string }) => c.id).sort()).toEqual(STEP_2);
+    expect(
+      JSON.parse(preview.stdout)
+        .clusters.map((c: { id: string }) => c.id)
+        .sort(),
+    ).toEqual(STEP_2);
     const text = await tool('advance', ROLLOUT_ID, '--preview');
     expect(text.stdout).toContain('Summary: 17 clusters changed (dev 5, qa 6, uat 6) of 24');
     const dry = await tool('advance', ROLLOUT_ID, '--dry-run');
@@ -68,12 +76,19 @@ describe('gitops-config rollout <action> --server', () => {
     // Step 2 has just been released: it runs, and then waits for the approval of wave prod.
     const early = await tool('advance', ROLLOUT_ID);
     expect(early.status).toBe(1);
-    expect(early.stderr).toMatch(/^gitops-config: rollout kps-67-5 is (running|waiting): .+; add --force to release it anyway\n$/);
+    expect(early.stderr).toMatch(
+      /^gitops-config: rollout kps-67-5 is (running|waiting): .+; add --force to release it anyway\n$/,
+    );
     await until(f, 'waiting', 'waits for approval of wave prod');
     const forced = await tool('advance', ROLLOUT_ID, '--force');
     expect(forced.status, forced.stderr).toBe(0);
-    expect(forced.stderr).toContain('warning: releasing the next step although rollout kps-67-5 is waiting: waits for approval of wave prod');
-    expect(lastMessage(f)).toBe('rollout kps-67-5: release step 3 (wave prod, 3 clusters) — forced while waiting: waits for approval of wave prod');
+    expect(forced.stderr).toContain(
+      'warning: releasing the next step although rollout kps-67-5 is waiting: waits for approval of wave prod',
+    );
+    expect(lastMessage(f)).toBe(
+      'rollout kps-67-5: release step 3 (wave prod, 3 clusters) — forced while waiting: waits for approval of wave ' +
+        'prod',
+    );
     expect(await record(f)).toMatchObject({ released: 3 });
   });
 
@@ -92,7 +107,11 @@ describe('gitops-config rollout <action> --server', () => {
     expect(await record(f)).toMatchObject({ paused: false });
 
     const preview = await tool('rollback', ROLLOUT_ID, '--to', '1', '--preview', '--format', 'json');
-    expect(JSON.parse(preview.stdout).clusters.map((c: { id: string }) => c.id).sort()).toEqual(STEP_2);
+    expect(
+      JSON.parse(preview.stdout)
+        .clusters.map((c: { id: string }) => c.id)
+        .sort(),
+    ).toEqual(STEP_2);
     expect((await tool('rollback', ROLLOUT_ID, '--to', '1')).status).toBe(0);
     expect(lastMessage(f)).toBe('rollout kps-67-5: roll back to step 1 from step 2, and pause');
     expect(await record(f)).toMatchObject({ released: 1, paused: true });
@@ -105,7 +124,9 @@ describe('gitops-config rollout <action> --server', () => {
     const tool = (...args: string[]) => runTool(['rollout', ...args, '--server', f.service.url], { env: WRITER });
     const early = await tool('complete', ROLLOUT_ID);
     expect(early.status).toBe(1);
-    expect(early.stderr).toContain('step 4 is not released: completing rollout kps-67-5 now changes the answers of 3 clusters at once');
+    expect(early.stderr).toContain(
+      'step 4 is not released: completing rollout kps-67-5 now changes the answers of 3 clusters at once',
+    );
     expect((await send(f.service, 'PATCH', `/rollouts/${ROLLOUT_ID}`, { released: 4 })).status).toBe(200);
 
     const preview = await tool('complete', ROLLOUT_ID, '--preview', '--format', 'json');
@@ -119,30 +140,46 @@ describe('gitops-config rollout <action> --server', () => {
     expect(git(f.prepared.dir!, 'rev-list', '--count', 'HEAD')).toBe('3');
   });
 
-  it('names an unknown id, an action that does not fit, a refusal (exit 1) and a wrong command line (exit 2)', async () => {
-    const f = await start();
-    const tool = (args: string[], env: Record<string, string> = WRITER) => runTool(['rollout', ...args, '--server', f.service.url], { env });
-    const cases: [string[], Record<string, string>, RegExp][] = [
-      [['advance', 'nope'], WRITER, /^gitops-config: no rollout "nope" on the service \(.*\/rollouts\/nope answered 404\)\n$/],
-      [['approve', ROLLOUT_ID, 'qa'], WRITER, /^gitops-config: rollout kps-67-5 has no wave "qa" \(its waves: canary, non-prod, prod\)\n$/],
-      [['rollback', ROLLOUT_ID, '--to', '2'], WRITER, /cannot roll back to 2: a step from 0 to 0\n$/],
-      [['pause', ROLLOUT_ID], { GITOPS_CONFIG_TOKEN: READ_TOKEN }, /^change set: .*\ngitops-config: the service answered 401 unauthorized: the read token/],
-    ];
-    for (const [args, env, message] of cases) {
-      const result = await tool(args, env);
-      expect(result.status, args.join(' ')).toBe(1);
-      expect(result.stderr, args.join(' ')).toMatch(message);
-    }
-    const usage: [string[], Record<string, string>, RegExp][] = [
-      [['pause', ROLLOUT_ID], {}, /no token: set GITOPS_CONFIG_TOKEN/],
-      [['pause', ROLLOUT_ID, '--preview', '--dry-run'], WRITER, /cannot be used with option/],
-    ];
-    for (const [args, env, message] of usage) {
-      const result = await tool(args, env);
-      expect(result.status, args.join(' ')).toBe(2);
-      expect(result.stderr, args.join(' ')).toMatch(message);
-    }
-    expect(await record(f)).toMatchObject({ released: 1 });
-    expect(git(f.prepared.dir!, 'rev-list', '--count', 'HEAD')).toBe('1');
-  });
+  it(
+    'names an unknown id, an action that does not fit, a ' + 'refusal (exit 1) and a wrong command line (exit 2)',
+    async () => {
+      const f = await start();
+      const tool = (args: string[], env: Record<string, string> = WRITER) =>
+        runTool(['rollout', ...args, '--server', f.service.url], { env });
+      const cases: [string[], Record<string, string>, RegExp][] = [
+        [
+          ['advance', 'nope'],
+          WRITER,
+          /^gitops-config: no rollout "nope" on the service \(.*\/rollouts\/nope answered 404\)\n$/,
+        ],
+        [
+          ['approve', ROLLOUT_ID, 'qa'],
+          WRITER,
+          /^gitops-config: rollout kps-67-5 has no wave "qa" \(its waves: canary, non-prod, prod\)\n$/,
+        ],
+        [['rollback', ROLLOUT_ID, '--to', '2'], WRITER, /cannot roll back to 2: a step from 0 to 0\n$/],
+        [
+          ['pause', ROLLOUT_ID],
+          { GITOPS_CONFIG_TOKEN: READ_TOKEN },
+          /^change set: .*\ngitops-config: the service answered 401 unauthorized: the read token/,
+        ],
+      ];
+      for (const [args, env, message] of cases) {
+        const result = await tool(args, env);
+        expect(result.status, args.join(' ')).toBe(1);
+        expect(result.stderr, args.join(' ')).toMatch(message);
+      }
+      const usage: [string[], Record<string, string>, RegExp][] = [
+        [['pause', ROLLOUT_ID], {}, /no token: set GITOPS_CONFIG_TOKEN/],
+        [['pause', ROLLOUT_ID, '--preview', '--dry-run'], WRITER, /cannot be used with option/],
+      ];
+      for (const [args, env, message] of usage) {
+        const result = await tool(args, env);
+        expect(result.status, args.join(' ')).toBe(2);
+        expect(result.stderr, args.join(' ')).toMatch(message);
+      }
+      expect(await record(f)).toMatchObject({ released: 1 });
+      expect(git(f.prepared.dir!, 'rev-list', '--count', 'HEAD')).toBe('1');
+    },
+  );
 });

@@ -34,7 +34,7 @@ async function readyFleet(): Promise<SimulatedFleet> {
 }
 
 describe('gitops-config rollout list and status', () => {
-  it('prints the service\'s answer as JSON, and says it in words as text and Markdown', async () => {
+  it("prints the service's answer as JSON, and says it in words as text and Markdown", async () => {
     const f = await readyFleet();
     const tool = (...args: string[]) => runTool(['rollout', ...args, '--server', f.service.url], { env: READER });
     const api = async (path: string) => (await request(f.service.url, path, { token: READ_TOKEN })).json();
@@ -54,7 +54,8 @@ describe('gitops-config rollout list and status', () => {
       'ready: step 2 (wave non-prod, 17 clusters) may be released',
       'step 1 of 4 released; clusters: pending 23, fetched 1',
       '',
-      `step 1 (wave canary, 1 cluster): released ${step1.released_at} in ${step1.released_in.slice(0, 12)}, done ${step1.done_at}, soak ends ${step1.soak_ends_at}`,
+      `step 1 (wave canary, 1 cluster): released ${step1.released_at} in ${step1.released_in.slice(0, 12)}, done ` +
+        `${step1.done_at}, soak ends ${step1.soak_ends_at}`,
       '  fetched   dev-eu-1',
       '',
       'step 2 (wave non-prod, 17 clusters): not released',
@@ -78,7 +79,8 @@ describe('gitops-config rollout list and status', () => {
       '|---|---|---|---|---|---|',
     ]);
     expect(markdown.lines[8]).toBe(
-      `| 1 | canary | ${step1.released_at} (${step1.released_in.slice(0, 12)}) | ${step1.done_at} | ${step1.soak_ends_at} | fetched: dev-eu-1 |`,
+      `| 1 | canary | ${step1.released_at} (${step1.released_in.slice(0, 12)}) | ${step1.done_at} | ` +
+        `${step1.soak_ends_at} | fetched: dev-eu-1 |`,
     );
     expect(markdown.lines).toHaveLength(12);
 
@@ -92,7 +94,8 @@ describe('gitops-config rollout list and status', () => {
     expect(listMarkdown.lines).toEqual([
       '| Rollout | Component | Set | State | Step | Clusters | Reason |',
       '|---|---|---|---|---|---|---|',
-      '| kps-67-5 | kube-prometheus-stack | component_version 67.5.0, oci_tag 67.5.0 | **ready** | step 1 of 4 released | pending 23, fetched 1 | step 2 (wave non-prod, 17 clusters) may be released |',
+      '| kps-67-5 | kube-prometheus-stack | component_version 67.5.0, oci_tag 67.5.0 | **ready** | step 1 of 4 ' +
+        'released | pending 23, fetched 1 | step 2 (wave non-prod, 17 clusters) may be released |',
     ]);
   });
 

@@ -18,7 +18,12 @@ const WITH_PROBLEMS = join(ROOT, 'test', 'golden', 'problems', 'repo');
 const repo = makeConfigRepo({ 'namespaces/team-a.yaml': { labels: { team: 'a' } } });
 writeFiles(repo, {
   'namespaces/team-a.yaml': { labels: { team: 'a', tier: 'gold' } },
-  'clusters/c1.yaml': { cluster_name: 'one', cluster_dns: 'c1.example.com', environment: 'dev', namespaces: [{ id: 'team-a' }] },
+  'clusters/c1.yaml': {
+    cluster_name: 'one',
+    cluster_dns: 'c1.example.com',
+    environment: 'dev',
+    namespaces: [{ id: 'team-a' }],
+  },
 });
 commitAll(repo, 'a cluster and a label');
 afterAll(() => removeDir(repo));
@@ -26,7 +31,11 @@ afterAll(() => removeDir(repo));
 const COMMANDS: [string, string[], { cwd?: string; env?: Record<string, string> }?][] = [
   ['a valid repo', ['validate', EXAMPLE]],
   ['problems, as text', ['validate', WITH_PROBLEMS]],
-  ['problems, as annotations of a workspace', ['validate', WITH_PROBLEMS, '--format', 'github'], { env: { GITHUB_WORKSPACE: ROOT } }],
+  [
+    'problems, as annotations of a workspace',
+    ['validate', WITH_PROBLEMS, '--format', 'github'],
+    { env: { GITHUB_WORKSPACE: ROOT } },
+  ],
   ['problems, as JSON', ['validate', WITH_PROBLEMS, '--format', 'json', '--strict']],
   ['a directory relative to where it is typed', ['validate', 'config-repo-example'], { cwd: ROOT }],
   ['a repo judged against a base', ['validate', repo, '--base', 'HEAD~1']],
@@ -48,7 +57,9 @@ describe('the tool in-process and as a process', () => {
   });
 
   it('covers a pass, problems and usage errors', async () => {
-    const statuses = await Promise.all(COMMANDS.map(([, args, options]) => runTool(args, options).then((r) => r.status)));
+    const statuses = await Promise.all(
+      COMMANDS.map(([, args, options]) => runTool(args, options).then((r) => r.status)),
+    );
     expect(new Set(statuses)).toEqual(new Set([0, 1, 2]));
   });
 });

@@ -58,7 +58,9 @@ describe('diff of a config folder inside a larger repository', () => {
 
   it('gives the same report typed from inside the folder, and from a folder below it', async () => {
     expect((await runTool(['diff', '.', 'HEAD~1', 'HEAD'], { cwd: config })).stdout).toBe(fromTop.stdout);
-    expect((await runTool(['diff', '..', 'HEAD~1', 'HEAD'], { cwd: join(config, 'clusters') })).stdout).toBe(fromTop.stdout);
+    expect((await runTool(['diff', '..', 'HEAD~1', 'HEAD'], { cwd: join(config, 'clusters') })).stdout).toBe(
+      fromTop.stdout,
+    );
     // The working tree (the same as HEAD) as the head.
     const workingTree = await runTool(['diff', '.', 'HEAD~1'], { cwd: config });
     expect(workingTree.status).toBe(0);
@@ -68,7 +70,9 @@ describe('diff of a config folder inside a larger repository', () => {
   it('treats a commit without the folder as one without records: every cluster is new', async () => {
     const result = await runTool(['diff', 'fleet/config', 'HEAD~2', 'HEAD'], { cwd: top });
     expect(result.status).toBe(0);
-    expect(result.lines.at(-1)).toMatch(/^Summary: 4 clusters changed \(dev 1, qa 1, uat 1, prod 1\) of 4; inputs: \d+ added, 0 removed, 0 changed; 4 clusters added$/);
+    expect(result.lines.at(-1)).toMatch(
+      /^Summary: 4 clusters changed \(dev 1, qa 1, uat 1, prod 1\) of 4; inputs: \d+ added, 0 removed, 0 changed; 4 clusters added$/,
+    );
   });
 });
 
@@ -78,18 +82,27 @@ describe('validate --base of a config folder inside a larger repository', () => 
     const original = readFileSync(file, 'utf8');
     try {
       // The base commit gets the dangling reference; the working tree keeps it.
-      writeFileSync(file, original.replace('namespaces:\n  - id: sandbox', 'namespaces:\n  - id: sandbox\n  - id: team-gone'));
+      writeFileSync(
+        file,
+        original.replace('namespaces:\n  - id: sandbox', 'namespaces:\n  - id: sandbox\n  - id: team-gone'),
+      );
       commitAll(top, 'a dangling reference');
       const againstHead = await runTool(['validate', '--base', 'HEAD'], { cwd: join(config, 'clusters') });
       expect(againstHead.status).toBe(0);
-      expect(againstHead.lines[0]).toMatch(/^clusters\/dev-eu-1\.yaml:\d+:\d+: warning: namespaces\[1\]\.id: references namespaces "team-gone", which does not exist$/);
+      expect(againstHead.lines[0]).toMatch(
+        /^clusters\/dev-eu-1\.yaml:\d+:\d+: warning: namespaces\[1\]\.id: references namespaces "team-gone", which does not exist$/,
+      );
       // A base without the folder did not have it: a new dangling reference is an error.
       const againstEmpty = await runTool(['validate', 'fleet/config', '--base', 'HEAD~3'], { cwd: top });
       expect(againstEmpty.status).toBe(1);
-      expect(againstEmpty.lines[0]).toMatch(/^clusters\/dev-eu-1\.yaml:\d+:\d+: error: namespaces\[1\]\.id: references namespaces "team-gone"/);
+      expect(againstEmpty.lines[0]).toMatch(
+        /^clusters\/dev-eu-1\.yaml:\d+:\d+: error: namespaces\[1\]\.id: references namespaces "team-gone"/,
+      );
       // GitHub annotations name files from the top of the repository, where GitHub's workspace is.
       const github = await runTool(['validate', '.', '--base', 'HEAD~3', '--format', 'github'], { cwd: config });
-      expect(github.lines[0]).toMatch(/^::error file=fleet\/config\/clusters\/dev-eu-1\.yaml,line=\d+,col=\d+,title=gitops-config error::/);
+      expect(github.lines[0]).toMatch(
+        /^::error file=fleet\/config\/clusters\/dev-eu-1\.yaml,line=\d+,col=\d+,title=gitops-config error::/,
+      );
     } finally {
       writeFileSync(file, original);
       commitAll(top, 'the dangling reference removed');

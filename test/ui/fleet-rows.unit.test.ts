@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterSummary, FleetCluster, FleetState } from '../../ui/src/api/types.ts';
 import { buildRows, countStates, filterRows } from '../../ui/src/data/fleet-rows.ts';
 
-const summary = (id: string, environment: ClusterSummary['environment']): ClusterSummary => ({ id, cluster_name: id, cluster_dns: `${id}.Example.com`, environment });
+const summary = (id: string, environment: ClusterSummary['environment']): ClusterSummary => ({
+  id,
+  cluster_name: id,
+  cluster_dns: `${id}.Example.com`,
+  environment,
+});
 const polled = (id: string, state: FleetState): FleetCluster => ({
   id,
   cluster_dns: `${id}.Example.com`,
@@ -30,7 +35,8 @@ describe('the fleet rows', () => {
   });
 
   it('searches ids and DNS names without regard to case, never across the two', () => {
-    const ids = (query: string, environment = '', state = '') => [...filterRows(rows, { query, environment, state })].map((i) => rows.id[i]);
+    const ids = (query: string, environment = '', state = '') =>
+      [...filterRows(rows, { query, environment, state })].map((i) => rows.id[i]);
     expect(ids('PROD')).toEqual(['b-prod']);
     expect(ids('example.COM')).toHaveLength(4);
     expect(ids('dev.example')).toEqual(['c-dev']);

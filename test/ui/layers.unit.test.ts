@@ -65,7 +65,7 @@ function read(path: string): SourceFile {
   const files: string[] = [];
   const packages: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const specifier = (match[1] ?? match[2])!;
+    const specifier = match[1] ?? match[2];
     if (!specifier.startsWith('.')) packages.push(specifier);
     // A style sheet or an image is not a module of a layer.
     else if (/\.tsx?$/.test(specifier)) files.push(relative(UI_SRC, resolve(UI_SRC, dirname(path), specifier)));

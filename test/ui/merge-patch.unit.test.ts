@@ -68,7 +68,7 @@ describe('edits of keys an object inherits', () => {
     const shown = text(set.current('namespaces', 'team-a', team));
     expect(shown).toBe('{"id":"team-a","labels":{"team":"a","__proto__":"x"},"annotations":{}}');
     const [write] = set.request('label').writes;
-    expect(text(write!.patch)).toBe('{"labels":{"__proto__":"x"}}');
+    expect(text(write.patch)).toBe('{"labels":{"__proto__":"x"}}');
     const labelled: NamespaceRecord = json('{"id":"team-a","labels":{"__proto__":"x"},"annotations":{}}');
     const removed = applyEdits(labelled, [{ ...label, value: null }]);
     expect(text(removed.record)).toBe('{"id":"team-a","labels":{},"annotations":{}}');

@@ -6,25 +6,45 @@ import { describe, expect, it } from 'vitest';
 import type { RolloutDetail, RolloutStep } from '../../ui/src/api/types.ts';
 import { clusterInRollout } from '../../ui/src/data/cluster-rollouts.ts';
 import {
-  describeCounts, emptyCounts, filterRolloutRows, layOutRollout, stepPhase,
+  describeCounts,
+  emptyCounts,
+  filterRolloutRows,
+  layOutRollout,
+  stepPhase,
 } from '../../ui/src/data/rollout-rows.ts';
 
 const AT = '2025-03-04T12:00:00Z';
 type Members = RolloutStep['clusters'];
 const step = (n: number, wave: string, clusters: Members, times: Partial<RolloutStep> = {}): RolloutStep => ({
-  step: n, wave, released_in: null, released_at: null, done_at: null, soak_ends_at: null, clusters, ...times,
+  step: n,
+  wave,
+  released_in: null,
+  released_at: null,
+  done_at: null,
+  soak_ends_at: null,
+  clusters,
+  ...times,
 });
 
 const DETAIL: RolloutDetail = {
-  id: 'kps-67-5', component: 'kube-prometheus-stack', set: { oci_tag: '67.5.0' },
-  state: 'running', reason: '1 of 2 clusters has not fetched: qa-eu-1', released: 2,
+  id: 'kps-67-5',
+  component: 'kube-prometheus-stack',
+  set: { oci_tag: '67.5.0' },
+  state: 'running',
+  reason: '1 of 2 clusters has not fetched: qa-eu-1',
+  released: 2,
   clusters: { ...emptyCounts(), fetched: 2, released: 1, pending: 2 },
   steps: [
     step(1, 'canary', [{ id: 'dev-eu-1', state: 'fetched', since: AT }], { released_at: AT, done_at: AT }),
-    step(2, 'non-prod', [
-      { id: 'dev-us-1', state: 'fetched', since: AT },
-      { id: 'qa-eu-1', state: 'released', since: AT },
-    ], { released_at: AT }),
+    step(
+      2,
+      'non-prod',
+      [
+        { id: 'dev-us-1', state: 'fetched', since: AT },
+        { id: 'qa-eu-1', state: 'released', since: AT },
+      ],
+      { released_at: AT },
+    ),
     step(3, 'prod', [{ id: 'prod-EU-1', state: 'pending', since: null }]),
     step(4, 'prod', [{ id: 'prod-us-1', state: 'offline', since: AT, message: 'no poll since 11:00 UTC' }]),
   ],
@@ -39,7 +59,7 @@ describe("a rollout's rows", () => {
       ['non-prod', 2, [2]],
       ['prod', 2, [3, 4]],
     ]);
-    expect(waves[1]!.steps[0]!.counts).toEqual({ ...emptyCounts(), fetched: 1, released: 1 });
+    expect(waves[1].steps[0].counts).toEqual({ ...emptyCounts(), fetched: 1, released: 1 });
     expect(waveOf.get(4)).toBe('prod');
   });
 
@@ -89,7 +109,9 @@ describe('a cluster in a rollout', () => {
       member: { id: 'prod-us-1', state: 'offline', since: AT, message: 'no poll since 11:00 UTC' },
     });
     expect(clusterInRollout(DETAIL, 'qa-eu-1')).toMatchObject({
-      step: 2, wave: 'non-prod', member: { state: 'released' },
+      step: 2,
+      wave: 'non-prod',
+      member: { state: 'released' },
     });
     expect(clusterInRollout(DETAIL, 'prod-eu-1')).toBeUndefined();
   });

@@ -35,7 +35,9 @@ describe('the web UI at /ui/', () => {
     const res = await request(service.url, '/ui/');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-security-policy']).toBe("default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -55,7 +57,10 @@ describe('the web UI at /ui/', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     const missing = await request(service.url, '/ui/assets/index-0000.js');
     expect(missing.status).toBe(404);
-    expect(missing.json()).toEqual({ error: 'not_found', message: 'no such file of the web UI: /ui/assets/index-0000.js' });
+    expect(missing.json()).toEqual({
+      error: 'not_found',
+      message: 'no such file of the web UI: /ui/assets/index-0000.js',
+    });
   });
 
   it('serves hashed files immutable for a year, gzip when accepted, and 304 on revalidation', async () => {
@@ -71,13 +76,19 @@ describe('the web UI at /ui/', () => {
     expect(gzip.headers.vary).toBe('Accept-Encoding');
     expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
     expect(gzip.body.length).toBeLessThan(plain.body.length / 2);
-    const again = await request(service.url, `/ui/assets/${script}`, { headers: { 'if-none-match': gzip.headers.etag as string } });
+    const again = await request(service.url, `/ui/assets/${script}`, {
+      headers: { 'if-none-match': gzip.headers.etag as string },
+    });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
   });
 
   it('answers GET and HEAD only', async () => {
-    const post = await request(service.url, '/ui/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const post = await request(service.url, '/ui/', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
     const head = await request(service.url, '/ui/', { method: 'HEAD' });
@@ -94,7 +105,9 @@ describe('the web UI at /ui/', () => {
     const settings = await request(off.url, '/ui/config.json');
     expect(settings.status).toBe(404);
     await expectMatchesOpenApi('get', '/ui/config.json', 404, settings.json());
-    expect((await request(off.url, `/api/v2/gitops/clusters/${EXAMPLE_DNS}/namespaces`, { token: READ_TOKEN })).status).toBe(200);
+    expect(
+      (await request(off.url, `/api/v2/gitops/clusters/${EXAMPLE_DNS}/namespaces`, { token: READ_TOKEN })).status,
+    ).toBe(200);
   });
 
   it('leaves the read path as it was: its answers carry no UI header', async () => {
@@ -106,51 +119,68 @@ describe('the web UI at /ui/', () => {
 });
 
 describe('/ui/config.json and the policy with sign-in at an OIDC issuer', () => {
-  it('without OIDC_UI_CLIENT_ID: the policy is exactly default-src \'self\' as always, and the page is told to take a pasted token', async () => {
-    const settings = await request(service.url, '/ui/config.json');
-    expect(settings.json()).toEqual({ api_mode: 'read-only', fleet_view: true, oidc: null });
-    await expectMatchesOpenApi('get', '/ui/config.json', 200, settings.json());
-    expect(settings.headers['content-security-policy']).toBe("default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
-    // An issuer for people's tokens alone (no client for the UI) changes nothing either.
-    const issuer = await startOidcIssuer();
-    const withIssuer = await startTestService({ CONFIG_REPO: join(ROOT, 'config-repo-example'), OIDC_ISSUER_URL: issuer.url, OIDC_AUDIENCE: AUDIENCE });
-    try {
-      const page = await request(withIssuer.url, '/ui/');
-      expect(page.headers['content-security-policy']).toBe(UI_CONTENT_SECURITY_POLICY);
-      expect((await request(withIssuer.url, '/ui/config.json')).json().oidc).toBeNull();
-    } finally {
-      await withIssuer.close();
-      await issuer.close();
-    }
-  });
-
-  it("with OIDC_UI_CLIENT_ID: connect-src names the issuer's origin and nothing else, and config.json says where to sign in", async () => {
-    const issuer = await startOidcIssuer();
-    const oidc = await startTestService({
-      CONFIG_REPO: join(ROOT, 'config-repo-example'),
-      OIDC_ISSUER_URL: issuer.url,
-      OIDC_AUDIENCE: AUDIENCE,
-      OIDC_UI_CLIENT_ID: AUDIENCE,
-      OIDC_UI_SCOPES: 'openid profile email groups',
-    });
-    try {
-      const origin = new URL(issuer.url).origin;
-      for (const path of ['/ui/', '/ui/signed-in', '/ui/config.json']) {
-        const res = await request(oidc.url, path);
-        expect(res.headers['content-security-policy'], path).toBe(`default-src 'self'; connect-src 'self' ${origin}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`);
-      }
-      const settings = (await request(oidc.url, '/ui/config.json')).json();
-      expect(settings).toEqual({
-        api_mode: 'read-only',
-        fleet_view: true,
-        oidc: { issuer: issuer.url, client_id: AUDIENCE, scopes: ['openid', 'profile', 'email', 'groups'] },
+  it(
+    "without OIDC_UI_CLIENT_ID: the policy is exactly default-src 'self' as always, and the page is told to take a " +
+      'pasted token',
+    async () => {
+      const settings = await request(service.url, '/ui/config.json');
+      expect(settings.json()).toEqual({ api_mode: 'read-only', fleet_view: true, oidc: null });
+      await expectMatchesOpenApi('get', '/ui/config.json', 200, settings.json());
+      expect(settings.headers['content-security-policy']).toBe(
+        "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      );
+      // An issuer for people's tokens alone (no client for the UI) changes nothing either.
+      const issuer = await startOidcIssuer();
+      const withIssuer = await startTestService({
+        CONFIG_REPO: join(ROOT, 'config-repo-example'),
+        OIDC_ISSUER_URL: issuer.url,
+        OIDC_AUDIENCE: AUDIENCE,
       });
-      await expectMatchesOpenApi('get', '/ui/config.json', 200, settings);
-    } finally {
-      await oidc.close();
-      await issuer.close();
-    }
-  });
+      try {
+        const page = await request(withIssuer.url, '/ui/');
+        expect(page.headers['content-security-policy']).toBe(UI_CONTENT_SECURITY_POLICY);
+        expect((await request(withIssuer.url, '/ui/config.json')).json().oidc).toBeNull();
+      } finally {
+        await withIssuer.close();
+        await issuer.close();
+      }
+    },
+  );
+
+  it(
+    "with OIDC_UI_CLIENT_ID: connect-src names the issuer's origin and nothing else, and config.json says where to " +
+      'sign in',
+    async () => {
+      const issuer = await startOidcIssuer();
+      const oidc = await startTestService({
+        CONFIG_REPO: join(ROOT, 'config-repo-example'),
+        OIDC_ISSUER_URL: issuer.url,
+        OIDC_AUDIENCE: AUDIENCE,
+        OIDC_UI_CLIENT_ID: AUDIENCE,
+        OIDC_UI_SCOPES: 'openid profile email groups',
+      });
+      try {
+        const origin = new URL(issuer.url).origin;
+        for (const path of ['/ui/', '/ui/signed-in', '/ui/config.json']) {
+          const res = await request(oidc.url, path);
+          expect(res.headers['content-security-policy'], path).toBe(
+            `default-src 'self'; connect-src 'self' ${origin}; frame-ancestors 'none'; base-uri 'none'; form-action ` +
+              `'self'`,
+          );
+        }
+        const settings = (await request(oidc.url, '/ui/config.json')).json();
+        expect(settings).toEqual({
+          api_mode: 'read-only',
+          fleet_view: true,
+          oidc: { issuer: issuer.url, client_id: AUDIENCE, scopes: ['openid', 'profile', 'email', 'groups'] },
+        });
+        await expectMatchesOpenApi('get', '/ui/config.json', 200, settings);
+      } finally {
+        await oidc.close();
+        await issuer.close();
+      }
+    },
+  );
 });
 
 describe('the built UI', () => {
@@ -190,7 +220,10 @@ describe('Gitops-Poll: false', () => {
     // A cluster no other test here polls.
     const dns = 'uat-us-1.k8s.example.com';
     const path = `/api/v2/gitops/clusters/${dns}/platform-components`;
-    const fleet = async () => (await request(service.url, '/api/v2/gitops/fleet', { token: READ_TOKEN })).json().clusters.find((c: { cluster_dns: string }) => c.cluster_dns === dns);
+    const fleet = async () =>
+      (await request(service.url, '/api/v2/gitops/fleet', { token: READ_TOKEN }))
+        .json()
+        .clusters.find((c: { cluster_dns: string }) => c.cluster_dns === dns);
     expect((await fleet()).state).toBe('never_seen');
     const look = await request(service.url, path, { token: READ_TOKEN, headers: { 'gitops-poll': 'false' } });
     expect(look.status).toBe(200);

@@ -46,7 +46,7 @@ export async function measureCli(fleet: Fleet, repeat: number, log: (line: strin
   const run = (into: typeof validate, label: string, args: string[]) => {
     // validate exits 1 when it finds errors and diff when the change has any: results, not failures.
     const t = timeScript(label, CLI, args, 1, { okExits: [0, 1] });
-    into.wall.push(t.runs[0]!);
+    into.wall.push(t.runs[0]);
     into.cpu.push(...t.cpu);
     into.exit = t.exit;
     into.lastLine = t.lastLine.slice(0, 200);
@@ -58,9 +58,20 @@ export async function measureCli(fleet: Fleet, repeat: number, log: (line: strin
     const s = (ms: number[]) => `${(ms.at(-1)! / 1000).toFixed(2)} s`;
     log(`  run ${i + 1}/${repeat}: floor ${s(floor.wallMs)}, validate ${s(validate.wall)}, diff ${s(diff.wall)}`);
   }
-  const summary = (r: typeof validate): ToolRun => ({ wallMs: spread(r.wall), cpuMs: r.cpu.length ? spread(r.cpu) : null, exit: r.exit, lastLine: r.lastLine });
+  const summary = (r: typeof validate): ToolRun => ({
+    wallMs: spread(r.wall),
+    cpuMs: r.cpu.length ? spread(r.cpu) : null,
+    exit: r.exit,
+    lastLine: r.lastLine,
+  });
   const floorSummary = summarizeFloor(floor);
   const v = summary(validate);
   const d = summary(diff);
-  return { validate: v, diff: d, floor: floorSummary, validateToFloor: v.wallMs.median / floorSummary.wallMs.median, diffToValidate: d.wallMs.median / v.wallMs.median };
+  return {
+    validate: v,
+    diff: d,
+    floor: floorSummary,
+    validateToFloor: v.wallMs.median / floorSummary.wallMs.median,
+    diffToValidate: d.wallMs.median / v.wallMs.median,
+  };
 }

@@ -56,7 +56,12 @@ async function write(t: Target, warmup: boolean): Promise<number> {
   return timedWrite(url, 'PATCH', WRITE_TOKEN, clusterPatch(target, i), 'application/merge-patch+json');
 }
 
-export async function measureCrud(copies: { clusters: number; repo: string }[], writes: number, rounds: number, log: (line: string) => void): Promise<CrudResult[]> {
+export async function measureCrud(
+  copies: { clusters: number; repo: string }[],
+  writes: number,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<CrudResult[]> {
   const targets: Target[] = [];
   try {
     for (const { clusters, repo } of copies) {
@@ -82,7 +87,7 @@ export async function measureCrud(copies: { clusters: number; repo: string }[], 
   } finally {
     await Promise.all(targets.map((t) => t.service.stop()));
   }
-  const smallest = targets[0]!;
+  const smallest = targets[0];
   const smallestP50 = median(smallest.rounds.flat());
   return targets.map((t) => {
     const all = t.rounds.flat();
@@ -99,7 +104,7 @@ export async function measureCrud(copies: { clusters: number; repo: string }[], 
       roundP50s,
       smallestP50,
       ratioToSmallest: median(all) / smallestP50,
-      roundRatios: roundP50s.map((p, r) => p / median(smallest.rounds[r]!)),
+      roundRatios: roundP50s.map((p, r) => p / median(smallest.rounds[r])),
       commitsOk: commitCount(t.repo) - t.commitsBefore === t.serial && status === '',
     };
   });

@@ -41,7 +41,8 @@ export interface MemoryResult {
 async function readFleetList(client: HttpClient, headers: Record<string, string>): Promise<FleetListRead> {
   const whole = await client.get(FLEET_LIST, headers);
   if (whole.status === 200) return { wholeStatus: 200, shards: 1, bytes: whole.body.length };
-  if (whole.status !== 422) throw new Error(`${FLEET_LIST}: ${whole.status} ${whole.body.toString('utf8').slice(0, 200)}`);
+  if (whole.status !== 422)
+    throw new Error(`${FLEET_LIST}: ${whole.status} ${whole.body.toString('utf8').slice(0, 200)}`);
   // The refusal names the smallest shard count that fits ("n = 3 or more"); double it until every part fits.
   let shards = Number(/n = (\d+)/.exec(whole.body.toString('utf8'))?.[1] ?? 2);
   for (;;) {
@@ -58,7 +59,12 @@ async function readFleetList(client: HttpClient, headers: Record<string, string>
   }
 }
 
-async function pass(client: HttpClient, fleet: Fleet, headers: Record<string, string>, concurrency: number): Promise<PassResult> {
+async function pass(
+  client: HttpClient,
+  fleet: Fleet,
+  headers: Record<string, string>,
+  concurrency: number,
+): Promise<PassResult> {
   const started = performance.now();
   const statuses: Record<string, number> = {};
   let bytes = 0;
@@ -85,10 +91,16 @@ export async function measureMemory(
   try {
     const plain = await pass(client, fleet, {}, concurrency);
     const afterPlainBytes = rss();
-    log(`  plain pass: ${plain.requests + plain.fleetList.shards} requests in ${(plain.ms / 1000).toFixed(1)} s, RSS ${(afterPlainBytes / 2 ** 20).toFixed(0)} MB`);
+    log(
+      `  plain pass: ${plain.requests + plain.fleetList.shards} requests in ${(plain.ms / 1000).toFixed(1)} s, RSS ` +
+        `${(afterPlainBytes / 2 ** 20).toFixed(0)} MB`,
+    );
     const gzip = await pass(client, fleet, { 'accept-encoding': 'gzip' }, concurrency);
     const afterGzipBytes = rss();
-    log(`  gzip pass: ${gzip.requests + gzip.fleetList.shards} requests in ${(gzip.ms / 1000).toFixed(1)} s, RSS ${(afterGzipBytes / 2 ** 20).toFixed(0)} MB`);
+    log(
+      `  gzip pass: ${gzip.requests + gzip.fleetList.shards} requests in ${(gzip.ms / 1000).toFixed(1)} s, RSS ` +
+        `${(afterGzipBytes / 2 ** 20).toFixed(0)} MB`,
+    );
     return {
       atReadyBytes,
       afterPlainBytes,

@@ -34,9 +34,19 @@ export interface ReadsResult {
   gzip: ReadSide;
 }
 
-const side = (c: Comparison): ReadSide => ({ ...c.summary, ratio: c.ratio, roundRatios: c.roundRatios, medianRoundRatio: median(c.roundRatios) });
+const side = (c: Comparison): ReadSide => ({
+  ...c.summary,
+  ratio: c.ratio,
+  roundRatios: c.roundRatios,
+  medianRoundRatio: median(c.roundRatios),
+});
 
-export async function measureReads(fleet: Fleet, service: NodeProcess, options: ReadOptions, log: (line: string) => void): Promise<ReadsResult> {
+export async function measureReads(
+  fleet: Fleet,
+  service: NodeProcess,
+  options: ReadOptions,
+  log: (line: string) => void,
+): Promise<ReadsResult> {
   const paths = spreadIndices(fleet.clusters, options.sample).map((i) => clusterPath(i, 'platform-components'));
   const client = new HttpClient(service.port, 1, AUTH);
   const bodies = await bodiesOf(client, paths, true);
@@ -46,7 +56,12 @@ export async function measureReads(fleet: Fleet, service: NodeProcess, options: 
     const ports = { service: service.port, baseline: baseline.port };
     const load = { ...options, log: (line: string) => log(`  plain ${line}`) };
     const plain = await compareWithBaseline(ports, paths, AUTH, load);
-    const gzip = await compareWithBaseline(ports, paths, { ...AUTH, 'accept-encoding': 'gzip' }, { ...load, log: (line) => log(`  gzip  ${line}`) });
+    const gzip = await compareWithBaseline(
+      ports,
+      paths,
+      { ...AUTH, 'accept-encoding': 'gzip' },
+      { ...load, log: (line) => log(`  gzip  ${line}`) },
+    );
     const total = (values: (string | Buffer)[]) => values.reduce((a, v) => a + Buffer.byteLength(v), 0);
     return {
       paths: paths.length,

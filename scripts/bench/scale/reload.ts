@@ -53,10 +53,17 @@ export interface ReloadResult {
 export type Restore = { file: string; text: string }[];
 
 /** Samples whose request was in flight at some moment of [from, to]. */
-const overlapping = (samples: Sample[], from: number, to: number) => samples.filter((s) => s.sentAt <= to && s.sentAt + s.ms >= from);
+const overlapping = (samples: Sample[], from: number, to: number) =>
+  samples.filter((s) => s.sentAt <= to && s.sentAt + s.ms >= from);
 /** Max by reduce: a long reload gives more samples than a spread into Math.max can take. */
 const slowest = (samples: Sample[]) => (samples.length ? samples.reduce((max, s) => Math.max(max, s.ms), 0) : NaN);
-const p99 = (samples: Sample[]) => (samples.length ? percentile(samples.map((s) => s.ms).sort((a, b) => a - b), 99) : NaN);
+const p99 = (samples: Sample[]) =>
+  samples.length
+    ? percentile(
+        samples.map((s) => s.ms).sort((a, b) => a - b),
+        99,
+      )
+    : NaN;
 
 async function etags(client: HttpClient, i: number): Promise<string[]> {
   return Promise.all(ENDPOINTS.map(async (e) => String((await client.get(clusterPath(i, e))).headers.etag)));
@@ -70,12 +77,22 @@ function startLoops(service: NodeProcess, fleet: Fleet, skip: number) {
   let next = skip + 1;
   const otherPath = () => {
     if (next % fleet.clusters === skip) next++;
-    const path = clusterPath(next % fleet.clusters, ENDPOINTS[next % ENDPOINTS.length]!);
+    const path = clusterPath(next % fleet.clusters, ENDPOINTS[next % ENDPOINTS.length]);
     next++;
     return path;
   };
-  const healthSamples = loopUntil(() => health.get('/health'), () => stopped);
-  const readSamples = Promise.all(Array.from({ length: READ_LOOPS }, () => loopUntil(() => reads.get(otherPath()), () => stopped)));
+  const healthSamples = loopUntil(
+    () => health.get('/health'),
+    () => stopped,
+  );
+  const readSamples = Promise.all(
+    Array.from({ length: READ_LOOPS }, () =>
+      loopUntil(
+        () => reads.get(otherPath()),
+        () => stopped,
+      ),
+    ),
+  );
   return {
     async stop() {
       stopped = true;
@@ -87,7 +104,13 @@ function startLoops(service: NodeProcess, fleet: Fleet, skip: number) {
   };
 }
 
-async function changeOne(fleet: Fleet, service: NodeProcess, target: number, serial: number, restore: Restore): Promise<ReloadChange> {
+async function changeOne(
+  fleet: Fleet,
+  service: NodeProcess,
+  target: number,
+  serial: number,
+  restore: Restore,
+): Promise<ReloadChange> {
   const client = new HttpClient(service.port, 1, AUTH);
   const unaffected = (target + 1) % fleet.clusters;
   const watched = clusterPath(target, 'platform-components');
@@ -115,7 +138,8 @@ async function changeOne(fleet: Fleet, service: NodeProcess, target: number, ser
     while (seenAt === undefined && performance.now() - wroteAt < TIMEOUT_MS) {
       await new Promise((r) => setTimeout(r, POLL_EVERY_MS));
       after = await client.get(watched);
-      if (after.status === 200 && after.headers['x-config-revision'] !== revisionBefore) seenAt = after.sentAt + after.ms;
+      if (after.status === 200 && after.headers['x-config-revision'] !== revisionBefore)
+        seenAt = after.sentAt + after.ms;
     }
     await new Promise((r) => setTimeout(r, TAIL_MS));
     const during = await loops.stop();
@@ -145,7 +169,13 @@ async function changeOne(fleet: Fleet, service: NodeProcess, target: number, ser
   }
 }
 
-export async function measureReload(fleet: Fleet, service: NodeProcess, repeat: number, restore: Restore, log: (line: string) => void): Promise<ReloadResult> {
+export async function measureReload(
+  fleet: Fleet,
+  service: NodeProcess,
+  repeat: number,
+  restore: Restore,
+  log: (line: string) => void,
+): Promise<ReloadResult> {
   const changes: ReloadChange[] = [];
   for (let k = 0; k < repeat; k++) {
     const target = Math.floor(((k + 0.5) * fleet.clusters) / repeat);
@@ -153,8 +183,11 @@ export async function measureReload(fleet: Fleet, service: NodeProcess, repeat: 
     changes.push(change);
     const ms = (v: number | null) => (v === null ? 'not seen' : `${v.toFixed(0)} ms`);
     log(
-      `  change ${k + 1}/${repeat} (cluster ${target}): new revision after ${ms(change.revisionMs)}, stall ${change.stallMs.toFixed(0)} ms, ` +
-        `read p99 ${change.readP99Ms.toFixed(1)} ms (at rest ${change.readP99AtRestMs.toFixed(1)} ms), max ${change.readMaxMs.toFixed(0)} ms, unaffected ETag ${change.unaffectedEtagUnchanged ? 'unchanged' : 'CHANGED'}`,
+      `  change ${k + 1}/${repeat} (cluster ${target}): new revision after ${ms(change.revisionMs)}, stall ` +
+        `${change.stallMs.toFixed(0)} ms, ` +
+        `read p99 ${change.readP99Ms.toFixed(1)} ms (at rest ${change.readP99AtRestMs.toFixed(1)} ms), max ` +
+        `${change.readMaxMs.toFixed(0)} ms, unaffected ETag ` +
+        `${change.unaffectedEtagUnchanged ? 'unchanged' : 'CHANGED'}`,
     );
     // Let the service settle before the next change, so one reload's tail is not the next one's start.
     await new Promise((r) => setTimeout(r, 1000));

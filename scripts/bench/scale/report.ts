@@ -39,9 +39,12 @@ export interface Report {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
-const sec = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`);
-const msec = (ms: number | null | undefined, digits = 0) => (ms === undefined || ms === null || !Number.isFinite(ms) ? '–' : `${ms.toFixed(digits)} ms`);
-const mb = (bytes: number | undefined) => (bytes === undefined || !Number.isFinite(bytes) ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
+const sec = (ms: number | undefined) =>
+  ms === undefined || !Number.isFinite(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`;
+const msec = (ms: number | null | undefined, digits = 0) =>
+  ms === undefined || ms === null || !Number.isFinite(ms) ? '–' : `${ms.toFixed(digits)} ms`;
+const mb = (bytes: number | undefined) =>
+  bytes === undefined || !Number.isFinite(bytes) ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const times = (r: number | undefined) => (r === undefined || !Number.isFinite(r) ? '–' : `${r.toFixed(2)}×`);
 const bytes = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '–' : `${count(Math.round(n))} B`);
 
@@ -50,9 +53,21 @@ type Row = [label: string, cell: (s: SizeResult) => string, comparedWith: string
 function rows(repeat: number): Row[] {
   return [
     ['record files (YAML on disk)', (s) => `${count(s.repo.files)} (${mb(s.repo.yamlBytes)})`, ''],
-    ['load average (1 min), start → end of this size', (s) => `${s.loadAverage.atStart.toFixed(1)} → ${s.loadAverage.atEnd?.toFixed(1) ?? '–'}`, 'other work shares the cores'],
-    [`**1** start → ready (median of ${repeat})`, (s) => sec(s.startup?.readyMs.median), 'fresh `node src/main.ts`, `ulimit -n 1024`'],
-    ['floor: read + parse (js-yaml), fresh process', (s) => sec(s.startup?.floor.wallMs.median), 'runs alternated with the starts'],
+    [
+      'load average (1 min), start → end of this size',
+      (s) => `${s.loadAverage.atStart.toFixed(1)} → ${s.loadAverage.atEnd?.toFixed(1) ?? '–'}`,
+      'other work shares the cores',
+    ],
+    [
+      `**1** start → ready (median of ${repeat})`,
+      (s) => sec(s.startup?.readyMs.median),
+      'fresh `node src/main.ts`, `ulimit -n 1024`',
+    ],
+    [
+      'floor: read + parse (js-yaml), fresh process',
+      (s) => sec(s.startup?.floor.wallMs.median),
+      'runs alternated with the starts',
+    ],
     ['start / floor', (s) => times(s.startup?.ratioToFloor), ''],
     ['start per cluster', (s) => msec(s.startup?.msPerCluster, 3), ''],
     ['**2** RSS at ready', (s) => mb(s.memory?.atReadyBytes), ''],
@@ -63,21 +78,33 @@ function rows(repeat: number): Row[] {
     ['RSS at ready per cluster', (s) => bytes(s.memory?.atReadyBytesPerCluster), ''],
     ['RSS growth per cluster (both passes)', (s) => bytes(s.memory?.growthBytesPerCluster), ''],
     ['fleet list', (s) => fleetList(s), '422 → read as `?shard=i/n` parts'],
-    [`**3** one file changed: write → new revision (median of ${repeat})`, (s) => msec(s.reload?.revisionMs), 'start → ready above'],
+    [
+      `**3** one file changed: write → new revision (median of ${repeat})`,
+      (s) => msec(s.reload?.revisionMs),
+      'start → ready above',
+    ],
     ['longest /health stall during the reload', (s) => msec(s.reload?.stallMs), '/health median at rest, next row'],
     ['/health median at rest', (s) => msec(s.reload?.healthAtRestMs, 2), ''],
     ['read p99, other clusters, during the reload', (s) => msec(s.reload?.readP99Ms, 1), 'read p99 at rest, next row'],
     ['read p99, other clusters, at rest', (s) => msec(s.reload?.readP99AtRestMs, 1), ''],
     ['slowest read of other clusters during the reload', (s) => msec(s.reload?.readMaxMs), 'the /health stall'],
     ['unaffected cluster ETag unchanged', (s) => s.reload?.etagUnchanged ?? '–', 'must be all'],
-    ['**4** crud PATCH p50', (s) => (s.crud ? `${msec(s.crud.p50, 1)} (n=${s.crud.writes.length})` : '–'), 'p50 at the smallest size'],
+    [
+      '**4** crud PATCH p50',
+      (s) => (s.crud ? `${msec(s.crud.p50, 1)} (n=${s.crud.writes.length})` : '–'),
+      'p50 at the smallest size',
+    ],
     ['PATCH p50 / p50 at the smallest size', (s) => times(s.crud?.ratioToSmallest), 'target ≤ 1.2× at 10,000'],
     ['**5** validate', (s) => sec(s.cli?.validate.wallMs.median), 'fresh process'],
     ['floor (alternated with validate and diff)', (s) => sec(s.cli?.floor.wallMs.median), ''],
     ['validate / floor', (s) => times(s.cli?.validateToFloor), 'target ≤ 1.5×'],
     ['diff HEAD~1 HEAD (catalog bump)', (s) => sec(s.cli?.diff.wallMs.median), ''],
     ['diff / validate', (s) => times(s.cli?.diffToValidate), 'target ≤ 2×'],
-    ['**6** reads plain: req/s ratio (service / node:http)', (s) => readCell(s.reads?.plain), 'minimal node:http, same bytes; median of per-round ratios'],
+    [
+      '**6** reads plain: req/s ratio (service / node:http)',
+      (s) => readCell(s.reads?.plain),
+      'minimal node:http, same bytes; median of per-round ratios',
+    ],
     ['reads gzip: req/s ratio (service / node:http)', (s) => readCell(s.reads?.gzip), ''],
   ];
 }
@@ -103,14 +130,15 @@ export function table(report: Report, repeat: number): string {
     `|---|${sizes.map(() => '---:').join('|')}|---|`,
     ...rows(repeat).map(([label, cell, note]) => `| ${label} | ${sizes.map(cell).join(' | ')} | ${note} |`),
   ];
-  for (const s of sizes) for (const e of s.errors) lines.push(`\n${count(s.clusters)} clusters, ${e.item}: FAILED: ${e.message}`);
+  for (const s of sizes)
+    for (const e of s.errors) lines.push(`\n${count(s.clusters)} clusters, ${e.item}: FAILED: ${e.message}`);
   return lines.join('\n');
 }
 
 /** Floats rounded to 3 decimals: the file is read by people and diffed between runs. */
 export function writeJson(path: string, report: Report): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(3)) : value), 2)}\n`);
+  writeFileSync(path, `${JSON.stringify(report, (_key, value: unknown) => roundedForJson(value), 2)}\n`);
 }
 
 export function writeChart(path: string, report: Report): void {
@@ -120,7 +148,9 @@ export function writeChart(path: string, report: Report): void {
   const m = report.machine.atStart;
   const svg = renderChart({
     title: 'gitops-config-api at fleet scale',
-    subtitle: `${sizes[0]?.components ?? 25} components per cluster · node ${m.node} · ${m.cores} cores · ${report.generatedAt.slice(0, 10)}`,
+    subtitle:
+      `${sizes[0]?.components ?? 25} components per cluster · node ${m.node} · ${m.cores} cores · ` +
+      `${report.generatedAt.slice(0, 10)}`,
     xTitle: 'fleet size (clusters; categories, not to scale)',
     xLabels: sizes.map((s) => count(s.clusters)),
     panels: [
@@ -129,8 +159,17 @@ export function writeChart(path: string, report: Report): void {
         unit: 's',
         digits: 2,
         series: [
-          { name: 'service (median)', color: '#1f77b4', values: pick((s) => (s.startup ? s.startup.readyMs.median / 1000 : undefined)) },
-          { name: 'floor: read + parse', color: '#7f7f7f', dashed: true, values: pick((s) => (s.startup ? s.startup.floor.wallMs.median / 1000 : undefined)) },
+          {
+            name: 'service (median)',
+            color: '#1f77b4',
+            values: pick((s) => (s.startup ? s.startup.readyMs.median / 1000 : undefined)),
+          },
+          {
+            name: 'floor: read + parse',
+            color: '#7f7f7f',
+            dashed: true,
+            values: pick((s) => (s.startup ? s.startup.floor.wallMs.median / 1000 : undefined)),
+          },
         ],
       },
       {
@@ -140,11 +179,21 @@ export function writeChart(path: string, report: Report): void {
         series: [
           { name: 'at ready', color: '#2ca02c', values: pick((s) => toMb(s.memory?.atReadyBytes)) },
           { name: 'after plain + gzip passes', color: '#d62728', values: pick((s) => toMb(s.memory?.afterGzipBytes)) },
-          { name: 'floor: parsed records', color: '#7f7f7f', dashed: true, values: pick((s) => toMb(s.memory?.floorRssBytes)) },
+          {
+            name: 'floor: parsed records',
+            color: '#7f7f7f',
+            dashed: true,
+            values: pick((s) => toMb(s.memory?.floorRssBytes)),
+          },
         ],
       },
     ],
   });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, svg);
+}
+
+/** Fractions to three places in the report's JSON: more would be noise. */
+function roundedForJson(value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(3)) : value;
 }

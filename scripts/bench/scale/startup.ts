@@ -31,7 +31,7 @@ export function emptyFloor(): FloorRuns {
 export function runFloor(repo: string, runs: FloorRuns): void {
   const timing = timeScript('read + parse floor', FLOOR_SCRIPT, [repo], 1, { maxOpenFiles: MAX_OPEN_FILES });
   const report = JSON.parse(timing.lastLine) as { files: number; bytes: number; ms: number; rss: number };
-  runs.wallMs.push(timing.runs[0]!);
+  runs.wallMs.push(timing.runs[0]);
   if (timing.cpu[0] !== undefined) runs.cpuMs.push(timing.cpu[0]);
   runs.inProcessMs.push(report.ms);
   runs.rssBytes.push(report.rss);
@@ -75,7 +75,11 @@ export function startService(fleet: Fleet): Promise<NodeProcess> {
   return startNodeProcess(SERVICE_MAIN, { env: serviceEnv(fleet.repo), maxOpenFiles: MAX_OPEN_FILES });
 }
 
-export async function measureStartup(fleet: Fleet, repeat: number, log: (line: string) => void): Promise<{ result: StartupResult; service: NodeProcess; rssAtReady: number }> {
+export async function measureStartup(
+  fleet: Fleet,
+  repeat: number,
+  log: (line: string) => void,
+): Promise<{ result: StartupResult; service: NodeProcess; rssAtReady: number }> {
   const ready: number[] = [];
   const rss: number[] = [];
   const peak: number[] = [];
@@ -91,7 +95,10 @@ export async function measureStartup(fleet: Fleet, repeat: number, log: (line: s
     rss.push(memory?.rss ?? NaN);
     peak.push(memory?.hwm ?? NaN);
     rssAtReady = memory?.rss ?? NaN;
-    log(`  start ${i + 1}/${repeat}: ready in ${(service.readyMs / 1000).toFixed(2)} s, RSS ${(rssAtReady / 2 ** 20).toFixed(0)} MB; floor ${(floor.wallMs.at(-1)! / 1000).toFixed(2)} s`);
+    log(
+      `  start ${i + 1}/${repeat}: ready in ${(service.readyMs / 1000).toFixed(2)} s, RSS ` +
+        `${(rssAtReady / 2 ** 20).toFixed(0)} MB; floor ${(floor.wallMs.at(-1)! / 1000).toFixed(2)} s`,
+    );
   }
   const readyMs = spread(ready);
   const floorSummary = summarizeFloor(floor);

@@ -29,7 +29,10 @@ export const ENDPOINT_DEFINITIONS = {
   rolebindings: 'rolebindings',
 } as const satisfies Record<PerClusterEndpoint, 'platform_components' | 'namespaces' | 'rolebindings'>;
 
-export type EndpointDependencies = readonly [Cluster, ...(PlatformComponent | NamespaceDef | RoleBindingDef | undefined)[]];
+export type EndpointDependencies = readonly [
+  Cluster,
+  ...(PlatformComponent | NamespaceDef | RoleBindingDef | undefined)[],
+];
 
 /**
  * What the endpoint's response for the cluster is made from: the cluster record, then the
@@ -40,7 +43,11 @@ export type EndpointDependencies = readonly [Cluster, ...(PlatformComponent | Na
  * Records are immutable, so two lists equal element by element (by identity) give the same
  * response.
  */
-export function endpointDependencies(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): EndpointDependencies {
+export function endpointDependencies(
+  snapshot: Snapshot,
+  cluster: Cluster,
+  endpoint: PerClusterEndpoint,
+): EndpointDependencies {
   if (endpoint === 'platform-components') {
     const view = rolloutView(snapshot);
     return [

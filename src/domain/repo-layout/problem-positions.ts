@@ -44,7 +44,11 @@ export function filesToLocate(problems: readonly Problem[], limits: LocateLimits
  * or value its field points at, else the nearest enclosing one that exists in the file, else
  * 1:1. Problems that carry a line already (a YAML syntax error) are kept as they are.
  */
-export function locateProblems(problems: readonly Problem[], texts: ReadonlyMap<string, string>, options: LocateOptions): Problem[] {
+export function locateProblems(
+  problems: readonly Problem[],
+  texts: ReadonlyMap<string, string>,
+  options: LocateOptions,
+): Problem[] {
   const positions = new Map<string, YamlPositions | undefined>();
   const maxProblems = options.maxProblems ?? problems.length;
   return problems.map((p, index) => {

@@ -14,9 +14,12 @@ export interface Splice {
 // text spliced in may be followed by the rest of a line (a comment) or by blank lines, which a
 // block scalar would take in as its content.
 const oneLine: ScalarStyleRule = (layout) => {
-  if (layout.style === SCALAR_STYLE.PLAIN && layout.node.value.includes('\n')) layout.style = SCALAR_STYLE.DOUBLE_QUOTED;
+  if (layout.style === SCALAR_STYLE.PLAIN && layout.node.value.includes('\n'))
+    layout.style = SCALAR_STYLE.DOUBLE_QUOTED;
 };
-const scalarStyleRules = Object.values(DEFAULT_SCALAR_STYLE_RULES).map((rule) => (rule === DEFAULT_SCALAR_STYLE_RULES.tryLongOrMultilineAsBlock ? oneLine : rule));
+const scalarStyleRules = Object.values(DEFAULT_SCALAR_STYLE_RULES).map((rule) =>
+  rule === DEFAULT_SCALAR_STYLE_RULES.tryLongOrMultilineAsBlock ? oneLine : rule,
+);
 const DUMP = { lineWidth: -1, noRefs: true, quoteStyle: 'double', scalarStyleRules } as const;
 
 /**
@@ -26,7 +29,9 @@ const DUMP = { lineWidth: -1, noRefs: true, quoteStyle: 'double', scalarStyleRul
  * when someone edits them by hand later).
  */
 export function renderLines(value: unknown, quoted: boolean): string[] {
-  return dump(value, { ...DUMP, forceQuotes: quoted }).replace(/\n$/, '').split('\n');
+  return dump(value, { ...DUMP, forceQuotes: quoted })
+    .replace(/\n$/, '')
+    .split('\n');
 }
 
 // What a single-quoted scalar can hold on one line and read back unchanged: printable
@@ -92,7 +97,7 @@ export class FileLines {
     let s = this.lineStart(start);
     const match = (item ? /^( *)- +$/ : /^( *)$/).exec(this.text.slice(s, start));
     if (!match) throw new NotInPlace();
-    const column = match[1]!.length;
+    const column = match[1].length;
     while (s > this.floor) {
       const above = this.lineStart(s - 1);
       const line = this.text.slice(above, s - 1);
@@ -113,7 +118,10 @@ export class FileLines {
     return s;
   }
 
-  /** Where an entry whose content ends at `contentEnd` ends: after its last line and the more-indented comment lines under it. */
+  /**
+   * Where an entry whose content ends at `contentEnd` ends: after its last line and the more-indented comment lines
+   * under it.
+   */
   entryEnd(contentEnd: number, column: number): number {
     let e = this.lineEnd(contentEnd);
     for (;;) {

@@ -24,8 +24,15 @@ import { recordFilePath } from './record-path.ts';
  * What a write puts in a record file: the file's old text edited in place when there is one,
  * else the standard form, starting with `header` (the schema hint the folder's files use).
  */
-export function nextRecordFileText(collection: Collection, next: AnyRecord, previousText: string | undefined, header = ''): string {
-  return previousText === undefined ? recordFileText(collection, next, header) : editRecordFileText(collection, previousText, next);
+export function nextRecordFileText(
+  collection: Collection,
+  next: AnyRecord,
+  previousText: string | undefined,
+  header = '',
+): string {
+  return previousText === undefined
+    ? recordFileText(collection, next, header)
+    : editRecordFileText(collection, previousText, next);
 }
 
 /** The new text of a record file: `previousText` edited so that it holds `next`, changing only what differs. */
@@ -54,7 +61,8 @@ function editInPlace(collection: Collection, previousText: string, next: AnyReco
   const text = previousText.replaceAll('\r\n', '\n');
   if (text.includes('\r')) return undefined;
   const doc = parseDocument(text);
-  if (doc.errors.length > 0 || doc.directives?.yaml.explicit || !isMap(doc.contents) || doc.contents.flow) return undefined;
+  if (doc.errors.length > 0 || doc.directives?.yaml.explicit || !isMap(doc.contents) || doc.contents.flow)
+    return undefined;
   if (!plainYaml(doc)) return undefined;
   const editor = new RecordFileEditor(doc, new FileLines(text, leadingComments(text).length), collection);
   const edited = applySplices(text, editor.edit(doc.contents, fileForm(collection, next), [])).replace(/\n*$/, '\n');

@@ -16,17 +16,37 @@
 //   it), a field it leaves out whose wanted value is the schema default, an override it
 //   spells as null.
 import { isDeepStrictEqual } from 'node:util';
-import { type Document, isMap, isPair, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 import type { Collection } from '../records.ts';
 import { RECORD_SCHEMAS } from '../rules/record-schema.ts';
-import { blockText, type FileLines, inlineText, NotInPlace, renderLines, scalarText, type Splice } from './record-file-edit-text.ts';
+import {
+  blockText,
+  type FileLines,
+  inlineText,
+  NotInPlace,
+  renderLines,
+  scalarText,
+  type Splice,
+} from './record-file-edit-text.ts';
 
 /** The values of these fields are strings; new ones are written double-quoted, like recordFileText does. */
 const STRING_MAPS = new Set(['patches', 'labels', 'annotations']);
 
 type Plain = Record<string, unknown>;
 
-const isPlain = (value: unknown): value is Plain => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlain = (value: unknown): value is Plain =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type Entry = Pair<Scalar, Node>;
 
@@ -64,7 +84,10 @@ export class RecordFileEditor {
       // Keys such as 1 and "1" are one key to the loader, which refuses the file; so does the
       // read-back check, whatever is done here.
       if (entries.get(key) !== pair) return;
-      if (Object.hasOwn(want, key)) out.push(...this.editOrRewrite(pair.value!, want[key], [...path, key], pair.key.range![0], { [key]: want[key] }));
+      if (Object.hasOwn(want, key))
+        out.push(
+          ...this.editOrRewrite(pair.value!, want[key], [...path, key], pair.key.range![0], { [key]: want[key] }),
+        );
       // A key the wanted record leaves out goes, unless the file spells it as null (an override
       // left out means null too) or as its default (a wave's `soak: 0s`): the file means the same.
       else if (!(isScalar(pair.value) && pair.value.value === null) && !this.spelledDefault(path, key, pair.value!)) {
@@ -76,9 +99,10 @@ export class RecordFileEditor {
     keys.forEach((key, i) => {
       if (entries.has(key) || this.leftOut(path, key, want[key])) return;
       const before = keys.slice(i + 1).find((k) => entries.has(k));
-      const at = before !== undefined
-        ? this.lines.entryStart(entries.get(before)!.key.range![0], false).start
-        : this.lines.entryEnd(this.contentEnd((map.items.at(-1) as Entry).value!), column);
+      const at =
+        before !== undefined
+          ? this.lines.entryStart(entries.get(before)!.key.range![0], false).start
+          : this.lines.entryEnd(this.contentEnd((map.items.at(-1) as Entry).value!), column);
       out.push({ start: at, end: at, text: blockText(renderLines({ [key]: want[key] }, quoted(path, key)), column) });
     });
     return out;
@@ -90,21 +114,26 @@ export class RecordFileEditor {
     const items = seq.items as Node[];
     const have = items.map((item) => item.toJS(this.doc) as unknown);
     const itemAt = (i: number, value: unknown) =>
-      this.editOrRewrite(items[i]!, value, [...path, String(i)], items[i]!.range![0], value);
+      this.editOrRewrite(items[i], value, [...path, String(i)], items[i].range![0], value);
     const out: Splice[] = [];
     let [i, j] = [0, 0];
-    for (const [mi, mj] of [...commonItems(have.map(identity), want.map(identity)), [items.length, want.length]] as const) {
+    for (const [mi, mj] of [
+      ...commonItems(have.map(identity), want.map(identity)),
+      [items.length, want.length],
+    ] as const) {
       // Old items i..mi-1 give way to wanted items j..mj-1: maps without an id are edited in
       // place pairwise (a changed subject keeps its comments); the rest go, the new ones come
       // in right before the next kept item (or after the last one).
       let k = 0;
-      for (; i + k < mi && j + k < mj && withoutId(have[i + k]) && withoutId(want[j + k]); k++) out.push(...itemAt(i + k, want[j + k]));
-      for (let x = i + k; x < mi; x++) out.push(this.remove(items[x]!.range![0], items[x]!, true, items[x - 1]));
+      for (; i + k < mi && j + k < mj && withoutId(have[i + k]) && withoutId(want[j + k]); k++)
+        out.push(...itemAt(i + k, want[j + k]));
+      for (let x = i + k; x < mi; x++) out.push(this.remove(items[x].range![0], items[x], true, items[x - 1]));
       if (j + k < mj) {
-        const column = this.lines.entryStart(items[0]!.range![0], true).column;
-        const at = mi < items.length
-          ? this.lines.entryStart(items[mi]!.range![0], true).start
-          : this.lines.entryEnd(this.contentEnd(items.at(-1)!), column);
+        const column = this.lines.entryStart(items[0].range![0], true).column;
+        const at =
+          mi < items.length
+            ? this.lines.entryStart(items[mi].range![0], true).start
+            : this.lines.entryEnd(this.contentEnd(items.at(-1)!), column);
         out.push({ start: at, end: at, text: blockText(renderLines(want.slice(j + k, mj), quoted(path)), column) });
       }
       if (mi < items.length) out.push(...itemAt(mi, want[mj]));
@@ -124,11 +153,18 @@ export class RecordFileEditor {
     }
   }
 
-  /** Removes an entry with its own comment lines, and the blank lines above it back to the entry before it (`previous`), if any. */
+  /**
+   * Removes an entry with its own comment lines, and the blank lines above it back to the entry before it (`previous`),
+   * if any.
+   */
   private remove(start: number, node: Node, item: boolean, previous: Node | null | undefined): Splice {
     const { start: from, column } = this.lines.entryStart(start, item);
     const bound = previous ? this.lines.lineEnd(this.contentEnd(previous)) : from;
-    return { start: this.lines.blankLinesAbove(from, bound), end: this.lines.entryEnd(this.contentEnd(node), column), text: '' };
+    return {
+      start: this.lines.blankLinesAbove(from, bound),
+      end: this.lines.entryEnd(this.contentEnd(node), column),
+      text: '',
+    };
   }
 
   /**
@@ -138,17 +174,20 @@ export class RecordFileEditor {
    */
   private leftOut(path: string[], key: string, value: unknown): boolean {
     if (path.length === 0 && key === 'id') return true;
-    const fallback = schemaDefault(RECORD_SCHEMAS[this.collection] as SchemaNode, path, key);
+    const fallback = schemaDefault(RECORD_SCHEMAS[this.collection], path, key);
     return fallback !== undefined && isDeepStrictEqual(value, fallback);
   }
 
   /** Whether the file gives a field the value the schema gives it when it is left out. */
   private spelledDefault(path: string[], key: string, node: Node): boolean {
-    const fallback = schemaDefault(RECORD_SCHEMAS[this.collection] as SchemaNode, path, key);
+    const fallback = schemaDefault(RECORD_SCHEMAS[this.collection], path, key);
     return fallback !== undefined && isDeepStrictEqual(node.toJS(this.doc), fallback);
   }
 
-  /** Where the last character of a node's own text is: not its trailing comment, nor the line break ending a block scalar. */
+  /**
+   * Where the last character of a node's own text is: not its trailing comment, nor the line break ending a block
+   * scalar.
+   */
   private contentEnd(node: Node): number {
     if ((isMap(node) || isSeq(node)) && !node.flow && node.items.length > 0) {
       const last = node.items.at(-1);
@@ -175,9 +214,12 @@ interface SchemaNode {
 /** The default the schema gives the field `key` of the object at `path` (list indexes included), if any. */
 function schemaDefault(root: SchemaNode, path: string[], key: string): unknown {
   const resolve = (node: SchemaNode | undefined): SchemaNode | undefined =>
-    node?.$ref?.startsWith('#/definitions/') ? resolve(root.definitions?.[node.$ref.slice('#/definitions/'.length)]) : node;
+    node?.$ref?.startsWith('#/definitions/')
+      ? resolve(root.definitions?.[node.$ref.slice('#/definitions/'.length)])
+      : node;
   let node = resolve(root);
-  for (const segment of path) node = resolve(/^\d+$/.test(segment) && node?.items ? node.items : node?.properties?.[segment]);
+  for (const segment of path)
+    node = resolve(/^\d+$/.test(segment) && node?.items ? node.items : node?.properties?.[segment]);
   // A default stands beside a $ref ("soak": {"$ref": ..., "default": "0s"}): read before resolving.
   return node?.properties?.[key]?.default;
 }
@@ -199,13 +241,13 @@ function commonItems(a: string[], b: string[]): [number, number][] {
   const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+      lengths[i][j] = a[i] === b[j] ? lengths[i + 1][j + 1] + 1 : Math.max(lengths[i + 1][j], lengths[i][j + 1]);
     }
   }
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) pairs.push([i++, j++]);
-    else if (lengths[i + 1]![j]! >= lengths[i]![j + 1]!) i++;
+    else if (lengths[i + 1][j] >= lengths[i][j + 1]) i++;
     else j++;
   }
   return pairs;

@@ -14,7 +14,10 @@ export interface ParsedRecordFile {
   problems: Problem[];
 }
 
-/** Parses and checks one record file; undefined for a path outside the layout. The id comes from the file name when the file leaves it out. */
+/**
+ * Parses and checks one record file; undefined for a path outside the layout. The id comes from the file name when the
+ * file leaves it out.
+ */
 export function parseRecordFile(path: string, text: string): ParsedRecordFile | undefined {
   const location = recordFileLocation(path);
   if (!location) return undefined;
@@ -26,7 +29,8 @@ export function parseRecordFile(path: string, text: string): ParsedRecordFile | 
     problems: [problem(code, { record, field: '', file: path, ...at }, message)],
   });
 
-  if (name.includes('/')) return refuse('nested_record_file', `records must sit directly in ${collection}/, not in a subfolder`);
+  if (name.includes('/'))
+    return refuse('nested_record_file', `records must sit directly in ${collection}/, not in a subfolder`);
   let document: unknown;
   try {
     document = text.trim() === '' ? undefined : load(text, { filename: path });
@@ -39,7 +43,8 @@ export function parseRecordFile(path: string, text: string): ParsedRecordFile | 
     }
     return refuse('yaml_syntax', `cannot be read as YAML: ${(error as Error).message}`);
   }
-  if (document === undefined || document === null) return refuse('empty_file', 'the file is empty; it must hold one record');
+  if (document === undefined || document === null)
+    return refuse('empty_file', 'the file is empty; it must hold one record');
   if (typeof document !== 'object' || Array.isArray(document)) {
     return refuse('not_a_mapping', 'must be a YAML mapping of field names to values (one record per file)');
   }
@@ -48,7 +53,11 @@ export function parseRecordFile(path: string, text: string): ParsedRecordFile | 
   if (fields.id === undefined) {
     fields.id = name;
   } else if (fields.id !== name) {
-    return refuse('id_mismatch', `id ${JSON.stringify(fields.id)} does not match the file name; it must be "${name}" (or be left out)`, { field: '/id' });
+    return refuse(
+      'id_mismatch',
+      `id ${JSON.stringify(fields.id)} does not match the file name; it must be "${name}" (or be left out)`,
+      { field: '/id' },
+    );
   }
   // The document was parsed just above and is not kept: no need to copy it.
   const result = validateRecord(collection, fields, { inPlace: true });

@@ -60,7 +60,8 @@ export function recordFileText(collection: Collection, record: AnyRecord, header
   const split = keys.findIndex((key) => STRING_MAPS.has(key));
   const plain = split === -1 ? keys : keys.slice(0, split);
   const maps = split === -1 ? [] : keys.slice(split);
-  if (maps.some((key) => !STRING_MAPS.has(key))) throw new Error(`recordFileText: unexpected field order in ${collection}`);
+  if (maps.some((key) => !STRING_MAPS.has(key)))
+    throw new Error(`recordFileText: unexpected field order in ${collection}`);
   const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, form[name]]));
   const head = dump(pick(plain), options);
   const tail = maps.length > 0 ? dump(pick(maps), { ...options, forceQuotes: true }) : '';

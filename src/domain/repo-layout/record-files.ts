@@ -28,7 +28,11 @@ export function assembleRecords(files: Iterable<{ path: string; parsed: ParsedRe
     const existing = sources.get(key);
     if (existing) {
       problems.push(
-        problem('duplicate_id', { record: { collection: parsed.collection, id: parsed.record.id }, field: '', file: path }, `defines ${key} a second time (also in ${existing})`),
+        problem(
+          'duplicate_id',
+          { record: { collection: parsed.collection, id: parsed.record.id }, field: '', file: path },
+          `defines ${key} a second time (also in ${existing})`,
+        ),
       );
       continue;
     }

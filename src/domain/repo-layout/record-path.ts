@@ -15,7 +15,7 @@ export interface RecordFileLocation {
 export function recordFileLocation(path: string): RecordFileLocation | undefined {
   const match = RECORD_FILE.exec(path);
   if (!match) return undefined;
-  return { collection: match[1] as Collection, name: match[2]! };
+  return { collection: match[1] as Collection, name: match[2] };
 }
 
 /** The file a new record of `collection` with `id` is written to. */

@@ -86,10 +86,10 @@ export class YamlPositions {
     let high = this.#lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (this.#lineStarts[mid]! <= offset) low = mid;
+      if (this.#lineStarts[mid] <= offset) low = mid;
       else high = mid - 1;
     }
-    const column = offset - this.#lineStarts[low]! + 1 - (low === 0 && this.#bom ? 1 : 0);
+    const column = offset - this.#lineStarts[low] + 1 - (low === 0 && this.#bom ? 1 : 0);
     return { line: low + 1, column: Math.max(1, column) };
   }
 

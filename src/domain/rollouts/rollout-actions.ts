@@ -118,8 +118,11 @@ function complete(context: ActionContext, force: boolean): ActionResult {
   }
   const unreleased = plan.steps.slice(rollout.released);
   if (unreleased.length > 0 && !force) {
-    const clusters = count(unreleased.reduce((n, s) => n + s.members.length, 0), 'cluster');
-    const first = unreleased[0]!.step;
+    const clusters = count(
+      unreleased.reduce((n, s) => n + s.members.length, 0),
+      'cluster',
+    );
+    const first = unreleased[0].step;
     const steps = unreleased.length === 1 ? `step ${first} is` : `steps ${first} to ${plan.steps.length} are`;
     return refuse(
       'invalid',

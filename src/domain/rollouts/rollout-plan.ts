@@ -149,13 +149,13 @@ function makeCore(rollout: Rollout, clusters: ReadonlyMap<string, Cluster>): Pla
   for (const cluster of members) {
     const k = selectors.findIndex((s) => s.ids.has(cluster.id) || s.environments.has(cluster.environment));
     if (k === -1) unassigned.push(cluster.id);
-    else waveMembers[k]!.push(cluster.id);
+    else waveMembers[k].push(cluster.id);
   }
 
   const steps: RolloutStep[] = [];
   const stepOf = new Map<string, number>();
   const waves = rollout.waves.map((wave, waveIndex): PlannedWave => {
-    const ids = waveMembers[waveIndex]!;
+    const ids = waveMembers[waveIndex];
     const size = batchSize(wave.batch, ids.length);
     const soakMs = goDurationMs(wave.soak);
     const numbers: number[] = [];

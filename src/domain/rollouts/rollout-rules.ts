@@ -63,23 +63,27 @@ export function checkRollout(sources: RolloutSources, rollout: Rollout): Problem
     ];
   }
   const problems: Problem[] = [];
-  const first = rolloutsOfComponent(sources, rollout.component)[0]!;
+  const first = rolloutsOfComponent(sources, rollout.component)[0];
   if (first !== rollout) {
     const message =
       `changes the catalog entry "${rollout.component}", as the rollout "${first.id}" does already: ` +
       'one rollout per component at a time';
-    problems.push(problem('duplicate_rollout', rolloutAt(rollout.id, '/component'), message, {
-      identity: identity(rollout, 'duplicate'),
-    }));
+    problems.push(
+      problem('duplicate_rollout', rolloutAt(rollout.id, '/component'), message, {
+        identity: identity(rollout, 'duplicate'),
+      }),
+    );
   }
   if (changedFields(rollout.set, entry).length === 0) {
     const values = SET_FIELDS.filter((f) => rollout.set[f] !== undefined).map((f) => `${f} ${rollout.set[f]}`);
     const message =
       `sets only values the catalog entry "${entry.id}" has already (${values.join(', ')}): ` +
       'the rollout would change nothing';
-    problems.push(problem('set_unchanged', rolloutAt(rollout.id, '/set'), message, {
-      identity: identity(rollout, 'set'),
-    }));
+    problems.push(
+      problem('set_unchanged', rolloutAt(rollout.id, '/set'), message, {
+        identity: identity(rollout, 'set'),
+      }),
+    );
   }
   const { oci_tag: tag, component_version: version } = rollout.set;
   if (rollout.require_reports && tag === undefined && version === undefined) {
@@ -87,9 +91,13 @@ export function checkRollout(sources: RolloutSources, rollout: Rollout): Problem
       'requires reports, but its set changes neither oci_tag nor component_version, the chart version a ' +
       "HelmRelease's events carry: a cluster counts only once an event names the rollout in metadata.rollout " +
       `(the HelmRelease's annotation event.toolkit.fluxcd.io/rollout: ${rollout.id})`;
-    problems.push(warning(problem('reports_need_rollout_id', rolloutAt(rollout.id, '/require_reports'), message, {
-      identity: identity(rollout, 'reports'),
-    })));
+    problems.push(
+      warning(
+        problem('reports_need_rollout_id', rolloutAt(rollout.id, '/require_reports'), message, {
+          identity: identity(rollout, 'reports'),
+        }),
+      ),
+    );
   }
   problems.push(...planProblems(sources, rollout));
   return problems;
@@ -101,9 +109,11 @@ function planProblems(sources: RolloutSources, rollout: Rollout): Problem[] {
   if (rollout.released > plan.steps.length) {
     const steps = count(plan.steps.length, 'step');
     const message = `is ${rollout.released}, but the rollout has ${steps}: 0 to ${plan.steps.length}`;
-    problems.push(problem('released_out_of_range', rolloutAt(rollout.id, '/released'), message, {
-      identity: identity(rollout, 'released'),
-    }));
+    problems.push(
+      problem('released_out_of_range', rolloutAt(rollout.id, '/released'), message, {
+        identity: identity(rollout, 'released'),
+      }),
+    );
   }
   rollout.waves.forEach((wave, index) => {
     wave.clusters.forEach((id, j) => {
@@ -111,17 +121,25 @@ function planProblems(sources: RolloutSources, rollout: Rollout): Problem[] {
       if (cluster !== undefined && cluster.platform_components.some((ref) => ref.id === rollout.component)) return;
       const why = cluster === undefined ? 'which does not exist' : `which does not use "${rollout.component}"`;
       const at = rolloutAt(rollout.id, `/waves/${index}/clusters/${j}`);
-      problems.push(warning(problem('wave_cluster_not_member', at, `names the cluster "${id}", ${why}`, {
-        identity: identity(rollout, `wave:${wave.name}:cluster:${id}`),
-      })));
+      problems.push(
+        warning(
+          problem('wave_cluster_not_member', at, `names the cluster "${id}", ${why}`, {
+            identity: identity(rollout, `wave:${wave.name}:cluster:${id}`),
+          }),
+        ),
+      );
     });
-    if (plan.waves[index]!.members.length > 0) return;
+    if (plan.waves[index].members.length > 0) return;
     const message =
       `the wave "${wave.name}" has no cluster to change: no cluster that uses "${rollout.component}" ` +
       'is selected by it and not by an earlier wave';
-    problems.push(warning(problem('empty_wave', rolloutAt(rollout.id, `/waves/${index}`), message, {
-      identity: identity(rollout, `wave:${wave.name}`),
-    })));
+    problems.push(
+      warning(
+        problem('empty_wave', rolloutAt(rollout.id, `/waves/${index}`), message, {
+          identity: identity(rollout, `wave:${wave.name}`),
+        }),
+      ),
+    );
   });
   if (plan.unassigned.length > 0) {
     const one = plan.unassigned.length === 1;
@@ -129,9 +147,13 @@ function planProblems(sources: RolloutSources, rollout: Rollout): Problem[] {
       `${count(plan.unassigned.length, 'cluster')} ${one ? 'uses' : 'use'} "${rollout.component}" but ` +
       `${one ? 'is' : 'are'} in no wave: the rollout never changes ${one ? 'it' : 'them'}, and completing it does: ` +
       listed(plan.unassigned, LISTED);
-    problems.push(warning(problem('members_in_no_wave', rolloutAt(rollout.id, '/waves'), message, {
-      identity: identity(rollout, 'unassigned'),
-    })));
+    problems.push(
+      warning(
+        problem('members_in_no_wave', rolloutAt(rollout.id, '/waves'), message, {
+          identity: identity(rollout, 'unassigned'),
+        }),
+      ),
+    );
   }
   return problems;
 }

@@ -98,5 +98,10 @@ export function stepFields(s: StepProgress) {
 
 /** One cluster of a step, its `since` converted by `since`. */
 export function clusterView(c: StepProgress['clusters'][number], since: (ms: number | null) => string | null) {
-  return { id: c.id, state: c.state, since: since(c.since), ...(c.message === undefined ? {} : { message: c.message }) };
+  return {
+    id: c.id,
+    state: c.state,
+    since: since(c.since),
+    ...(c.message === undefined ? {} : { message: c.message }),
+  };
 }

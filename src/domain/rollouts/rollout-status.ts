@@ -57,7 +57,8 @@ export function rolloutStatus(plan: RolloutPlan, steps: readonly StepProgress[],
   if (steps.length === 0) {
     return {
       state: 'complete',
-      reason: `the rollout has no step (no cluster that uses "${rollout.component}" is in a wave): completing it ` +
+      reason:
+        `the rollout has no step (no cluster that uses "${rollout.component}" is in a wave): completing it ` +
         `folds set into the catalog entry "${rollout.component}"`,
     };
   }
@@ -78,7 +79,7 @@ export function rolloutStatus(plan: RolloutPlan, steps: readonly StepProgress[],
 
   // Every released step is done; the last one may still soak, and the next may wait for approval.
   const next = steps[released.length]?.plan;
-  const wave = next === undefined ? undefined : rollout.waves[next.waveIndex]!;
+  const wave = next === undefined ? undefined : rollout.waves[next.waveIndex];
   const approval = next?.opensWave === true && wave!.approval && !rollout.approved.includes(wave!.name);
   const waits: string[] = [];
   if (soaking) waits.push(`soak of step ${last.plan.step} ends at ${clockTime(last.soakEndsAt!, now)}`);
@@ -121,7 +122,7 @@ function haltReason(plan: RolloutPlan, step: StepProgress, now: number): string 
 
 /** A cluster's message in a reason: its first line, cut at MESSAGE_CHARS. */
 function shortened(message: string): string {
-  const line = message.split('\n', 1)[0]!.trim();
+  const line = message.split('\n', 1)[0].trim();
   return line.length > MESSAGE_CHARS ? `${line.slice(0, MESSAGE_CHARS)}…` : line;
 }
 
@@ -136,11 +137,11 @@ function releaseMessage(plan: RolloutPlan, next: RolloutStep, previous: StepProg
   const head = `rollout ${rollout.id}: release step ${next.step} (wave ${next.wave}, ${clusters})`;
   const evidence: string[] = [];
   if (previous !== undefined) {
-    const soak = rollout.waves[previous.plan.waveIndex]!.soak;
+    const soak = rollout.waves[previous.plan.waveIndex].soak;
     const soaked = previous.plan.soakMs === 0 ? 'no soak' : `soak ${soak} passed`;
     evidence.push(`step ${previous.plan.step} done at ${rfc3339(previous.times.done_at!)}, ${soaked}`);
   }
-  const wave = rollout.waves[next.waveIndex]!;
+  const wave = rollout.waves[next.waveIndex];
   if (next.opensWave && wave.approval) evidence.push(`wave ${wave.name} approved`);
   return evidence.length === 0 ? head : `${head} \u2014 ${evidence.join(', ')}`;
 }

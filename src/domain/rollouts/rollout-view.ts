@@ -132,7 +132,13 @@ export function membersServedOtherwise(before: RolloutSources, after: RolloutSou
     const was = a.get(component);
     const is = b.get(component);
     if (was === is) continue;
-    if (was !== undefined && is !== undefined && was.plan.steps === is.plan.steps && was.effective === is.effective && was.entry === is.entry) {
+    if (
+      was !== undefined &&
+      is !== undefined &&
+      was.plan.steps === is.plan.steps &&
+      was.effective === is.effective &&
+      was.entry === is.entry
+    ) {
       // The same steps and the same entries: only `released` moved, and only the steps between moved with it.
       const [from, to] = [was.rollout.released, is.rollout.released].sort((x, y) => x - y) as [number, number];
       for (const step of is.plan.steps.slice(from, to)) for (const id of step.members) members.add(id);

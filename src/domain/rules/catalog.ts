@@ -15,16 +15,24 @@ export function dependencyProblems(snapshot: Snapshot, entry: PlatformComponent)
       problems.push(problem('self_dependency', at(entry.id, `/depends_on/${index}`), 'depends on itself'));
     } else if (!snapshot.platform_components.has(dep)) {
       problems.push(
-        problem('unknown_dependency', at(entry.id, `/depends_on/${index}`), `depends on "${dep}", which is not in the catalog`, {
-          refersTo: { collection: 'platform_components', id: dep },
-        }),
+        problem(
+          'unknown_dependency',
+          at(entry.id, `/depends_on/${index}`),
+          `depends on "${dep}", which is not in the catalog`,
+          {
+            refersTo: { collection: 'platform_components', id: dep },
+          },
+        ),
       );
     }
   });
   return problems;
 }
 
-/** One problem per cycle, placed at the entry `from` when given (the one a write changed), else at the cycle's smallest id. */
+/**
+ * One problem per cycle, placed at the entry `from` when given (the one a write changed), else at the cycle's smallest
+ * id.
+ */
 export function cycleProblems(snapshot: Snapshot, from?: string): Problem[] {
   const problems: Problem[] = [];
   for (const cycle of dependencyCycles(snapshot)) {
@@ -32,9 +40,14 @@ export function cycleProblems(snapshot: Snapshot, from?: string): Problem[] {
     const start = from === undefined ? 0 : cycle.indexOf(from);
     const path = [...cycle.slice(start), ...cycle.slice(0, start)];
     problems.push(
-      problem('dependency_cycle', at(path[0]!, '/depends_on'), `depends_on forms a cycle: ${[...path, path[0]].join(' -> ')}`, {
-        identity: [...cycle].sort().join(' '),
-      }),
+      problem(
+        'dependency_cycle',
+        at(path[0], '/depends_on'),
+        `depends_on forms a cycle: ${[...path, path[0]].join(' -> ')}`,
+        {
+          identity: [...cycle].sort().join(' '),
+        },
+      ),
     );
   }
   return problems;
@@ -53,7 +66,7 @@ export function dependencyCycles(snapshot: Snapshot): string[][] {
       const seen = state.get(dep);
       if (seen === 'visiting') {
         const cycle = stack.slice(stack.indexOf(dep));
-        const first = cycle.indexOf([...cycle].sort()[0]!);
+        const first = cycle.indexOf([...cycle].sort()[0]);
         cycles.push([...cycle.slice(first), ...cycle.slice(0, first)]);
       } else if (seen === undefined) {
         visit(dep);
@@ -75,5 +88,8 @@ export function unusedEntries(snapshot: Snapshot): Problem[] {
   const uses = analyzeFleet(snapshot).componentUses;
   return [...snapshot.platform_components.keys()]
     .filter((id) => !uses.get(id))
-    .map((id) => ({ ...problem('unused_catalog_entry', at(id, ''), `catalog entry "${id}" is used by no cluster`), severity: 'warning' as const }));
+    .map((id) => ({
+      ...problem('unused_catalog_entry', at(id, ''), `catalog entry "${id}" is used by no cluster`),
+      severity: 'warning' as const,
+    }));
 }

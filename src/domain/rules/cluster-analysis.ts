@@ -46,10 +46,15 @@ export function analyzeCluster(snapshot: Snapshot, cluster: Cluster): ClusterAna
     return known.analysis;
   }
 
-  const counts = REFERENCE_FIELDS.map((field) => cluster[field].filter((ref) => snapshot[field].has(ref.id)).length) as [number, number, number];
-  const problems = [...danglingReferences(snapshot, cluster), ...strayPatches(cluster), ...responseSizeProblems(snapshot, cluster, counts)];
+  const counts = REFERENCE_FIELDS.map(
+    (field) => cluster[field].filter((ref) => snapshot[field].has(ref.id)).length,
+  ) as [number, number, number];
+  const problems = [
+    ...danglingReferences(snapshot, cluster),
+    ...strayPatches(cluster),
+    ...responseSizeProblems(snapshot, cluster, counts),
+  ];
   const analysis = { counts, problems };
   remembered.set(cluster, { maps, deps, analysis });
   return analysis;
 }
-

@@ -66,7 +66,11 @@ export function analyzeFleetAfresh(snapshot: Snapshot): FleetAnalysis {
 }
 
 function sameDefinitions(a: Snapshot, b: Snapshot): boolean {
-  return a.platform_components === b.platform_components && a.namespaces === b.namespaces && a.rolebindings === b.rolebindings;
+  return (
+    a.platform_components === b.platform_components &&
+    a.namespaces === b.namespaces &&
+    a.rolebindings === b.rolebindings
+  );
 }
 
 const EMPTY_LIST_BYTES = '{"inputs":[]}'.length;
@@ -157,7 +161,13 @@ function finish(snapshot: Snapshot, parts: Tally): Analysed {
   return {
     snapshot,
     withProblems: parts.withProblems,
-    fleet: { problems, counts: parts.counts, total: parts.total, componentUses: parts.uses, listBytes: parts.listBytes },
+    fleet: {
+      problems,
+      counts: parts.counts,
+      total: parts.total,
+      componentUses: parts.uses,
+      listBytes: parts.listBytes,
+    },
   };
 }
 

@@ -24,7 +24,8 @@ export function fleetListProblems(snapshot: Snapshot): Problem[] {
       ...problem(
         'fleet_list_large',
         { field: '' },
-        `the unfiltered clusters listing is ${bytes} bytes, ${share}% of the 900 KiB limit${over ? ': it answers 422 response_too_large' : ''}; read it with ?shard=<i>/<n> or ?environment=`,
+        `the unfiltered clusters listing is ${bytes} bytes, ${share}% of the 900 KiB ` +
+          `limit${over ? ': it answers 422 response_too_large' : ''}; read it with ?shard=<i>/<n> or ?environment=`,
       ),
       severity: 'warning',
     },

@@ -80,7 +80,12 @@ export function checkRevision(snapshot: Snapshot): Problem[] {
  * not re-checked: a write of one record cannot change their answers, except through a
  * definition they use, whose growth is checked against each of them.
  */
-export function checkRecordChange(before: Snapshot, after: Snapshot, collection: Collection, record: AnyRecord): Problem[] {
+export function checkRecordChange(
+  before: Snapshot,
+  after: Snapshot,
+  collection: Collection,
+  record: AnyRecord,
+): Problem[] {
   switch (collection) {
     case 'clusters':
       return checkCluster(after, record as Cluster);
@@ -89,13 +94,28 @@ export function checkRecordChange(before: Snapshot, after: Snapshot, collection:
         ...[ociUrlProblem(record as PlatformComponent)].filter((p) => p !== undefined),
         ...dependencyProblems(after, record as PlatformComponent),
         ...cycleProblems(after, record.id),
-        ...responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id)),
+        ...responsesGrownTooLarge(
+          before,
+          after,
+          collection,
+          record.id,
+          referencingClusters(after, collection, record.id),
+        ),
       ];
     case 'namespaces':
     case 'rolebindings':
-      return responsesGrownTooLarge(before, after, collection, record.id, referencingClusters(after, collection, record.id));
+      return responsesGrownTooLarge(
+        before,
+        after,
+        collection,
+        record.id,
+        referencingClusters(after, collection, record.id),
+      );
     case 'rollouts':
-      return [...checkRolloutsOfComponent(after, (record as Rollout).component), ...rolloutAnswersTooLarge(before, after)];
+      return [
+        ...checkRolloutsOfComponent(after, (record as Rollout).component),
+        ...rolloutAnswersTooLarge(before, after),
+      ];
   }
 }
 
@@ -113,7 +133,11 @@ function rolloutAnswersTooLarge(before: Snapshot, after: Snapshot): Problem[] {
     const now = analyzeCluster(after, cluster).problems.filter((p) => p.code === 'response_too_large');
     if (now.length === 0) continue;
     const previous = before.clusters.get(id);
-    const was = new Set(previous ? analyzeCluster(before, previous).problems.map((p) => p.code === 'response_too_large' && p.identity) : []);
+    const was = new Set(
+      previous
+        ? analyzeCluster(before, previous).problems.map((p) => p.code === 'response_too_large' && p.identity)
+        : [],
+    );
     problems.push(...now.filter((p) => !was.has(p.identity)));
   }
   return problems;
@@ -125,14 +149,19 @@ function rolloutAnswersTooLarge(before: Snapshot, after: Snapshot): Problem[] {
  * its component, the rollouts of a catalog entry, and those of the components a cluster
  * references (its membership in their waves, the number of their steps). None without rollouts.
  */
-export function checkRolloutsAround(snapshot: Snapshot, collection: Collection, records: readonly (AnyRecord | undefined)[]): Problem[] {
+export function checkRolloutsAround(
+  snapshot: Snapshot,
+  collection: Collection,
+  records: readonly (AnyRecord | undefined)[],
+): Problem[] {
   if (snapshot.rollouts.size === 0) return [];
   const components = new Set<string>();
   for (const record of records) {
     if (record === undefined) continue;
     if (collection === 'rollouts') components.add((record as Rollout).component);
     else if (collection === 'platform_components') components.add(record.id);
-    else if (collection === 'clusters') for (const ref of (record as Cluster).platform_components) components.add(ref.id);
+    else if (collection === 'clusters')
+      for (const ref of (record as Cluster).platform_components) components.add(ref.id);
   }
   const used = new Set([...snapshot.rollouts.values()].map((r) => r.component));
   return [...components].filter((c) => used.has(c)).flatMap((c) => checkRolloutsOfComponent(snapshot, c));

@@ -14,7 +14,8 @@ export function componentIdsNotDnsLabels(snapshot: Snapshot): Problem[] {
       ...problem(
         'component_id_not_dns_label',
         { record: { collection: 'platform_components', id }, field: '/id' },
-        `"${id}" is not a DNS-1123 label (lowercase letters, digits and -, at most 63): templates that build resource names from it may fail`,
+        `"${id}" is not a DNS-1123 label (lowercase letters, digits and -, at most 63): templates that build ` +
+          `resource names from it may fail`,
       ),
       severity: 'warning',
     });

@@ -22,7 +22,8 @@ export function ociUrlProblem(entry: PlatformComponent): Problem | undefined {
   return problem(
     'oci_url_scheme',
     { record: { collection: 'platform_components', id: entry.id }, field: '/oci_url' },
-    `must be a URL whose scheme is oci, https or http, with a host (oci://registry.example.com/charts, https://charts.example.com); ${shown} is not`,
+    `must be a URL whose scheme is oci, https or http, with a host (oci://registry.example.com/charts, ` +
+      `https://charts.example.com); ${shown} is not`,
     // The same record with the same value is the same problem; another value is a new one.
     { identity: `oci_url:${url}` },
   );

@@ -11,8 +11,15 @@ import type { Collection } from '../records.ts';
 import { dedupe, escapePointer, partProblems, RECORD_SCHEMAS, validateRecord } from './record-schema.ts';
 import { isKeywiseObject, keySchema, requiredKeys, resolveRef, type SchemaNode } from './schema-shape.ts';
 
-/** The problems of `record` (valid before the patch whose shape is `shape`, patched since), as validateRecord would find them. */
-export function patchedRecordProblems(collection: Collection, record: Record<string, unknown>, shape: PatchShape): Problem[] {
+/**
+ * The problems of `record` (valid before the patch whose shape is `shape`, patched since), as validateRecord would find
+ * them.
+ */
+export function patchedRecordProblems(
+  collection: Collection,
+  record: Record<string, unknown>,
+  shape: PatchShape,
+): Problem[] {
   const root = RECORD_SCHEMAS[collection] as SchemaNode;
   // A rollout has rules beyond its schema (../rollouts/rollout-normalize.ts), and is small.
   if (collection === 'rollouts' || !isKeywiseObject(root)) {
@@ -30,7 +37,14 @@ export function patchedRecordProblems(collection: Collection, record: Record<str
  * required keys of its objects checked here, since the schema the parts are checked with
  * leaves them out.
  */
-function touchedParts(root: SchemaNode, node: SchemaNode, value: Record<string, unknown>, shape: PatchShape, path: string, missing: Problem[]): Record<string, unknown> {
+function touchedParts(
+  root: SchemaNode,
+  node: SchemaNode,
+  value: Record<string, unknown>,
+  shape: PatchShape,
+  path: string,
+  missing: Problem[],
+): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
   const required = requiredKeys(node);
   for (const [key, what] of shape) {
@@ -41,7 +55,10 @@ function touchedParts(root: SchemaNode, node: SchemaNode, value: Record<string, 
     }
     const child = keySchema(root, node, key);
     const keywise = typeof child === 'object' && isKeywiseObject(child);
-    const part = what !== 'set' && keywise && isObject(value[key]) ? touchedParts(root, child, value[key], what, at, missing) : value[key];
+    const part =
+      what !== 'set' && keywise && isObject(value[key])
+        ? touchedParts(root, child, value[key], what, at, missing)
+        : value[key];
     if (what === 'set' && keywise) requiredOfWhole(root, child, value[key], at, missing);
     Object.defineProperty(parts, key, { value: part, enumerable: true, writable: true, configurable: true });
   }
@@ -51,10 +68,12 @@ function touchedParts(root: SchemaNode, node: SchemaNode, value: Record<string, 
 /** The required keys of every keywise object in a value set whole, as the whole schema would check them. */
 function requiredOfWhole(root: SchemaNode, node: SchemaNode, value: unknown, path: string, missing: Problem[]): void {
   if (!isObject(value)) return;
-  for (const key of requiredKeys(node)) if (!Object.hasOwn(value, key)) missing.push(missingField(`${path}/${escapePointer(key)}`, key));
+  for (const key of requiredKeys(node))
+    if (!Object.hasOwn(value, key)) missing.push(missingField(`${path}/${escapePointer(key)}`, key));
   for (const [key, child] of Object.entries(value)) {
     const schema = keySchema(root, node, key);
-    if (typeof schema === 'object' && isKeywiseObject(schema)) requiredOfWhole(root, schema, child, `${path}/${escapePointer(key)}`, missing);
+    if (typeof schema === 'object' && isKeywiseObject(schema))
+      requiredOfWhole(root, schema, child, `${path}/${escapePointer(key)}`, missing);
   }
 }
 

@@ -22,12 +22,18 @@ export function isWindowsReservedName(id: string): boolean {
 }
 
 export function reservedNameMessage(collection: Collection, id: string): string {
-  const device = id.split('.')[0]!.toUpperCase();
-  return `"${id}" cannot be a file name on Windows (${device} is a device name there, with any extension), so ${collection}/${id}.yaml could not be checked out`;
+  const device = id.split('.')[0].toUpperCase();
+  return (
+    `"${id}" cannot be a file name on Windows (${device} is a device name there, with any extension), so ` +
+    `${collection}/${id}.yaml could not be checked out`
+  );
 }
 
 export function caseClashMessage(collection: Collection, id: string, existing: string): string {
-  return `"${id}" differs only in case from ${collection} id "${existing}": on a case-insensitive file system (macOS, Windows) ${collection}/${existing}.yaml and ${collection}/${id}.yaml are one file`;
+  return (
+    `"${id}" differs only in case from ${collection} id "${existing}": on a case-insensitive file system ` +
+    `(macOS, Windows) ${collection}/${existing}.yaml and ${collection}/${id}.yaml are one file`
+  );
 }
 
 /**
@@ -72,7 +78,12 @@ function scan(records: ReadonlyMap<string, unknown>): IdScan {
  * under the same id change nothing here): its scan is `before`'s, adjusted, when that is
  * known. Ids of note are rare, so this copies little or nothing.
  */
-export function carryIdScan(before: ReadonlyMap<string, unknown>, after: ReadonlyMap<string, unknown>, added: readonly string[], removed: readonly string[]): void {
+export function carryIdScan(
+  before: ReadonlyMap<string, unknown>,
+  after: ReadonlyMap<string, unknown>,
+  added: readonly string[],
+  removed: readonly string[],
+): void {
   const known = scans.get(before);
   if (!known || scans.has(after)) return;
   const noted = (id: string) => UPPER_CASE.test(id) || isWindowsReservedName(id);
@@ -104,7 +115,10 @@ export function caseTwin(records: ReadonlyMap<string, unknown>, id: string): str
   return caseTwins(records, id)[0];
 }
 
-/** Every id of `records` other than `id` that differs from it only in case: the all-lower-case one first, the rest in id order. */
+/**
+ * Every id of `records` other than `id` that differs from it only in case: the all-lower-case one first, the rest in id
+ * order.
+ */
 export function caseTwins(records: ReadonlyMap<string, unknown>, id: string): string[] {
   const folded = id.toLowerCase();
   const others = (scan(records).mixedCase.get(folded) ?? []).filter((other) => other !== id);
@@ -121,16 +135,29 @@ function collectionProblems(collection: Collection, records: ReadonlyMap<string,
   const { mixedCase, reserved } = scan(records);
   // In id order, however the scan was made.
   for (const [folded, ids] of [...mixedCase].sort(([a], [b]) => compareIds(a, b))) {
-    // The ids of one file name in id order (the all-lower-case one sorts last); each one after the first clashes with it.
+    // The ids of one file name in id order (the all-lower-case one sorts last); each one after the first clashes with
+    // it.
     const all = records.has(folded) ? [...ids, folded] : ids;
-    const first = all[0]!;
+    const first = all[0];
     for (const id of all.slice(1)) {
       const at = { record: { collection, id }, field: '/id' };
-      problems.push({ ...problem('id_case_clash', at, caseClashMessage(collection, id, first), { refersTo: { collection, id: first } }), severity: 'warning' });
+      problems.push({
+        ...problem('id_case_clash', at, caseClashMessage(collection, id, first), {
+          refersTo: { collection, id: first },
+        }),
+        severity: 'warning',
+      });
     }
   }
   for (const id of reserved) {
-    problems.push({ ...problem('reserved_file_name', { record: { collection, id }, field: '/id' }, reservedNameMessage(collection, id)), severity: 'warning' });
+    problems.push({
+      ...problem(
+        'reserved_file_name',
+        { record: { collection, id }, field: '/id' },
+        reservedNameMessage(collection, id),
+      ),
+      severity: 'warning',
+    });
   }
   problemsOf.set(records, problems);
   return problems;

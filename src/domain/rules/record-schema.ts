@@ -16,7 +16,13 @@ import type {
 } from '../records.ts';
 import { normalizeRollout } from '../rollouts/rollout-normalize.ts';
 import { canonicalRollout } from '../rollouts/rollout-record.ts';
-import { clusterSchema, componentSchema, namespaceSchema, rolebindingSchema, rolloutSchema } from '../schema-documents.ts';
+import {
+  clusterSchema,
+  componentSchema,
+  namespaceSchema,
+  rolebindingSchema,
+  rolloutSchema,
+} from '../schema-documents.ts';
 import { type Problem, problem } from '../problem.ts';
 import {
   AJV_OPTIONS,
@@ -74,10 +80,16 @@ export function validateRecord<C extends Collection>(
   options: { inPlace?: boolean } = {},
 ): ValidationResult<RecordOf[C]> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, problems: [problem('wrong_type', { field: '' }, 'must be an object (a mapping of field names to values)')] };
+    return {
+      ok: false,
+      problems: [problem('wrong_type', { field: '' }, 'must be an object (a mapping of field names to values)')],
+    };
   }
   if (collection === 'rollouts') return normalizeRollout(input, options) as ValidationResult<RecordOf[C]>;
   const copy = options.inPlace ? input : structuredClone(input);
+  // The assertion is needed (a generic C is not narrowed by the test above); the linter's
+  // TypeScript, another version than tsc, finds it unnecessary.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const validate = validators[collection as Exclude<Collection, 'rollouts'>];
   if (!validate(copy)) return { ok: false, problems: schemaProblems(validate.errors ?? []) };
   return { ok: true, record: canonicalize(collection, copy as RecordOf[C]) };
@@ -126,14 +138,12 @@ function canonicalCluster(c: Cluster): Cluster {
     environment: c.environment,
     credential_generation: c.credential_generation,
     receiver_url: c.receiver_url ?? null,
-    platform_components: c.platform_components.map(
-      (ref): ComponentRef => ({
-        id: ref.id,
-        enabled: ref.enabled,
-        oci_tag: ref.oci_tag ?? null,
-        component_path: ref.component_path ?? null,
-      }),
-    ),
+    platform_components: c.platform_components.map((ref): ComponentRef => ({
+      id: ref.id,
+      enabled: ref.enabled,
+      oci_tag: ref.oci_tag ?? null,
+      component_path: ref.component_path ?? null,
+    })),
     namespaces: c.namespaces.map((n) => ({ id: n.id })),
     rolebindings: c.rolebindings.map((b) => ({ id: b.id })),
     patches: Object.fromEntries(Object.entries(c.patches).map(([component, values]) => [component, { ...values }])),

@@ -1,6 +1,7 @@
 // Rules: what a cluster refers to exists (catalog entries, namespace and rolebinding
 // definitions), and its patches are for components it references. The read endpoints skip a
-// reference to a missing definition, as the read contract says (docs/decisions/0016-read-contract-and-consumer.md); whether one is an error is for
+// reference to a missing definition, as the read contract says (docs/decisions/0016-read-contract-and-consumer.md);
+// whether one is an error is for
 // the judge to say (domain/judge.ts), so it is reported as one here.
 import { type Problem, problem } from '../problem.ts';
 import type { Cluster, DefinitionCollection } from '../records.ts';
@@ -33,7 +34,10 @@ export function strayPatches(cluster: Cluster): Problem[] {
     .map((component) =>
       problem(
         'stray_patch',
-        { record: { collection: 'clusters', id: cluster.id }, field: `/patches/${component.replaceAll('~', '~0').replaceAll('/', '~1')}` },
+        {
+          record: { collection: 'clusters', id: cluster.id },
+          field: `/patches/${component.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        },
         `patches component "${component}", which the cluster does not reference in platform_components`,
         { identity: component },
       ),

@@ -19,8 +19,16 @@ export const NEAR_LIMIT_SHARE = 0.9;
 export const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 
 /** The read endpoint whose answer a definition of each collection appears in. */
-export const ENDPOINT_OF = { platform_components: 'platform-components', namespaces: 'namespaces', rolebindings: 'rolebindings' } as const;
-const FIELD_OF = { 'platform-components': 'platform_components', namespaces: 'namespaces', rolebindings: 'rolebindings' } as const;
+export const ENDPOINT_OF = {
+  platform_components: 'platform-components',
+  namespaces: 'namespaces',
+  rolebindings: 'rolebindings',
+} as const;
+const FIELD_OF = {
+  'platform-components': 'platform_components',
+  namespaces: 'namespaces',
+  rolebindings: 'rolebindings',
+} as const;
 
 export function responseBytes(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): number {
   return Buffer.byteLength(JSON.stringify({ inputs: PER_CLUSTER_ENDPOINTS[endpoint](snapshot, cluster) }));
@@ -62,7 +70,13 @@ export function responseBound(snapshot: Snapshot, cluster: Cluster, endpoint: Pe
     const found = (snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id);
     // A catalog entry as this cluster is served it: a rollout's set may make it longer.
     const def = view && found ? effectiveComponent(view, cluster, ref, found as PlatformComponent) : found;
-    total += (def ? definitionBytes(def) : 0) + text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
+    total +=
+      (def ? definitionBytes(def) : 0) +
+      text(ref.id) +
+      text(ref.oci_tag) +
+      text(ref.component_path) +
+      block +
+      KEYS_PER_ITEM;
   }
   return total;
 }
@@ -86,7 +100,8 @@ function nearLimit(clusterId: string, endpoint: PerClusterEndpoint, bytes: numbe
     ...problem(
       'response_near_limit',
       { record: { collection: 'clusters', id: clusterId }, field: '' },
-      `its ${endpoint} response is ${bytes} bytes, ${Math.floor((100 * bytes) / MAX_RESPONSE_BYTES)}% of the consumer's 900 KiB limit ` +
+      `its ${endpoint} response is ${bytes} bytes, ${Math.floor((100 * bytes) / MAX_RESPONSE_BYTES)}% of the ` +
+        `consumer's 900 KiB limit ` +
         `(${MAX_RESPONSE_BYTES} bytes); past it the cluster gets no answer it can read`,
       { identity: endpoint },
     ),
@@ -106,13 +121,14 @@ export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster, count
       if (bytes >= MAX_RESPONSE_BYTES) problems.push(tooLarge(cluster.id, endpoint, bytes));
       else if (bytes >= NEAR_LIMIT_SHARE * MAX_RESPONSE_BYTES) problems.push(nearLimit(cluster.id, endpoint, bytes));
     }
-    const count = counts[index]!;
+    const count = counts[index];
     if (count > CONSUMER_DEFAULT_LIMIT) {
       problems.push({
         ...problem(
           'too_many_inputs',
           { record: { collection: 'clusters', id: cluster.id }, field: '' },
-          `its ${endpoint} response has ${count} inputs; the consumer keeps only ${CONSUMER_DEFAULT_LIMIT} unless its ResourceSetInputProvider raises spec.filter.limit`,
+          `its ${endpoint} response has ${count} inputs; the consumer keeps only ${CONSUMER_DEFAULT_LIMIT} unless ` +
+            `its ResourceSetInputProvider raises spec.filter.limit`,
           { identity: endpoint },
         ),
         severity: 'warning',
@@ -144,7 +160,8 @@ export function responsesGrownTooLarge(
     if (responseBound(after, cluster, endpoint) < MAX_RESPONSE_BYTES) continue;
     const bytes = responseBytes(after, cluster, endpoint);
     const previous = before.clusters.get(clusterId);
-    if (bytes < MAX_RESPONSE_BYTES || (previous && responseBytes(before, previous, endpoint) >= MAX_RESPONSE_BYTES)) continue;
+    if (bytes < MAX_RESPONSE_BYTES || (previous && responseBytes(before, previous, endpoint) >= MAX_RESPONSE_BYTES))
+      continue;
     problems.push({ ...tooLarge(clusterId, endpoint, bytes), refersTo: { collection, id } });
   }
   return problems;

@@ -27,13 +27,17 @@ export function compileRecordSchema(schema: object): ValidateFunction {
 // Ajv reports a failed `pattern` as the regex itself; people need the rule in words.
 const PATTERN_MESSAGES: Record<string, string> = {
   [(clusterSchema.definitions.id as { pattern: string }).pattern]: `must be ${ID_RULE}`,
-  [clusterSchema.properties.cluster_dns.pattern]: 'must be a valid DNS hostname (labels of letters, digits and -, separated by dots)',
+  [clusterSchema.properties.cluster_dns.pattern]:
+    'must be a valid DNS hostname (labels of letters, digits and -, separated by dots)',
   [namespaceSchema.properties.id.pattern]:
-    'must be a DNS-1123 label: lowercase letters, digits and -, starting and ending with a letter or digit, at most 63 characters',
+    'must be a DNS-1123 label: lowercase letters, digits and -, starting and ending with a letter or digit, at most ' +
+    '63 characters',
   [namespaceSchema.definitions.key.pattern]:
-    'must be a Kubernetes key: an optional DNS subdomain prefix and "/", then a name of at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit',
+    'must be a Kubernetes key: an optional DNS subdomain prefix and "/", then a name of at most 63 letters, digits, ' +
+    '-, _ and ., starting and ending with a letter or digit',
   [(namespaceSchema.definitions.labels.additionalProperties as { pattern: string }).pattern]:
-    'must be a Kubernetes label value: at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit',
+    'must be a Kubernetes label value: at most 63 letters, digits, -, _ and ., starting and ending with a letter or ' +
+    'digit',
   [(clusterSchema.properties.patches.additionalProperties.propertyNames as { pattern: string }).pattern]:
     'must be a ConfigMap key: letters, digits, -, _ and . (a dotted key is a Helm value path), and not __proto__',
 };
@@ -45,16 +49,28 @@ function describeError(e: ErrorObject): Problem | undefined {
   if (e.keyword === 'propertyNames') return undefined;
   if (key !== undefined) {
     const rule = e.keyword === 'pattern' ? PATTERN_MESSAGES[(e.params as { pattern: string }).pattern] : e.message;
-    return problem('invalid_key', { field: `${e.instancePath}/${escapePointer(key)}` }, `has an invalid key "${key}": it ${rule ?? 'is not allowed'}`);
+    return problem(
+      'invalid_key',
+      { field: `${e.instancePath}/${escapePointer(key)}` },
+      `has an invalid key "${key}": it ${rule ?? 'is not allowed'}`,
+    );
   }
   switch (e.keyword) {
     case 'additionalProperties': {
       const field = (e.params as { additionalProperty: string }).additionalProperty;
-      return problem('unknown_field', { field: `${e.instancePath}/${escapePointer(field)}` }, `unknown field "${field}"`);
+      return problem(
+        'unknown_field',
+        { field: `${e.instancePath}/${escapePointer(field)}` },
+        `unknown field "${field}"`,
+      );
     }
     case 'required': {
       const field = (e.params as { missingProperty: string }).missingProperty;
-      return problem('missing_field', { field: `${e.instancePath}/${escapePointer(field)}` }, `missing required field "${field}"`);
+      return problem(
+        'missing_field',
+        { field: `${e.instancePath}/${escapePointer(field)}` },
+        `missing required field "${field}"`,
+      );
     }
     case 'enum': {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.join(', ');
@@ -67,11 +83,18 @@ function describeError(e: ErrorObject): Problem | undefined {
     case 'type': {
       const expected = String((e.params as { type: string | string[] }).type).replace(',', ' or ');
       // YAML reads 3, true and 1.10 as numbers and booleans; patches and labels need strings.
-      const hint = expected === 'string' && (typeof e.data === 'number' || typeof e.data === 'boolean') ? ` (quote it: "${String(e.data)}")` : '';
+      const hint =
+        expected === 'string' && (typeof e.data === 'number' || typeof e.data === 'boolean')
+          ? ` (quote it: "${String(e.data)}")`
+          : '';
       return problem('wrong_type', { field: e.instancePath }, `must be a ${expected}${hint}`);
     }
     case 'maxLength':
-      return problem('invalid_value', { field: e.instancePath }, `must be at most ${(e.params as { limit: number }).limit} characters long`);
+      return problem(
+        'invalid_value',
+        { field: e.instancePath },
+        `must be at most ${(e.params as { limit: number }).limit} characters long`,
+      );
     default:
       return problem('invalid_value', { field: e.instancePath }, e.message ?? 'is invalid');
   }
@@ -103,4 +126,3 @@ export function dedupe(problems: Problem[]): Problem[] {
     return true;
   });
 }
-

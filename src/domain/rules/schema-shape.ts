@@ -34,7 +34,8 @@ export function resolveRef(root: SchemaNode, node: SchemaNode): SchemaNode {
   if (typeof ref !== 'string') return node;
   if (!ref.startsWith('#/')) throw new Error(`schema: only local references are supported, got ${ref}`);
   let target: unknown = root;
-  for (const part of ref.slice(2).split('/')) target = (target as SchemaNode)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+  for (const part of ref.slice(2).split('/'))
+    target = (target as SchemaNode)[part.replaceAll('~1', '/').replaceAll('~0', '~')];
   if (target === null || typeof target !== 'object') throw new Error(`schema: ${ref} does not resolve`);
   const { $ref: _ref, ...siblings } = node;
   return resolveRef(root, { ...(target as SchemaNode), ...siblings });
@@ -49,7 +50,7 @@ export function isKeywiseObject(node: SchemaNode): boolean {
 /** The schema of one key's value in a keywise object: its property, or the additional properties' schema. */
 export function keySchema(root: SchemaNode, node: SchemaNode, key: string): SchemaNode | boolean {
   const properties = node.properties as Record<string, SchemaNode> | undefined;
-  if (properties && Object.hasOwn(properties, key)) return resolveRef(root, properties[key]!);
+  if (properties && Object.hasOwn(properties, key)) return resolveRef(root, properties[key]);
   const additional = node.additionalProperties;
   if (additional === undefined || additional === true) return true;
   if (additional === false) return false;
@@ -74,7 +75,9 @@ export function withoutReachableRequired(root: SchemaNode): SchemaNode {
     const { required: _required, ...rest } = resolved;
     const out: SchemaNode = { ...rest };
     if (rest.properties) {
-      out.properties = Object.fromEntries(Object.entries(rest.properties as Record<string, SchemaNode>).map(([key, child]) => [key, strip(child)]));
+      out.properties = Object.fromEntries(
+        Object.entries(rest.properties as Record<string, SchemaNode>).map(([key, child]) => [key, strip(child)]),
+      );
     }
     if (rest.additionalProperties !== undefined && typeof rest.additionalProperties === 'object') {
       out.additionalProperties = strip(rest.additionalProperties as SchemaNode);

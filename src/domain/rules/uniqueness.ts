@@ -8,7 +8,11 @@ export const REFERENCE_FIELDS = ['platform_components', 'namespaces', 'rolebindi
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number];
 
 export function duplicateId(collection: Collection, id: string): Problem {
-  return problem('duplicate_id', { record: { collection, id }, field: '' }, `${collection} id "${id}" is defined twice`);
+  return problem(
+    'duplicate_id',
+    { record: { collection, id }, field: '' },
+    `${collection} id "${id}" is defined twice`,
+  );
 }
 
 export function duplicateClusterDns(cluster: Cluster, other: Cluster): Problem {

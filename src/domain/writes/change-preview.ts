@@ -21,7 +21,13 @@ export const PREVIEW_LABELS = { base: 'served', head: 'change set' } as const;
  * guard off, so that a set the guard refuses still shows what it would do); `sources`: which
  * file each record of `before` came from, so that problems name it.
  */
-export function previewChangeSet(before: Snapshot, after: Snapshot, request: ChangeSetRequest, sources: ReadonlyMap<string, string>, retired?: ReadonlyMap<string, number>): DiffReport {
+export function previewChangeSet(
+  before: Snapshot,
+  after: Snapshot,
+  request: ChangeSetRequest,
+  sources: ReadonlyMap<string, string>,
+  retired?: ReadonlyMap<string, number>,
+): DiffReport {
   return runSteps(previewChangeSetSteps(before, after, request, sources, retired));
 }
 

@@ -65,7 +65,10 @@ export interface ChangeSetRequest {
 }
 
 /** What a change set did to one record, from the revision it started from to the one it made. */
-export type ChangedRecord = Pick<AppliedWrite, 'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'>;
+export type ChangedRecord = Pick<
+  AppliedWrite,
+  'action' | 'collection' | 'id' | 'record' | 'previous' | 'changedFields'
+>;
 
 /** A refused set: why, and which write (counted from 0). */
 export type ChangeSetRefusal = WriteRefusal & { index: number };
@@ -105,12 +108,20 @@ export function changeSetAllowsShrink(request: Pick<ChangeSetRequest, 'message' 
   return request.writes.length <= 1 || allowsShrink(request.message ?? '');
 }
 
-export function applyChangeSet(snapshot: Snapshot, request: ChangeSetRequest, options: ApplyOptions = {}): ChangeSetResult {
+export function applyChangeSet(
+  snapshot: Snapshot,
+  request: ChangeSetRequest,
+  options: ApplyOptions = {},
+): ChangeSetResult {
   return runSteps(changeSetSteps(snapshot, request, options));
 }
 
 /** applyChangeSet in steps: a pause after each write, and after each record made and judged. */
-export function* changeSetSteps(snapshot: Snapshot, request: ChangeSetRequest, options: ApplyOptions = {}): Steps<ChangeSetResult> {
+export function* changeSetSteps(
+  snapshot: Snapshot,
+  request: ChangeSetRequest,
+  options: ApplyOptions = {},
+): Steps<ChangeSetResult> {
   const records = new SetRecords(snapshot);
   for (const [index, write] of request.writes.entries()) {
     const refusal = stageWrite(records, write, index);
@@ -131,10 +142,16 @@ export function* changeSetSteps(snapshot: Snapshot, request: ChangeSetRequest, o
   }
   if (changed.length === 0) return { ok: true, snapshot, touched, changes: [], unchanged: true };
   // The writes' own checks keep a DNS name or a reference from being taken twice: this cannot refuse.
-  const built = yield* withRecordsInSteps(snapshot, changed.map((c) => c.change), snapshot.revision);
+  const built = yield* withRecordsInSteps(
+    snapshot,
+    changed.map((c) => c.change),
+    snapshot.revision,
+  );
   if (!built.ok) {
-    const on = built.problems[0]!.at.record!;
-    const draft = changed.find((c) => c.change.collection === on.collection && c.change.id === on.id)?.draft ?? changed.at(-1)!.draft;
+    const on = built.problems[0].at.record!;
+    const draft =
+      changed.find((c) => c.change.collection === on.collection && c.change.id === on.id)?.draft ??
+      changed.at(-1)!.draft;
     return { ok: false, refusal: { ...invalidRecord(on.collection, on.id, built.problems), index: draft.last } };
   }
   const after = built.snapshot;
@@ -155,7 +172,15 @@ export function* changeSetSteps(snapshot: Snapshot, request: ChangeSetRequest, o
     const guard = shrinkGuard(after, snapshot);
     if (guard.length > 0) {
       const message = guard.map((p) => p.message).join('; ');
-      return { ok: false, refusal: { reason: 'invalid', message: `the change set would shrink the fleet: ${message}`, problems: guard, index: request.writes.length - 1 } };
+      return {
+        ok: false,
+        refusal: {
+          reason: 'invalid',
+          message: `the change set would shrink the fleet: ${message}`,
+          problems: guard,
+          index: request.writes.length - 1,
+        },
+      };
     }
   }
   return { ok: true, snapshot: after, touched, changes, unchanged: false };
@@ -170,25 +195,43 @@ function* finalRecord(draft: Draft): Steps<{ change: ChangedRecord | undefined }
   const { key, previous } = draft;
   const { collection, id } = key;
   if (draft.record === null) {
-    return { change: previous === undefined ? undefined : { action: 'delete', collection, id, record: null, previous, changedFields: Object.keys(previous) } };
+    return {
+      change:
+        previous === undefined
+          ? undefined
+          : { action: 'delete', collection, id, record: null, previous, changedFields: Object.keys(previous) },
+    };
   }
   const validated = validateRecord(collection, draft.record);
   if (!validated.ok) return { refusal: invalidRecord(collection, id, validated.problems) };
   yield;
-  const record = deepFreeze(validated.record as AnyRecord);
+  const record = deepFreeze(validated.record);
   // Its ETag is in the answer: worked out here, in the set's steps, rather than all at once there.
   recordEtag(record);
   yield;
-  if (previous === undefined) return { change: { action: 'create', collection, id, record, previous, changedFields: Object.keys(record) } };
+  if (previous === undefined)
+    return { change: { action: 'create', collection, id, record, previous, changedFields: Object.keys(record) } };
   const changedFields = changedTopLevelFields(previous, record);
-  return { change: changedFields.length === 0 ? undefined : { action: 'update', collection, id, record, previous, changedFields } };
+  return {
+    change:
+      changedFields.length === 0 ? undefined : { action: 'update', collection, id, record, previous, changedFields },
+  };
 }
 
 /** The one write of a set of one, as it was applied. */
 export function singleWrite(result: AppliedChangeSet): AppliedWrite {
-  const { collection, id } = result.touched[0]!;
+  const { collection, id } = result.touched[0];
   const change = result.changes[0];
   if (change) return { ...change, snapshot: result.snapshot, unchanged: false };
   const record = result.snapshot[collection].get(id) as AnyRecord;
-  return { action: 'update', collection, id, record, previous: record, changedFields: [], snapshot: result.snapshot, unchanged: true };
+  return {
+    action: 'update',
+    collection,
+    id,
+    record,
+    previous: record,
+    changedFields: [],
+    snapshot: result.snapshot,
+    unchanged: true,
+  };
 }

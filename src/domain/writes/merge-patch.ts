@@ -7,8 +7,6 @@
 // value silently or swap the result's prototype for an object one. Defined as an own property,
 // the key reaches validation, which refuses it by name like any other invalid key.
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -29,7 +27,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 }
 
 function clone(value: unknown): unknown {
-  return value === undefined ? undefined : (structuredClone(value) as Json);
+  return value === undefined ? undefined : structuredClone(value);
 }
 
 /**
@@ -43,7 +41,10 @@ export function patchShape(target: unknown, patch: Record<string, unknown>): Pat
   const shape = new Map<string, 'removed' | 'set' | PatchShape>();
   for (const [key, value] of Object.entries(patch)) {
     const current = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
-    shape.set(key, value === null ? 'removed' : isObject(value) && isObject(current) ? patchShape(current, value) : 'set');
+    shape.set(
+      key,
+      value === null ? 'removed' : isObject(value) && isObject(current) ? patchShape(current, value) : 'set',
+    );
   }
   return shape;
 }
@@ -55,7 +56,11 @@ export function patchShape(target: unknown, patch: Record<string, unknown>): Pat
  * it is changed, once, and owned from then on. What the patch sets is copied, so the patch
  * itself is never shared.
  */
-export function mergePatchInto(target: Record<string, unknown>, patch: Record<string, unknown>, owned: WeakSet<object>): void {
+export function mergePatchInto(
+  target: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  owned: WeakSet<object>,
+): void {
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) {
       delete target[key];

@@ -65,7 +65,12 @@ export class SetRecords {
       draft.record = record;
       draft.last = index;
     } else {
-      this.#drafts.set(name, { key: { collection, id }, previous: this.base[collection].get(id) as AnyRecord | undefined, record, last: index });
+      this.#drafts.set(name, {
+        key: { collection, id },
+        previous: this.base[collection].get(id),
+        record,
+        last: index,
+      });
     }
   }
 

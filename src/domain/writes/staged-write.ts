@@ -25,7 +25,10 @@ import type { DraftRecord, SetRecords } from './set-records.ts';
 import { invalidRecord } from './write-rules.ts';
 import type { WriteRefusal, WriteRequest } from './write-request.ts';
 
-/** Applies write number `index` to `records`; or says why it cannot be, and leaves them half changed (the set is refused). */
+/**
+ * Applies write number `index` to `records`; or says why it cannot be, and leaves them half changed (the set is
+ * refused).
+ */
 export function stageWrite(records: SetRecords, request: WriteRequest, index: number): WriteRefusal | undefined {
   const { collection } = request;
   const id = request.kind === 'create' ? createId(request.collection, request.body) : request.id;
@@ -38,12 +41,15 @@ export function stageWrite(records: SetRecords, request: WriteRequest, index: nu
   if (given && 'id' in given && given.id !== id) {
     return {
       reason: 'invalid',
-      message: `the id in the body (${JSON.stringify(given.id)}) must equal the id in the path ("${id}"); ids cannot be changed`,
+      message:
+        `the id in the body (${JSON.stringify(given.id)}) must equal the id in the path ("${id}"); ids cannot ` +
+        `be changed`,
       problems: [problem('id_change', { record: key, field: '/id' }, `must be "${id}" or left out`)],
       subject: key,
     };
   }
-  if (request.kind === 'create' && current) return { reason: 'conflict', message: `${recordName(key)} already exists`, problems: [], subject: key };
+  if (request.kind === 'create' && current)
+    return { reason: 'conflict', message: `${recordName(key)} already exists`, problems: [], subject: key };
   if (request.kind !== 'create' && !current) return { reason: 'not_found', message: `${recordName(key)} not found` };
   if (request.kind !== 'create' && request.ifMatch !== undefined) {
     const refusal = preconditionFailed(records, collection, id, request.ifMatch);
@@ -95,24 +101,37 @@ export function stageWrite(records: SetRecords, request: WriteRequest, index: nu
 }
 
 /** If-Match names the record as the client read it: as the revision the set is applied to holds it. */
-function preconditionFailed(records: SetRecords, collection: Collection, id: string, ifMatch: string): WriteRefusal | undefined {
-  const stored = records.base[collection].get(id) as AnyRecord | undefined;
+function preconditionFailed(
+  records: SetRecords,
+  collection: Collection,
+  id: string,
+  ifMatch: string,
+): WriteRefusal | undefined {
+  const stored = records.base[collection].get(id);
   const key = recordName({ collection, id });
   if (stored === undefined) {
     return {
       reason: 'precondition_failed',
-      message: `${key} is not in the revision the change set applies to (it is created by an earlier write of the set), so If-Match ${ifMatch} cannot match; leave if_match out of writes to a record the set creates`,
+      message:
+        `${key} is not in the revision the change set applies to (it is created by an earlier write of the ` +
+        `set), so If-Match ${ifMatch} cannot match; leave if_match out of writes to a record the set creates`,
     };
   }
   if (ifMatchSatisfied(ifMatch, recordEtag(stored))) return undefined;
   return {
     reason: 'precondition_failed',
-    message: `${key} has changed since it was read (If-Match ${ifMatch} does not match its current ETag); read it again and retry`,
+    message:
+      `${key} has changed since it was read (If-Match ${ifMatch} does not match its current ETag); read it ` +
+      `again and retry`,
   };
 }
 
 /** A DNS name another cluster holds, a reference listed twice: for the fields the write set. */
-function clusterRefusal(records: SetRecords, record: DraftRecord, touched: ReadonlySet<string> | undefined): WriteRefusal | undefined {
+function clusterRefusal(
+  records: SetRecords,
+  record: DraftRecord,
+  touched: ReadonlySet<string> | undefined,
+): WriteRefusal | undefined {
   const id = record.id as string;
   const key = { collection: 'clusters' as const, id };
   if (!touched || touched.has('cluster_dns')) {
@@ -122,13 +141,21 @@ function clusterRefusal(records: SetRecords, record: DraftRecord, touched: Reado
       return {
         reason: 'conflict',
         message: `cluster_dns ${dns} is already used by cluster ${holder}`,
-        problems: [problem('duplicate_cluster_dns', { record: key, field: '/cluster_dns' }, `already used by cluster "${holder}"`)],
+        problems: [
+          problem(
+            'duplicate_cluster_dns',
+            { record: key, field: '/cluster_dns' },
+            `already used by cluster "${holder}"`,
+          ),
+        ],
         subject: key,
       };
     }
   }
   // A list the write did not set has no duplicates: it had none before (or the revision would not be stored).
-  const lists = Object.fromEntries(REFERENCE_FIELDS.map((field) => [field, !touched || touched.has(field) ? (record[field] ?? []) : []]));
+  const lists = Object.fromEntries(
+    REFERENCE_FIELDS.map((field) => [field, !touched || touched.has(field) ? (record[field] ?? []) : []]),
+  );
   const repeated = duplicateReferences({ id, ...lists } as unknown as Cluster);
   return repeated.length > 0 ? invalidRecord('clusters', id, repeated) : undefined;
 }
@@ -151,13 +178,20 @@ function createId(collection: Collection, body: Record<string, unknown>): string
  */
 function unportableId(records: SetRecords, collection: Collection, id: string): WriteRefusal | undefined {
   const key = { collection, id };
-  if (isWindowsReservedName(id)) return invalidRecord(collection, id, [problem('reserved_file_name', { record: key, field: '/id' }, reservedNameMessage(collection, id))]);
+  if (isWindowsReservedName(id))
+    return invalidRecord(collection, id, [
+      problem('reserved_file_name', { record: key, field: '/id' }, reservedNameMessage(collection, id)),
+    ]);
   const twin = records.caseTwin(collection, id);
   if (twin === undefined) return undefined;
   return {
     reason: 'conflict',
     message: `${recordName(key)} cannot be created: ${caseClashMessage(collection, id, twin)}`,
-    problems: [problem('id_case_clash', { record: key, field: '/id' }, `differs only in case from the existing id "${twin}"`, { refersTo: { collection, id: twin } })],
+    problems: [
+      problem('id_case_clash', { record: key, field: '/id' }, `differs only in case from the existing id "${twin}"`, {
+        refersTo: { collection, id: twin },
+      }),
+    ],
     subject: key,
   };
 }

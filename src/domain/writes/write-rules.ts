@@ -43,16 +43,17 @@ export function recordChangeRefusal(
   previous: AnyRecord | undefined,
   receiverHosts?: ReceiverHosts,
 ): WriteRefusal | undefined {
-  const record = after[collection].get(id) as AnyRecord | undefined;
+  const record = after[collection].get(id);
   if (record === undefined && previous === undefined) return undefined;
   if (record === undefined) {
     const inUse = stillInUse(after, collection, id);
     if (inUse) return inUse;
   }
   // A cluster that is there keeps at least its generation (deleted and created again in one set too).
-  const lowered = collection === 'clusters' && record !== undefined && previous !== undefined
-    ? generationLowered(record as Cluster, (previous as Cluster).credential_generation ?? 0)
-    : undefined;
+  const lowered =
+    collection === 'clusters' && record !== undefined && previous !== undefined
+      ? generationLowered(record as Cluster, (previous as Cluster).credential_generation ?? 0)
+      : undefined;
   if (lowered) return invalidRecord(collection, id, [lowered]);
   // A receiver_url the write brings in must be one the service may call; one it leaves as it was stays.
   const url = collection === 'clusters' ? (record as Cluster | undefined)?.receiver_url : undefined;
@@ -62,11 +63,17 @@ export function recordChangeRefusal(
   }
   const both = [previous, record];
   const had = new Set(
-    [...(previous ? checkRecordChange(before, before, collection, previous) : []), ...checkRolloutsAround(before, collection, both)]
+    [
+      ...(previous ? checkRecordChange(before, before, collection, previous) : []),
+      ...checkRolloutsAround(before, collection, both),
+    ]
       .filter(isError)
       .map(problemIdentity),
   );
-  const found = [...(record ? checkRecordChange(before, after, collection, record) : []), ...checkRolloutsAround(after, collection, both)];
+  const found = [
+    ...(record ? checkRecordChange(before, after, collection, record) : []),
+    ...checkRolloutsAround(after, collection, both),
+  ];
   const seen = new Set<string>();
   const problems = found.filter((p) => {
     const key = problemIdentity(p);
@@ -83,11 +90,14 @@ export function recordChangeRefusal(
 
 /** A second rollout of one component: a conflict with the rollout there is, whichever id sorts first. */
 function rolloutTaken(after: Snapshot, id: string, component: string, problems: Problem[]): WriteRefusal {
-  const others = rolloutsOfComponent(after, component).map((r) => r.id).filter((other) => other !== id);
+  const others = rolloutsOfComponent(after, component)
+    .map((r) => r.id)
+    .filter((other) => other !== id);
   return {
     reason: 'conflict',
     message:
-      `rollouts/${id} changes the catalog entry "${component}", which the rollout ${listNames(others)} changes already: ` +
+      `rollouts/${id} changes the catalog entry "${component}", which the rollout ${listNames(others)} changes ` +
+      `already: ` +
       'one rollout per component at a time; complete or delete it first',
     problems,
     subject: { collection: 'rollouts', id },
@@ -102,8 +112,12 @@ function stillInUse(after: Snapshot, collection: Collection, id: string): WriteR
     if (clusters.length > 0) {
       return {
         reason: 'conflict',
-        message: `${recordName(key)} is still referenced by clusters: ${listNames(clusters)}; remove those references first`,
-        problems: [problem('still_referenced', { record: key, field: '' }, `referenced by ${clusters.length} cluster(s)`)],
+        message:
+          `${recordName(key)} is still referenced by clusters: ${listNames(clusters)}; remove those ` +
+          `references first`,
+        problems: [
+          problem('still_referenced', { record: key, field: '' }, `referenced by ${clusters.length} cluster(s)`),
+        ],
         subject: key,
       };
     }
@@ -113,9 +127,15 @@ function stillInUse(after: Snapshot, collection: Collection, id: string): WriteR
     if (entries.length > 0) {
       return {
         reason: 'conflict',
-        message: `${recordName(key)} is still a depends_on of catalog entries: ${listNames(entries)}; change their depends_on first`,
+        message:
+          `${recordName(key)} is still a depends_on of catalog entries: ${listNames(entries)}; change their ` +
+          `depends_on first`,
         problems: [
-          problem('still_referenced', { record: key, field: '' }, `depended on by ${entries.length} catalog entr${entries.length === 1 ? 'y' : 'ies'}`),
+          problem(
+            'still_referenced',
+            { record: key, field: '' },
+            `depended on by ${entries.length} catalog entr${entries.length === 1 ? 'y' : 'ies'}`,
+          ),
         ],
         subject: key,
       };

@@ -37,7 +37,8 @@ export interface AuthenticatorOptions {
 }
 
 const MISSING =
-  'an Authorization header is required: Bearer <token>, or Basic with the token as the password (for a cluster token, the cluster id as the user name)';
+  'an Authorization header is required: Bearer <token>, or Basic with the token as the password (for a cluster ' +
+  'token, the cluster id as the user name)';
 const INVALID = 'the token is not valid (Bearer, or the password of Basic)';
 
 /** Three base64url segments separated by dots: the form of a JWT (a person's OIDC token). */
@@ -71,7 +72,10 @@ export class Authenticator {
     this.#persons = options.persons;
     this.#currentSnapshot = options.currentSnapshot;
     this.#readService = nameCredential(serviceCaller('read-token', ['read']), 'the read token (AUTH_TOKEN)');
-    this.#writeService = nameCredential(serviceCaller('write-token', ['read', 'write']), 'the write token (CRUD_AUTH_TOKEN)');
+    this.#writeService = nameCredential(
+      serviceCaller('write-token', ['read', 'write']),
+      'the write token (CRUD_AUTH_TOKEN)',
+    );
   }
 
   /**
@@ -87,10 +91,15 @@ export class Authenticator {
     }
     const caller = this.#tokenCaller(header);
     if (certified?.ids === undefined) return caller;
-    return caller instanceof Promise ? caller.then((c) => this.#limited(certified, c)) : this.#limited(certified, caller);
+    return caller instanceof Promise
+      ? caller.then((c) => this.#limited(certified, c))
+      : this.#limited(certified, caller);
   }
 
-  /** The snapshot served now, which cluster credentials are checked against (and refusals name the cluster's endpoints from). */
+  /**
+   * The snapshot served now, which cluster credentials are checked against (and refusals name the cluster's endpoints
+   * from).
+   */
   currentSnapshot(): Snapshot | undefined {
     return this.#currentSnapshot();
   }
@@ -112,25 +121,34 @@ export class Authenticator {
     if (this.#write !== undefined && tokenEquals(token, this.#write)) return this.#writeService;
     if (tokenEquals(token, this.#read)) return this.#readService;
     if (looksLikeClusterToken(token)) return this.#clusterCaller(token, basic?.user);
-    if (bearer !== undefined && this.#persons !== undefined && JWT_SHAPE.test(bearer)) return this.#persons.verify(bearer);
+    if (bearer !== undefined && this.#persons !== undefined && JWT_SHAPE.test(bearer))
+      return this.#persons.verify(bearer);
     throw unauthorized(INVALID);
   }
 
   #clusterCaller(token: string, basicUser: string | undefined): Caller {
-    if (this.#clusterTokens === undefined) throw unauthorized('this service takes no cluster tokens (CLUSTER_TOKEN_KEYS is not set)');
+    if (this.#clusterTokens === undefined)
+      throw unauthorized('this service takes no cluster tokens (CLUSTER_TOKEN_KEYS is not set)');
     const snapshot = this.#currentSnapshot();
     if (snapshot === undefined) throw notLoaded();
     const caller = this.#clusterTokens.verify(token, snapshot);
     if (caller === undefined) {
-      throw unauthorized("the cluster token is not valid: not signed by a configured key, revoked (its cluster's credential_generation was raised), or its cluster is gone");
+      throw unauthorized(
+        "the cluster token is not valid: not signed by a configured key, revoked (its cluster's " +
+          'credential_generation was raised), or its cluster is gone',
+      );
     }
     if (basicUser !== undefined && basicUser !== caller.name) {
-      throw unauthorized('with a cluster token as the password of Basic, the user name must be the id of the cluster it was issued for');
+      throw unauthorized(
+        'with a cluster token as the password of Basic, the user name must be the id of the cluster it was issued for',
+      );
     }
     return caller;
   }
 
-  /** The clusters the connection's client certificate names in the served revision; ids undefined when it names none. */
+  /**
+   * The clusters the connection's client certificate names in the served revision; ids undefined when it names none.
+   */
   #certificateScope(socket: Socket): CertificateScope | undefined {
     const names = clientCertificateNames(socket);
     if (names.length === 0) return undefined;

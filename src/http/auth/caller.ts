@@ -6,13 +6,15 @@ export interface Caller {
   kind: CallerKind;
   /** service: 'read-token' | 'write-token'; cluster: the cluster id; person: display name; anonymous: '' */
   name: string;
-  email?: string;          // person
+  email?: string; // person
   roles: ReadonlySet<Role>;
   /** For a cluster credential: the clusters it may read (their ids); undefined = no limit. */
   clusters?: readonly string[];
 }
 export interface PersonVerifier {
-  /** A verified person, or throws PersonTokenInvalid (→401) or IssuerUnavailable (→503 unavailable naming the issuer). */
+  /**
+   * A verified person, or throws PersonTokenInvalid (→401) or IssuerUnavailable (→503 unavailable naming the issuer).
+   */
   verify(token: string): Promise<Caller>;
 }
 export class PersonTokenInvalid extends Error {}

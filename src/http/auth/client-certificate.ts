@@ -45,7 +45,7 @@ export function dnsNamesOf(subjectAltName: string | undefined): string[] {
   let match: RegExpExecArray | null;
   while (entry.lastIndex < subjectAltName.length && (match = entry.exec(subjectAltName)) !== null) {
     if (match[1] !== 'DNS') continue;
-    const value = match[2]!;
+    const value = match[2];
     names.push(value.startsWith('"') ? (JSON.parse(value) as string) : value);
   }
   return names;

@@ -4,7 +4,12 @@
 // poll costs two map lookups and an identity comparison, not an HMAC per key: the record
 // object stays the same across revisions while its file or row does not change, and any
 // change to it (a raised generation, a removal) makes the next poll check again.
-import { clusterMacMatches, type ClusterTokenKey, clusterTokenKey, parseClusterToken } from '../../domain/cluster-token.ts';
+import {
+  clusterMacMatches,
+  type ClusterTokenKey,
+  clusterTokenKey,
+  parseClusterToken,
+} from '../../domain/cluster-token.ts';
 import type { Cluster } from '../../domain/records.ts';
 import type { Snapshot } from '../../domain/snapshot.ts';
 import type { Caller } from './caller.ts';

@@ -33,7 +33,7 @@ export function basicCredentials(header: string | undefined): { user: string; pa
   if (!header) return undefined;
   const match = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
   if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
   const password = decoded.slice(colon + 1);

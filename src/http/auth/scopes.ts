@@ -51,7 +51,10 @@ export function outsideScope(caller: Caller, snapshot: Snapshot | undefined): Ap
   if (caller.clusters === undefined) return missingRole(caller, 'read');
   const who = credentialName(caller);
   if (caller.clusters.length === 0) {
-    return new ApiError('forbidden', `${who} may read nothing: the client certificate and the token name different clusters`);
+    return new ApiError(
+      'forbidden',
+      `${who} may read nothing: the client certificate and the token name different clusters`,
+    );
   }
   const endpoints = caller.clusters.map((id) => {
     const dns = snapshot?.clusters.get(id)?.cluster_dns;
@@ -59,7 +62,10 @@ export function outsideScope(caller: Caller, snapshot: Snapshot | undefined): Ap
   });
   const clusters = caller.clusters.map((id) => `"${id}"`).join(', ');
   const whose = caller.clusters.length === 1 ? `cluster ${clusters}'s` : `clusters ${clusters}'`;
-  return new ApiError('forbidden', `${who} reads only ${whose} three endpoints (${endpoints.join('; ')}); this path is not one of them`);
+  return new ApiError(
+    'forbidden',
+    `${who} reads only ${whose} three endpoints (${endpoints.join('; ')}); this path is not one of them`,
+  );
 }
 
 /** The service's shared read token (AUTH_TOKEN), as ./authenticator.ts names its caller. */
@@ -70,7 +76,8 @@ function isSharedReadToken(caller: Caller): boolean {
 function missingRole(caller: Caller, role: Role): ApiError {
   const who = credentialName(caller);
   if (role === 'write') {
-    const how = caller.kind === 'person' ? 'membership of a group in OIDC_WRITE_GROUPS' : 'the write token (CRUD_AUTH_TOKEN)';
+    const how =
+      caller.kind === 'person' ? 'membership of a group in OIDC_WRITE_GROUPS' : 'the write token (CRUD_AUTH_TOKEN)';
     const message = `${who} may read but not write; writes need ${how}`;
     // The contract gives the read token's write 401, and clients written against it expect
     // that (docs/decisions/0042-read-token-writes-401.md).

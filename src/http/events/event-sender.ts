@@ -62,7 +62,7 @@ export class EventSenders {
     const named = event.metadata.cluster;
     if (caller !== undefined) {
       const allowed = caller.clusters!;
-      const id = named ?? (allowed.length === 1 ? allowed[0]! : undefined);
+      const id = named ?? (allowed.length === 1 ? allowed[0] : undefined);
       if (id === undefined) {
         throw new ApiError(
           'bad_request',

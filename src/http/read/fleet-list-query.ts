@@ -15,7 +15,7 @@ export function parseFleetListQuery(query: string): FleetListFilter {
       details.push({ path: name, message: 'must be given once' });
       continue;
     }
-    const value = values[0]!;
+    const value = values[0];
     if (name === 'environment') {
       if ((ENVIRONMENTS as readonly string[]).includes(value)) filter.environment = value as Environment;
       else details.push({ path: name, message: `must be one of: ${ENVIRONMENTS.join(', ')}` });
@@ -24,7 +24,11 @@ export function parseFleetListQuery(query: string): FleetListFilter {
       const index = Number(match?.[1]);
       const count = Number(match?.[2]);
       if (match && count >= 1 && count <= MAX_SHARDS && index < count) filter.shard = { index, count };
-      else details.push({ path: name, message: `must be <i>/<n>, with 1 <= n <= ${MAX_SHARDS} and 0 <= i < n (e.g. 0/4)` });
+      else
+        details.push({
+          path: name,
+          message: `must be <i>/<n>, with 1 <= n <= ${MAX_SHARDS} and 0 <= i < n (e.g. 0/4)`,
+        });
     } else {
       details.push({ path: name, message: `unknown query parameter "${name}"; allowed: environment, shard` });
     }

@@ -116,9 +116,9 @@ function lookupFor(caller: Caller, cache: ResponseTable, path: string, query: st
 /** The id of the cluster a per-cluster path names, in this revision; undefined for any other path. */
 function clusterOfPath(cache: ResponseTable, path: string): string | undefined {
   const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(path.slice(READ_PREFIX.length));
-  if (!match || !isPerClusterEndpoint(match[2]!)) return undefined;
+  if (!match || !isPerClusterEndpoint(match[2])) return undefined;
   try {
-    return cache.snapshot.clustersByDns.get(dnsKey(decodeURIComponent(match[1]!)))?.id;
+    return cache.snapshot.clustersByDns.get(dnsKey(decodeURIComponent(match[1])))?.id;
   } catch {
     return undefined;
   }
@@ -130,12 +130,12 @@ function lookup(cache: ResponseTable, path: string, query: string): ServedRespon
   const known = cache.byPath(path);
   if (known) return known;
   const match = /^clusters\/([^/]+)\/([^/]+)$/.exec(rest);
-  if (!match || !isPerClusterEndpoint(match[2]!)) {
+  if (!match || !isPerClusterEndpoint(match[2])) {
     throw new ApiError('not_found', `no such endpoint: ${path}; see /openapi.yaml`);
   }
   let dns: string;
   try {
-    dns = decodeURIComponent(match[1]!);
+    dns = decodeURIComponent(match[1]);
   } catch {
     throw new ApiError('not_found', 'the cluster DNS name in the path is not valid percent-encoding');
   }
@@ -165,7 +165,7 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Serv
     throw new ApiError(
       'internal_error',
       `the response would be ${prepared.bytes} bytes, over the consumer's limit of 921600 bytes (900 KiB); ` +
-        'it is refused rather than truncated: split the cluster\'s references or shorten its patches',
+        "it is refused rather than truncated: split the cluster's references or shorten its patches",
     );
   }
   const gzip = acceptsGzip(req.headers['accept-encoding']);
@@ -181,7 +181,15 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Serv
   return 200;
 }
 
-function logRead(log: Logger, req: IncomingMessage, path: string, status: number, revision: string | undefined, started: number, caller: CallerKind): void {
+function logRead(
+  log: Logger,
+  req: IncomingMessage,
+  path: string,
+  status: number,
+  revision: string | undefined,
+  started: number,
+  caller: CallerKind,
+): void {
   // A fleet polls these endpoints all day: successful polls are logged at debug, failures
   // that point at a misconfigured client at warn, server faults at error.
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'debug';

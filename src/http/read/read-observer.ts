@@ -3,8 +3,17 @@
 // counts, a few increments, one clock read for its duration and, when it got a body, the
 // fleet registry's map lookup.
 import type { IncomingMessage } from 'node:http';
-import { isPerClusterEndpoint, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../../domain/projections/index.ts';
-import { type CallerLabel, type RequestCounts, type RouteCounts, UNMATCHED_ROUTE } from '../../observability/request-counts.ts';
+import {
+  isPerClusterEndpoint,
+  PER_CLUSTER_ENDPOINTS,
+  type PerClusterEndpoint,
+} from '../../domain/projections/index.ts';
+import {
+  type CallerLabel,
+  type RequestCounts,
+  type RouteCounts,
+  UNMATCHED_ROUTE,
+} from '../../observability/request-counts.ts';
 import type { FleetPolls } from '../../serving/fleet-polls.ts';
 import type { ServedResponse } from '../../serving/served-response.ts';
 
@@ -40,18 +49,25 @@ export function createReadObserver(prefix: string, requests: RequestCounts, poll
   const routeOf = (path: string): RouteCounts => {
     if (path === listPath) return list;
     const match = /^clusters\/[^/]+\/([^/]+)$/.exec(path.slice(prefix.length));
-    return match && isPerClusterEndpoint(match[1]!) ? perCluster[match[1]] : unmatched;
+    return match && isPerClusterEndpoint(match[1]) ? perCluster[match[1]] : unmatched;
   };
 
   return (req, path, prepared, status, started, caller) => {
     const body = prepared?.kind === 'body' ? prepared : undefined;
     const subject = body?.subject;
-    (subject ? perCluster[subject.endpoint] : routeOf(path)).method(req.method).record(status, (performance.now() - started) / 1000, caller);
+    (subject ? perCluster[subject.endpoint] : routeOf(path))
+      .method(req.method)
+      .record(status, (performance.now() - started) / 1000, caller);
     // A poll is a GET that got the body (200) or was told the copy it holds is current (304);
     // a HEAD gets no body, so it does not count as having the configuration. A request marked
     // `Gitops-Poll: false` is a person looking at the answer (the web UI), not the cluster
     // taking it: counted as a request, but it must not make the cluster look up to date.
-    if (subject !== undefined && req.method === 'GET' && (status === 200 || status === 304) && req.headers[NOT_A_POLL_HEADER] !== 'false') {
+    if (
+      subject !== undefined &&
+      req.method === 'GET' &&
+      (status === 200 || status === 304) &&
+      req.headers[NOT_A_POLL_HEADER] !== 'false'
+    ) {
       polls.record(subject, body!.etag, timeOrigin + started);
     }
   };

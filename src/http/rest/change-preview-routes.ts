@@ -32,11 +32,23 @@ export function changePreviewRoutes(deps: ChangePreviewRouteDeps): Router {
     knownQuery(req.originalUrl, [], 'a preview');
     next();
   };
-  router.post(CHANGES_PREVIEW_PATH, requireRole(deps.auth, 'write'), noQuery, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
-    const report = await previewChange(deps.store, changeSetRequest(req.body, writeAuthor(res)));
-    const body = await jsonInSlices(report, 'clusters');
-    res.set({ 'x-config-revision': report.base.commit ?? '', 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }).send(body);
-  });
+  router.post(
+    CHANGES_PREVIEW_PATH,
+    requireRole(deps.auth, 'write'),
+    noQuery,
+    parseJsonBody(deps.maxBodyBytes),
+    async (req, res) => {
+      const report = await previewChange(deps.store, changeSetRequest(req.body, writeAuthor(res)));
+      const body = await jsonInSlices(report, 'clusters');
+      res
+        .set({
+          'x-config-revision': report.base.commit ?? '',
+          'cache-control': 'no-store',
+          'content-type': 'application/json; charset=utf-8',
+        })
+        .send(body);
+    },
+  );
   router.all(CHANGES_PREVIEW_PATH, otherMethodsRefused('POST'));
   return router;
 }

@@ -10,7 +10,12 @@ import { Router } from 'express';
 import { ID_RULE, isValidId } from '../../domain/ids.ts';
 import { type AnyRecord, type Collection, COLLECTIONS } from '../../domain/records.ts';
 import type { Steps } from '../../domain/steps.ts';
-import { type AppliedChangeSet, type ChangeSetRequest, MAX_CHANGE_SET_WRITES, messageLengthProblem } from '../../domain/writes/change-set.ts';
+import {
+  type AppliedChangeSet,
+  type ChangeSetRequest,
+  MAX_CHANGE_SET_WRITES,
+  messageLengthProblem,
+} from '../../domain/writes/change-set.ts';
 import { recordEtag } from '../../domain/writes/record-etag.ts';
 import type { Role, WriteAuthor, WriteRequest } from '../../domain/writes/write-request.ts';
 import { TextBytes } from './json-in-slices.ts';
@@ -22,7 +27,6 @@ import { ApiError, type ErrorDetail, otherMethodsRefused } from '../errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { CHANGES_PATH } from '../paths.ts';
 import { isDryRun, messageProblem, readDryRun, writeAuthor } from './write-options.ts';
-
 
 export interface ChangeSetRouteDeps {
   store: StoreRunner;
@@ -51,17 +55,27 @@ interface StoredRecord {
 
 export function changeSetRoutes(deps: ChangeSetRouteDeps): Router {
   const router = Router();
-  router.post(CHANGES_PATH, requireRole(deps.auth, 'write'), readDryRun, parseJsonBody(deps.maxBodyBytes), async (req, res) => {
-    const request = changeSetRequest(req.body, writeAuthor(res));
-    const dryRun = isDryRun(res);
-    const { applied, revisionBefore, revisionAfter } = await deps.store.write(request, { dryRun });
-    // Up to 1,000 records of up to a megabyte: written out in slices, polls let in between.
-    const body = await runInSlices(answerText(applied, revisionAfter));
-    res
-      .status(201)
-      .set({ 'x-config-revision': revisionAfter ?? revisionBefore, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' })
-      .send(body);
-  });
+  router.post(
+    CHANGES_PATH,
+    requireRole(deps.auth, 'write'),
+    readDryRun,
+    parseJsonBody(deps.maxBodyBytes),
+    async (req, res) => {
+      const request = changeSetRequest(req.body, writeAuthor(res));
+      const dryRun = isDryRun(res);
+      const { applied, revisionBefore, revisionAfter } = await deps.store.write(request, { dryRun });
+      // Up to 1,000 records of up to a megabyte: written out in slices, polls let in between.
+      const body = await runInSlices(answerText(applied, revisionAfter));
+      res
+        .status(201)
+        .set({
+          'x-config-revision': revisionAfter ?? revisionBefore,
+          'cache-control': 'no-store',
+          'content-type': 'application/json; charset=utf-8',
+        })
+        .send(body);
+    },
+  );
   router.all(CHANGES_PATH, otherMethodsRefused('POST'));
   return router;
 }
@@ -71,7 +85,7 @@ function* answerText(applied: AppliedChangeSet, revision: string | null): Steps<
   const out = new TextBytes();
   out.add(`{"revision":${JSON.stringify(revision)},"unchanged":${applied.unchanged},"records":[`);
   for (const [i, { collection, id }] of applied.touched.entries()) {
-    const record = (applied.snapshot[collection].get(id) as AnyRecord | undefined) ?? null;
+    const record = applied.snapshot[collection].get(id) ?? null;
     const stored: StoredRecord = { collection, id, record, etag: record === null ? null : recordEtag(record) };
     out.add(`${i === 0 ? '' : ','}${JSON.stringify(stored)}`);
     yield;
@@ -88,15 +102,22 @@ export function changeSetRequest(body: unknown, by: { role: Role; who: WriteAuth
       .slice(0, 3)
       .map((d) => `${d.index === undefined ? '' : `write ${d.index}: `}${d.path}: ${d.message}`)
       .join('; ');
-    throw new ApiError('validation_error', `the change set is malformed: ${summary}${details.length > 3 ? '; ...' : ''}`, { details });
+    throw new ApiError(
+      'validation_error',
+      `the change set is malformed: ${summary}${details.length > 3 ? '; ...' : ''}`,
+      { details },
+    );
   };
   if (!isObject(body)) {
     details.push({ path: '', message: 'must be an object with "writes" (and "message")' });
     return refuse();
   }
-  for (const key of Object.keys(body)) if (key !== 'message' && key !== 'writes') details.push({ path: key, message: 'unknown field; a change set has "message" and "writes"' });
+  for (const key of Object.keys(body))
+    if (key !== 'message' && key !== 'writes')
+      details.push({ path: key, message: 'unknown field; a change set has "message" and "writes"' });
   const { message, writes } = body;
-  if (message !== undefined && typeof message !== 'string') details.push({ path: 'message', message: 'must be a string' });
+  if (message !== undefined && typeof message !== 'string')
+    details.push({ path: 'message', message: 'must be a string' });
   else if (typeof message === 'string') {
     const why = messageProblem(message) ?? messageLengthProblem(message);
     if (why) details.push({ path: 'message', message: why });
@@ -111,23 +132,32 @@ export function changeSetRequest(body: unknown, by: { role: Role; who: WriteAuth
 }
 
 /** One write of the body, or undefined with its problems added to `details`. */
-function writeRequest(write: unknown, index: number, by: { role: Role; who: WriteAuthor }, details: ErrorDetail[]): WriteRequest | undefined {
+function writeRequest(
+  write: unknown,
+  index: number,
+  by: { role: Role; who: WriteAuthor },
+  details: ErrorDetail[],
+): WriteRequest | undefined {
   const problem = (path: string, message: string): undefined => {
     details.push({ index, path, message });
     return undefined;
   };
   if (!isObject(write)) return problem('', 'must be an object with "op", "collection" and "id"');
   const { op, collection, id } = write;
-  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) return problem('op', `must be one of: ${OPS.join(', ')}`);
+  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op))
+    return problem('op', `must be one of: ${OPS.join(', ')}`);
   const known = ['op', 'collection', 'id', ...FIELDS[op as Op]];
   const before = details.length;
-  for (const key of Object.keys(write)) if (!known.includes(key)) problem(key, `unknown field for "${op}"; it takes: ${known.join(', ')}`);
-  if (typeof collection !== 'string' || !(COLLECTIONS as readonly string[]).includes(collection)) problem('collection', `must be one of: ${COLLECTIONS.join(', ')}`);
+  for (const key of Object.keys(write))
+    if (!known.includes(key)) problem(key, `unknown field for "${op}"; it takes: ${known.join(', ')}`);
+  if (typeof collection !== 'string' || !(COLLECTIONS as readonly string[]).includes(collection))
+    problem('collection', `must be one of: ${COLLECTIONS.join(', ')}`);
   if (typeof id !== 'string' || !isValidId(id)) problem('id', `must be ${ID_RULE}`);
   const field = op === 'patch' ? 'patch' : op === 'delete' ? undefined : 'record';
   const content = field === undefined ? undefined : write[field];
   if (field !== undefined && !isObject(content)) problem(field, 'must be a JSON object');
-  if (op === 'create' && isObject(content) && 'id' in content && content.id !== id) problem('record/id', `must be "${String(id)}" (the write's id) or left out`);
+  if (op === 'create' && isObject(content) && 'id' in content && content.id !== id)
+    problem('record/id', `must be "${String(id)}" (the write's id) or left out`);
   const ifMatch = write.if_match;
   const ifMatchWrong = ifMatch === undefined ? undefined : ifMatchProblem(ifMatch);
   if (ifMatchWrong !== undefined) problem('if_match', ifMatchWrong);
@@ -138,9 +168,21 @@ function writeRequest(write: unknown, index: number, by: { role: Role; who: Writ
     case 'create':
       return { kind: 'create', ...common, body: { id, ...(content as Record<string, unknown>) } };
     case 'replace':
-      return { kind: 'replace', ...common, id: id as string, body: content as Record<string, unknown>, ...precondition };
+      return {
+        kind: 'replace',
+        ...common,
+        id: id as string,
+        body: content as Record<string, unknown>,
+        ...precondition,
+      };
     case 'patch':
-      return { kind: 'merge-patch', ...common, id: id as string, patch: content as Record<string, unknown>, ...precondition };
+      return {
+        kind: 'merge-patch',
+        ...common,
+        id: id as string,
+        patch: content as Record<string, unknown>,
+        ...precondition,
+      };
     case 'delete':
       return { kind: 'delete', ...common, id: id as string, ...precondition };
   }

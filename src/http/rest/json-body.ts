@@ -36,7 +36,8 @@ export function parseJsonBody(limitBytes: number): RequestHandler {
       const got = req.headers['content-type'] ?? 'no Content-Type';
       throw new ApiError(
         'unsupported_media_type',
-        `the body must be JSON: send Content-Type: application/json${req.method === 'PATCH' ? ' or application/merge-patch+json' : ''} (got ${got})`,
+        `the body must be JSON: send Content-Type: ` +
+          `application/json${req.method === 'PATCH' ? ' or application/merge-patch+json' : ''} (got ${got})`,
       );
     }
     const charset = charsetOf(req.headers['content-type']);
@@ -69,7 +70,8 @@ async function parsedBody(bytes: Buffer): Promise<unknown> {
     throw new ApiError('bad_request', 'the body is not valid UTF-8; JSON is sent in UTF-8');
   }
   const first = FIRST_CHARACTER.exec(text)?.[1];
-  if (first !== undefined && first !== '{' && first !== '[') throw new ApiError('bad_request', 'the body is not valid JSON: it must be an object or an array');
+  if (first !== undefined && first !== '{' && first !== '[')
+    throw new ApiError('bad_request', 'the body is not valid JSON: it must be an object or an array');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -81,9 +83,14 @@ async function parsedBody(bytes: Buffer): Promise<unknown> {
   }
   const duplicate = await runInSlices(duplicateKeySteps(text));
   if (duplicate) {
-    throw new ApiError('bad_request', `the body gives the key ${JSON.stringify(duplicate.key)} twice in one object (at ${duplicate.path}); give each key once`, {
-      details: [{ path: duplicate.path, message: `duplicate key ${JSON.stringify(duplicate.key)}` }],
-    });
+    throw new ApiError(
+      'bad_request',
+      `the body gives the key ${JSON.stringify(duplicate.key)} twice in one object (at ${duplicate.path}); give each ` +
+        `key once`,
+      {
+        details: [{ path: duplicate.path, message: `duplicate key ${JSON.stringify(duplicate.key)}` }],
+      },
+    );
   }
   return body;
 }

@@ -154,7 +154,16 @@ class Scanner {
           continue;
         }
         // " \ / b f n r t
-        if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) {
+        if (
+          e !== QUOTE &&
+          e !== BACKSLASH &&
+          e !== 0x2f &&
+          e !== 0x62 &&
+          e !== 0x66 &&
+          e !== 0x6e &&
+          e !== 0x72 &&
+          e !== 0x74
+        ) {
           this.#fail('bad escape', i);
         }
         i += 2;

@@ -67,7 +67,10 @@ export function restRoutes(deps: RestDeps): Router {
   const store = async (req: Request, res: Response, write: WriteRequest): Promise<WriteResult> => {
     const message = commitMessageHeader(req);
     const tooLong = message === undefined ? undefined : messageLengthProblem(message);
-    if (tooLong) throw new ApiError('validation_error', `the Gitops-Commit-Message header ${tooLong}`, { details: [{ path: 'Gitops-Commit-Message', message: tooLong }] });
+    if (tooLong)
+      throw new ApiError('validation_error', `the Gitops-Commit-Message header ${tooLong}`, {
+        details: [{ path: 'Gitops-Commit-Message', message: tooLong }],
+      });
     const request = { writes: [write], ...by(res), ...(message === undefined ? {} : { message }) };
     try {
       return await deps.store.write(request, { dryRun: isDryRun(res) });
@@ -76,7 +79,10 @@ export function restRoutes(deps: RestDeps): Router {
     }
   };
   /** The written record, and the revision to name: the new one, or in a dry run the one served (nothing changed). */
-  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({ record: singleWrite(applied).record, revision: revisionAfter ?? revisionBefore });
+  const written = ({ applied, revisionBefore, revisionAfter }: WriteResult) => ({
+    record: singleWrite(applied).record,
+    revision: revisionAfter ?? revisionBefore,
+  });
 
   for (const collection of COLLECTIONS) {
     const base = `/${collection}`;
@@ -90,12 +96,19 @@ export function restRoutes(deps: RestDeps): Router {
         const dns = query.cluster_dns === undefined ? undefined : dnsKey(query.cluster_dns);
         records = records.filter((r) => {
           const c = r as { environment: string; cluster_dns: string };
-          return (query.environment === undefined || c.environment === query.environment) && (dns === undefined || dnsKey(c.cluster_dns) === dns);
+          return (
+            (query.environment === undefined || c.environment === query.environment) &&
+            (dns === undefined || dnsKey(c.cluster_dns) === dns)
+          );
         });
       }
       const page = records.slice(query.offset, query.limit === undefined ? undefined : query.offset + query.limit);
       res
-        .set({ 'x-total-count': String(records.length), 'x-config-revision': snapshot.revision, 'cache-control': 'no-cache' })
+        .set({
+          'x-total-count': String(records.length),
+          'x-config-revision': snapshot.revision,
+          'cache-control': 'no-cache',
+        })
         .json(page);
     });
 
@@ -122,17 +135,31 @@ export function restRoutes(deps: RestDeps): Router {
     });
 
     router.put(item, writer, readDryRun, jsonBody, async (req, res) => {
-      const request = { kind: 'replace' as const, collection, ...by(res), id: pathId(req), body: bodyObject(req.body, 'the whole record') };
+      const request = {
+        kind: 'replace' as const,
+        collection,
+        ...by(res),
+        id: pathId(req),
+        body: bodyObject(req.body, 'the whole record'),
+      };
       const { record, revision } = written(await store(req, res, { ...request, ...ifMatch(req) }));
       sendRecord(res, 200, record!, revision);
     });
     router.patch(item, writer, readDryRun, jsonBody, async (req, res) => {
-      const request = { kind: 'merge-patch' as const, collection, ...by(res), id: pathId(req), patch: bodyObject(req.body, 'a JSON Merge Patch') };
+      const request = {
+        kind: 'merge-patch' as const,
+        collection,
+        ...by(res),
+        id: pathId(req),
+        patch: bodyObject(req.body, 'a JSON Merge Patch'),
+      };
       const { record, revision } = written(await store(req, res, { ...request, ...ifMatch(req) }));
       sendRecord(res, 200, record!, revision);
     });
     router.delete(item, writer, readDryRun, async (req, res) => {
-      const { revision } = written(await store(req, res, { kind: 'delete', collection, ...by(res), id: pathId(req), ...ifMatch(req) }));
+      const { revision } = written(
+        await store(req, res, { kind: 'delete', collection, ...by(res), id: pathId(req), ...ifMatch(req) }),
+      );
       res.status(204).set({ 'x-config-revision': revision, 'cache-control': 'no-store' }).end();
     });
 
@@ -141,7 +168,13 @@ export function restRoutes(deps: RestDeps): Router {
   return router;
 }
 
-function sendRecord(res: Response, status: number, record: AnyRecord, revision: string, extra: Record<string, string> = {}): void {
+function sendRecord(
+  res: Response,
+  status: number,
+  record: AnyRecord,
+  revision: string,
+  extra: Record<string, string> = {},
+): void {
   res
     .status(status)
     .set({ ...extra, etag: recordEtag(record), 'x-config-revision': revision, 'cache-control': 'no-store' })
@@ -165,7 +198,9 @@ function pathId(req: Request): string {
 
 function bodyObject(body: unknown, what: string): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('validation_error', `the body must be a JSON object (${what})`, { details: [{ path: '', message: 'must be an object' }] });
+    throw new ApiError('validation_error', `the body must be a JSON object (${what})`, {
+      details: [{ path: '', message: 'must be an object' }],
+    });
   }
   return body as Record<string, unknown>;
 }
@@ -196,19 +231,26 @@ export function parseListQuery(collection: Collection, query: Record<string, unk
     return value;
   };
   for (const name of Object.keys(query)) {
-    if (!allowed.includes(name)) details.push({ path: name, message: `unknown query parameter "${name}"; allowed: ${allowed.join(', ')}` });
+    if (!allowed.includes(name))
+      details.push({ path: name, message: `unknown query parameter "${name}"; allowed: ${allowed.join(', ')}` });
   }
   const integer = (name: string, min: number, max: number): number | undefined => {
     const raw = single(name);
     if (raw === undefined) return undefined;
     const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
     if (!(value >= min && value <= max)) {
-      details.push({ path: name, message: `must be a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}` });
+      details.push({
+        path: name,
+        message: `must be a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}`,
+      });
       return undefined;
     }
     return value;
   };
-  const result: ListQuery = { limit: integer('limit', 1, MAX_LIMIT), offset: integer('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0 };
+  const result: ListQuery = {
+    limit: integer('limit', 1, MAX_LIMIT),
+    offset: integer('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+  };
   if (collection === 'clusters') {
     const environment = single('environment');
     if (environment !== undefined && !(ENVIRONMENTS as readonly string[]).includes(environment)) {

@@ -28,9 +28,13 @@ export function readDryRun(req: Request, res: Response, next: NextFunction): voi
   const value = knownQuery(req.originalUrl, ['dryRun'], 'a write').get('dryRun');
   if (value !== undefined) {
     if (value !== DRY_RUN_ALL) {
-      throw new ApiError('validation_error', `dryRun must be "${DRY_RUN_ALL}" (the only value Kubernetes' dryRun takes), or left out`, {
-        details: [{ path: 'dryRun', message: `must be "${DRY_RUN_ALL}"` }],
-      });
+      throw new ApiError(
+        'validation_error',
+        `dryRun must be "${DRY_RUN_ALL}" (the only value Kubernetes' dryRun takes), or left out`,
+        {
+          details: [{ path: 'dryRun', message: `must be "${DRY_RUN_ALL}"` }],
+        },
+      );
     }
     res.locals.dryRun = true;
     res.set(DRY_RUN_HEADER, 'true');
@@ -51,10 +55,14 @@ export function isDryRun(res: Response): boolean {
 export function commitMessageHeader(req: Request): string | undefined {
   const raw = req.headers[COMMIT_MESSAGE_HEADER];
   if (raw === undefined) return undefined;
-  const refuse = (why: string) => new ApiError('validation_error', `the ${HEADER_NAME} header ${why}`, { details: [{ path: HEADER_NAME, message: why }] });
+  const refuse = (why: string) =>
+    new ApiError('validation_error', `the ${HEADER_NAME} header ${why}`, {
+      details: [{ path: HEADER_NAME, message: why }],
+    });
   // Node joins a header it does not know, given twice, into one value ("first, second"): only
   // the raw list tells that two messages were sent.
-  if (Array.isArray(raw) || timesGiven(req.rawHeaders, COMMIT_MESSAGE_HEADER) > 1) throw refuse('is given more than once');
+  if (Array.isArray(raw) || timesGiven(req.rawHeaders, COMMIT_MESSAGE_HEADER) > 1)
+    throw refuse('is given more than once');
   if (/[^\x20-\x7e]/.test(raw)) throw refuse('must be ASCII: percent-encode anything else as UTF-8 (a newline as %0A)');
   let decoded: string;
   try {
@@ -74,13 +82,17 @@ export function commitMessageHeader(req: Request): string | undefined {
  * (a line break to some readers and none to git).
  */
 export function messageProblem(message: string): string | undefined {
-  const found = (match: RegExpExecArray) => `found U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const found = (match: RegExpExecArray) =>
+    `found U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   const control = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(message);
   if (control) return `must not hold control characters other than newline and tab (${found(control)})`;
   const bidi = /\p{Bidi_Control}/u.exec(message);
   if (bidi) {
-    return `must not hold bidirectional control characters, which make text read otherwise than it is stored (${found(bidi)})`;
+    return (
+      `must not hold bidirectional control characters, which make text read otherwise than it is stored ` +
+      `(${found(bidi)})`
+    );
   }
   const separator = /[\u2028\u2029]/.exec(message);
   if (separator) return `must not hold line or paragraph separators; break lines with a newline (${found(separator)})`;
@@ -90,7 +102,7 @@ export function messageProblem(message: string): string | undefined {
 /** How many times the request names `header` (lower case) in its raw headers. */
 function timesGiven(rawHeaders: readonly string[], header: string): number {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === header) count++;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === header) count++;
   return count;
 }
 
@@ -98,7 +110,11 @@ function timesGiven(rawHeaders: readonly string[], header: string): number {
 export function writeAuthor(res: Response): { role: Role; who: WriteAuthor } {
   const caller: Caller | undefined = callerOf(res);
   // The writer middleware lets no request without a credential through to a write.
-  if (caller === undefined || caller.kind === 'anonymous') throw new ApiError('unauthorized', 'a write needs a credential');
+  if (caller === undefined || caller.kind === 'anonymous')
+    throw new ApiError('unauthorized', 'a write needs a credential');
   const { kind, name, email } = caller;
-  return { role: caller.roles.has('write') ? 'write' : 'read', who: { kind, name, ...(email === undefined ? {} : { email }) } };
+  return {
+    role: caller.roles.has('write') ? 'write' : 'read',
+    who: { kind, name, ...(email === undefined ? {} : { email }) },
+  };
 }

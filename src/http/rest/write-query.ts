@@ -17,21 +17,26 @@ const NAME_SHOWN_MAX = 100;
  */
 export function knownQuery(url: string, accepted: readonly string[], what: string): ReadonlyMap<string, string> {
   const params = new URLSearchParams(queryOf(url));
-  const takes = accepted.length === 0 ? `${what} takes no query parameter` : `${what} takes only ${accepted.join(', ')}`;
+  const takes =
+    accepted.length === 0 ? `${what} takes no query parameter` : `${what} takes only ${accepted.join(', ')}`;
   const details: ErrorDetail[] = [];
   const values = new Map<string, string>();
   for (const [name, value] of params) {
     const shown = name.length > NAME_SHOWN_MAX ? `${name.slice(0, NAME_SHOWN_MAX)}…` : name;
     if (!accepted.includes(name)) {
       details.push({ path: shown, message: `unknown query parameter ${JSON.stringify(shown)}: ${takes}, spelt so` });
-    }
-    else if (values.has(name)) details.push({ path: name, message: `${name} is given more than once; give it once` });
+    } else if (values.has(name)) details.push({ path: name, message: `${name} is given more than once; give it once` });
     else values.set(name, value);
   }
   if (details.length === 0) return values;
   const named = dedupe(details);
-  const summary = named.slice(0, 3).map((d) => d.message).join('; ');
-  throw new ApiError('bad_request', `${summary}${named.length > 3 ? '; …' : ''} (nothing was stored)`, { details: named });
+  const summary = named
+    .slice(0, 3)
+    .map((d) => d.message)
+    .join('; ');
+  throw new ApiError('bad_request', `${summary}${named.length > 3 ? '; …' : ''} (nothing was stored)`, {
+    details: named,
+  });
 }
 
 /** One detail per name: a name given five times is said once. */

@@ -35,13 +35,18 @@ export function fleetRoutes({ auth, fleet, peers }: FleetRouteDeps): Router {
     const view = await fleet.view(state, new MergedPolls(fleet.polls, gathered.polls));
     if (!view) throw notLoaded();
     const { answered, missing } = gathered;
-    res.set('cache-control', 'no-store').json({ revision: view.revision, summary: view.summary, peers: { answered, missing }, clusters: view.clusters });
+    res
+      .set('cache-control', 'no-store')
+      .json({ revision: view.revision, summary: view.summary, peers: { answered, missing }, clusters: view.clusters });
   });
   router.all(FLEET_PATH, otherMethodsRefused('GET, HEAD'));
   return router;
 }
 
-/** ?state=up_to_date|behind|never_seen, at most once; anything else is refused by name (a typo never shows the whole fleet). */
+/**
+ * ?state=up_to_date|behind|never_seen, at most once; anything else is refused by name (a typo never shows the whole
+ * fleet).
+ */
 export function parseFleetViewQuery(query: string): FleetState | undefined {
   const params = new URLSearchParams(query);
   const details: ErrorDetail[] = [];
@@ -50,7 +55,7 @@ export function parseFleetViewQuery(query: string): FleetState | undefined {
     const values = params.getAll(name);
     if (name !== 'state') details.push({ path: name, message: `unknown query parameter "${name}"; allowed: state` });
     else if (values.length > 1) details.push({ path: name, message: 'must be given once' });
-    else if ((FLEET_STATES as readonly string[]).includes(values[0]!)) state = values[0] as FleetState;
+    else if ((FLEET_STATES as readonly string[]).includes(values[0])) state = values[0] as FleetState;
     else details.push({ path: name, message: `must be one of: ${FLEET_STATES.join(', ')}` });
   }
   if (details.length > 0) {

@@ -67,7 +67,9 @@ function loadReport(report: LoadReport, view: ReadyView): Record<string, unknown
     ...(report.revision !== undefined ? { revision: report.revision } : {}),
     ...(report.reason !== undefined ? { reason: report.reason } : {}),
     // A refused revision: its problems counted (a store that could not be read has a reason instead).
-    ...(report.ok || report.reason !== undefined ? {} : { problem_counts: problemCounts(problems), problem_codes: [...new Set(problems.map((p) => p.code))].sort() }),
+    ...(report.ok || report.reason !== undefined
+      ? {}
+      : { problem_counts: problemCounts(problems), problem_codes: [...new Set(problems.map((p) => p.code))].sort() }),
     ...(view === 'full' && report.error !== undefined ? { error: report.error } : {}),
     ...(view === 'full' && report.problems ? { problems: report.problems.map(problemView) } : {}),
   };

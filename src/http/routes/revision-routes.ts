@@ -18,15 +18,26 @@ import { problemView } from './ready-view.ts';
 
 export const DEFAULT_REVISIONS_LIMIT = 50;
 
-export function revisionRoutes({ auth, store }: { auth: Authenticator; store: Pick<StoreRunner, 'revisions'> }): Router {
+export function revisionRoutes({
+  auth,
+  store,
+}: {
+  auth: Authenticator;
+  store: Pick<StoreRunner, 'revisions'>;
+}): Router {
   const router = Router();
   router.get(REVISIONS_PATH, requireRole(auth, 'read'), async (req, res) => {
     const query = parseRevisionsQuery(queryOf(req.originalUrl));
     const page = await store.revisions(query);
     if (!page) {
-      throw new ApiError('bad_request', `revision ${query.before} is not in this replica's history of revisions (it keeps the last ${REVISIONS_KEPT} judged); list from the newest again`, {
-        details: [{ path: 'before', message: 'not a revision in the history' }],
-      });
+      throw new ApiError(
+        'bad_request',
+        `revision ${query.before} is not in this replica's history of revisions (it keeps the last ${REVISIONS_KEPT} ` +
+          `judged); list from the newest again`,
+        {
+          details: [{ path: 'before', message: 'not a revision in the history' }],
+        },
+      );
     }
     const revisions = page.revisions.map((entry) => ({ ...entry, problems: entry.problems.map(problemView) }));
     res.set('cache-control', 'no-store').json({ revisions, next: page.next });
@@ -45,8 +56,9 @@ export function parseRevisionsQuery(query: string): HistoryQuery {
   const parsed: HistoryQuery = { limit: DEFAULT_REVISIONS_LIMIT };
   for (const name of new Set(params.keys())) {
     const values = params.getAll(name);
-    const value = values[0]!;
-    if (name !== 'cluster' && name !== 'limit' && name !== 'before') details.push({ path: name, message: `unknown query parameter "${name}"; allowed: cluster, limit, before` });
+    const value = values[0];
+    if (name !== 'cluster' && name !== 'limit' && name !== 'before')
+      details.push({ path: name, message: `unknown query parameter "${name}"; allowed: cluster, limit, before` });
     else if (values.length > 1) details.push({ path: name, message: 'must be given once' });
     else if (name === 'before') {
       if (REVISION_ID.test(value)) parsed.before = value;
@@ -54,7 +66,8 @@ export function parseRevisionsQuery(query: string): HistoryQuery {
     } else if (name === 'cluster') {
       if (isValidId(value)) parsed.cluster = value;
       else details.push({ path: name, message: `must be a cluster id: ${ID_RULE}` });
-    } else if (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= REVISIONS_KEPT) parsed.limit = Number(value);
+    } else if (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= REVISIONS_KEPT)
+      parsed.limit = Number(value);
     else details.push({ path: name, message: `must be a whole number from 1 to ${REVISIONS_KEPT}` });
   }
   if (details.length > 0) {

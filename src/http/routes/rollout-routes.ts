@@ -28,7 +28,8 @@ export function rolloutRoutes({ auth, tracker, polls, events }: RolloutRouteDeps
   const router = Router();
   const one = `${ROLLOUTS_STATUS_PATH}/:id`;
   const available = (): RolloutTracker => {
-    if (!tracker) throw new ApiError('not_found', 'rollout progress is off in this service (METRICS=off: no poll records)');
+    if (!tracker)
+      throw new ApiError('not_found', 'rollout progress is off in this service (METRICS=off: no poll records)');
     return tracker;
   };
   router.get(ROLLOUTS_STATUS_PATH, requireRole(auth, 'read'), async (req, res) => {
@@ -47,8 +48,11 @@ export function rolloutRoutes({ auth, tracker, polls, events }: RolloutRouteDeps
     const evaluated = await rollouts.evaluate(known, id, reported);
     if (!evaluated) throw notLoaded();
     const progress = evaluated.rollouts[0];
-    if (progress === undefined) throw new ApiError('not_found', `no rollout "${id}" is served (revision ${evaluated.revision})`);
-    res.set({ 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }).send(await rolloutDetailJson(progress));
+    if (progress === undefined)
+      throw new ApiError('not_found', `no rollout "${id}" is served (revision ${evaluated.revision})`);
+    res
+      .set({ 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' })
+      .send(await rolloutDetailJson(progress));
   });
   router.all([ROLLOUTS_STATUS_PATH, one], otherMethodsRefused('GET, HEAD'));
   return router;

@@ -12,7 +12,13 @@ import { WHOAMI_PATH } from '../paths.ts';
 const ROLE_ORDER: readonly Role[] = ['read', 'write'];
 
 /** The answer's body: every key present, null where the kind has no such thing. */
-export function whoamiBody(caller: Caller): { kind: string; name: string; email: string | null; roles: Role[]; clusters: string[] | null } {
+export function whoamiBody(caller: Caller): {
+  kind: string;
+  name: string;
+  email: string | null;
+  roles: Role[];
+  clusters: string[] | null;
+} {
   return {
     kind: caller.kind,
     name: caller.name,

@@ -82,7 +82,10 @@ export class ConnectionTracker {
 
   constructor(log: Logger) {
     this.#log = log;
-    this.#dropped = new ThrottledWarning(log, 'connections refused: HTTP_MAX_CONNECTIONS connections are open; new ones are closed as they arrive');
+    this.#dropped = new ThrottledWarning(
+      log,
+      'connections refused: HTTP_MAX_CONNECTIONS connections are open; new ones are closed as they arrive',
+    );
     this.#notAccepted = new ThrottledWarning(log, 'connections lost: the listener could not accept them');
   }
 
@@ -119,7 +122,9 @@ export class ConnectionTracker {
    * lost; the service goes on.
    */
   listening(server: HttpServer | HttpsServer): void {
-    server.on('error', (error: NodeJS.ErrnoException) => this.#notAccepted.note({ code: error.code, syscall: error.syscall }));
+    server.on('error', (error: NodeJS.ErrnoException) =>
+      this.#notAccepted.note({ code: error.code, syscall: error.syscall }),
+    );
   }
 
   /**
@@ -185,14 +190,22 @@ export class ConnectionTracker {
     this.#refusing.add(socket);
     const apiError = fromClientError(error);
     this.#log.warn(
-      { error: apiError.code, status: apiError.status, parser: error.code, remote: socket.remoteAddress, message: apiError.message },
+      {
+        error: apiError.code,
+        status: apiError.status,
+        parser: error.code,
+        remote: socket.remoteAddress,
+        message: apiError.message,
+      },
       'request refused by the HTTP parser',
     );
     // Requests read whole before the bytes that broke are answered first, in order, and an
     // answer already started is never cut by a second status line; the error answer comes
     // after them. A request whose body was cut by the error gets the error as its answer.
     const state = this.#sockets.get(socket);
-    const answering = [...(state?.inFlight ?? [])].filter((res) => !res.writableFinished && (res.headersSent || res.req.complete));
+    const answering = [...(state?.inFlight ?? [])].filter(
+      (res) => !res.writableFinished && (res.headersSent || res.req.complete),
+    );
     const refuse = () => {
       if (!socket.writable) return;
       socket.end(rawErrorResponse(apiError, securityHeaderObject(socket)));
@@ -230,7 +243,7 @@ function closeIfAnsweredBeforeBody(req: IncomingMessage, res: ServerResponse): v
   res.writeHead = function writeHeadClosingEarly(this: ServerResponse, ...args: unknown[]) {
     if (!req.complete) this.setHeader('connection', 'close');
     return (writeHead as (...a: unknown[]) => ServerResponse)(...args);
-  } as ServerResponse['writeHead'];
+  };
 }
 
 /**

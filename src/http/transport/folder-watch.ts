@@ -40,7 +40,10 @@ export function watchFolders(files: string[], changed: () => void, options: Fold
     },
     settled: changed,
     failed: (error) => {
-      options.log.warn({ folders, error: (error as Error).message }, 'TLS files: the folder watch failed; looking again at the next periodic check');
+      options.log.warn(
+        { folders, error: (error as Error).message },
+        'TLS files: the folder watch failed; looking again at the next periodic check',
+      );
     },
   });
   const recheck = setInterval(() => {

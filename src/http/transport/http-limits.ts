@@ -47,7 +47,10 @@ export const DEFAULT_KEEPALIVE_TIMEOUT = '65s';
 /** Ten seconds: what Go's client waits for a TLS handshake itself; waiting longer serves no client. */
 export const DEFAULT_TLS_HANDSHAKE_TIMEOUT = '10s';
 
-/** Connections held at most by default, whatever the file limit: each costs about 20 KiB of memory over plain HTTP, more over TLS. */
+/**
+ * Connections held at most by default, whatever the file limit: each costs about 20 KiB of memory over plain HTTP, more
+ * over TLS.
+ */
 export const MAX_CONNECTIONS_CAP = 16_384;
 
 /** The default when the file limit cannot be read (not Linux). */
@@ -72,7 +75,9 @@ export function defaultMaxConnections(openFileLimit: number | undefined): number
  * The soft limit on open files (RLIMIT_NOFILE) as Linux reports it in /proc/self/limits;
  * undefined when it cannot be read, and for "unlimited".
  */
-export function openFileLimit(limits: () => string = () => readFileSync('/proc/self/limits', 'utf8')): number | undefined {
+export function openFileLimit(
+  limits: () => string = () => readFileSync('/proc/self/limits', 'utf8'),
+): number | undefined {
   let text: string;
   try {
     text = limits();

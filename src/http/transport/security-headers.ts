@@ -15,11 +15,15 @@ import type { TLSSocket } from 'node:tls';
 export const HSTS_MAX_AGE_SECONDS = 31_536_000;
 
 const PLAIN_OBJECT: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff' };
-const OVER_TLS_OBJECT: Readonly<Record<string, string>> = { ...PLAIN_OBJECT, 'strict-transport-security': `max-age=${HSTS_MAX_AGE_SECONDS}` };
+const OVER_TLS_OBJECT: Readonly<Record<string, string>> = {
+  ...PLAIN_OBJECT,
+  'strict-transport-security': `max-age=${HSTS_MAX_AGE_SECONDS}`,
+};
 const PLAIN: readonly string[] = Object.entries(PLAIN_OBJECT).flat();
 const OVER_TLS: readonly string[] = Object.entries(OVER_TLS_OBJECT).flat();
 
-const overTls = (socket: Socket | null | undefined): boolean => (socket as TLSSocket | null | undefined)?.encrypted === true;
+const overTls = (socket: Socket | null | undefined): boolean =>
+  (socket as TLSSocket | null | undefined)?.encrypted === true;
 
 /** The headers as [name, value, name, value, …], for the connection the answer goes out on. */
 export function securityHeaders(socket: Socket | null | undefined): readonly string[] {

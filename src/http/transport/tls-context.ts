@@ -96,8 +96,14 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
     );
     server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: Socket) => this.#handshakeFailed(error, socket));
     this.#server = server;
-    const files = [this.#settings.certFile, this.#settings.keyFile, this.#settings.clientCaFile].filter((f) => f !== undefined);
-    this.#stopWatching = watchFolders(files, () => this.reload(), { settleMs: SETTLE_MS, recheckMs: RECHECK_MS, log: this.#log });
+    const files = [this.#settings.certFile, this.#settings.keyFile, this.#settings.clientCaFile].filter(
+      (f) => f !== undefined,
+    );
+    this.#stopWatching = watchFolders(files, () => this.reload(), {
+      settleMs: SETTLE_MS,
+      recheckMs: RECHECK_MS,
+      log: this.#log,
+    });
     return server;
   }
 
@@ -142,14 +148,20 @@ export class TlsContext extends EventEmitter<TlsContextEvents> {
 
   #refuse(error: unknown): false {
     if (!(error instanceof TlsFileError)) throw error;
-    this.#log.warn({ error: error.message, served: this.#material.fingerprint256 }, 'TLS files changed but cannot be served; the certificate served before stays');
+    this.#log.warn(
+      { error: error.message, served: this.#material.fingerprint256 },
+      'TLS files changed but cannot be served; the certificate served before stays',
+    );
     this.emit('refused', { message: error.message });
     return false;
   }
 
   #warnIfExpired(): void {
     if (Date.parse(this.#material.notAfter) > Date.now()) return;
-    this.#log.warn({ tls: factsOf(this.#material) }, 'the certificate in TLS_CERT_FILE has expired; clients will refuse it');
+    this.#log.warn(
+      { tls: factsOf(this.#material) },
+      'the certificate in TLS_CERT_FILE has expired; clients will refuse it',
+    );
   }
 
   #handshakeFailed(error: NodeJS.ErrnoException, socket: Socket): void {

@@ -56,23 +56,30 @@ export function checkTlsFiles(settings: TlsSettings, files: TlsFiles): TlsMateri
   try {
     key = createPrivateKey(files.key);
   } catch (error) {
-    throw new TlsFileError(`${KEY_VAR} (${settings.keyFile}) is not a readable unencrypted PEM private key: ${(error as Error).message}`);
+    throw new TlsFileError(
+      `${KEY_VAR} (${settings.keyFile}) is not a readable unencrypted PEM private key: ${(error as Error).message}`,
+    );
   }
-  if (!certificate!.checkPrivateKey(key)) {
-    throw new TlsFileError(`${KEY_VAR} (${settings.keyFile}) is not the key of the certificate in ${CERT_VAR} (${settings.certFile})`);
+  if (!certificate.checkPrivateKey(key)) {
+    throw new TlsFileError(
+      `${KEY_VAR} (${settings.keyFile}) is not the key of the certificate in ${CERT_VAR} (${settings.certFile})`,
+    );
   }
   if (files.clientCa !== undefined) certificatesIn(CA_VAR, settings.clientCaFile!, files.clientCa);
   try {
     // What the server will do with them: anything OpenSSL still refuses is found now.
     createSecureContext(secureContextOptions(files));
   } catch (error) {
-    throw new TlsFileError(`${CERT_VAR} (${settings.certFile}) and ${KEY_VAR} (${settings.keyFile}) cannot be served: ${(error as Error).message}`);
+    throw new TlsFileError(
+      `${CERT_VAR} (${settings.certFile}) and ${KEY_VAR} (${settings.keyFile}) cannot be served: ` +
+        `${(error as Error).message}`,
+    );
   }
   return {
     ...files,
-    fingerprint256: certificate!.fingerprint256,
-    subject: certificate!.subject.replace(/\n/g, ', '),
-    notAfter: new Date(certificate!.validTo).toISOString(),
+    fingerprint256: certificate.fingerprint256,
+    subject: certificate.subject.replace(/\n/g, ', '),
+    notAfter: new Date(certificate.validTo).toISOString(),
   };
 }
 
@@ -109,7 +116,8 @@ export function secureContextOptions(files: TlsFiles): SecureContextOptions {
 
 /** True when both hold the same bytes: a folder event that changed none of the files. */
 export function sameTlsFiles(a: TlsFiles, b: TlsFiles): boolean {
-  const sameCa = a.clientCa === undefined || b.clientCa === undefined ? a.clientCa === b.clientCa : a.clientCa.equals(b.clientCa);
+  const sameCa =
+    a.clientCa === undefined || b.clientCa === undefined ? a.clientCa === b.clientCa : a.clientCa.equals(b.clientCa);
   return sameCa && a.cert.equals(b.cert) && a.key.equals(b.key);
 }
 
@@ -117,7 +125,9 @@ function readOne(variable: string, file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new TlsFileError(`${variable}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new TlsFileError(
+      `${variable}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
@@ -136,7 +146,9 @@ function certificatesIn(variable: string, file: string, bytes: Buffer): X509Cert
     try {
       return new X509Certificate(block);
     } catch (error) {
-      throw new TlsFileError(`${variable} (${file}): certificate ${index + 1} cannot be parsed: ${(error as Error).message}`);
+      throw new TlsFileError(
+        `${variable} (${file}): certificate ${index + 1} cannot be parsed: ${(error as Error).message}`,
+      );
     }
   });
 }

@@ -89,7 +89,13 @@ export class UiFiles {
 function uiFile(body: Buffer, contentType: string, immutable: boolean, compressible: boolean): UiFile {
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
   const gzip = compressible ? gzipSync(body, { level: 9 }) : undefined;
-  return { body, gzip: gzip !== undefined && gzip.length < body.length ? gzip : undefined, contentType, etag: `"${hash}"`, immutable };
+  return {
+    body,
+    gzip: gzip !== undefined && gzip.length < body.length ? gzip : undefined,
+    contentType,
+    etag: `"${hash}"`,
+    immutable,
+  };
 }
 
 function filesUnder(dir: string): string[] {

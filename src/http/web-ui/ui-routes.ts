@@ -24,12 +24,16 @@ import { UiFiles as Files } from './ui-files.ts';
 
 export const UI_PATH = '/ui/';
 
-export const UI_CONTENT_SECURITY_POLICY = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+export const UI_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** The policy for this service: exactly UI_CONTENT_SECURITY_POLICY, unless the UI signs people in at an issuer. */
 export function uiContentSecurityPolicy(oidc: OidcSettings | undefined): string {
   if (!oidc?.ui) return UI_CONTENT_SECURITY_POLICY;
-  return `default-src 'self'; connect-src 'self' ${new URL(oidc.issuerUrl).origin}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+  return (
+    `default-src 'self'; connect-src 'self' ${new URL(oidc.issuerUrl).origin}; frame-ancestors 'none'; base-uri ` +
+    `'none'; form-action 'self'`
+  );
 }
 
 /** A year: hashed file names change with their content, so a cached copy never goes stale. */
@@ -51,7 +55,8 @@ export function uiSettings(config: { apiMode: ApiMode; metrics: boolean; oidc: O
   return Buffer.from(JSON.stringify({ api_mode: config.apiMode, fleet_view: config.metrics, oidc }));
 }
 
-export type UiState = { kind: 'off' } | { kind: 'not-built' } | { kind: 'on'; files: UiFiles; contentSecurityPolicy: string };
+export type UiState =
+  { kind: 'off' } | { kind: 'not-built' } | { kind: 'on'; files: UiFiles; contentSecurityPolicy: string };
 
 export function uiRoutes(state: UiState): Router {
   // Strict: /ui and /ui/ are different paths (the first redirects to the second, so that the
@@ -66,7 +71,10 @@ export function uiRoutes(state: UiState): Router {
   router.get(['/ui/', '/ui/*rest'], (req, res) => {
     if (state.kind === 'off') throw uiOff();
     if (state.kind === 'not-built') {
-      throw new ApiError('not_found', 'the web UI is not built in this installation (dist/ui/ is missing); run npm run build');
+      throw new ApiError(
+        'not_found',
+        'the web UI is not built in this installation (dist/ui/ is missing); run npm run build',
+      );
     }
     const name = fileName(req.path);
     const file = name === undefined ? undefined : state.files.file(name === '' ? 'index.html' : name);
@@ -74,7 +82,8 @@ export function uiRoutes(state: UiState): Router {
     // Every other path under /ui/ is a view of the page (/ui/clusters/<id>): the page answers
     // it and reads the path itself. A missing hashed file stays a 404: a page of an older build
     // asking for its script must not get HTML instead.
-    if (name === undefined || Files.isAsset(name)) throw new ApiError('not_found', `no such file of the web UI: ${req.path}`);
+    if (name === undefined || Files.isAsset(name))
+      throw new ApiError('not_found', `no such file of the web UI: ${req.path}`);
     return send(req, res, state.files.file('index.html')!, state.contentSecurityPolicy);
   });
   router.all(['/ui', '/ui/', '/ui/*rest'], (req) => {
@@ -109,7 +118,7 @@ function send(req: Request, res: Response, file: UiFile, contentSecurityPolicy: 
     res.status(304).end();
     return;
   }
-  const body = gzip ? file.gzip! : file.body;
+  const body = gzip ? file.gzip : file.body;
   res.set({ 'content-type': file.contentType, 'content-length': String(body.length) });
   if (gzip) res.set('content-encoding', 'gzip');
   res.status(200).end(req.method === 'HEAD' ? undefined : body);

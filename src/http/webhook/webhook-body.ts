@@ -109,10 +109,16 @@ export function pushedRef(body: WebhookBody): string | undefined {
 const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
 const SCALAR = String.raw`[-+.\w]+`;
 /** `{`, then any number of `"key": <string or scalar>,` (no nested value), then `"ref": "<...>"`. */
-const LEADING_REF = new RegExp(String.raw`^\s*\{(?:\s*${STRING}\s*:\s*(?:${STRING}|${SCALAR})\s*,)*?\s*"ref"\s*:\s*"((?:[^"\\]|\\.)*)"`);
+const LEADING_REF = new RegExp(
+  String.raw`^\s*\{(?:\s*${STRING}\s*:\s*(?:${STRING}|${SCALAR})\s*,)*?\s*"ref"\s*:\s*"((?:[^"\\]|\\.)*)"`,
+);
 
 function tooLarge(): ApiError {
-  return new ApiError('payload_too_large', `the webhook body is larger than ${WEBHOOK_MAX_BODY_BYTES} bytes (25 MiB, the most a Git host sends)`, {
-    headers: { connection: 'close' },
-  });
+  return new ApiError(
+    'payload_too_large',
+    `the webhook body is larger than ${WEBHOOK_MAX_BODY_BYTES} bytes (25 MiB, the most a Git host sends)`,
+    {
+      headers: { connection: 'close' },
+    },
+  );
 }

@@ -57,16 +57,24 @@ export function webhookRoutes(deps: { secret: string; target: WebhookTarget; log
     }
     const ref = pushedRef(body);
     if (deliveries.seenBefore(deliveryKeys(req.headers))) {
-      deps.log.info({ source: sender.host, delivery: deliveryId(req.headers) }, 'webhook: a delivery handled before; no sync');
+      deps.log.info(
+        { source: sender.host, delivery: deliveryId(req.headers) },
+        'webhook: a delivery handled before; no sync',
+      );
       res.status(202).json({ status: 'ignored', message: 'this delivery was handled before' });
       return;
     }
     const branch = deps.target.branch();
     if (ref !== undefined && branch !== undefined && ref !== `refs/heads/${branch}`) {
-      res.status(202).json({ status: 'ignored', message: `a push to ${ref}; this service serves refs/heads/${branch}` });
+      res
+        .status(202)
+        .json({ status: 'ignored', message: `a push to ${ref}; this service serves refs/heads/${branch}` });
       return;
     }
-    deps.log.info({ source: sender.host, ref: ref ?? null, delivery: deliveryId(req.headers) }, 'webhook: syncing the config repo now');
+    deps.log.info(
+      { source: sender.host, ref: ref ?? null, delivery: deliveryId(req.headers) },
+      'webhook: syncing the config repo now',
+    );
     void deps.target.sync('webhook');
     res.status(202).json({ status: 'accepted' });
   });
@@ -81,7 +89,8 @@ function checkHeaders(headers: IncomingHttpHeaders, secret: string): Sender {
       throw unauthorized('the webhook signature (X-Hub-Signature-256) is not sha256=<64 hex digits>');
     }
     const event = headers['x-github-event'] ?? 'push';
-    if (typeof event !== 'string' || !GITHUB_EVENT.test(event)) throw unread('bad_request', 'X-GitHub-Event is not an event name');
+    if (typeof event !== 'string' || !GITHUB_EVENT.test(event))
+      throw unread('bad_request', 'X-GitHub-Event is not an event name');
     return { host: 'github', signature: signature.toLowerCase(), event };
   }
   const token = headers['x-gitlab-token'];
@@ -96,7 +105,8 @@ function checkHeaders(headers: IncomingHttpHeaders, secret: string): Sender {
 function isGitlabPush(headers: IncomingHttpHeaders): boolean {
   const event = headers['x-gitlab-event'];
   if (event === undefined) return true;
-  if (typeof event !== 'string' || !GITLAB_EVENT.test(event)) throw unread('bad_request', 'X-Gitlab-Event is not an event name');
+  if (typeof event !== 'string' || !GITLAB_EVENT.test(event))
+    throw unread('bad_request', 'X-Gitlab-Event is not an event name');
   return GITLAB_PUSH_EVENTS.has(event);
 }
 

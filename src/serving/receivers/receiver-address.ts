@@ -9,8 +9,7 @@ import { networkInterfaces } from 'node:os';
 import type { ReceiverHosts } from '../../domain/receiver-hosts.ts';
 
 export type ChosenAddress =
-  | { ok: true; address: string; family: 4 | 6 }
-  | { ok: false; reason: 'unresolved' | 'own_address'; detail: string };
+  { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: 'unresolved' | 'own_address'; detail: string };
 
 /** Loopback and unspecified addresses; an IPv4 one mapped into IPv6 matches too. */
 const LOOPBACK = new BlockList();
@@ -61,6 +60,6 @@ export async function chooseAddress(hostname: string, hosts: ReceiverHosts): Pro
     const why = forbiddenAddress(address, hostname, hosts);
     if (why) return { ok: false, reason: 'own_address', detail: why };
   }
-  const first = found[0]!;
+  const first = found[0];
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

@@ -106,9 +106,11 @@ export class ReceiverNotifier {
   async #deliver(notice: Notice): Promise<void> {
     const retry = new RetryPolicy({ ...(this.#options.retry ?? DEFAULT_RETRY), jitter: true });
     for (;;) {
-      const outcome = await postNotice(notice, this.#options).catch(
-        (error: unknown): NoticeOutcome => ({ result: 'failed', reason: 'connection', detail: String(error) }),
-      );
+      const outcome = await postNotice(notice, this.#options).catch((error: unknown): NoticeOutcome => ({
+        result: 'failed',
+        reason: 'connection',
+        detail: String(error),
+      }));
       if (outcome.result !== 'failed') return this.#ended(notice, outcome);
       const pause = retry.next();
       // Given up, or a newer notice for the cluster will be sent instead.

@@ -81,8 +81,7 @@ export async function postNotice(notice: Notice, options: PostOptions): Promise<
       else if (status >= 300 && status < 400) {
         const detail = `${status} to ${res.headers.location ?? '(no location)'}, not followed`;
         resolve({ result: 'skipped', reason: 'redirect', detail });
-      }
-      else resolve({ result: 'failed', reason: 'status', detail: `answered ${status}` });
+      } else resolve({ result: 'failed', reason: 'status', detail: `answered ${status}` });
       req.destroy();
     });
     req.on('error', (error) => {

@@ -18,7 +18,8 @@ export function startReceiverNotifier(
   const key = settings.clusterTokenKeys[0];
   if (key === undefined) {
     log.warn(
-      'RECEIVER_HOSTS is set, but CLUSTER_TOKEN_KEYS is not: receivers verify notices with the cluster token, so none are sent',
+      'RECEIVER_HOSTS is set, but CLUSTER_TOKEN_KEYS is not: receivers verify notices with the cluster token, so ' +
+        'none are sent',
     );
     return undefined;
   }

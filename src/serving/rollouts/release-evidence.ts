@@ -9,7 +9,9 @@ import type { RolloutServing } from '../../domain/rollouts/rollout-view.ts';
 import type { StepTimes } from '../../domain/rollouts/step-progress.ts';
 import type { ClusterPolls } from '../fleet-polls.ts';
 
-/** Released-answer ETags kept per member: the last few revisions that changed its answer while its step was released. */
+/**
+ * Released-answer ETags kept per member: the last few revisions that changed its answer while its step was released.
+ */
 const ETAGS_PER_MEMBER = 4;
 
 export class ReleaseEvidence {
@@ -32,7 +34,8 @@ export class ReleaseEvidence {
     const { plan, rollout } = serving;
     for (const step of plan.steps) {
       if (step.step <= rollout.released) {
-        if (!this.times.has(step.step)) this.times.set(step.step, { released_in: revision, released_at: now, done_at: null });
+        if (!this.times.has(step.step))
+          this.times.set(step.step, { released_in: revision, released_at: now, done_at: null });
       } else if (this.times.delete(step.step)) {
         for (const id of step.members) {
           this.#etags.delete(id);
@@ -49,7 +52,8 @@ export class ReleaseEvidence {
     for (const [step, times] of evaluated) {
       const kept = this.times.get(step);
       if (kept === undefined || times.done_at === null || kept.released_at !== times.released_at) continue;
-      if (kept.done_at === null || times.done_at < kept.done_at) this.times.set(step, { ...kept, done_at: times.done_at });
+      if (kept.done_at === null || times.done_at < kept.done_at)
+        this.times.set(step, { ...kept, done_at: times.done_at });
     }
   }
 

@@ -54,18 +54,33 @@ export class RolloutAdvancer {
         role: 'write',
         who: ADVANCER,
         writes: [
-          { kind: 'merge-patch', collection: 'rollouts', id: rollout.id, patch: { released: next.released }, ifMatch: etag, role: 'write', who: ADVANCER },
+          {
+            kind: 'merge-patch',
+            collection: 'rollouts',
+            id: rollout.id,
+            patch: { released: next.released },
+            ifMatch: etag,
+            role: 'write',
+            who: ADVANCER,
+          },
         ],
       });
       this.#log.info({ ...log, revision: result.revisionAfter }, `rollout step released: ${next.message}`);
       return 'released';
     } catch (error) {
       if (error instanceof WriteRefused && error.refusal.reason === 'precondition_failed') {
-        this.#log.info(log, `rollout ${rollout.id} changed before its step ${next.released} was released here (another writer); evaluated again`);
+        this.#log.info(
+          log,
+          `rollout ${rollout.id} changed before its step ${next.released} was released here (another writer); ` +
+            `evaluated again`,
+        );
         return 'lost';
       }
       const refusal = error instanceof WriteRefused ? error.refusal : undefined;
-      this.#log.warn({ ...log, error: describeError(error), reason: refusal?.reason }, `rollout ${rollout.id}: releasing step ${next.released} failed`);
+      this.#log.warn(
+        { ...log, error: describeError(error), reason: refusal?.reason },
+        `rollout ${rollout.id}: releasing step ${next.released} failed`,
+      );
       return 'failed';
     }
   }

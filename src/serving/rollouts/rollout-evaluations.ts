@@ -108,7 +108,8 @@ export class RolloutEvaluations {
     const took = performance.now() - started;
     const outcomes = this.#deps.advance ? await this.#deps.advance(evaluated) : new Map<string, AdvanceOutcome>();
     if (this.#stopped) return;
-    // Released: the publication asks for the next evaluation. Lost to another writer, or evaluated on a stale revision: again now.
+    // Released: the publication asks for the next evaluation. Lost to another writer, or evaluated on a stale revision:
+    // again now.
     if ([...outcomes.values()].some((o) => o === 'lost' || o === 'stale')) this.#again = true;
     const failed = [...outcomes.values()].some((o) => o === 'failed');
     this.#schedule(nextPause(evaluated, this.#now(), took, failed));

@@ -4,7 +4,9 @@ import { durationMs } from '../../shared/duration.ts';
 import { ConfigError, type Env } from '../../shared/secret-settings.ts';
 
 export interface RolloutSettings {
-  /** ROLLOUT_OFFLINE_AFTER: a released cluster with no poll of any endpoint for this long is `offline` to its rollout. */
+  /**
+   * ROLLOUT_OFFLINE_AFTER: a released cluster with no poll of any endpoint for this long is `offline` to its rollout.
+   */
   rolloutOfflineAfterMs: number;
   /** ROLLOUT_AUTO_ADVANCE: the service commits the next step of a ready rollout itself (crud mode only). */
   rolloutAutoAdvance: boolean;

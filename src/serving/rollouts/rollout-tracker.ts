@@ -138,7 +138,15 @@ export class RolloutTracker {
       return report === null ? known : { ...(known ?? NO_FACTS), report };
     };
     const slices = progressSlices(
-      { serving, revision: served.revision, times: evidence.times, facts, now, offlineAfterMs: this.#offlineAfterMs, trackingSince: this.#since },
+      {
+        serving,
+        revision: served.revision,
+        times: evidence.times,
+        facts,
+        now,
+        offlineAfterMs: this.#offlineAfterMs,
+        trackingSince: this.#since,
+      },
       SLICE,
     );
     for (;;) {

@@ -21,7 +21,10 @@ export function readSeedFile(path: string, whyNeeded = ''): SeedFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new StartupError(`SEED_FILE ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}${whyNeeded}`);
+    throw new StartupError(
+      `SEED_FILE ${path} cannot be read: ` +
+        `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}${whyNeeded}`,
+    );
   }
   let document: unknown;
   try {
@@ -32,6 +35,9 @@ export function readSeedFile(path: string, whyNeeded = ''): SeedFile {
   const contentRevision = `seed-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
   const seed = parseSeed(document);
   const built = seed.ok ? createSnapshot(seed.records, contentRevision) : seed;
-  if (!built.ok || !seed.ok) throw new StartupError(`SEED_FILE ${path} is invalid: ${(built.ok ? [] : built.problems).map(formatProblem).join('; ')}`);
+  if (!built.ok || !seed.ok)
+    throw new StartupError(
+      `SEED_FILE ${path} is invalid: ${(built.ok ? [] : built.problems).map(formatProblem).join('; ')}`,
+    );
   return { records: seed.records, snapshot: built.snapshot, contentRevision };
 }

@@ -1,6 +1,7 @@
 // The Git objects of a commit that changes record files on top of a parent (one for a REST
 // write, several for a change set): the files' blobs, each changed record folder's tree and
-// the root tree with those entries replaced, added or removed, and the commit. Only objects are written (unreachable until a ref names the
+// the root tree with those entries replaced, added or removed, and the commit. Only objects are written (unreachable
+// until a ref names the
 // commit, so harmless when the change goes no further), each flushed to disk before build()
 // returns, so a ref may name the commit at once; which ref moves, and when, is the backend's
 // business.
@@ -16,7 +17,14 @@ import { writeLooseObject } from './files/loose-object.ts';
 import { fileWrites } from '../record-files/read-pool.ts';
 import { SliceTimer } from '../runner/event-loop.ts';
 import { objectId, type ObjectType } from './format/object-id.ts';
-import { type EncodedTree, encodedTree, insertionPoint, insertSorted, spliceTree, type TreeItem } from './format/tree-object.ts';
+import {
+  type EncodedTree,
+  encodedTree,
+  insertionPoint,
+  insertSorted,
+  spliceTree,
+  type TreeItem,
+} from './format/tree-object.ts';
 
 /** How many trees are kept: the root and the four record folders of the last commits. */
 const TREE_CACHE_SIZE = 16;
@@ -74,7 +82,12 @@ export class CommitBuilder {
    * is who made the change when it is not the service itself (a person); the service commits
    * it either way.
    */
-  async build(files: readonly FileContent[], message: string, parent: string, author: CommitAuthor = this.#author): Promise<BuiltCommit> {
+  async build(
+    files: readonly FileContent[],
+    message: string,
+    parent: string,
+    author: CommitAuthor = this.#author,
+  ): Promise<BuiltCommit> {
     for (const file of files) assertRecordPath(file.path);
     if (new Set(files.map((f) => f.path)).size !== files.length) throw new Error('a commit names each file once');
     const objects: { type: ObjectType; content: Buffer; oid: string }[] = [];
@@ -93,16 +106,30 @@ export class CommitBuilder {
     const { tree, parentBlobs } = await this.#treeWith(parent, files, blobs, add, slices);
     const timestamp = Math.floor(Date.now() / 1000);
     const committer = { name: this.#author.name, email: this.#author.email, timestamp };
-    const commit = add('commit', encodeCommit({ tree, parents: [parent], author: { name: author.name, email: author.email, timestamp }, committer, message }));
+    const commit = add(
+      'commit',
+      encodeCommit({
+        tree,
+        parents: [parent],
+        author: { name: author.name, email: author.email, timestamp },
+        committer,
+        message,
+      }),
+    );
     this.#rememberCommit(commit, tree);
     const gitdir = sharedGitDir(this.#dir);
-    const written = fileWrites.map(objects, ({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid)).then(() => undefined);
+    const written = fileWrites
+      .map(objects, ({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))
+      .then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
     return { commit, blobs, written, parentBlobs };
   }
 
-  /** The parent's tree with each file replaced, added (blob given) or removed (null); each changed folder's tree written once. */
+  /**
+   * The parent's tree with each file replaced, added (blob given) or removed (null); each changed folder's tree written
+   * once.
+   */
   async #treeWith(
     parent: string,
     files: readonly FileContent[],
@@ -113,7 +140,10 @@ export class CommitBuilder {
     const root = await this.#readTree(await this.#treeOf(parent));
     const parentBlobs: (string | undefined)[] = [];
     /** Each changed folder's tree before the commit, its entries by name, and their new blobs by name. */
-    const edits = new Map<string, { children: EncodedTree; byName: Map<string, TreeItem>; blobs: Map<string, string | null> }>();
+    const edits = new Map<
+      string,
+      { children: EncodedTree; byName: Map<string, TreeItem>; blobs: Map<string, string | null> }
+    >();
     for (const [i, file] of files.entries()) {
       const [folder, name] = file.path.split('/') as [string, string];
       let edit = edits.get(folder);
@@ -124,20 +154,23 @@ export class CommitBuilder {
         edits.set(folder, edit);
       }
       parentBlobs.push(edit.byName.get(name)?.oid);
-      edit.blobs.set(name, blobs[i]!);
+      edit.blobs.set(name, blobs[i]);
       await slices.turnIfDue();
     }
     const folders = new Map<string, EncodedTree>();
     for (const [folder, { children, blobs: changed }] of edits) folders.set(folder, withEntries(children, changed));
     const newRoot = root.items.filter((e) => !folders.has(e.path));
     for (const [folder, children] of folders) {
-      if (children.items.length > 0) insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#addTree(children, add), type: 'tree' });
+      if (children.items.length > 0)
+        insertSorted(newRoot, { mode: '040000', path: folder, oid: this.#addTree(children, add), type: 'tree' });
     }
     return { tree: this.#addTree(encodedTree(newRoot), add), parentBlobs };
   }
 
   async #treeOf(commit: string): Promise<string> {
-    const tree = this.#commitTrees.get(commit) ?? (await git.readCommit({ fs, gitdir: sharedGitDir(this.#dir), oid: commit, cache: this.#cache })).commit.tree;
+    const tree =
+      this.#commitTrees.get(commit) ??
+      (await git.readCommit({ fs, gitdir: sharedGitDir(this.#dir), oid: commit, cache: this.#cache })).commit.tree;
     this.#rememberCommit(commit, tree);
     return tree;
   }
@@ -179,7 +212,12 @@ export class CommitBuilder {
  * edited in the list of entries and encoded once, from the entries' kept encodings.
  */
 function withEntries(children: EncodedTree, blobs: ReadonlyMap<string, string | null>): EncodedTree {
-  const itemOf = (name: string, blob: string, was: TreeItem | undefined): TreeItem => ({ mode: was?.mode === '100755' ? '100755' : '100644', path: name, oid: blob, type: 'blob' });
+  const itemOf = (name: string, blob: string, was: TreeItem | undefined): TreeItem => ({
+    mode: was?.mode === '100755' ? '100755' : '100644',
+    path: name,
+    oid: blob,
+    type: 'blob',
+  });
   if (blobs.size === 1) {
     const [[name, blob]] = [...blobs] as [[string, string | null]];
     const at = children.items.findIndex((e) => e.path === name);
@@ -194,7 +232,8 @@ function withEntries(children: EncodedTree, blobs: ReadonlyMap<string, string | 
     else if (blobs.get(item.path) !== null) items.push(itemOf(item.path, blobs.get(item.path)!, item));
   }
   const present = new Set(children.items.map((e) => e.path));
-  for (const [name, blob] of blobs) if (blob !== null && !present.has(name)) insertSorted(items, itemOf(name, blob, undefined));
+  for (const [name, blob] of blobs)
+    if (blob !== null && !present.has(name)) insertSorted(items, itemOf(name, blob, undefined));
   return encodedTree(items);
 }
 

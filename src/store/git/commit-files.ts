@@ -3,7 +3,12 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { isRecordFileName, RECORD_FOLDERS } from '../../domain/repo-layout/record-path.ts';
 import { fileReads } from '../record-files/read-pool.ts';
-import { byPath, DEFAULT_MAX_RECORD_BYTES, type RecordFileEntry, RecordRefused } from '../record-files/record-file-entry.ts';
+import {
+  byPath,
+  DEFAULT_MAX_RECORD_BYTES,
+  type RecordFileEntry,
+  RecordRefused,
+} from '../record-files/record-file-entry.ts';
 import { notRegular, tooLarge } from '../record-files/safe-read.ts';
 import { ObjectReader, BlobTooLarge } from './files/object-reader.ts';
 import { sharedGitDir } from './git-directory.ts';
@@ -23,7 +28,13 @@ const SUBMODULE = '160000';
  * submodules), in path order. `folder` is where the config repo sits inside the repository
  * ("" at its top, "fleet/config" below it); paths are given from there.
  */
-export async function recordBlobsOfCommit(dir: string, commitOid: string, cache: object = {}, reader?: ObjectReader, folder = ''): Promise<TreeBlob[]> {
+export async function recordBlobsOfCommit(
+  dir: string,
+  commitOid: string,
+  cache: object = {},
+  reader?: ObjectReader,
+  folder = '',
+): Promise<TreeBlob[]> {
   const native = reader && nativeRecordBlobs(reader, commitOid, folder);
   if (native) return native;
   const blobs: TreeBlob[] = [];
@@ -31,7 +42,13 @@ export async function recordBlobsOfCommit(dir: string, commitOid: string, cache:
   const visit = async (path: string): Promise<void> => {
     let tree;
     try {
-      tree = await git.readTree({ fs, gitdir, oid: commitOid, filepath: folder === '' ? path : `${folder}/${path}`, cache });
+      tree = await git.readTree({
+        fs,
+        gitdir,
+        oid: commitOid,
+        filepath: folder === '' ? path : `${folder}/${path}`,
+        cache,
+      });
     } catch (error) {
       if ((error as { code?: string }).code === 'NotFoundError') return;
       throw error;
@@ -82,8 +99,17 @@ function nativeRecordBlobs(reader: ObjectReader, commitOid: string, folder: stri
 }
 
 /** The record file paths whose entries differ between two commits (changed, added or removed). */
-export async function changedBetween(dir: string, from: string, to: string, cache: object, reader?: ObjectReader): Promise<string[]> {
-  const [before, after] = await Promise.all([recordBlobsOfCommit(dir, from, cache, reader), recordBlobsOfCommit(dir, to, cache, reader)]);
+export async function changedBetween(
+  dir: string,
+  from: string,
+  to: string,
+  cache: object,
+  reader?: ObjectReader,
+): Promise<string[]> {
+  const [before, after] = await Promise.all([
+    recordBlobsOfCommit(dir, from, cache, reader),
+    recordBlobsOfCommit(dir, to, cache, reader),
+  ]);
   const old = new Map(before.map((blob) => [blob.path, `${blob.mode} ${blob.oid}`]));
   const changed: string[] = [];
   for (const blob of after) {
@@ -110,7 +136,11 @@ export async function commitFileEntries(
   const blobs = await recordBlobsOfCommit(dir, commit, cache, reader, folder);
   return blobs.map((blob): RecordFileEntry => {
     if (blob.mode === SYMLINK || blob.mode === SUBMODULE) {
-      return { path: blob.path, blobId: blob.oid, refused: notRegular(blob.path, blob.mode === SYMLINK ? 'a symbolic link' : 'a submodule') };
+      return {
+        path: blob.path,
+        blobId: blob.oid,
+        refused: notRegular(blob.path, blob.mode === SYMLINK ? 'a symbolic link' : 'a submodule'),
+      };
     }
     const read = async () => {
       try {
@@ -129,7 +159,13 @@ export async function commitFileEntries(
  * (not links, not submodules) within `maxBytes`, through the read pool. A path the commit
  * holds no such file at is left out. One reader for all, so that a folder's tree is read once.
  */
-export async function commitFileTexts(dir: string, commit: string, paths: readonly string[], cache: object, maxBytes = DEFAULT_MAX_RECORD_BYTES): Promise<Map<string, string>> {
+export async function commitFileTexts(
+  dir: string,
+  commit: string,
+  paths: readonly string[],
+  cache: object,
+  maxBytes = DEFAULT_MAX_RECORD_BYTES,
+): Promise<Map<string, string>> {
   const reader = new ObjectReader(dir, cache);
   const texts = new Map<string, string>();
   await fileReads.map(paths, async (path) => {
@@ -168,7 +204,13 @@ function nativeBlobAt(reader: ObjectReader, commitOid: string, path: string): Pa
 async function blobAt(dir: string, commit: string, path: string, cache: object): Promise<PathEntry> {
   const slash = path.lastIndexOf('/');
   try {
-    const { tree } = await git.readTree({ fs, gitdir: sharedGitDir(dir), oid: commit, filepath: slash === -1 ? '' : path.slice(0, slash), cache });
+    const { tree } = await git.readTree({
+      fs,
+      gitdir: sharedGitDir(dir),
+      oid: commit,
+      filepath: slash === -1 ? '' : path.slice(0, slash),
+      cache,
+    });
     return tree.find((e) => e.path === path.slice(slash + 1)) ?? null;
   } catch (error) {
     if ((error as { code?: string }).code === 'NotFoundError') return null;

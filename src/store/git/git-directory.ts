@@ -35,11 +35,16 @@ export function gitDirectoryOf(dir: string): GitDirectory | undefined {
     const text = readFileSync(dotGit, 'utf8');
     const named = text.startsWith('gitdir: ') ? text.slice('gitdir: '.length).replace(/[\r\n]+$/, '') : '';
     if (named === '') {
-      throw new GitDirectoryError(`${dotGit} is a file but not of the form "gitdir: <path>" (git says: invalid gitfile format)`);
+      throw new GitDirectoryError(
+        `${dotGit} is a file but not of the form "gitdir: <path>" (git says: invalid gitfile format)`,
+      );
     }
     gitdir = isAbsolute(named) ? resolve(named) : resolve(dirname(dotGit), named);
     if (entryKind(gitdir) !== 'directory') {
-      throw new GitDirectoryError(`${dotGit} points to ${gitdir}, which is not a directory (a moved or removed worktree? "git worktree repair" fixes the link)`);
+      throw new GitDirectoryError(
+        `${dotGit} points to ${gitdir}, which is not a directory (a moved or removed worktree? "git worktree repair" ` +
+          `fixes the link)`,
+      );
     }
   } else if (kind !== 'directory') {
     throw new GitDirectoryError(`${dotGit} is neither a directory nor a "gitdir:" file`);
@@ -72,7 +77,8 @@ function commonDirOf(gitdir: string): string {
     throw error;
   }
   const common = isAbsolute(named) ? resolve(named) : resolve(gitdir, named);
-  if (entryKind(common) !== 'directory') throw new GitDirectoryError(`${join(gitdir, 'commondir')} names ${common}, which is not a directory`);
+  if (entryKind(common) !== 'directory')
+    throw new GitDirectoryError(`${join(gitdir, 'commondir')} names ${common}, which is not a directory`);
   return common;
 }
 
@@ -81,7 +87,8 @@ function entryKind(path: string): 'file' | 'directory' | 'other' | undefined {
     const stats = statSync(path);
     return stats.isDirectory() ? 'directory' : stats.isFile() ? 'file' : 'other';
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw error;
   }
 }

@@ -10,7 +10,12 @@ import type { RevisionFacts } from '../backend.ts';
 import { sharedGitDir } from './git-directory.ts';
 
 /** The commit's parents and message: natively when a reader is given and can, else through isomorphic-git. */
-async function readCommitFacts(dir: string, oid: string, cache: object, reader?: ObjectReader): Promise<Pick<CommitObject, 'parents' | 'message'>> {
+async function readCommitFacts(
+  dir: string,
+  oid: string,
+  cache: object,
+  reader?: ObjectReader,
+): Promise<Pick<CommitObject, 'parents' | 'message'>> {
   const native = reader?.readCommit(oid);
   if (native) return native;
   const { commit } = await git.readCommit({ fs, gitdir: sharedGitDir(dir), oid, cache });
@@ -18,7 +23,12 @@ async function readCommitFacts(dir: string, oid: string, cache: object, reader?:
 }
 
 /** What a commit says of itself, for the history of revisions: its author, when, and its message. */
-export async function commitFacts(dir: string, oid: string, cache: object, reader?: ObjectReader): Promise<RevisionFacts | undefined> {
+export async function commitFacts(
+  dir: string,
+  oid: string,
+  cache: object,
+  reader?: ObjectReader,
+): Promise<RevisionFacts | undefined> {
   let commit: Pick<CommitObject, 'author' | 'message'> | undefined = reader?.readCommit(oid);
   try {
     commit ??= toCommitObject((await git.readCommit({ fs, gitdir: sharedGitDir(dir), oid, cache })).commit);
@@ -35,12 +45,24 @@ export async function commitFacts(dir: string, oid: string, cache: object, reade
   };
 }
 
-function toCommitObject(commit: { author: { name: string; email: string; timestamp: number }; message: string }): Pick<CommitObject, 'author' | 'message'> {
-  return { author: { name: commit.author.name, email: commit.author.email, timestamp: commit.author.timestamp }, message: commit.message };
+function toCommitObject(commit: {
+  author: { name: string; email: string; timestamp: number };
+  message: string;
+}): Pick<CommitObject, 'author' | 'message'> {
+  return {
+    author: { name: commit.author.name, email: commit.author.email, timestamp: commit.author.timestamp },
+    message: commit.message,
+  };
 }
 
 /** The commits before `commit` on its first-parent line, newest first, at most `limit`. */
-export async function firstParents(dir: string, commit: string, limit: number, cache: object, reader?: ObjectReader): Promise<string[]> {
+export async function firstParents(
+  dir: string,
+  commit: string,
+  limit: number,
+  cache: object,
+  reader?: ObjectReader,
+): Promise<string[]> {
   const found: string[] = [];
   let oid = commit;
   while (found.length < limit) {
@@ -62,7 +84,12 @@ export async function firstParents(dir: string, commit: string, limit: number, c
  * (a pull request merged, or checked out for CI as its merge into the base), the message of
  * a merged head does: hosts write their own message on the merge commit.
  */
-export async function commitAllowsShrink(dir: string, commit: string, cache: object, reader?: ObjectReader): Promise<boolean> {
+export async function commitAllowsShrink(
+  dir: string,
+  commit: string,
+  cache: object,
+  reader?: ObjectReader,
+): Promise<boolean> {
   try {
     const { message, parents } = await readCommitFacts(dir, commit, cache, reader);
     if (allowsShrink(message)) return true;
@@ -87,7 +114,13 @@ const ANCESTOR_SEARCH_LIMIT = 256;
  * Whether `commit` is in this repository and an ancestor of `than` (or `than` itself). A
  * commit not in the object store is not known to be older: it may be one not fetched yet.
  */
-export async function isOlderCommit(dir: string, commit: string, than: string, cache: object, reader?: ObjectReader): Promise<boolean> {
+export async function isOlderCommit(
+  dir: string,
+  commit: string,
+  than: string,
+  cache: object,
+  reader?: ObjectReader,
+): Promise<boolean> {
   if (commit === than) return true;
   try {
     await readCommitFacts(dir, commit, cache, reader);

@@ -32,7 +32,17 @@ import { type GitDirectory, gitDirectoryOf } from './git-directory.ts';
 export class UnsupportedRepositoryForm extends Error {}
 
 /** Extension names as git writes them (the config's names are case-insensitive). */
-const KNOWN = ['noop', 'noop-v1', 'preciousObjects', 'partialClone', 'worktreeConfig', 'relativeWorktrees', 'objectFormat', 'compatObjectFormat', 'refStorage'];
+const KNOWN = [
+  'noop',
+  'noop-v1',
+  'preciousObjects',
+  'partialClone',
+  'worktreeConfig',
+  'relativeWorktrees',
+  'objectFormat',
+  'compatObjectFormat',
+  'refStorage',
+];
 const SPELLED = new Map(KNOWN.map((name) => [name.toLowerCase(), name]));
 /** Honoured by git in a version-0 repository too. */
 const VERSION_0 = new Set(['noop', 'preciousobjects', 'partialclone', 'worktreeconfig']);
@@ -46,14 +56,17 @@ export function checkRepositoryFormat(repo: GitDirectory): void {
     config = parseGitConfig(readFileSync(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // git reads such a repository as version 0
-    if (error instanceof GitConfigError) throw new UnsupportedRepositoryForm(`${file} cannot be read: ${error.message}`);
+    if (error instanceof GitConfigError)
+      throw new UnsupportedRepositoryForm(`${file} cannot be read: ${error.message}`);
     throw error;
   }
   const last = (name: string) => config.get(name)?.at(-1);
   const versionText = last('core.repositoryformatversion') ?? '0';
   const version = /^\s*\d+\s*$/.test(versionText ?? '') ? Number(versionText) : Number.NaN;
   if (version !== 0 && version !== 1) {
-    throw new UnsupportedRepositoryForm(`${where} has core.repositoryFormatVersion = ${versionText}; only versions 0 and 1 can be read and written here`);
+    throw new UnsupportedRepositoryForm(
+      `${where} has core.repositoryFormatVersion = ${versionText}; only versions 0 and 1 can be read and written here`,
+    );
   }
   for (const [variable, values] of config) {
     if (!variable.startsWith('extensions.') || variable.split('.').length !== 2) continue;
@@ -63,19 +76,34 @@ export function checkRepositoryFormat(repo: GitDirectory): void {
     const setting = value === null || value === undefined ? name : `${name} = ${value}`;
     if (!SPELLED.has(key)) {
       if (version === 0) continue;
-      throw new UnsupportedRepositoryForm(`${where} uses the repository extension ${setting}, which is not known here, so it can be neither read nor written safely`);
+      throw new UnsupportedRepositoryForm(
+        `${where} uses the repository extension ${setting}, which is not known here, so it can be neither read nor ` +
+          `written safely`,
+      );
     }
     if (version === 0 && !VERSION_0.has(key)) {
-      throw new UnsupportedRepositoryForm(`${where} sets ${setting} while core.repositoryFormatVersion is 0; git refuses such a repository too (the setting needs version 1)`);
+      throw new UnsupportedRepositoryForm(
+        `${where} sets ${setting} while core.repositoryFormatVersion is 0; git refuses such a repository too (the ` +
+          `setting needs version 1)`,
+      );
     }
     if (key === 'objectformat' && value !== 'sha1') {
-      throw new UnsupportedRepositoryForm(`${where} uses the ${value ?? '(unset)'} object format (${setting}); only SHA-1 repositories can be read and written here`);
+      throw new UnsupportedRepositoryForm(
+        `${where} uses the ${value ?? '(unset)'} object format (${setting}); only SHA-1 repositories can be read and ` +
+          `written here`,
+      );
     }
     if (key === 'compatobjectformat') {
-      throw new UnsupportedRepositoryForm(`${where} keeps a second object format (${setting}); objects written here would be missing from its map, so it is not supported`);
+      throw new UnsupportedRepositoryForm(
+        `${where} keeps a second object format (${setting}); objects written here would be missing from its map, so ` +
+          `it is not supported`,
+      );
     }
     if (key === 'refstorage' && value !== 'files') {
-      throw new UnsupportedRepositoryForm(`${where} stores its refs in ${value ?? '(unset)'} (${setting}); only the files ref storage (loose refs and packed-refs) can be read and written here`);
+      throw new UnsupportedRepositoryForm(
+        `${where} stores its refs in ${value ?? '(unset)'} (${setting}); only the files ref storage (loose refs and ` +
+          `packed-refs) can be read and written here`,
+      );
     }
   }
 }

@@ -19,7 +19,8 @@ export function locateInGitRepository(dir: string): GitLocation | undefined {
   // folder's path inside the repository wrong.
   const start = realpathSync(dir);
   for (let current = start; ; current = dirname(current)) {
-    if (existsSync(join(current, '.git'))) return { root: current, folder: relative(current, start).split(sep).join('/') };
+    if (existsSync(join(current, '.git')))
+      return { root: current, folder: relative(current, start).split(sep).join('/') };
     if (dirname(current) === current) return undefined;
   }
 }

@@ -82,6 +82,8 @@ export async function workingTreeRevision(
     headFiles.commit = head;
   }
   const committed = headFiles.blobs;
-  const same = committed.length === files.length && committed.every((blob, i) => blob.path === files[i]!.path && blob.oid === files[i]!.blobId);
+  const same =
+    committed.length === files.length &&
+    committed.every((blob, i) => blob.path === files[i].path && blob.oid === files[i].blobId);
   return same ? head : `${head}+dirty.${hash()}`;
 }

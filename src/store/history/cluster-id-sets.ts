@@ -13,12 +13,12 @@ export class ClusterIdSets {
   /** The set of these ids. */
   of(ids: readonly string[]): ClusterIdSet {
     const numbers = new Uint32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) numbers[i] = this.#numberOf(ids[i]!);
+    for (let i = 0; i < ids.length; i++) numbers[i] = this.#numberOf(ids[i]);
     numbers.sort();
     const bitBytes = Math.ceil(this.#ids.length / 8);
     if (numbers.byteLength <= bitBytes) return { kind: 'numbers', numbers };
     const bits = new Uint8Array(bitBytes);
-    for (const n of numbers) bits[n >> 3]! |= 1 << (n & 7);
+    for (const n of numbers) bits[n >> 3] |= 1 << (n & 7);
     return { kind: 'bits', bits };
   }
 
@@ -30,7 +30,7 @@ export class ClusterIdSets {
     let high = set.numbers.length - 1;
     while (low <= high) {
       const mid = (low + high) >> 1;
-      const at = set.numbers[mid]!;
+      const at = set.numbers[mid];
       if (at === n) return true;
       if (at < n) low = mid + 1;
       else high = mid - 1;
@@ -41,8 +41,8 @@ export class ClusterIdSets {
   /** The ids of a set (in the order their numbers were given). */
   ids(set: ClusterIdSet): string[] {
     const ids: string[] = [];
-    if (set.kind === 'numbers') for (const n of set.numbers) ids.push(this.#ids[n]!);
-    else for (let n = 0; n < set.bits.length * 8; n++) if (set.bits[n >> 3]! & (1 << (n & 7))) ids.push(this.#ids[n]!);
+    if (set.kind === 'numbers') for (const n of set.numbers) ids.push(this.#ids[n]);
+    else for (let n = 0; n < set.bits.length * 8; n++) if (set.bits[n >> 3] & (1 << (n & 7))) ids.push(this.#ids[n]);
     return ids;
   }
 

@@ -21,12 +21,18 @@ export interface BoundedFacts extends RevisionFacts {
 
 export function boundedFacts(facts: RevisionFacts): BoundedFacts {
   const message = facts.message === null ? { text: null, cut: false } : cutUtf8(facts.message, HISTORY_MESSAGE_BYTES);
-  const author = facts.author && { name: facts.author.name.slice(0, HISTORY_NAME_CHARS), email: facts.author.email?.slice(0, HISTORY_NAME_CHARS) ?? null };
+  const author = facts.author && {
+    name: facts.author.name.slice(0, HISTORY_NAME_CHARS),
+    email: facts.author.email?.slice(0, HISTORY_NAME_CHARS) ?? null,
+  };
   return { author, time: facts.time, message: message.text, messageTruncated: message.cut };
 }
 
 export function boundedProblems(problems: readonly Problem[]): { kept: readonly Problem[]; count: number } {
-  return { kept: problems.length > HISTORY_PROBLEMS ? problems.slice(0, HISTORY_PROBLEMS) : problems, count: problems.length };
+  return {
+    kept: problems.length > HISTORY_PROBLEMS ? problems.slice(0, HISTORY_PROBLEMS) : problems,
+    count: problems.length,
+  };
 }
 
 /**

@@ -88,7 +88,11 @@ export class RevisionHistory {
   readonly #changedListeners = new Set<ClustersChangedListener>();
 
   /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
-  constructor(factsOf: (revision: string) => Promise<RevisionFacts | undefined>, kept = REVISIONS_KEPT, pageBytes = PAGE_BYTES) {
+  constructor(
+    factsOf: (revision: string) => Promise<RevisionFacts | undefined>,
+    kept = REVISIONS_KEPT,
+    pageBytes = PAGE_BYTES,
+  ) {
     this.#factsOf = factsOf;
     this.#kept = kept;
     this.#pageBytes = pageBytes;
@@ -136,16 +140,17 @@ export class RevisionHistory {
     await this.#work;
     let from = this.#entries.length - 1;
     if (query.before !== undefined) {
-      while (from >= 0 && this.#entries[from]!.revision !== query.before) from--;
+      while (from >= 0 && this.#entries[from].revision !== query.before) from--;
       if (from < 0) return undefined;
       from--;
     }
-    const matches = (entry: Kept) => query.cluster === undefined || (entry.changed !== null && this.#sets.has(entry.changed.set, query.cluster));
+    const matches = (entry: Kept) =>
+      query.cluster === undefined || (entry.changed !== null && this.#sets.has(entry.changed.set, query.cluster));
     const revisions: HistoryEntry[] = [];
     let bytes = 0;
     let i = from;
     for (; i >= 0; i--) {
-      const entry = this.#entries[i]!;
+      const entry = this.#entries[i];
       if (!matches(entry)) continue;
       if (revisions.length === query.limit || bytes >= this.#pageBytes) break;
       const shown = view(entry);
@@ -160,7 +165,12 @@ export class RevisionHistory {
    * of them has been answered: finding the clusters a catalog change reached walks the fleet
    * (some 80 ms at 10,000 clusters), which a write's answer need not wait for.
    */
-  #add(judged: Pick<Kept, 'revision' | 'result'> & { problems: readonly Problem[] }, before: Snapshot | undefined, after: Snapshot, given?: RevisionFacts): void {
+  #add(
+    judged: Pick<Kept, 'revision' | 'result'> & { problems: readonly Problem[] },
+    before: Snapshot | undefined,
+    after: Snapshot,
+    given?: RevisionFacts,
+  ): void {
     const judgedAt = new Date().toISOString();
     this.#work = this.#work.then(async () => {
       await new Promise((resolve) => setImmediate(resolve));
@@ -179,7 +189,10 @@ export class RevisionHistory {
         problemsCount: problems.count,
         judgedAt,
         facts: given && boundedFacts(given),
-        changed: ids === undefined ? null : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
+        changed:
+          ids === undefined
+            ? null
+            : { set: this.#sets.of(ids), count: ids.length, named: ids.slice(0, CLUSTERS_NAMED) },
       };
       this.#entries.push(entry);
       if (judged.result === 'published' && ids !== undefined) {
@@ -198,7 +211,7 @@ export class RevisionHistory {
     if (this.#sets.size <= 2 * fleet + 10_000) return;
     const withSets = this.#entries.filter((e) => e.changed !== null);
     const { sets, renumbered } = this.#sets.renumbered(withSets.map((e) => e.changed!.set));
-    withSets.forEach((e, i) => (e.changed = { ...e.changed!, set: renumbered[i]! }));
+    withSets.forEach((e, i) => (e.changed = { ...e.changed!, set: renumbered[i] }));
     this.#sets = sets;
   }
 }
@@ -208,7 +221,11 @@ export class RevisionHistory {
  * for a store that says nothing of its revisions (SQLite, memory). A Git commit says it itself.
  */
 export function writeFacts(set: Pick<ChangeSet, 'who' | 'message'>): RevisionFacts {
-  return { author: { name: set.who.name, email: set.who.email ?? null }, time: new Date().toISOString(), message: set.message.replace(/\n+$/, '') };
+  return {
+    author: { name: set.who.name, email: set.who.email ?? null },
+    time: new Date().toISOString(),
+    message: set.message.replace(/\n+$/, ''),
+  };
 }
 
 function view(entry: Kept): HistoryEntry {

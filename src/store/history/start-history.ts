@@ -64,14 +64,25 @@ async function lookBack(
     let previous: Snapshot | undefined;
     let retired: ReadonlyMap<string, number> = new Map();
     for await (const revision of backend.ancestors(newest.revision, HISTORY_LIMIT)) {
-      const judged = judgeRevision(revision, buildRevision(revision, previous), good?.snapshot, acceptShrink, retired, receiverHosts);
+      const judged = judgeRevision(
+        revision,
+        buildRevision(revision, previous),
+        good?.snapshot,
+        acceptShrink,
+        retired,
+        receiverHosts,
+      );
       previous = judged.snapshot;
       if (judged.judgement.publish) {
         // The clusters each published revision deleted, with their generations.
         retired = retiredAfter(retired, good?.snapshot, judged.snapshot);
         good = judged;
         history?.published(judged.snapshot);
-      } else if (history) history.refused(judged.snapshot, await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking));
+      } else if (history)
+        history.refused(
+          judged.snapshot,
+          await locateRefusedProblems(backend, revision.revision, judged.judgement.blocking),
+        );
     }
     return { baseline: good?.snapshot, fallback: good, previous, retired };
   }
@@ -86,14 +97,23 @@ async function lookBack(
  * The generations of the clusters deleted before `next`, as it is published after `previous`
  * (or, for the first of a process, after what the look back at start found).
  */
-export function retiredOnPublish(previous: PublishedRevision | undefined, start: StartHistory | undefined, next: Snapshot): ReadonlyMap<string, number> {
+export function retiredOnPublish(
+  previous: PublishedRevision | undefined,
+  start: StartHistory | undefined,
+  next: Snapshot,
+): ReadonlyMap<string, number> {
   if (previous) return retiredAfter(previous.retired, previous.snapshot, next);
   const baseline = start?.baseline && 'clusters' in start.baseline ? start.baseline : undefined;
   return retiredAfter(start?.retired ?? new Map(), baseline, next);
 }
 
 /** A store without history keeps what the rules need of each published revision, for the next start. */
-export async function keepForRestart(backend: Backend, snapshot: Snapshot, log: Logger, retired?: ReadonlyMap<string, number>): Promise<void> {
+export async function keepForRestart(
+  backend: Backend,
+  snapshot: Snapshot,
+  log: Logger,
+  retired?: ReadonlyMap<string, number>,
+): Promise<void> {
   if (!backend.keepBaseline) return;
   try {
     await backend.keepBaseline(baselineFacts(snapshot, retired));

@@ -7,7 +7,10 @@ import type { RecordFileJob } from './record-file-thread.ts';
 
 parentPort!.on('message', ({ id, job }: { id: number; job: RecordFileJob }) => {
   try {
-    const value = job.kind === 'parse' ? parseRecordFile(job.path, job.text) : nextRecordFileText(job.collection, job.record, job.previous, job.header);
+    const value =
+      job.kind === 'parse'
+        ? parseRecordFile(job.path, job.text)
+        : nextRecordFileText(job.collection, job.record, job.previous, job.header);
     parentPort!.postMessage({ id, value });
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });

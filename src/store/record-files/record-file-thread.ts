@@ -54,7 +54,10 @@ export class RecordFileThread {
 
   #thread(): Worker | undefined {
     if (this.#worker) return this.#worker;
-    const entry = new URL(`./record-file-thread-entry${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+    const entry = new URL(
+      `./record-file-thread-entry${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+      import.meta.url,
+    );
     let worker: Worker;
     try {
       worker = new Worker(entry);
@@ -101,7 +104,9 @@ export class RecordFileThread {
 }
 
 function inline(job: RecordFileJob): unknown {
-  return job.kind === 'parse' ? parseRecordFile(job.path, job.text) : nextRecordFileText(job.collection, job.record, job.previous, job.header);
+  return job.kind === 'parse'
+    ? parseRecordFile(job.path, job.text)
+    : nextRecordFileText(job.collection, job.record, job.previous, job.header);
 }
 
 /** The one thread of the process, shared by the loaders and the backends that write files. */

@@ -22,20 +22,27 @@ export interface FileStamp {
   racy: boolean;
 }
 
-export type SafeRead = ({ bytes: Buffer; blobId: string } | { refused: Problem; blobId: string }) & { stamp?: FileStamp };
+export type SafeRead = ({ bytes: Buffer; blobId: string } | { refused: Problem; blobId: string }) & {
+  stamp?: FileStamp;
+};
 
 /** Coarse file systems keep times to 2 s; a file modified this close to its read is re-read next time. */
 const RACY_WINDOW_NS = 2_000_000_000n;
 
 /** The stamp of an lstat or fstat result taken at `readAtNs` (wall clock, ns). */
 export function fileStamp(stats: BigIntStats, readAtNs: bigint): FileStamp {
-  return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`, racy: readAtNs - stats.mtimeNs < RACY_WINDOW_NS };
+  return {
+    key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`,
+    racy: readAtNs - stats.mtimeNs < RACY_WINDOW_NS,
+  };
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** What kind of file a directory entry or stat is, in words, when it is not a regular file. */
-export function fileKind(entry: Pick<Dirent, 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isDirectory'>): string {
+export function fileKind(
+  entry: Pick<Dirent, 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isDirectory'>,
+): string {
   if (entry.isSymbolicLink()) return 'a symbolic link';
   if (entry.isFIFO()) return 'a FIFO (named pipe)';
   if (entry.isSocket()) return 'a socket';
@@ -45,7 +52,11 @@ export function fileKind(entry: Pick<Dirent, 'isSymbolicLink' | 'isFIFO' | 'isSo
 }
 
 export function notRegular(path: string, kind: string): Problem {
-  return problem('not_regular_file', at(path), `is ${kind}; record files must be regular files (links, pipes and devices are never followed or opened)`);
+  return problem(
+    'not_regular_file',
+    at(path),
+    `is ${kind}; record files must be regular files (links, pipes and devices are never followed or opened)`,
+  );
 }
 
 export function tooLarge(path: string, bytes: number, max: number): Problem {
@@ -54,7 +65,11 @@ export function tooLarge(path: string, bytes: number, max: number): Problem {
 
 function at(path: string): Problem['at'] {
   const location = recordFileLocation(path);
-  return { ...(location ? { record: { collection: location.collection, id: location.name } } : {}), field: '', file: path };
+  return {
+    ...(location ? { record: { collection: location.collection, id: location.name } } : {}),
+    field: '',
+    file: path,
+  };
 }
 
 /** Hashed in chunks up to this many times the limit, so that a committed oversized file is seen as committed. */
@@ -124,7 +139,10 @@ export async function readRecordFileSafely(dir: string, path: string, maxBytes: 
   } catch (error) {
     // O_NOFOLLOW on a symbolic link fails with ELOOP; its id is Git's, the blob of its target.
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
-      return { refused: notRegular(path, 'a symbolic link'), blobId: gitBlobId(Buffer.from(await readlink(join(dir, path)))) };
+      return {
+        refused: notRegular(path, 'a symbolic link'),
+        blobId: gitBlobId(Buffer.from(await readlink(join(dir, path)))),
+      };
     }
     throw error;
   }
@@ -134,15 +152,26 @@ export async function readRecordFileSafely(dir: string, path: string, maxBytes: 
     const size = Number(stats.size);
     const mtimeMs = Number(stats.mtimeMs);
     const stamp = fileStamp(stats, readAtNs);
-    if (!stats.isFile()) return { refused: notRegular(path, fileKind(stats)), blobId: `refused:${fileKind(stats)}`, stamp };
-    if (size > maxBytes) return { refused: tooLarge(path, size, maxBytes), blobId: await oversizedBlobId(handle, size, maxBytes, mtimeMs), stamp };
+    if (!stats.isFile())
+      return { refused: notRegular(path, fileKind(stats)), blobId: `refused:${fileKind(stats)}`, stamp };
+    if (size > maxBytes)
+      return {
+        refused: tooLarge(path, size, maxBytes),
+        blobId: await oversizedBlobId(handle, size, maxBytes, mtimeMs),
+        stamp,
+      };
     // Read to the end, but never more than one byte past the limit: a file that grew since
     // fstat is refused too.
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 1));
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > maxBytes) return { refused: tooLarge(path, length, maxBytes), blobId: `refused:large:${length}:${mtimeMs}`, stamp: { ...stamp, racy: true } };
+        if (length > maxBytes)
+          return {
+            refused: tooLarge(path, length, maxBytes),
+            blobId: `refused:large:${length}:${mtimeMs}`,
+            stamp: { ...stamp, racy: true },
+          };
         const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
         buffer.copy(grown, 0, 0, length);
         buffer = grown;

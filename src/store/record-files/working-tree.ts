@@ -6,8 +6,22 @@ import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecordFileName, RECORD_FOLDERS, recordFileLocation } from '../../domain/repo-layout/record-path.ts';
 import { fileReads, isTransient } from './read-pool.ts';
-import { byPath, DEFAULT_MAX_RECORD_BYTES, gitBlobId, type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
-import { type FileStamp, fileKind, fileStamp, notRegular, readRecordFileSafely, readRegularFileSync, type SafeRead } from './safe-read.ts';
+import {
+  byPath,
+  DEFAULT_MAX_RECORD_BYTES,
+  gitBlobId,
+  type RecordFileEntry,
+  RecordRefused,
+} from './record-file-entry.ts';
+import {
+  type FileStamp,
+  fileKind,
+  fileStamp,
+  notRegular,
+  readRecordFileSafely,
+  readRegularFileSync,
+  type SafeRead,
+} from './safe-read.ts';
 
 /** Every *.yaml / *.yml entry of the record folders, read (or refused), in path order. */
 export async function readWorkingTree(dir: string, maxBytes = DEFAULT_MAX_RECORD_BYTES): Promise<RecordFileEntry[]> {
@@ -75,7 +89,8 @@ export class WorkingTreeReader {
       if (read) keep(path, this.#fresh(path, read));
       else careful.push(path);
     });
-    for (const [path, file] of await fileReads.map(careful, async (path) => [path, await this.#read(path)] as const)) keep(path, file);
+    for (const [path, file] of await fileReads.map(careful, async (path) => [path, await this.#read(path)] as const))
+      keep(path, file);
     for (const entry of refused) next.set(entry.path, { entry, stamp: undefined });
     this.#known = next;
     this.#sorted = undefined;
@@ -91,7 +106,9 @@ export class WorkingTreeReader {
 
   /** The files as last read, with `paths` (repo-relative) read again: changed, added or gone. */
   async readChanged(paths: Iterable<string>): Promise<RecordFileEntry[]> {
-    const wanted = [...new Set(paths)].filter((path) => recordFileLocation(path) && isRecordFileName(path.slice(path.lastIndexOf('/') + 1)));
+    const wanted = [...new Set(paths)].filter(
+      (path) => recordFileLocation(path) && isRecordFileName(path.slice(path.lastIndexOf('/') + 1)),
+    );
     const fresh = new Map<string, RecordFileEntry>();
     const results = await fileReads.map(wanted, async (path) => [path, await this.#read(path)] as const);
     for (const [path, file] of results) {
@@ -119,13 +136,15 @@ export class WorkingTreeReader {
       const before = this.#known.get(path);
       if (!before || !this.#unchanged(path, before)) changed.push(path);
     });
-    for (const entry of refused) if (this.#known.get(entry.path)?.entry.blobId !== entry.blobId) changed.push(entry.path);
+    for (const entry of refused)
+      if (this.#known.get(entry.path)?.entry.blobId !== entry.blobId) changed.push(entry.path);
     return changed;
   }
 
   /** Every file in path order: the ones just read with their text, the others as kept. */
   #entries(fresh: ReadonlyMap<string, RecordFileEntry>): RecordFileEntry[] {
-    if (this.#sorted) this.#sorted = this.#sorted.map((entry) => (fresh.has(entry.path) ? this.#known.get(entry.path)!.entry : entry));
+    if (this.#sorted)
+      this.#sorted = this.#sorted.map((entry) => (fresh.has(entry.path) ? this.#known.get(entry.path)!.entry : entry));
     else this.#sorted = [...this.#known.values()].map((file) => file.entry).sort(byPath);
     return fresh.size === 0 ? this.#sorted : this.#sorted.map((entry) => fresh.get(entry.path) ?? entry);
   }
@@ -162,7 +181,10 @@ export class WorkingTreeReader {
     return fileReads.run(() => this.#readText(path, blobId)).catch(() => undefined);
   }
 
-  /** The text of a file whose parse was not kept (an entry handed out before without its text), if it is still that content. */
+  /**
+   * The text of a file whose parse was not kept (an entry handed out before without its text), if it is still that
+   * content.
+   */
   async #readText(path: string, blobId: string): Promise<string> {
     const read = await readRecordFileSafely(this.#dir, path, this.#maxBytes);
     if ('refused' in read) throw new RecordRefused(read.refused);
@@ -179,7 +201,7 @@ const SLICE_MS = 8;
 async function inSlices<T>(items: readonly T[], task: (item: T) => void): Promise<void> {
   let started = performance.now();
   for (let i = 0; i < items.length; i++) {
-    task(items[i]!);
+    task(items[i]);
     if ((i & 15) === 15 && performance.now() - started > SLICE_MS) {
       await new Promise((resume) => setImmediate(resume));
       started = performance.now();
@@ -192,8 +214,13 @@ export async function ignoredWorkingTreeFiles(dir: string): Promise<string[]> {
   return (await listRecordFolders(dir)).ignored.sort();
 }
 
-/** The entries of the record folders, as repo paths: files to read, record names that are no regular files, and the others. */
-async function listRecordFolders(dir: string): Promise<{ records: string[]; refused: RecordFileEntry[]; ignored: string[] }> {
+/**
+ * The entries of the record folders, as repo paths: files to read, record names that are no regular files, and the
+ * others.
+ */
+async function listRecordFolders(
+  dir: string,
+): Promise<{ records: string[]; refused: RecordFileEntry[]; ignored: string[] }> {
   const records: string[] = [];
   const refused: RecordFileEntry[] = [];
   const ignored: string[] = [];
@@ -206,7 +233,10 @@ async function listRecordFolders(dir: string): Promise<{ records: string[]; refu
       throw error;
     }
     for (const entry of entries) {
-      const path = join(entry.parentPath, entry.name).slice(dir.length + 1).split('\\').join('/');
+      const path = join(entry.parentPath, entry.name)
+        .slice(dir.length + 1)
+        .split('\\')
+        .join('/');
       if (entry.isFile()) {
         if (isRecordFileName(entry.name)) records.push(path);
         else if (!entry.name.startsWith('.')) ignored.push(path);
@@ -214,7 +244,9 @@ async function listRecordFolders(dir: string): Promise<{ records: string[]; refu
         // A link, a pipe or a device under a record's name: never followed nor opened. A link's
         // id is Git's (the blob of its target), so a committed link leaves the tree clean.
         const kind = fileKind(entry);
-        const blobId = entry.isSymbolicLink() ? gitBlobId(Buffer.from(await readlink(join(dir, path)))) : `refused:${kind}`;
+        const blobId = entry.isSymbolicLink()
+          ? gitBlobId(Buffer.from(await readlink(join(dir, path))))
+          : `refused:${kind}`;
         refused.push({ path, blobId, refused: notRegular(path, kind) });
       }
     }

@@ -22,7 +22,11 @@ export interface JudgedRevision {
  * exactly, or a commit by a prefix of its id of at least 7 hex digits.
  */
 export function acceptsShrinkOf(accepted: readonly string[], revision: string): boolean {
-  return accepted.some((entry) => entry === revision || (/^[0-9a-f]{7,40}$/.test(entry) && /^[0-9a-f]{40}$/.test(revision) && revision.startsWith(entry)));
+  return accepted.some(
+    (entry) =>
+      entry === revision ||
+      (/^[0-9a-f]{7,40}$/.test(entry) && /^[0-9a-f]{40}$/.test(revision) && revision.startsWith(entry)),
+  );
 }
 
 /**
@@ -47,7 +51,11 @@ export function judgeRevision(
   const { sources } = revision;
   const snapshot = built.ok ? built.snapshot : built.partial;
   const allowShrink = revision.allowShrink === true || acceptsShrinkOf(acceptShrink, revision.revision);
-  const judged = judge({ snapshot, problems: [...revision.problems, ...(built.ok ? [] : built.problems)], allowShrink }, baseline, { retired, receiverHosts });
+  const judged = judge(
+    { snapshot, problems: [...revision.problems, ...(built.ok ? [] : built.problems)], allowShrink },
+    baseline,
+    { retired, receiverHosts },
+  );
   const judgement = {
     publish: judged.publish && built.ok,
     problems: withSources(judged.problems, sources),

@@ -19,4 +19,3 @@ export interface PublishedRevision {
 }
 
 export type PublishListener = (next: PublishedRevision, previous: PublishedRevision | undefined) => void;
-

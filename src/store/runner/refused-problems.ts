@@ -11,7 +11,11 @@ import type { Backend } from '../backend.ts';
 export const LOCATED_PROBLEMS = 200;
 export const LOCATED_FILES = 50;
 
-export async function locateRefusedProblems(backend: Pick<Backend, 'sourceTexts'>, revision: string, problems: Problem[]): Promise<Problem[]> {
+export async function locateRefusedProblems(
+  backend: Pick<Backend, 'sourceTexts'>,
+  revision: string,
+  problems: Problem[],
+): Promise<Problem[]> {
   if (!backend.sourceTexts) return problems;
   const files = filesToLocate(problems, { maxProblems: LOCATED_PROBLEMS, maxFiles: LOCATED_FILES });
   if (files.length === 0) return problems;

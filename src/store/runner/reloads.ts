@@ -92,7 +92,8 @@ export class Reloads {
     this.#retry.reset();
     if ('unchanged' in result) {
       // Still the served revision: a report of an earlier fault is over. Still the refused one: it stands.
-      if (result.unchanged === served && this.#publication.lastLoad()?.ok !== true) this.#publication.reportLoad({ at, ok: true, revision: served });
+      if (result.unchanged === served && this.#publication.lastLoad()?.ok !== true)
+        this.#publication.reportLoad({ at, ok: true, revision: served });
       return;
     }
     await this.#judgeAndPublish(result.loaded, at, reason);
@@ -102,7 +103,15 @@ export class Reloads {
     const publication = this.#publication;
     const published = publication.published();
     const served = published?.snapshot.revision;
-    if (!published) publication.start ??= await readStartHistory(this.#backend, loaded, this.#acceptShrink, this.#log, publication.history, this.#receiverHosts);
+    if (!published)
+      publication.start ??= await readStartHistory(
+        this.#backend,
+        loaded,
+        this.#acceptShrink,
+        this.#log,
+        publication.history,
+        this.#receiverHosts,
+      );
     const start = publication.start;
     const baseline = published?.snapshot ?? start?.baseline;
     const { revision } = loaded;
@@ -110,7 +119,14 @@ export class Reloads {
     // after each (about 30 ms apiece at 50,000 clusters).
     const built = buildRevision(loaded, published?.snapshot ?? start?.previous);
     await yieldToEventLoop();
-    const judged = judgeRevision(loaded, built, baseline, this.#acceptShrink, published?.retired ?? start?.retired, this.#receiverHosts);
+    const judged = judgeRevision(
+      loaded,
+      built,
+      baseline,
+      this.#acceptShrink,
+      published?.retired ?? start?.retired,
+      this.#receiverHosts,
+    );
     await yieldToEventLoop();
     const { judgement } = judged;
     if (!judgement.publish) {
@@ -118,12 +134,23 @@ export class Reloads {
       const blocking = await locateRefusedProblems(this.#backend, revision, judgement.blocking);
       const error = `${blocking.length} problem(s) in revision ${revision}`;
       publication.setRefused({ revision, error, problems: blocking });
-      publication.reportLoad(nextLoadReport(publication.lastLoad(), { at, ok: false, revision, error, problems: blocking }));
+      publication.reportLoad(
+        nextLoadReport(publication.lastLoad(), { at, ok: false, revision, error, problems: blocking }),
+      );
       // warn, not error: the service goes on serving the last good revision; the fix is in the data.
       const problems = blocking.slice(0, 50).map(formatProblem);
       this.#log.warn(
-        { reason, revision, served_revision: served ?? null, ...sizeOf(judged.snapshot), errors: blocking.length, problems },
-        served ? `revision ${revision} refused, still serving revision ${served}: ${error}` : `revision ${revision} refused: ${error}`,
+        {
+          reason,
+          revision,
+          served_revision: served ?? null,
+          ...sizeOf(judged.snapshot),
+          errors: blocking.length,
+          problems,
+        },
+        served
+          ? `revision ${revision} refused, still serving revision ${served}: ${error}`
+          : `revision ${revision} refused: ${error}`,
       );
       this.#events.loaded({ result: 'refused', revision });
       publication.history.refused(judged.snapshot, blocking);
@@ -131,7 +158,10 @@ export class Reloads {
       const fallback = published ? undefined : start?.fallback;
       if (fallback) {
         await this.#publishJudged(fallback, 'the newest revision was refused at start');
-        this.#log.warn({ revision: fallback.revision.revision, refused: revision }, `serving ${fallback.revision.revision}, the newest earlier revision that passes`);
+        this.#log.warn(
+          { revision: fallback.revision.revision, refused: revision },
+          `serving ${fallback.revision.revision}, the newest earlier revision that passes`,
+        );
       }
       return;
     }
@@ -146,9 +176,19 @@ export class Reloads {
     const { snapshot } = judged;
     const warnings = judged.judgement.problems.filter((p) => !isError(p));
     await this.#publication.publish({ snapshot, sources: judged.revision.sources, problems: warnings });
-    this.#log.info({ revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length }, 'published a new revision');
-    const reused = warnings.filter((p) => p.code === 'credential_generation_reused').slice(0, 50).map(formatProblem);
-    if (reused.length > 0) this.#log.warn({ revision: snapshot.revision, problems: reused }, 'clusters deleted before are back at a credential_generation their old tokens have');
+    this.#log.info(
+      { revision: snapshot.revision, previous, reason, ...sizeOf(snapshot), warnings: warnings.length },
+      'published a new revision',
+    );
+    const reused = warnings
+      .filter((p) => p.code === 'credential_generation_reused')
+      .slice(0, 50)
+      .map(formatProblem);
+    if (reused.length > 0)
+      this.#log.warn(
+        { revision: snapshot.revision, problems: reused },
+        'clusters deleted before are back at a credential_generation their old tokens have',
+      );
     this.#events.loaded({ result: 'published', revision: snapshot.revision });
     await this.#publication.keepForRestart(snapshot);
   }
@@ -165,7 +205,10 @@ export class Reloads {
     );
     this.#events.loaded({ result: 'failed' });
     if (this.#stopped) return;
-    this.#retryTimer = setTimeout(() => void this.reload('retry after a failed load'), this.#retry.next() ?? MAX_RETRY_MS);
+    this.#retryTimer = setTimeout(
+      () => void this.reload('retry after a failed load'),
+      this.#retry.next() ?? MAX_RETRY_MS,
+    );
     this.#retryTimer.unref();
   }
 }

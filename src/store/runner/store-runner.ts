@@ -20,7 +20,12 @@ import { SerialQueue } from './serial-queue.ts';
 import { type LoadListener, StoreEvents, type WriteListener } from './store-events.ts';
 import type { WriteOptions, WriteResult } from '../writes/write-path.ts';
 import { StoreWrites } from '../writes/store-writes.ts';
-import { type ClustersChangedListener, type HistoryPage, type HistoryQuery, RevisionHistory } from '../history/revision-history.ts';
+import {
+  type ClustersChangedListener,
+  type HistoryPage,
+  type HistoryQuery,
+  RevisionHistory,
+} from '../history/revision-history.ts';
 import { StartupError } from '../../shared/startup-error.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import { Publication } from './publication.ts';
@@ -37,7 +42,9 @@ export interface StoreRunnerOptions {
   acceptShrink?: readonly string[];
   /** WRITE_TIMEOUT: how long a write whose store keeps moving under it keeps trying. */
   writeTimeoutMs?: number;
-  /** RECEIVER_HOSTS: what a cluster's receiver_url may name, for the judge and the writes; undefined: receivers are off. */
+  /**
+   * RECEIVER_HOSTS: what a cluster's receiver_url may name, for the judge and the writes; undefined: receivers are off.
+   */
   receiverHosts?: ReceiverHosts;
 }
 
@@ -63,7 +70,15 @@ export class StoreRunner {
     const acceptShrink = options.acceptShrink ?? [];
     const { receiverHosts } = options;
     this.receiverHosts = receiverHosts;
-    const reloads = new Reloads({ backend, log: options.log, queue, publication, events: this.#events, acceptShrink, receiverHosts });
+    const reloads = new Reloads({
+      backend,
+      log: options.log,
+      queue,
+      publication,
+      events: this.#events,
+      acceptShrink,
+      receiverHosts,
+    });
     this.#reloads = reloads;
     const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
     const path = { backend, log: options.log, queue, writeTimeoutMs, publication, reloads, receiverHosts };
@@ -86,7 +101,10 @@ export class StoreRunner {
     return this.#events.onPublish(listener);
   }
 
-  /** Which clusters' answers each published revision changed, told after its publication (../history/revision-history.ts). */
+  /**
+   * Which clusters' answers each published revision changed, told after its publication
+   * (../history/revision-history.ts).
+   */
   onClustersChanged(listener: ClustersChangedListener): () => void {
     return this.#history.onClustersChanged(listener);
   }
@@ -138,7 +156,10 @@ export class StoreRunner {
   /** Opens the backend, starts watching, and waits (a bounded time) for the first revision. */
   async start(): Promise<void> {
     await this.#backend.open();
-    this.#backend.watch((reason) => void this.reload(reason), (check) => this.#queue.run(check));
+    this.#backend.watch(
+      (reason) => void this.reload(reason),
+      (check) => this.#queue.run(check),
+    );
     const first = this.reload('start');
     await withTimeout(first, START_WAIT_MS, undefined);
     // A store nothing else changes would never become servable: say so now, not on /ready forever.

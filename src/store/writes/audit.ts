@@ -11,16 +11,32 @@ import type { ChangeSet, RecordChange } from '../backend.ts';
 import { runInSlices } from '../runner/event-loop.ts';
 
 /** The lines of a change set, written in slices: a set of 1,000 records writes 1,000 lines. */
-export function auditChangeSet(log: Logger, set: ChangeSet, applied: AppliedChangeSet, before: string, after: string): Promise<void> {
+export function auditChangeSet(
+  log: Logger,
+  set: ChangeSet,
+  applied: AppliedChangeSet,
+  before: string,
+  after: string,
+): Promise<void> {
   return runInSlices(auditLines(log, set, applied, before, after));
 }
 
-function* auditLines(log: Logger, set: ChangeSet, applied: AppliedChangeSet, before: string, after: string): Steps<void> {
+function* auditLines(
+  log: Logger,
+  set: ChangeSet,
+  applied: AppliedChangeSet,
+  before: string,
+  after: string,
+): Steps<void> {
   // A set that changes nothing is logged too, one line per record it named, so that the
   // trail shows every write that reached the store.
-  const lines: { change: Pick<RecordChange, 'action' | 'collection' | 'id' | 'changedFields'>; unchanged: boolean }[] = applied.unchanged
-    ? applied.touched.map(({ collection, id }) => ({ change: { action: 'update', collection, id, changedFields: [] }, unchanged: true }))
-    : set.changes.map((change) => ({ change, unchanged: false }));
+  const lines: { change: Pick<RecordChange, 'action' | 'collection' | 'id' | 'changedFields'>; unchanged: boolean }[] =
+    applied.unchanged
+      ? applied.touched.map(({ collection, id }) => ({
+          change: { action: 'update', collection, id, changedFields: [] },
+          unchanged: true,
+        }))
+      : set.changes.map((change) => ({ change, unchanged: false }));
   for (const { change, unchanged } of lines) {
     log.info(
       {

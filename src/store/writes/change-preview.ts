@@ -9,7 +9,12 @@ import { previewChangeSetSteps } from '../../domain/writes/change-preview.ts';
 import { runInSlices } from '../runner/event-loop.ts';
 import type { StoreRunner } from '../runner/store-runner.ts';
 
-export async function previewChange(store: Pick<StoreRunner, 'write' | 'receiverHosts'>, request: ChangeSetRequest): Promise<DiffReport> {
+export async function previewChange(
+  store: Pick<StoreRunner, 'write' | 'receiverHosts'>,
+  request: ChangeSetRequest,
+): Promise<DiffReport> {
   const { applied, base } = await store.write(request, { dryRun: true, shrinkGuard: false });
-  return runInSlices(previewChangeSetSteps(base.snapshot, applied.snapshot, request, base.sources, base.retired, store.receiverHosts));
+  return runInSlices(
+    previewChangeSetSteps(base.snapshot, applied.snapshot, request, base.sources, base.retired, store.receiverHosts),
+  );
 }

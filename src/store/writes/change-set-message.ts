@@ -5,15 +5,22 @@
 // fields it changed.
 import type { RecordChange } from '../backend.ts';
 
-/** The caller's message, tidied as `git commit` tidies one; without one (or an empty one), a message made from the changes. */
+/**
+ * The caller's message, tidied as `git commit` tidies one; without one (or an empty one), a message made from the
+ * changes.
+ */
 export function changeSetMessage(changes: readonly RecordChange[], given?: string): string {
   const tidied = given === undefined ? '' : tidyMessage(given);
   if (tidied !== '') return tidied;
   if (changes.length === 1) {
     const [change] = changes as [RecordChange];
-    return `${change.collection}: ${change.action} ${change.id}\n\nChanged fields: ${change.changedFields.join(', ')}\n`;
+    return (
+      `${change.collection}: ${change.action} ${change.id}\n\nChanged fields: ` + `${change.changedFields.join(', ')}\n`
+    );
   }
-  const lines = changes.map((c) => `${c.collection}: ${c.action} ${c.id}${c.action === 'update' ? ` (${c.changedFields.join(', ')})` : ''}`);
+  const lines = changes.map(
+    (c) => `${c.collection}: ${c.action} ${c.id}${c.action === 'update' ? ` (${c.changedFields.join(', ')})` : ''}`,
+  );
   return `change set of ${changes.length} records\n\n${lines.join('\n')}\n`;
 }
 
@@ -23,7 +30,10 @@ export function changeSetMessage(changes: readonly RecordChange[], given?: strin
  * when nothing is left.
  */
 export function tidyMessage(message: string): string {
-  const lines = message.replace(/\r\n?/g, '\n').split('\n').map((line) => line.replace(/[ \t]+$/, ''));
+  const lines = message
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+$/, ''));
   const kept: string[] = [];
   for (const line of lines) {
     if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;

@@ -48,7 +48,11 @@ interface Progress {
   deadline: number;
 }
 
-export async function attemptWrite(store: WritePath, request: ChangeSetRequest, options: WriteOptions = {}): Promise<WriteResult> {
+export async function attemptWrite(
+  store: WritePath,
+  request: ChangeSetRequest,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
   // A dry run stores nothing, so it takes no room from another writer.
   const room = options.dryRun ? 0 : store.turns.roomBeforeWrite();
   if (room > 0) await pause(room);
@@ -65,11 +69,21 @@ export async function attemptWrite(store: WritePath, request: ChangeSetRequest, 
       }
     });
     if ('done' in outcome) return outcome.done;
-    pauses ??= new RetryPolicy({ firstMs: FIRST_PAUSE_MS, maxMs: MAX_PAUSE_MS, jitter: true, deadline: progress.deadline });
+    pauses ??= new RetryPolicy({
+      firstMs: FIRST_PAUSE_MS,
+      maxMs: MAX_PAUSE_MS,
+      jitter: true,
+      deadline: progress.deadline,
+    });
     const wait = pauses.next();
     if (wait === undefined || store.stopped()) throw keptMoving(progress, store.writeTimeoutMs, store.stopped());
     store.log.info(
-      { attempt: progress.attempts, records: recordNames(outcome.moved.applied), retry_in_ms: wait, why: outcome.moved.error.message },
+      {
+        attempt: progress.attempts,
+        records: recordNames(outcome.moved.applied),
+        retry_in_ms: wait,
+        why: outcome.moved.error.message,
+      },
       'the store moved under a write; applying it again on its new revision',
     );
     await pause(wait);
@@ -99,15 +113,18 @@ async function writeTurn(
     if (refused) {
       throw new StoreUnavailable(
         'revision_refused',
-        `the store holds revision ${refused.revision}, which was refused (${refused.error}); it takes no writes until that is fixed; see /ready`,
+        `the store holds revision ${refused.revision}, which was refused (${refused.error}); it takes no writes ` +
+          `until that is fixed; see /ready`,
         refused.problems,
       );
     }
     // A set of 1,000 writes takes a while to judge: polls are let in meanwhile.
-    const outcome = await runInSlices(changeSetSteps(base.snapshot, request, {
-      shrinkGuard: !(options.dryRun && options.shrinkGuard === false),
-      receiverHosts: store.receiverHosts,
-    }));
+    const outcome = await runInSlices(
+      changeSetSteps(base.snapshot, request, {
+        shrinkGuard: !(options.dryRun && options.shrinkGuard === false),
+        receiverHosts: store.receiverHosts,
+      }),
+    );
     if (!outcome.ok) {
       // The store may hold more than is served (a change not noticed yet): a refusal stands
       // only on the newest revision. An accepted write needs no such look: the backend's
@@ -122,7 +139,10 @@ async function writeTurn(
     const applied = outcome;
     const revisionBefore = base.snapshot.revision;
     if (options.dryRun) {
-      store.log.debug({ revision: revisionBefore, records: recordNames(applied), unchanged: applied.unchanged }, 'a dry run of a write: nothing stored');
+      store.log.debug(
+        { revision: revisionBefore, records: recordNames(applied), unchanged: applied.unchanged },
+        'a dry run of a write: nothing stored',
+      );
       return { done: { applied, base, revisionBefore, revisionAfter: null } };
     }
     const set = changeSet(applied, request);
@@ -143,7 +163,10 @@ async function writeTurn(
       }
       if (!store.backend.lockForWrite) store.turns.moved();
       if (lock.current || (!store.backend.lockForWrite && !firstMove)) return { moved: { error, applied } };
-      store.log.info({ attempt: progress.attempts, records: recordNames(applied), why: error.message }, 'the store moved under a write; applying it again on its new revision');
+      store.log.info(
+        { attempt: progress.attempts, records: recordNames(applied), why: error.message },
+        'the store moved under a write; applying it again on its new revision',
+      );
       if (!store.backend.lockForWrite) {
         // The first time in a turn: once more at once, on the head the refused commit found.
         firstMove = false;
@@ -162,7 +185,13 @@ async function writeTurn(
     const snapshot = withRevision(applied.snapshot, committed.revision);
     await store.publication.publishWrite(snapshot, sources, base, set);
     store.log.info(
-      { revision: committed.revision, previous: revisionBefore, records: set.changes.length, attempts: progress.attempts, ms: Date.now() - progress.startedAt },
+      {
+        revision: committed.revision,
+        previous: revisionBefore,
+        records: set.changes.length,
+        attempts: progress.attempts,
+        ms: Date.now() - progress.startedAt,
+      },
       'published a write',
     );
     await auditChangeSet(store.log, set, applied, revisionBefore, committed.revision);
@@ -171,11 +200,14 @@ async function writeTurn(
 }
 
 function keptMoving(progress: Progress, timeoutMs: number, stopping: boolean): StoreUnavailable {
-  const tried = `${seconds(Date.now() - progress.startedAt)} (${progress.attempts} attempts; WRITE_TIMEOUT is ${seconds(timeoutMs)})`;
+  const tried =
+    `${seconds(Date.now() - progress.startedAt)} (${progress.attempts} attempts; WRITE_TIMEOUT is ` +
+    `${seconds(timeoutMs)})`;
   return new StoreUnavailable(
     'kept_moving',
     stopping
-      ? `the store kept changing under the write and the service is stopping; it was not stored after trying for ${tried}, try again`
+      ? `the store kept changing under the write and the service is stopping; it was not stored after trying for ` +
+          `${tried}, try again`
       : `the store kept changing under the write; it was not stored after trying for ${tried}, try again`,
   );
 }
@@ -187,7 +219,12 @@ function seconds(ms: number): string {
 
 /** What the backend stores: the records the set changed, with its message and who made it. */
 function changeSet(applied: AppliedChangeSet, request: ChangeSetRequest): ChangeSet {
-  return { changes: applied.changes, message: changeSetMessage(applied.changes, request.message), role: request.role, who: request.who };
+  return {
+    changes: applied.changes,
+    message: changeSetMessage(applied.changes, request.message),
+    role: request.role,
+    who: request.who,
+  };
 }
 
 /** The records a write names, for a log line: the first few. */
@@ -197,7 +234,11 @@ function recordNames(applied: AppliedChangeSet): string {
 }
 
 /** The record sources (which file each record came from) after a commit: the same map when no record's source moved. */
-function sourcesAfterWrite(sources: ReadonlyMap<string, string>, set: ChangeSet, committed: ReadonlyMap<string, string> | undefined): ReadonlyMap<string, string> {
+function sourcesAfterWrite(
+  sources: ReadonlyMap<string, string>,
+  set: ChangeSet,
+  committed: ReadonlyMap<string, string> | undefined,
+): ReadonlyMap<string, string> {
   let changed: Map<string, string> | undefined;
   for (const change of set.changes) {
     const key = recordName(change);

@@ -24,7 +24,10 @@ export interface WriteResult {
 export interface WriteOptions {
   /** Apply and judge, answer as the write would, store nothing. */
   dryRun?: boolean;
-  /** false, in a dry run only: a set the shrink guard refuses is applied all the same (a preview shows the guard's verdict). */
+  /**
+   * false, in a dry run only: a set the shrink guard refuses is applied all the same (a preview shows the guard's
+   * verdict).
+   */
   shrinkGuard?: boolean;
 }
 

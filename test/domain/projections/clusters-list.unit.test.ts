@@ -22,7 +22,9 @@ describe('clusterSummaryInputs', () => {
     const { snapshot } = projectionCases().find((c) => c.name === 'shared-definitions')!;
     const all = clusterSummaryInputs(snapshot).map((input) => input.id);
     for (const count of [1, 2, 3, 7]) {
-      const shards = Array.from({ length: count }, (_, index) => clusterSummaryInputs(snapshot, { shard: { index, count } }).map((input) => input.id));
+      const shards = Array.from({ length: count }, (_, index) =>
+        clusterSummaryInputs(snapshot, { shard: { index, count } }).map((input) => input.id),
+      );
       expect(shards.flat().sort(), `${count} shards`).toEqual(all);
     }
   });

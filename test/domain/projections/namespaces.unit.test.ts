@@ -14,7 +14,11 @@ describe('namespaceInputs', () => {
   });
 
   it('has an expected answer for every cluster of every case, and none for a cluster a case does not have', () => {
-    expect(perClusterRows('namespaces').filter((row) => row.expected === undefined).map((row) => row.name)).toEqual([]);
+    expect(
+      perClusterRows('namespaces')
+        .filter((row) => row.expected === undefined)
+        .map((row) => row.name),
+    ).toEqual([]);
     expect(strayExpectedFolders()).toEqual([]);
   });
 

@@ -15,7 +15,11 @@ describe('platformComponentInputs', () => {
   });
 
   it('has an expected answer for every cluster of every case, and none for a cluster a case does not have', () => {
-    expect(perClusterRows('platform-components').filter((row) => row.expected === undefined).map((row) => row.name)).toEqual([]);
+    expect(
+      perClusterRows('platform-components')
+        .filter((row) => row.expected === undefined)
+        .map((row) => row.name),
+    ).toEqual([]);
     expect(strayExpectedFolders()).toEqual([]);
   });
 
@@ -31,7 +35,7 @@ describe('platformComponentInputs', () => {
     traefik.depends_on.push('changed');
     expect(platformComponentInputs(snapshot, cluster)).not.toEqual(first);
     expect(snapshot.platform_components.get('traefik')!.depends_on).toEqual(['cert-manager']);
-    expect(cluster.patches.podinfo!.replicaCount).toBe('3');
+    expect(cluster.patches.podinfo.replicaCount).toBe('3');
     expect(cluster.cluster_name).toBe('cluster-one');
   });
 });

@@ -38,11 +38,18 @@ export function projectionCases(): ProjectionCase[] {
 export const asText = (inputs: unknown): string => `${JSON.stringify(inputs, null, 2)}\n`;
 
 /** One row per case and cluster: the projection's input and the expected file's text (undefined: there is none). */
-export function perClusterRows(endpoint: PerClusterEndpoint): { name: string; snapshot: Snapshot; cluster: Cluster; expected: string | undefined }[] {
+export function perClusterRows(
+  endpoint: PerClusterEndpoint,
+): { name: string; snapshot: Snapshot; cluster: Cluster; expected: string | undefined }[] {
   return projectionCases().flatMap((c) =>
     [...c.snapshot.clusters.values()].map((cluster) => {
       const file = join(c.expected, cluster.id, `${endpoint}.json`);
-      return { name: `${c.name}: ${cluster.id}`, snapshot: c.snapshot, cluster, expected: existsSync(file) ? readFileSync(file, 'utf8') : undefined };
+      return {
+        name: `${c.name}: ${cluster.id}`,
+        snapshot: c.snapshot,
+        cluster,
+        expected: existsSync(file) ? readFileSync(file, 'utf8') : undefined,
+      };
     }),
   );
 }

@@ -15,7 +15,11 @@ describe('roleBindingInputs', () => {
   });
 
   it('has an expected answer for every cluster of every case, and none for a cluster a case does not have', () => {
-    expect(perClusterRows('rolebindings').filter((row) => row.expected === undefined).map((row) => row.name)).toEqual([]);
+    expect(
+      perClusterRows('rolebindings')
+        .filter((row) => row.expected === undefined)
+        .map((row) => row.name),
+    ).toEqual([]);
     expect(strayExpectedFolders()).toEqual([]);
   });
 
@@ -24,7 +28,7 @@ describe('roleBindingInputs', () => {
     const cluster = snapshot.clusters.get('c1')!;
     const first = roleBindingInputs(snapshot, cluster);
     const admins = first.find((input) => input.id === 'admins')!;
-    admins.subjects[0]!.name = 'changed';
+    admins.subjects[0].name = 'changed';
     admins.subjects.pop();
     expect(roleBindingInputs(snapshot, cluster)).not.toEqual(first);
     expect(snapshot.rolebindings.get('admins')!.subjects.map((s) => s.name)).toEqual(['platform', 'ci']);

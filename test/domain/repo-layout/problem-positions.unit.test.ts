@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { type Problem, problem } from '../../../src/domain/problem.ts';
 import { filesToLocate, locateProblems } from '../../../src/domain/repo-layout/problem-positions.ts';
 
-const at = (file: string, field: string): Problem['at'] => ({ record: { collection: 'clusters', id: file.slice(9, -5) }, field, file });
+const at = (file: string, field: string): Problem['at'] => ({
+  record: { collection: 'clusters', id: file.slice(9, -5) },
+  field,
+  file,
+});
 const unknownIn = (file: string) => problem('unknown_field', at(file, '/colour'), 'unknown field "colour"');
 const TEXT = 'cluster_name: one\ncluster_dns: one.example.com\nenvironment: dev\ncolour: blue\n';
 
@@ -15,7 +19,10 @@ describe('filesToLocate', () => {
     const files = filesToLocate(problems, { maxProblems: 200, maxFiles: 50 });
     expect(files).toEqual(problems.slice(0, 50).map((p) => p.at.file));
     const inTwoFiles = Array.from({ length: 1000 }, (_, i) => unknownIn(`clusters/c${i % 2}.yaml`));
-    expect(filesToLocate(inTwoFiles, { maxProblems: 200, maxFiles: 50 })).toEqual(['clusters/c0.yaml', 'clusters/c1.yaml']);
+    expect(filesToLocate(inTwoFiles, { maxProblems: 200, maxFiles: 50 })).toEqual([
+      'clusters/c0.yaml',
+      'clusters/c1.yaml',
+    ]);
   });
 
   it('skips problems that carry a line already and problems without a file', () => {
@@ -26,20 +33,28 @@ describe('filesToLocate', () => {
 });
 
 describe('locateProblems', () => {
-  it('puts each problem at its key or value, leaves those past maxProblems, and those without a text as the caller says', () => {
-    const problems = [unknownIn('clusters/one.yaml'), unknownIn('clusters/other.yaml'), unknownIn('clusters/one.yaml')];
-    const texts = new Map([['clusters/one.yaml', TEXT]]);
-    const service = locateProblems(problems, texts, { maxProblems: 2, withoutText: 'unlocated' });
-    expect(service.map((p) => [p.at.line, p.at.column])).toEqual([
-      [4, 1],
-      [undefined, undefined],
-      [undefined, undefined],
-    ]);
-    const tool = locateProblems(problems, texts, { withoutText: 'first-line' });
-    expect(tool.map((p) => [p.at.line, p.at.column])).toEqual([
-      [4, 1],
-      [1, 1],
-      [4, 1],
-    ]);
-  });
+  it(
+    'puts each problem at its key or value, leaves those past maxProblems, and those without a text as the caller ' +
+      'says',
+    () => {
+      const problems = [
+        unknownIn('clusters/one.yaml'),
+        unknownIn('clusters/other.yaml'),
+        unknownIn('clusters/one.yaml'),
+      ];
+      const texts = new Map([['clusters/one.yaml', TEXT]]);
+      const service = locateProblems(problems, texts, { maxProblems: 2, withoutText: 'unlocated' });
+      expect(service.map((p) => [p.at.line, p.at.column])).toEqual([
+        [4, 1],
+        [undefined, undefined],
+        [undefined, undefined],
+      ]);
+      const tool = locateProblems(problems, texts, { withoutText: 'first-line' });
+      expect(tool.map((p) => [p.at.line, p.at.column])).toEqual([
+        [4, 1],
+        [1, 1],
+        [4, 1],
+      ]);
+    },
+  );
 });

@@ -20,20 +20,40 @@ const ns = (text: string) => {
 
 describe("Go's own cases", () => {
   it.each([
-    ['0', 0n], ['5s', 5n * S], ['30s', 30n * S], ['1478s', 1478n * S],
-    ['+5s', 5n * S], ['-0', 0n], ['+0', 0n],
-    ['5.0s', 5n * S], ['5.6s', 5n * S + 600n * MS], ['5.s', 5n * S], ['.5s', 500n * MS], ['1.0s', S], ['1.00s', S],
-    ['1.004s', S + 4n * MS], ['1.0040s', S + 4n * MS], ['100.00100s', 100n * S + MS],
-    ['10ns', 10n], ['11us', 11n * US], ['12\u00b5s', 12n * US], ['12\u03bcs', 12n * US], ['13ms', 13n * MS],
-    ['14s', 14n * S], ['15m', 15n * M], ['16h', 16n * H],
-    ['3h30m', 3n * H + 30n * M], ['10.5s4m', 4n * M + 10n * S + 500n * MS],
+    ['0', 0n],
+    ['5s', 5n * S],
+    ['30s', 30n * S],
+    ['1478s', 1478n * S],
+    ['+5s', 5n * S],
+    ['-0', 0n],
+    ['+0', 0n],
+    ['5.0s', 5n * S],
+    ['5.6s', 5n * S + 600n * MS],
+    ['5.s', 5n * S],
+    ['.5s', 500n * MS],
+    ['1.0s', S],
+    ['1.00s', S],
+    ['1.004s', S + 4n * MS],
+    ['1.0040s', S + 4n * MS],
+    ['100.00100s', 100n * S + MS],
+    ['10ns', 10n],
+    ['11us', 11n * US],
+    ['12\u00b5s', 12n * US],
+    ['12\u03bcs', 12n * US],
+    ['13ms', 13n * MS],
+    ['14s', 14n * S],
+    ['15m', 15n * M],
+    ['16h', 16n * H],
+    ['3h30m', 3n * H + 30n * M],
+    ['10.5s4m', 4n * M + 10n * S + 500n * MS],
     ['1h2m3s4ms5us6ns', H + 2n * M + 3n * S + 4n * MS + 5n * US + 6n],
     ['39h9m14.425s', 39n * H + 9n * M + 14n * S + 425n * MS],
     ['52763797000ns', 52763797000n],
     // More than 9 digits after the point: Go scales through a float64, which makes this 20m exactly.
     ['0.3333333333333333333h', 20n * M],
     ['9007199254740993ns', (1n << 53n) + 1n],
-    ['9223372036854775807ns', MAX_DURATION_NS], ['9223372036854775.807us', MAX_DURATION_NS],
+    ['9223372036854775807ns', MAX_DURATION_NS],
+    ['9223372036854775.807us', MAX_DURATION_NS],
     ['9223372036s854ms775us807ns', MAX_DURATION_NS],
     ['0.100000000000000000000h', 6n * M],
     // Digits past what a uint64 holds add nothing.
@@ -43,9 +63,25 @@ describe("Go's own cases", () => {
   });
 
   it.each([
-    '', '3', '-', 's', '.', '-.', '.s', '+.s', '1d', '\u0085\u0085', '\u00ffff', 'hello \u00ffff world', '\ufffd',
+    '',
+    '3',
+    '-',
+    's',
+    '.',
+    '-.',
+    '.s',
+    '+.s',
+    '1d',
+    '\u0085\u0085',
+    '\u00ffff',
+    'hello \u00ffff world',
+    '\ufffd',
     '\ufffd hello \ufffd world',
-    '9223372036854775810ns', '9223372036854775808ns', '9223372036854776us', '3000000h', '9223372036854775.808us',
+    '9223372036854775810ns',
+    '9223372036854775808ns',
+    '9223372036854776us',
+    '3000000h',
+    '9223372036854775.808us',
     '9223372036854ms775us808ns',
   ])('%j is refused', (text) => {
     expect(parseGoDuration(text).ok).toBe(false);
@@ -69,7 +105,14 @@ describe("Go's own cases", () => {
 
 const UNIT_NAMES = ['ns', 'us', '\u00b5s', '\u03bcs', 'ms', 's', 'm', 'h'] as const;
 const UNIT_NS: Record<(typeof UNIT_NAMES)[number], bigint> = {
-  ns: NS, us: US, '\u00b5s': US, '\u03bcs': US, ms: MS, s: S, m: M, h: H,
+  ns: NS,
+  us: US,
+  '\u00b5s': US,
+  '\u03bcs': US,
+  ms: MS,
+  s: S,
+  m: M,
+  h: H,
 };
 const GRAMMAR = /^[-+]?(?:0|(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)$/;
 
@@ -86,11 +129,14 @@ describe('properties', () => {
   it('a string of duration-like characters is accepted exactly when it has the grammar', () => {
     const alphabet = fc.constantFrom('0', '1', '7', '.', 'n', 'u', '\u00b5', '\u03bc', 'm', 's', 'h', 'd', '+', ' ');
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 12 }).map((cs) => cs.join('')), (text) => {
-        const unsigned = text.replace(/^[-+]/, '');
-        const accepted = parseGoDuration(text).ok;
-        expect(accepted, text).toBe(GRAMMAR.test(text) && unsigned.length > 0);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 12 }).map((cs) => cs.join('')),
+        (text) => {
+          const unsigned = text.replace(/^[-+]/, '');
+          const accepted = parseGoDuration(text).ok;
+          expect(accepted, text).toBe(GRAMMAR.test(text) && unsigned.length > 0);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -117,12 +163,15 @@ describe('properties', () => {
 
   it('a fraction is within a nanosecond of its exact value, never above it', () => {
     fc.assert(
-      fc.property(component.filter((p) => p.fraction !== undefined), ({ text, whole, fraction, unit }) => {
-        const scale = 10n ** BigInt(fraction!.length);
-        const exact = (BigInt(whole) * scale + BigInt(fraction || '0')) * UNIT_NS[unit] / scale;
-        const parsed = ns(text) as bigint;
-        expect(exact - parsed >= 0n && exact - parsed <= 1n, `${text}: ${parsed} vs ${exact}`).toBe(true);
-      }),
+      fc.property(
+        component.filter((p) => p.fraction !== undefined),
+        ({ text, whole, fraction, unit }) => {
+          const scale = 10n ** BigInt(fraction!.length);
+          const exact = ((BigInt(whole) * scale + BigInt(fraction || '0')) * UNIT_NS[unit]) / scale;
+          const parsed = ns(text) as bigint;
+          expect(exact - parsed >= 0n && exact - parsed <= 1n, `${text}: ${parsed} vs ${exact}`).toBe(true);
+        },
+      ),
     );
   });
 

@@ -1,13 +1,19 @@
 // What each action on a rollout changes (src/domain/rollouts/rollout-actions.ts), as the
 // writes of one change set, and what those writes do to the clusters' answers.
 import { describe, expect, it } from 'vitest';
-import type { Cluster, PlatformComponent } from '../../../src/domain/records.ts';
+import type { PlatformComponent } from '../../../src/domain/records.ts';
 import { type ActionContext, rolloutAction, type RolloutChange } from '../../../src/domain/rollouts/rollout-actions.ts';
 import { planRollout } from '../../../src/domain/rollouts/rollout-plan.ts';
 import type { Rollout } from '../../../src/domain/rollouts/rollout-record.ts';
 import { effectiveComponent, rolloutView } from '../../../src/domain/rollouts/rollout-view.ts';
 import {
-  catalogMap, cluster, clustersMap, fourEnvironments, KPS, rollout, THREE_WAVES,
+  catalogMap,
+  cluster,
+  clustersMap,
+  fourEnvironments,
+  KPS,
+  rollout,
+  THREE_WAVES,
 } from '../../fixtures/rollout-fleet.ts';
 
 const list = [...fourEnvironments(), cluster('dev-pinned', 'dev', [{ id: KPS.id, oci_tag: 'hotfix' }])];
@@ -28,7 +34,7 @@ function answers(rollouts: Rollout[], entry: PlatformComponent): Map<string, str
   const byId = new Map(rollouts.map((r) => [r.id, r]));
   const view = rolloutView({ clusters, platform_components: catalogMap(entry), rollouts: byId });
   const out = new Map<string, string>();
-  for (const c of list as Cluster[]) {
+  for (const c of list) {
     const ref = c.platform_components.find((r) => r.id === KPS.id);
     if (!ref) continue;
     const e = effectiveComponent(view, c, ref, entry);
@@ -122,7 +128,7 @@ describe('rollback', () => {
     expect(answers([change.rollout!], KPS)).toEqual(answers([], KPS));
     const rollouts = new Map([[r.id, change.rollout!]]);
     const view = rolloutView({ clusters, platform_components: catalogMap(KPS), rollouts });
-    for (const c of list) expect(effectiveComponent(view, c, c.platform_components[0]!, KPS)).toBe(KPS);
+    for (const c of list) expect(effectiveComponent(view, c, c.platform_components[0], KPS)).toBe(KPS);
   });
 
   it('to a lower step un-releases the steps after it', () => {
@@ -176,7 +182,15 @@ describe('complete', () => {
     const change = changeOf(rolloutAction({ kind: 'complete' }, context(partial, { entry: KPS })));
     const folded = (change.writes[0] as { record: PlatformComponent }).record;
     expect(changedBetween(answers([partial], KPS), answers([], folded))).toEqual([
-      'prod-ap-1', 'prod-eu-1', 'prod-eu-2', 'prod-eu-3', 'prod-us-1', 'prod-us-2', 'qa-eu-1', 'qa-us-1', 'uat-eu-1',
+      'prod-ap-1',
+      'prod-eu-1',
+      'prod-eu-2',
+      'prod-eu-3',
+      'prod-us-1',
+      'prod-us-2',
+      'qa-eu-1',
+      'qa-us-1',
+      'uat-eu-1',
     ]);
   });
 

@@ -26,7 +26,11 @@ describe('the plan of a rollout', () => {
     ]);
     expect(plan.steps.map((s) => s.opensWave)).toEqual([true, true, true, false]);
     expect(plan.steps.map((s) => s.soakMs)).toEqual([0, 2 * 3600_000, 30 * 60_000, 30 * 60_000]);
-    expect(plan.waves.map((w) => [w.name, w.steps])).toEqual([['canary', [1]], ['non-prod', [2]], ['prod', [3, 4]]]);
+    expect(plan.waves.map((w) => [w.name, w.steps])).toEqual([
+      ['canary', [1]],
+      ['non-prod', [2]],
+      ['prod', [3, 4]],
+    ]);
     expect(plan.stepOf.get('prod-us-2')).toBe(4);
     expect(plan.unassigned).toEqual([]);
     expect(plan.deadlineMs).toBe(3600_000);
@@ -41,13 +45,24 @@ describe('the plan of a rollout', () => {
   it('reports the members in no wave, and never gives them a step', () => {
     const plan = planRollout(rollout({ waves: [{ name: 'dev', environments: ['dev'] }] }), clusters);
     expect(plan.unassigned).toEqual([
-      'prod-ap-1', 'prod-eu-1', 'prod-eu-2', 'prod-eu-3', 'prod-us-1', 'prod-us-2', 'qa-eu-1', 'qa-us-1', 'uat-eu-1',
+      'prod-ap-1',
+      'prod-eu-1',
+      'prod-eu-2',
+      'prod-eu-3',
+      'prod-us-1',
+      'prod-us-2',
+      'qa-eu-1',
+      'qa-us-1',
+      'uat-eu-1',
     ]);
     expect(plan.stepOf.has('qa-eu-1')).toBe(false);
   });
 
   it('gives a wave with no member no step, and numbers the next wave on', () => {
-    const waves = [{ name: 'nobody', clusters: ['ghost'] }, { name: 'qa', environments: ['qa'] }];
+    const waves = [
+      { name: 'nobody', clusters: ['ghost'] },
+      { name: 'qa', environments: ['qa'] },
+    ];
     const plan = planRollout(rollout({ waves }), clusters);
     expect(plan.waves[0]).toEqual({ name: 'nobody', members: [], steps: [] });
     expect(stepsOf(plan)).toEqual([[1, 'qa', ['qa-eu-1', 'qa-us-1']]]);
@@ -81,7 +96,7 @@ describe('the plan of a rollout', () => {
   });
 
   it('is kept across a write of clusters that leaves its membership alone, and made again otherwise', () => {
-    const base = createSnapshot(canonicalSets({ clusters: fourEnvironments() as unknown as object[] }), 'r0');
+    const base = createSnapshot(canonicalSets({ clusters: fourEnvironments() }), 'r0');
     if (!base.ok) throw new Error('fixture');
     const before = base.snapshot.clusters;
     const r = rollout({ waves: THREE_WAVES });
@@ -95,7 +110,7 @@ describe('the plan of a rollout', () => {
     expect(write(cluster('dev-no-kps', 'dev')).stepOf.get('dev-no-kps')).toBe(2);
     expect(write(null, 'qa-eu-1').stepOf.has('qa-eu-1')).toBe(false);
     expect(write(cluster('prod-eu-1', 'dev')).stepOf.get('prod-eu-1')).toBe(2);
-    expect(write(cluster('brand-new', 'uat')).steps[1]!.members).toContain('brand-new');
+    expect(write(cluster('brand-new', 'uat')).steps[1].members).toContain('brand-new');
   });
 
   it('is made once per rollout record and clusters map', () => {
@@ -163,7 +178,7 @@ describe('determinism', () => {
           ],
         });
         const everyOne = fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length });
-        const shuffled = fc.sample(everyOne, { seed, numRuns: 1 })[0]!;
+        const shuffled = fc.sample(everyOne, { seed, numRuns: 1 })[0];
         const a = planRollout(r, clustersMap(list));
         const b = planRollout(r, clustersMap(shuffled));
         expect(stepsOf(b)).toEqual(stepsOf(a));

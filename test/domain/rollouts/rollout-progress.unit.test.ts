@@ -40,7 +40,10 @@ describe("a member's state", () => {
     };
     const p = evaluate({ rollout: r, now: T0, facts, trackingSince: T0 - 5 * HOUR });
     expect(stateOf(p, 'dev-eu-2')).toEqual({
-      id: 'dev-eu-2', state: 'offline', since: T0 - MINUTE, message: 'no poll since 11:29 UTC',
+      id: 'dev-eu-2',
+      state: 'offline',
+      since: T0 - MINUTE,
+      message: 'no poll since 11:29 UTC',
     });
     expect(stateOf(p, 'dev-us-1').state).toBe('released');
     expect(stateOf(p, 'qa-eu-1').state).toBe('fetched');
@@ -67,8 +70,8 @@ describe("a member's state", () => {
     const p = evaluate({ rollout: tagOnly, now: T0, clusters: list, facts: fetched(['dev-b'], T0) });
     expect(stateOf(p, 'dev-a')).toEqual({ id: 'dev-a', state: 'pinned', since: T0 });
     // A pinned cluster never gates its step.
-    expect(p.steps[0]!.done).toBe(true);
-    expect(p.steps[0]!.gating).toBe(1);
+    expect(p.steps[0].done).toBe(true);
+    expect(p.steps[0].gating).toBe(1);
   });
 });
 
@@ -81,43 +84,43 @@ describe('a step', () => {
   it('is done when every member that gates it fetched, first seen then', () => {
     const facts = fetched([...STEP_1, ...STEP_2.slice(0, 4)], T0);
     const p = evaluate({ rollout: r, now: T0, facts, times: step1Done });
-    expect(p.steps[1]!.done).toBe(false);
-    expect(p.steps[1]!.waiting).toEqual(['uat-eu-1']);
+    expect(p.steps[1].done).toBe(false);
+    expect(p.steps[1].waiting).toEqual(['uat-eu-1']);
     const all = fetched([...STEP_1, ...STEP_2], T0);
     const later = evaluate({ rollout: r, now: T0 + MINUTE, facts: all, times: p.times });
-    expect(later.steps[1]!.done).toBe(true);
-    expect(later.steps[1]!.times).toEqual({ released_in: 'rev-1', released_at: T0, done_at: T0 + MINUTE });
-    expect(later.steps[1]!.soakEndsAt).toBe(T0 + MINUTE + 2 * HOUR);
+    expect(later.steps[1].done).toBe(true);
+    expect(later.steps[1].times).toEqual({ released_in: 'rev-1', released_at: T0, done_at: T0 + MINUTE });
+    expect(later.steps[1].soakEndsAt).toBe(T0 + MINUTE + 2 * HOUR);
   });
 
   it('stays done once seen done, while it stays released', () => {
     const done = evaluate({ rollout: r, now: T0, facts: fetched([...STEP_1, ...STEP_2], T0), times: step1Done });
     const forgotten = evaluate({ rollout: r, now: T0 + HOUR, times: done.times });
-    expect(forgotten.steps[1]!.done).toBe(true);
-    expect(forgotten.steps[1]!.times.done_at).toBe(T0);
+    expect(forgotten.steps[1].done).toBe(true);
+    expect(forgotten.steps[1].times.done_at).toBe(T0);
   });
 
   it('keeps the revision and the moment it was first seen released', () => {
     const first = evaluate({ rollout: r, now: T0, revision: 'rev-7', times: step1Done });
     const next = evaluate({ rollout: r, now: T0 + MINUTE, revision: 'rev-8', times: first.times });
-    expect(next.steps[1]!.times).toMatchObject({ released_in: 'rev-7', released_at: T0 });
+    expect(next.steps[1].times).toMatchObject({ released_in: 'rev-7', released_at: T0 });
   });
 
   it('with require_reports is done only when its members reported success', () => {
     const strict = rollout({ waves: THREE_WAVES, released: 1, require_reports: true });
     const p = evaluate({ rollout: strict, now: T0, facts: fetched(STEP_1, T0) });
-    expect(p.steps[0]!.done).toBe(false);
+    expect(p.steps[0].done).toBe(false);
     expect(p.status.reason).toBe('1 of 1 cluster has not reported success: dev-eu-1');
     const reported = { 'dev-eu-1': { fetchedAt: T0, report: { state: 'succeeded' as const, at: T0, message: '' } } };
-    expect(evaluate({ rollout: strict, now: T0, facts: reported }).steps[0]!.done).toBe(true);
+    expect(evaluate({ rollout: strict, now: T0, facts: reported }).steps[0].done).toBe(true);
   });
 
   it('is done with failed or offline members within the failure budget: they do not hold it back', () => {
     const lenient = rollout({ waves: THREE_WAVES, released: 2, failure_budget: 1, approved: ['non-prod'] });
     const facts = { ...fetched([...STEP_1, ...STEP_2.slice(1)], T0), 'dev-eu-2': { lastPollAt: T0 - HOUR } };
     const p = evaluate({ rollout: lenient, now: T0, facts, times: step1Done, trackingSince: T0 - 2 * HOUR });
-    expect(p.steps[1]!.counts).toMatchObject({ offline: 1, fetched: 4 });
-    expect(p.steps[1]!.done).toBe(true);
+    expect(p.steps[1].counts).toMatchObject({ offline: 1, fetched: 4 });
+    expect(p.steps[1].done).toBe(true);
     expect(p.status.state).toBe('waiting');
   });
 
@@ -126,9 +129,9 @@ describe('a step', () => {
     const back = rollout({ waves: THREE_WAVES, released: 1, approved: ['non-prod'] });
     const rolledBack = evaluate({ rollout: back, now: T0 + HOUR, times: done.times });
     expect([...rolledBack.times.keys()]).toEqual([1]);
-    expect(rolledBack.steps[1]!.times).toEqual({ released_in: null, released_at: null, done_at: null });
+    expect(rolledBack.steps[1].times).toEqual({ released_in: null, released_at: null, done_at: null });
     const again = evaluate({ rollout: r, now: T0 + 2 * HOUR, times: rolledBack.times });
-    expect(again.steps[1]!.times).toEqual({ released_in: 'rev-1', released_at: T0 + 2 * HOUR, done_at: null });
+    expect(again.steps[1].times).toEqual({ released_in: 'rev-1', released_at: T0 + 2 * HOUR, done_at: null });
   });
 });
 
@@ -147,7 +150,7 @@ describe('halting', () => {
       'uat-eu-1': { lastPollAt: T0 - MINUTE },
     };
     const p = evaluate({ rollout: r, now: T0, facts, times: step1Done, trackingSince: T0 - 2 * HOUR });
-    expect(p.steps[1]!.halt).toEqual({ kind: 'budget' });
+    expect(p.steps[1].halt).toEqual({ kind: 'budget' });
     expect(p.status).toEqual({
       state: 'halted',
       reason:

@@ -58,7 +58,12 @@ describe('the canonical form', () => {
     if (!result.ok) return;
     expect(Object.keys(result.record.set)).toEqual(['component_version', 'oci_tag']);
     expect(result.record.waves[2]).toEqual({
-      name: 'prod', clusters: [], environments: ['prod'], batch: '10%', soak: '30m', approval: false,
+      name: 'prod',
+      clusters: [],
+      environments: ['prod'],
+      batch: '10%',
+      soak: '30m',
+      approval: false,
     });
     expect(result.record.released).toBe(1);
   });
@@ -81,8 +86,13 @@ describe('the canonical form', () => {
 
 describe('a set', () => {
   const entry = {
-    id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1', oci_url: 'oci://ghcr.io/x', oci_tag: '6.7.1',
-    cluster_env_enabled: true, depends_on: ['cert-manager'],
+    id: 'podinfo',
+    component_path: 'podinfo',
+    component_version: '6.7.1',
+    oci_url: 'oci://ghcr.io/x',
+    oci_tag: '6.7.1',
+    cluster_env_enabled: true,
+    depends_on: ['cert-manager'],
   };
 
   it('is the same key whatever the order of its fields', () => {
@@ -110,7 +120,9 @@ describe('problems of one rollout', () => {
 
   it('names its component, a set and at least one wave', () => {
     expect(problemsOf({ id: 'r' }).map((p) => p.message)).toEqual([
-      'missing required field "component"', 'missing required field "set"', 'missing required field "waves"',
+      'missing required field "component"',
+      'missing required field "set"',
+      'missing required field "waves"',
     ]);
     expect(problemsOf({ ...minimal, waves: [] })).toEqual([
       { code: 'invalid_value', field: '/waves', message: 'must NOT have fewer than 1 items' },
@@ -160,7 +172,7 @@ describe('problems of one rollout', () => {
     const problems = problemsOf({ ...minimal, waves: [{ name: 'all', soak }] });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ code: 'invalid_duration', field: '/waves/0/soak' });
-    expect(problems[0]!.message).toMatch(message);
+    expect(problems[0].message).toMatch(message);
   });
 
   it('refuses a progress deadline that is not a duration', () => {

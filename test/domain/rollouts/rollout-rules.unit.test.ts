@@ -6,12 +6,23 @@ import type { Cluster, PlatformComponent } from '../../../src/domain/records.ts'
 import type { Rollout } from '../../../src/domain/rollouts/rollout-record.ts';
 import { checkRollout, checkRollouts, checkRolloutsOfComponent } from '../../../src/domain/rollouts/rollout-rules.ts';
 import {
-  catalogMap, cluster, clustersMap, fourEnvironments, KPS, rollout, THREE_WAVES,
+  catalogMap,
+  cluster,
+  clustersMap,
+  fourEnvironments,
+  KPS,
+  rollout,
+  THREE_WAVES,
 } from '../../fixtures/rollout-fleet.ts';
 
 const PODINFO: PlatformComponent = {
-  id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1', oci_url: 'oci://x', oci_tag: '6.7.1',
-  cluster_env_enabled: false, depends_on: [],
+  id: 'podinfo',
+  component_path: 'podinfo',
+  component_version: '6.7.1',
+  oci_url: 'oci://x',
+  oci_tag: '6.7.1',
+  cluster_env_enabled: false,
+  depends_on: [],
 };
 
 const sources = (rollouts: Rollout[], list: Cluster[] = fourEnvironments(), catalog = catalogMap(KPS, PODINFO)) => ({

@@ -43,7 +43,7 @@ describe('the state of a rollout', () => {
     const r = rollout({ waves: THREE_WAVES, released: 2, approved: ['non-prod'] });
     const p = evaluate({ rollout: r, now: T0 + HOUR, times: kept(T0 - HOUR, T0 + 30 * MINUTE) });
     expect(p.status).toEqual({ state: 'waiting', reason: 'soak of step 2 ends at 14:30 UTC' });
-    expect(p.steps[1]!.soakEndsAt).toBe(T0 + 150 * MINUTE);
+    expect(p.steps[1].soakEndsAt).toBe(T0 + 150 * MINUTE);
   });
 
   it('waits for the approval of a wave before its first step, and not before its next ones', () => {
@@ -100,7 +100,8 @@ describe('the state of a rollout', () => {
     const r = rollout({ waves: THREE_WAVES, released: 4, approved: ['non-prod'] });
     const times = kept(T0 - 5 * HOUR, T0 - 4 * HOUR, T0 - HOUR, T0);
     expect(evaluate({ rollout: r, now: T0 + 29 * MINUTE, times }).status).toEqual({
-      state: 'waiting', reason: 'soak of step 4 ends at 12:30 UTC',
+      state: 'waiting',
+      reason: 'soak of step 4 ends at 12:30 UTC',
     });
     expect(evaluate({ rollout: r, now: T0 + 30 * MINUTE, times }).status).toEqual({
       state: 'complete',
@@ -193,14 +194,14 @@ describe('the shapes', () => {
       [3, 'prod', null, null, null, null],
       [4, 'prod', null, null, null, null],
     ]);
-    expect(detail.steps[1]!.clusters).toEqual([
+    expect(detail.steps[1].clusters).toEqual([
       { id: 'dev-eu-2', state: 'fetched', since: '2025-03-04T12:00:00.000Z' },
       { id: 'dev-us-1', state: 'released', since: '2025-03-04T12:00:00.000Z' },
       { id: 'qa-eu-1', state: 'failed', since: '2025-03-04T12:00:00.000Z', message: 'boom' },
       { id: 'qa-us-1', state: 'released', since: '2025-03-04T12:00:00.000Z' },
       { id: 'uat-eu-1', state: 'released', since: '2025-03-04T12:00:00.000Z' },
     ]);
-    expect(detail.steps[2]!.clusters[0]).toEqual({ id: 'prod-ap-1', state: 'pending', since: null });
+    expect(detail.steps[2].clusters[0]).toEqual({ id: 'prod-ap-1', state: 'pending', since: null });
     const { steps: _steps, ...rest } = detail;
     const { steps: _count, ...listed } = rolloutListItem(p);
     expect(rest).toEqual(listed);

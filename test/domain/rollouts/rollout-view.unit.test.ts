@@ -15,12 +15,23 @@ import {
 } from '../../../src/domain/rollouts/rollout-view.ts';
 import type { Rollout } from '../../../src/domain/rollouts/rollout-record.ts';
 import {
-  catalogMap, cluster, clustersMap, fourEnvironments, KPS, rollout, THREE_WAVES,
+  catalogMap,
+  cluster,
+  clustersMap,
+  fourEnvironments,
+  KPS,
+  rollout,
+  THREE_WAVES,
 } from '../../fixtures/rollout-fleet.ts';
 
 const PODINFO: PlatformComponent = Object.freeze({
-  id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1', oci_url: 'oci://ghcr.io/x', oci_tag: '6.7.1',
-  cluster_env_enabled: false, depends_on: [],
+  id: 'podinfo',
+  component_path: 'podinfo',
+  component_version: '6.7.1',
+  oci_url: 'oci://ghcr.io/x',
+  oci_tag: '6.7.1',
+  cluster_env_enabled: false,
+  depends_on: [],
 });
 
 const sources = (rollouts: Rollout[], list: Cluster[] = fourEnvironments(), catalog = catalogMap(KPS, PODINFO)) => ({
@@ -51,15 +62,15 @@ describe('the entry each cluster is served', () => {
     expect(served(view, byId.get('qa-us-1')!)).toMatchObject({ component_version: '67.5.0', oci_tag: '67.5.0' });
     expect(served(view, byId.get('prod-eu-1')!)).toMatchObject({ component_version: '67.4.0', oci_tag: '67.4.0' });
     const c = byId.get('prod-eu-1')!;
-    expect(effectiveComponent(view, c, c.platform_components[0]!, KPS)).toBe(KPS);
+    expect(effectiveComponent(view, c, c.platform_components[0], KPS)).toBe(KPS);
   });
 
   it('is the entry as it is for a component no rollout changes, and for every cluster without rollouts', () => {
     const c = cluster('x', 'dev', [KPS.id, 'podinfo']);
-    expect(effectiveComponent(view, c, c.platform_components[1]!, PODINFO)).toBe(PODINFO);
+    expect(effectiveComponent(view, c, c.platform_components[1], PODINFO)).toBe(PODINFO);
     const none = rolloutView(sources([]));
     expect(none.byComponent.size).toBe(0);
-    expect(effectiveComponent(none, c, c.platform_components[0]!, KPS)).toBe(KPS);
+    expect(effectiveComponent(none, c, c.platform_components[0], KPS)).toBe(KPS);
   });
 
   it('is the entry as it is when the rollout is at 0', () => {
@@ -71,7 +82,12 @@ describe('the entry each cluster is served', () => {
 
   it('lists the released members in step order', () => {
     expect(releasedMembers(view.byComponent.get(KPS.id)!)).toEqual([
-      'dev-eu-1', 'dev-eu-2', 'dev-us-1', 'qa-eu-1', 'qa-us-1', 'uat-eu-1',
+      'dev-eu-1',
+      'dev-eu-2',
+      'dev-us-1',
+      'qa-eu-1',
+      'qa-us-1',
+      'uat-eu-1',
     ]);
   });
 });
@@ -143,12 +159,15 @@ describe('the same objects from one revision to the next', () => {
     expect(two.pinned).toBe(one.pinned);
   });
 
-  it('the pinned members follow a write of a member\'s pin, looking only at the clusters written', () => {
+  it("the pinned members follow a write of a member's pin, looking only at the clusters written", () => {
     const clusters = clustersMap(fourEnvironments());
     const r = rollout({ set: { oci_tag: '67.5.0' }, waves: THREE_WAVES, released: 1 });
     const servingOver = (map: ReadonlyMap<string, Cluster>) =>
-      rolloutView({ clusters: map, platform_components: catalogMap(KPS), rollouts: new Map([[r.id, r]]) })
-        .byComponent.get(KPS.id)!;
+      rolloutView({
+        clusters: map,
+        platform_components: catalogMap(KPS),
+        rollouts: new Map([[r.id, r]]),
+      }).byComponent.get(KPS.id)!;
     const before = servingOver(clusters);
     expect(before.pinned.size).toBe(0);
     const pinned = LayeredMap.with(clusters, 'qa-eu-1', cluster('qa-eu-1', 'qa', [{ id: KPS.id, oci_tag: 'hotfix' }]));

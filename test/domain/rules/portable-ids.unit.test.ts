@@ -24,7 +24,13 @@ function snapshotOf(raw: Parameters<typeof canonicalSets>[0]): Snapshot {
 }
 
 const rolebinding = (id: string) => ({ id, role: 'view', subjects: [] });
-const create = (collection: WriteRequest['collection'], body: Record<string, unknown>): WriteRequest => ({ kind: 'create', collection, role: 'write', who: WRITE_TOKEN_CALLER, body });
+const create = (collection: WriteRequest['collection'], body: Record<string, unknown>): WriteRequest => ({
+  kind: 'create',
+  collection,
+  role: 'write',
+  who: WRITE_TOKEN_CALLER,
+  body,
+});
 
 function refusal(outcome: ApplyResult) {
   if (outcome.ok) throw new Error('the write was not refused');
@@ -34,13 +40,39 @@ function refusal(outcome: ApplyResult) {
 
 describe('the names Windows reserves', () => {
   it('are CON, PRN, AUX, NUL, COM1-COM9 and LPT1-LPT9 in any case, with or without an extension', () => {
-    for (const id of ['con', 'CON', 'Prn', 'aux', 'nul', 'com1', 'COM9', 'lpt1', 'Lpt9', 'con.foo', 'NUL.tar.gz', 'aux.x-y']) {
+    for (const id of [
+      'con',
+      'CON',
+      'Prn',
+      'aux',
+      'nul',
+      'com1',
+      'COM9',
+      'lpt1',
+      'Lpt9',
+      'con.foo',
+      'NUL.tar.gz',
+      'aux.x-y',
+    ]) {
       expect(isWindowsReservedName(id), id).toBe(true);
     }
   });
 
   it('are only those: longer names, other digits and names that merely start with one are fine', () => {
-    for (const id of ['console', 'con-x', 'con_x', 'xcon', 'com0', 'com10', 'lpt0', 'lpt10', 'nul1', 'auxiliary', 'a.con', 'prn-1.x']) {
+    for (const id of [
+      'console',
+      'con-x',
+      'con_x',
+      'xcon',
+      'com0',
+      'com10',
+      'lpt0',
+      'lpt10',
+      'nul1',
+      'auxiliary',
+      'a.con',
+      'prn-1.x',
+    ]) {
       expect(isWindowsReservedName(id), id).toBe(false);
     }
   });
@@ -66,35 +98,72 @@ describe('a revision that already holds such ids', () => {
     namespaces: [...CRUD_DATA.namespaces, { id: 'nul' }],
   });
 
-  it('is published, with a warning on each clashing id (naming the first of its file name) and each reserved one', () => {
-    const judgement = judge({ snapshot, problems: [] }, undefined);
-    expect(judgement.publish).toBe(true);
-    const portability = checkRevision(snapshot).filter((p) => p.code === 'id_case_clash' || p.code === 'reserved_file_name');
-    expect(portability.map((p) => [p.code, p.severity, `${p.at.record!.collection}/${p.at.record!.id}`, p.at.field])).toEqual([
-      ['reserved_file_name', 'warning', 'namespaces/nul', '/id'],
-      ['id_case_clash', 'warning', 'rolebindings/Admins', '/id'],
-      ['id_case_clash', 'warning', 'rolebindings/admins', '/id'],
-      ['reserved_file_name', 'warning', 'rolebindings/lpt1.ops', '/id'],
-    ]);
-    expect(portability.find((p) => p.at.record!.id === 'admins')!.message).toBe(
-      '"admins" differs only in case from rolebindings id "ADMINS": on a case-insensitive file system (macOS, Windows) rolebindings/ADMINS.yaml and rolebindings/admins.yaml are one file',
-    );
-    expect(portability.find((p) => p.at.record!.id === 'nul')!.message).toBe(
-      '"nul" cannot be a file name on Windows (NUL is a device name there, with any extension), so namespaces/nul.yaml could not be checked out',
-    );
-  });
+  it(
+    'is published, with a warning on each clashing id (naming ' + 'the first of its file name) and each reserved one',
+    () => {
+      const judgement = judge({ snapshot, problems: [] }, undefined);
+      expect(judgement.publish).toBe(true);
+      const portability = checkRevision(snapshot).filter(
+        (p) => p.code === 'id_case_clash' || p.code === 'reserved_file_name',
+      );
+      expect(
+        portability.map((p) => [p.code, p.severity, `${p.at.record!.collection}/${p.at.record!.id}`, p.at.field]),
+      ).toEqual([
+        ['reserved_file_name', 'warning', 'namespaces/nul', '/id'],
+        ['id_case_clash', 'warning', 'rolebindings/Admins', '/id'],
+        ['id_case_clash', 'warning', 'rolebindings/admins', '/id'],
+        ['reserved_file_name', 'warning', 'rolebindings/lpt1.ops', '/id'],
+      ]);
+      expect(portability.find((p) => p.at.record!.id === 'admins')!.message).toBe(
+        '"admins" differs only in case from rolebindings id "ADMINS": on a case-insensitive file system (macOS, ' +
+          'Windows) rolebindings/ADMINS.yaml and rolebindings/admins.yaml are one file',
+      );
+      expect(portability.find((p) => p.at.record!.id === 'nul')!.message).toBe(
+        '"nul" cannot be a file name on Windows (NUL is a device name there, with any extension), so ' +
+          'namespaces/nul.yaml could not be checked out',
+      );
+    },
+  );
 
   it('takes writes to those records (writes refuse only what they introduce)', () => {
-    expect(applyWrite(snapshot, { kind: 'merge-patch', collection: 'rolebindings', role: 'write', who: WRITE_TOKEN_CALLER, id: 'Admins', patch: { role: 'edit' } }).ok).toBe(true);
-    expect(applyWrite(snapshot, { kind: 'merge-patch', collection: 'namespaces', role: 'write', who: WRITE_TOKEN_CALLER, id: 'nul', patch: { labels: { a: 'b' } } }).ok).toBe(true);
-    expect(applyWrite(snapshot, { kind: 'delete', collection: 'rolebindings', role: 'write', who: WRITE_TOKEN_CALLER, id: 'lpt1.ops' }).ok).toBe(true);
+    expect(
+      applyWrite(snapshot, {
+        kind: 'merge-patch',
+        collection: 'rolebindings',
+        role: 'write',
+        who: WRITE_TOKEN_CALLER,
+        id: 'Admins',
+        patch: { role: 'edit' },
+      }).ok,
+    ).toBe(true);
+    expect(
+      applyWrite(snapshot, {
+        kind: 'merge-patch',
+        collection: 'namespaces',
+        role: 'write',
+        who: WRITE_TOKEN_CALLER,
+        id: 'nul',
+        patch: { labels: { a: 'b' } },
+      }).ok,
+    ).toBe(true);
+    expect(
+      applyWrite(snapshot, {
+        kind: 'delete',
+        collection: 'rolebindings',
+        role: 'write',
+        who: WRITE_TOKEN_CALLER,
+        id: 'lpt1.ops',
+      }).ok,
+    ).toBe(true);
   });
 
   it('refuses a create of one more id of the same file name: a conflict naming the existing id', () => {
     const clash = refusal(applyWrite(snapshot, create('rolebindings', rolebinding('AdMiNs'))));
     expect(clash.reason).toBe('conflict');
     expect(clash.message).toBe(
-      'rolebindings/AdMiNs cannot be created: "AdMiNs" differs only in case from rolebindings id "admins": on a case-insensitive file system (macOS, Windows) rolebindings/admins.yaml and rolebindings/AdMiNs.yaml are one file',
+      'rolebindings/AdMiNs cannot be created: "AdMiNs" differs only in case from rolebindings id "admins": on a ' +
+        'case-insensitive file system (macOS, Windows) rolebindings/admins.yaml and rolebindings/AdMiNs.yaml are one ' +
+        'file',
     );
     expect(clash.details).toEqual([{ path: '/id', message: 'differs only in case from the existing id "admins"' }]);
   });
@@ -126,7 +195,9 @@ describe('a create', () => {
     ] as const) {
       const invalid = refusal(applyWrite(snapshot, create(collection, body)));
       expect(invalid.reason, body.id).toBe('invalid');
-      expect(invalid.details, body.id).toEqual([{ path: '/id', message: expect.stringMatching(/cannot be a file name on Windows/) }]);
+      expect(invalid.details, body.id).toEqual([
+        { path: '/id', message: expect.stringMatching(/cannot be a file name on Windows/) },
+      ]);
     }
     expect(applyWrite(snapshot, create('namespaces', { id: 'console' })).ok).toBe(true);
   });
@@ -134,8 +205,8 @@ describe('a create', () => {
   it('of a namespace in capitals is refused by its schema first (400), not as a case clash', () => {
     const invalid = refusal(applyWrite(snapshot, create('namespaces', { id: 'TEAM-A' })));
     expect(invalid.reason).toBe('invalid');
-    expect(invalid.details[0]!.path).toBe('/id');
-    expect(invalid.details[0]!.message).toMatch(/DNS-1123/);
+    expect(invalid.details[0].path).toBe('/id');
+    expect(invalid.details[0].message).toMatch(/DNS-1123/);
   });
 });
 
@@ -148,13 +219,20 @@ describe('the look at ids, carried from write to write', () => {
         let snapshot = snapshotOf(CRUD_DATA);
         idsNotPortable(snapshot);
         for (const [id, present] of steps) {
-          const built = withRecord(snapshot, 'rolebindings', id, present ? { id, role: 'view', subjects: [] } : null, 'next');
+          const built = withRecord(
+            snapshot,
+            'rolebindings',
+            id,
+            present ? { id, role: 'view', subjects: [] } : null,
+            'next',
+          );
           if (!built.ok) throw new Error('a rolebinding write always builds');
           snapshot = built.snapshot;
           const afresh = createSnapshot(snapshotRecords(snapshot), 'next');
           if (!afresh.ok) throw new Error('the records are valid');
           expect(idsNotPortable(snapshot)).toEqual(idsNotPortable(afresh.snapshot));
-          for (const other of IDS) expect(caseTwin(snapshot.rolebindings, other), other).toBe(caseTwin(afresh.snapshot.rolebindings, other));
+          for (const other of IDS)
+            expect(caseTwin(snapshot.rolebindings, other), other).toBe(caseTwin(afresh.snapshot.rolebindings, other));
         }
       }),
       { numRuns: 200 },

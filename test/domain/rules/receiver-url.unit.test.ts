@@ -22,13 +22,15 @@ const K8S = hosts('*.k8s.example.com, hooks.example.net, 127.0.0.1');
 /** CRUD_DATA with the first cluster's receiver_url set. */
 function revision(url: string | null, name = 'r'): Snapshot {
   const raw = structuredClone(CRUD_DATA) as { clusters: Record<string, unknown>[] };
-  raw.clusters[0]!.receiver_url = url;
-  const built = createSnapshot(canonicalSets(raw as typeof CRUD_DATA), name);
+  raw.clusters[0].receiver_url = url;
+  const built = createSnapshot(canonicalSets(raw), name);
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
   return built.snapshot;
 }
 const severities = (snapshot: Snapshot, baseline: Snapshot | undefined, with_ = K8S) =>
-  judge({ snapshot, problems: [] }, baseline, { receiverHosts: with_ }).problems.filter((p) => p.code === 'receiver_url_host').map((p) => p.severity);
+  judge({ snapshot, problems: [] }, baseline, { receiverHosts: with_ })
+    .problems.filter((p) => p.code === 'receiver_url_host')
+    .map((p) => p.severity);
 
 describe('RECEIVER_HOSTS', () => {
   it('matches a name exactly, or below a *. domain (not the domain itself), case and trailing dot aside', () => {
@@ -67,29 +69,45 @@ describe('receiver_url', () => {
     expect(receiverUrlRefusal('https://hooks.dev.k8s.example.com/hook/abc', undefined)).toMatch(/receivers are off/);
   });
 
-  it('judged against the served revision: an error where the revision brings the host in, a warning where it stays', () => {
-    const good = revision('https://hooks.dev.k8s.example.com/hook/abc');
-    const off = revision('https://metadata.internal/hook/abc');
-    expect(severities(good, revision(null))).toEqual([]);
-    expect(severities(off, good)).toEqual(['error']);
-    expect(judge({ snapshot: off, problems: [] }, good, { receiverHosts: K8S }).publish).toBe(false);
-    // RECEIVER_HOSTS narrowed under a served value: publication goes on, the notifier skips it.
-    expect(severities(off, off)).toEqual(['warning']);
-    expect(severities(off, undefined)).toEqual(['warning']);
-    // Receivers off: a warning, whatever the host.
-    expect(judge({ snapshot: good, problems: [] }, good).problems.map((p) => [p.code, p.severity])).toContainEqual(['receiver_url_host', 'warning']);
-  });
+  it(
+    'judged against the served revision: an error where the ' + 'revision brings the host in, a warning where it stays',
+    () => {
+      const good = revision('https://hooks.dev.k8s.example.com/hook/abc');
+      const off = revision('https://metadata.internal/hook/abc');
+      expect(severities(good, revision(null))).toEqual([]);
+      expect(severities(off, good)).toEqual(['error']);
+      expect(judge({ snapshot: off, problems: [] }, good, { receiverHosts: K8S }).publish).toBe(false);
+      // RECEIVER_HOSTS narrowed under a served value: publication goes on, the notifier skips it.
+      expect(severities(off, off)).toEqual(['warning']);
+      expect(severities(off, undefined)).toEqual(['warning']);
+      // Receivers off: a warning, whatever the host.
+      expect(judge({ snapshot: good, problems: [] }, good).problems.map((p) => [p.code, p.severity])).toContainEqual([
+        'receiver_url_host',
+        'warning',
+      ]);
+    },
+  );
 
   it('writes ratchet: a write bringing an off-host URL in is refused, one leaving an old value is taken', () => {
     const who = { kind: 'service', name: 'write-token' } as const;
-    const id = CRUD_DATA.clusters[0]!.id;
-    const patch = (p: Record<string, unknown>): WriteRequest => ({ kind: 'merge-patch', collection: 'clusters', id, patch: p, role: 'write', who });
+    const id = CRUD_DATA.clusters[0].id;
+    const patch = (p: Record<string, unknown>): WriteRequest => ({
+      kind: 'merge-patch',
+      collection: 'clusters',
+      id,
+      patch: p,
+      role: 'write',
+      who,
+    });
     const served = revision('https://metadata.internal/hook/abc');
-    const set = (s: Snapshot, write: WriteRequest) => applyChangeSet(s, { writes: [write], role: 'write', who }, { receiverHosts: K8S });
+    const set = (s: Snapshot, write: WriteRequest) =>
+      applyChangeSet(s, { writes: [write], role: 'write', who }, { receiverHosts: K8S });
     expect(set(served, patch({ cluster_name: 'renamed' })).ok).toBe(true);
     expect(set(served, patch({ receiver_url: 'https://a.k8s.example.com/hook/1' })).ok).toBe(true);
     const refused = set(revision(null), patch({ receiver_url: 'https://169.254.169.254/hook/1' }));
-    expect(!refused.ok && refused.refusal.reason === 'invalid' && refused.refusal.problems.map((p) => p.code)).toEqual(['receiver_url_host']);
+    expect(!refused.ok && refused.refusal.reason === 'invalid' && refused.refusal.problems.map((p) => p.code)).toEqual([
+      'receiver_url_host',
+    ]);
     expect(set(revision(null), patch({ receiver_url: 'http://a.k8s.example.com/hook/1' })).ok).toBe(false);
   });
 });

@@ -23,7 +23,11 @@ afterEach(async () => {
 
 async function startWith(issuer: OidcIssuer): Promise<CrudService> {
   cleanups.push(() => issuer.close());
-  const service = await startCrud('git', { OIDC_ISSUER_URL: issuer.url, OIDC_AUDIENCE: AUDIENCE, OIDC_WRITE_GROUPS: 'platform-admins' });
+  const service = await startCrud('git', {
+    OIDC_ISSUER_URL: issuer.url,
+    OIDC_AUDIENCE: AUDIENCE,
+    OIDC_WRITE_GROUPS: 'platform-admins',
+  });
   cleanups.push(() => service.close());
   return service;
 }
@@ -55,10 +59,15 @@ describe("an issuer's documents", () => {
     const refused = await request(service.url, PC, { token });
     const after = memory();
     const grown = { retained: (after.retained - before.retained) / MIB, rss: (after.rss - before.rss) / MIB };
-    console.log(`a 16 MiB JWKS (${refused.status}): +${grown.retained.toFixed(1)} MiB held (heap and buffers after a collection), +${grown.rss.toFixed(1)} MiB RSS`);
+    console.log(
+      `a 16 MiB JWKS (${refused.status}): +${grown.retained.toFixed(1)} MiB held (heap and buffers after a ` +
+        `collection), +${grown.rss.toFixed(1)} MiB RSS`,
+    );
     expect(refused.status).toBe(503);
     expect(refused.json().error).toBe('unavailable');
-    expect(refused.json().message).toContain(`larger than ${ISSUER_DOCUMENT_MAX_BYTES} bytes (1 MiB), the limit for an issuer's document`);
+    expect(refused.json().message).toContain(
+      `larger than ${ISSUER_DOCUMENT_MAX_BYTES} bytes (1 MiB), the limit for an issuer's document`,
+    );
     expect(refused.json().message).toContain(JWKS_PATH);
     expect(grown.retained).toBeLessThan(2);
     expect(grown.rss).toBeLessThan(8);
@@ -71,7 +80,9 @@ describe("an issuer's documents", () => {
     const service = await startWith(issuer);
     const refused = await request(service.url, PC, { token: await issuer.sign() });
     expect(refused.status).toBe(503);
-    expect(refused.json().message).toContain(`${DISCOVERY_PATH} answered a document larger than ${ISSUER_DOCUMENT_MAX_BYTES} bytes (1 MiB)`);
+    expect(refused.json().message).toContain(
+      `${DISCOVERY_PATH} answered a document larger than ${ISSUER_DOCUMENT_MAX_BYTES} bytes (1 MiB)`,
+    );
     expect((await request(service.url, PC, { token: READ_TOKEN })).status).toBe(200);
   });
 

@@ -20,24 +20,34 @@ beforeAll(async () => {
 afterAll(() => issuer?.close());
 
 function oidcEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { OIDC_ISSUER_URL: issuer.url, OIDC_AUDIENCE: AUDIENCE, OIDC_READ_GROUPS: 'platform-readers', OIDC_WRITE_GROUPS: 'platform-admins', ...extra };
+  return {
+    OIDC_ISSUER_URL: issuer.url,
+    OIDC_AUDIENCE: AUDIENCE,
+    OIDC_READ_GROUPS: 'platform-readers',
+    OIDC_WRITE_GROUPS: 'platform-admins',
+    ...extra,
+  };
 }
 
 const writer = () => issuer.sign({ groups: ['platform-admins', 'everyone'] });
-const reader = () => issuer.sign({ sub: 'user-bob', name: 'Bob Reader', email: 'bob@example.com', groups: ['platform-readers'] });
+const reader = () =>
+  issuer.sign({ sub: 'user-bob', name: 'Bob Reader', email: 'bob@example.com', groups: ['platform-readers'] });
 
 /** Rows of the database file, read as a person with the sqlite3 shell would. */
 function auditRows(path: string, where: string): unknown[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare(`SELECT token_role, caller_kind, caller_name, caller_email FROM audit_log WHERE ${where} ORDER BY seq`).all();
+    return db
+      .prepare(`SELECT token_role, caller_kind, caller_name, caller_email FROM audit_log WHERE ${where} ORDER BY seq`)
+      .all();
   } finally {
     db.close();
   }
 }
 
 /** The newest commit's author and committer, as `git log` shows them. */
-const lastCommitIdents = (gitDirArgs: string[]) => gitOut(process.cwd(), ...gitDirArgs, 'log', '-1', '--format=%an <%ae>|%cn <%ce>');
+const lastCommitIdents = (gitDirArgs: string[]) =>
+  gitOut(process.cwd(), ...gitDirArgs, 'log', '-1', '--format=%an <%ae>|%cn <%ce>');
 
 describe.each(CRUD_BACKENDS)('a person writes on the %s backend', (backend) => {
   let service: CrudService;
@@ -49,20 +59,35 @@ describe.each(CRUD_BACKENDS)('a person writes on the %s backend', (backend) => {
   /** The git directory the newest commit is read from: the working tree, or the remote's bare repository. */
   const gitDir = (): string[] | undefined => {
     if (backend === 'git') return ['-C', service.dir!];
-    if (backend === 'git-remote') return ['--git-dir', service.prepared.remote!.server.path(service.prepared.remote!.name)];
+    if (backend === 'git-remote')
+      return ['--git-dir', service.prepared.remote!.server.path(service.prepared.remote!.name)];
     return undefined;
   };
 
   it("a writer's create is authored by the person and committed by the service; the audit names them", async () => {
-    const res = await send(service, 'POST', '/namespaces', { id: 'team-alice', labels: { team: 'alice' } }, { token: await writer() });
+    const res = await send(
+      service,
+      'POST',
+      '/namespaces',
+      { id: 'team-alice', labels: { team: 'alice' } },
+      { token: await writer() },
+    );
     expect(res.status, res.text).toBe(201);
     const where = gitDir();
     if (where) expect(lastCommitIdents(where)).toBe(`Alice Admin <alice@example.com>|${SERVICE_IDENT}`);
     if (backend === 'sqlite') {
-      expect(auditRows(service.prepared.dbPath!, "record_id = 'team-alice'")).toEqual([{ token_role: 'write', caller_kind: 'person', caller_name: 'Alice Admin', caller_email: 'alice@example.com' }]);
+      expect(auditRows(service.prepared.dbPath!, "record_id = 'team-alice'")).toEqual([
+        { token_role: 'write', caller_kind: 'person', caller_name: 'Alice Admin', caller_email: 'alice@example.com' },
+      ]);
     }
     const audit = auditLines(service).find((line) => line.id === 'team-alice');
-    expect(audit).toMatchObject({ action: 'create', role: 'write', caller_kind: 'person', caller_name: 'Alice Admin', caller_email: 'alice@example.com' });
+    expect(audit).toMatchObject({
+      action: 'create',
+      role: 'write',
+      caller_kind: 'person',
+      caller_name: 'Alice Admin',
+      caller_email: 'alice@example.com',
+    });
   });
 
   it("a write with the service's write token keeps the service as author", async () => {
@@ -71,9 +96,14 @@ describe.each(CRUD_BACKENDS)('a person writes on the %s backend', (backend) => {
     const where = gitDir();
     if (where) expect(lastCommitIdents(where)).toBe(`${SERVICE_IDENT}|${SERVICE_IDENT}`);
     if (backend === 'sqlite') {
-      expect(auditRows(service.prepared.dbPath!, "record_id = 'team-b'")).toEqual([{ token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null }]);
+      expect(auditRows(service.prepared.dbPath!, "record_id = 'team-b'")).toEqual([
+        { token_role: 'write', caller_kind: 'service', caller_name: 'write-token', caller_email: null },
+      ]);
     }
-    expect(auditLines(service).find((line) => line.id === 'team-b')).toMatchObject({ caller_kind: 'service', caller_name: 'write-token' });
+    expect(auditLines(service).find((line) => line.id === 'team-b')).toMatchObject({
+      caller_kind: 'service',
+      caller_name: 'write-token',
+    });
   });
 
   it('never logs a person token', async () => {
@@ -119,35 +149,63 @@ describe('what a person may do', () => {
   });
 
   it('takes the groups claim as a single string too', async () => {
-    const res = await send(service, 'PATCH', '/namespaces/team-a', { labels: { team: 'a', single: 'group' } }, { token: await issuer.sign({ groups: 'platform-admins' }) });
+    const res = await send(
+      service,
+      'PATCH',
+      '/namespaces/team-a',
+      { labels: { team: 'a', single: 'group' } },
+      { token: await issuer.sign({ groups: 'platform-admins' }) },
+    );
     expect(res.status, res.text).toBe(200);
   });
 
   it('accepts a token expired less than a minute ago (clock leeway)', async () => {
     const now = Math.floor(Date.now() / 1000);
-    expect((await request(service.url, PC, { token: await issuer.sign({ iat: now - 400, exp: now - 30 }) })).status).toBe(200);
+    expect(
+      (await request(service.url, PC, { token: await issuer.sign({ iat: now - 400, exp: now - 30 }) })).status,
+    ).toBe(200);
   });
 
   it('accepts an ID token or an access token by its typ header, spelt as RFC 7515 allows, or none', async () => {
-    for (const typ of ['JWT', 'jwt', 'application/jwt', 'Application/JWT', 'at+jwt', 'AT+JWT', 'application/at+jwt', null]) {
+    for (const typ of [
+      'JWT',
+      'jwt',
+      'application/jwt',
+      'Application/JWT',
+      'at+jwt',
+      'AT+JWT',
+      'application/at+jwt',
+      null,
+    ]) {
       const res = await request(service.url, PC, { token: await issuer.sign({}, { typ }) });
       expect(res.status, `typ ${typ}: ${res.text}`).toBe(200);
     }
   });
 
   it('accepts a token issued up to a minute ahead of this clock (clock leeway)', async () => {
-    expect((await request(service.url, PC, { token: await issuer.sign({ iat: Math.floor(Date.now() / 1000) + 30 }) })).status).toBe(200);
+    expect(
+      (await request(service.url, PC, { token: await issuer.sign({ iat: Math.floor(Date.now() / 1000) + 30 }) }))
+        .status,
+    ).toBe(200);
   });
 
-  it.each(['logout+jwt', 'application/logout+jwt', 'secevent+jwt', 'JOSE', 'at+jwt; charset=utf-8'])('refuses a token whose typ is %s, naming it', async (typ) => {
-    const res = await request(service.url, PC, { token: await issuer.sign({}, { typ }) });
-    expect(res.status).toBe(401);
-    expect(res.json().message).toContain(`its "typ" header says it is a ${JSON.stringify(typ)}`);
-    expect((await send(service, 'DELETE', '/namespaces/team-b', undefined, { token: await issuer.sign({}, { typ }) })).status).toBe(401);
-  });
+  it.each(['logout+jwt', 'application/logout+jwt', 'secevent+jwt', 'JOSE', 'at+jwt; charset=utf-8'])(
+    'refuses a token whose typ is %s, naming it',
+    async (typ) => {
+      const res = await request(service.url, PC, { token: await issuer.sign({}, { typ }) });
+      expect(res.status).toBe(401);
+      expect(res.json().message).toContain(`its "typ" header says it is a ${JSON.stringify(typ)}`);
+      expect(
+        (await send(service, 'DELETE', '/namespaces/team-b', undefined, { token: await issuer.sign({}, { typ }) }))
+          .status,
+      ).toBe(401);
+    },
+  );
 
   it('refuses a token issued more than a minute in the future, naming iat', async () => {
-    const res = await request(service.url, PC, { token: await issuer.sign({ iat: Math.floor(Date.now() / 1000) + 300 }) });
+    const res = await request(service.url, PC, {
+      token: await issuer.sign({ iat: Math.floor(Date.now() / 1000) + 300 }),
+    });
     expect(res.status).toBe(401);
     expect(res.json().message).toMatch(/its "iat" claim says it was issued \d+ s from now/);
   });
@@ -158,8 +216,14 @@ describe('what a person may do', () => {
     ['a token without exp', () => issuer.sign({}, { omit: ['exp'] })],
     ['a token for another audience', () => issuer.sign({ aud: 'another-app' })],
     ['a token of another issuer', () => issuer.sign({ iss: 'https://evil.example.com/realms/test' })],
-    ['a token signed by a key the issuer never published', async () => issuer.sign({}, { key: await issuer.strayKey() })],
-    ["a token signed by another key under a published key's kid", async () => issuer.sign({}, { key: await issuer.strayKey(), kid: issuer.keys[0]!.kid })],
+    [
+      'a token signed by a key the issuer never published',
+      async () => issuer.sign({}, { key: await issuer.strayKey() }),
+    ],
+    [
+      "a token signed by another key under a published key's kid",
+      async () => issuer.sign({}, { key: await issuer.strayKey(), kid: issuer.keys[0].kid }),
+    ],
     ['an unsigned token (alg: none)', async () => issuer.unsigned()],
     ["an HS256 token signed with the issuer's public key", () => issuer.hmacWithPublicKey()],
     ['a token whose signature was cut off', async () => `${(await writer()).split('.').slice(0, 2).join('.')}.`],
@@ -176,7 +240,9 @@ describe('what a person may do', () => {
     expect((await request(service.url, PC, { token: await writer() })).status).toBe(200);
     // This one may fetch them (when the last fetch was more than 30 s ago on a slow
     // machine); those right after it may not.
-    expect((await request(service.url, PC, { token: await issuer.sign({}, { key: await issuer.strayKey() }) })).status).toBe(401);
+    expect(
+      (await request(service.url, PC, { token: await issuer.sign({}, { key: await issuer.strayKey() }) })).status,
+    ).toBe(401);
     const fetched = issuer.served(JWKS_PATH);
     for (let i = 0; i < 5; i++) {
       const stray = await issuer.strayKey();
@@ -187,7 +253,10 @@ describe('what a person may do', () => {
 
   it('service tokens work as before', async () => {
     expect((await request(service.url, PC, { token: READ_TOKEN })).status).toBe(200);
-    expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { service: 'yes' } }, { token: WRITE_TOKEN })).status).toBe(200);
+    expect(
+      (await send(service, 'PATCH', '/namespaces/team-b', { labels: { service: 'yes' } }, { token: WRITE_TOKEN }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -197,7 +266,12 @@ describe('key rotation at the issuer', () => {
   beforeAll(async () => {
     rotating = await startOidcIssuer();
     // No cooldown: the refetch a new kid causes is seen at once instead of after 30 s.
-    service = await startCrud('git', { OIDC_ISSUER_URL: rotating.url, OIDC_AUDIENCE: AUDIENCE, OIDC_WRITE_GROUPS: 'platform-admins', OIDC_JWKS_COOLDOWN: '0s' });
+    service = await startCrud('git', {
+      OIDC_ISSUER_URL: rotating.url,
+      OIDC_AUDIENCE: AUDIENCE,
+      OIDC_WRITE_GROUPS: 'platform-admins',
+      OIDC_JWKS_COOLDOWN: '0s',
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -216,7 +290,13 @@ describe('key rotation at the issuer', () => {
     // The withdrawn key no longer verifies anything once the keys were fetched again.
     expect((await request(service.url, PC, { token: old })).status).toBe(401);
 
-    const write = await send(service, 'POST', '/namespaces', { id: 'team-rotated' }, { token: await rotating.sign({}, { key }) });
+    const write = await send(
+      service,
+      'POST',
+      '/namespaces',
+      { id: 'team-rotated' },
+      { token: await rotating.sign({}, { key }) },
+    );
     expect(write.status, write.text).toBe(201);
     expect(gitOut(service.dir!, 'log', '-1', '--format=%an <%ae>')).toBe('Alice Admin <alice@example.com>');
   });

@@ -7,15 +7,29 @@ const rules = { groupsClaim: 'groups', readGroups: ['readers'], writeGroups: ['a
 
 describe('the person a token names', () => {
   it('is the name and e-mail claims', () => {
-    const claims = { sub: 's1', name: 'Alice Admin', preferred_username: 'alice', email: 'alice@example.com', email_verified: true, groups: ['admins'] };
-    expect(personFromClaims(claims, rules)).toEqual({ kind: 'person', name: 'Alice Admin', email: 'alice@example.com', roles: new Set(['read', 'write']) });
+    const claims = {
+      sub: 's1',
+      name: 'Alice Admin',
+      preferred_username: 'alice',
+      email: 'alice@example.com',
+      email_verified: true,
+      groups: ['admins'],
+    };
+    expect(personFromClaims(claims, rules)).toEqual({
+      kind: 'person',
+      name: 'Alice Admin',
+      email: 'alice@example.com',
+      roles: new Set(['read', 'write']),
+    });
   });
 
   it('falls back to preferred_username, then sub, for the name', () => {
     expect(personFromClaims({ sub: 's1', preferred_username: 'alice', name: '  ' }, rules).name).toBe('alice');
     expect(personFromClaims({ sub: 's1', name: 42 }, rules).name).toBe('s1');
     // A name of nothing but control characters says nothing either.
-    expect(personFromClaims({ sub: 's1', name: '\u0000\u001b\u202e', preferred_username: 'alice' }, rules).name).toBe('alice');
+    expect(personFromClaims({ sub: 's1', name: '\u0000\u001b\u202e', preferred_username: 'alice' }, rules).name).toBe(
+      'alice',
+    );
   });
 
   it('keeps the e-mail only when email_verified is the boolean true', () => {
@@ -23,22 +37,50 @@ describe('the person a token names', () => {
       const person = personFromClaims({ sub: 's1', email: 'mallory@example.com', email_verified: verified }, rules);
       expect(person, JSON.stringify(verified)).not.toHaveProperty('email');
     }
-    expect(personFromClaims({ sub: 's1', email: ['a@example.com'], email_verified: true }, rules)).not.toHaveProperty('email');
-    expect(personFromClaims({ sub: 's1', email: 'a@example.com', email_verified: true }, rules).email).toBe('a@example.com');
+    expect(personFromClaims({ sub: 's1', email: ['a@example.com'], email_verified: true }, rules)).not.toHaveProperty(
+      'email',
+    );
+    expect(personFromClaims({ sub: 's1', email: 'a@example.com', email_verified: true }, rules).email).toBe(
+      'a@example.com',
+    );
   });
 
   it('takes out control and bidirectional characters of the name; an e-mail that is not an address is left out', () => {
-    const person = personFromClaims({ sub: 's1', name: 'Mal\u0000lory \u001b[31mRed\u0007\tOne\u202e\u2066x\u0085<y>\u007f', email: 'mal\u0000@example.com', email_verified: true }, rules);
+    const person = personFromClaims(
+      {
+        sub: 's1',
+        name: 'Mal\u0000lory \u001b[31mRed\u0007\tOne\u202e\u2066x\u0085<y>\u007f',
+        email: 'mal\u0000@example.com',
+        email_verified: true,
+      },
+      rules,
+    );
     expect(person.name).toBe('Mallory [31mRed Onex y');
     expect(person).not.toHaveProperty('email');
-    for (const email of ['not an address', 'a@b@example.com', 'a@', '@example.com', 'a@example..com', 'a@example.com\u202e', 'a\t@example.com', '<a@example.com>']) {
-      expect(personFromClaims({ sub: 's1', email, email_verified: true }, rules), JSON.stringify(email)).not.toHaveProperty('email');
+    for (const email of [
+      'not an address',
+      'a@b@example.com',
+      'a@',
+      '@example.com',
+      'a@example..com',
+      'a@example.com\u202e',
+      'a\t@example.com',
+      '<a@example.com>',
+    ]) {
+      expect(
+        personFromClaims({ sub: 's1', email, email_verified: true }, rules),
+        JSON.stringify(email),
+      ).not.toHaveProperty('email');
     }
-    expect(personFromClaims({ sub: 's1', email: ' a.b+c@mail.example.com ', email_verified: true }, rules).email).toBe('a.b+c@mail.example.com');
+    expect(personFromClaims({ sub: 's1', email: ' a.b+c@mail.example.com ', email_verified: true }, rules).email).toBe(
+      'a.b+c@mail.example.com',
+    );
   });
 
   it('reads the groups from the configured claim', () => {
-    expect(personFromClaims({ sub: 's1', roles: ['admins'] }, { ...rules, groupsClaim: 'roles' }).roles).toEqual(new Set(['read', 'write']));
+    expect(personFromClaims({ sub: 's1', roles: ['admins'] }, { ...rules, groupsClaim: 'roles' }).roles).toEqual(
+      new Set(['read', 'write']),
+    );
     expect(personFromClaims({ sub: 's1', roles: ['admins'] }, rules).roles).toEqual(new Set());
   });
 });

@@ -16,8 +16,12 @@ describe('receiver addresses', () => {
   });
 
   it("refuse this host's own addresses", () => {
-    const own = Object.values(networkInterfaces()).flat().map((i) => i!.address).filter((a) => !a.startsWith('127.') && a !== '::1');
-    for (const address of own) expect(forbiddenAddress(address, 'hooks.k8s.example.com', hosts), address).toMatch(/this host/);
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .map((i) => i!.address)
+      .filter((a) => !a.startsWith('127.') && a !== '::1');
+    for (const address of own)
+      expect(forbiddenAddress(address, 'hooks.k8s.example.com', hosts), address).toMatch(/this host/);
   });
 
   it('allow loopback where RECEIVER_HOSTS names the host itself', () => {

@@ -36,8 +36,13 @@ afterAll(async () => {
 /** A crud service whose clusters c1 and c0 have receivers at these paths of the fake receiver. */
 async function serviceWith(paths: { c1: string; c0: string }, env: Record<string, string> = {}): Promise<CrudService> {
   const data = structuredClone(CRUD_DATA);
-  for (const cluster of data.clusters) cluster.receiver_url = `https://127.0.0.1:${receiver.port}${paths[cluster.id as 'c1' | 'c0']}`;
-  const service = await startCrud('git', { RECEIVER_HOSTS: '127.0.0.1', CLUSTER_TOKEN_KEYS: KEY, RECEIVER_CA_FILE: ca.cert, ...env }, crudRepo(asRepoFiles(data)));
+  for (const cluster of data.clusters)
+    cluster.receiver_url = `https://127.0.0.1:${receiver.port}${paths[cluster.id as 'c1' | 'c0']}`;
+  const service = await startCrud(
+    'git',
+    { RECEIVER_HOSTS: '127.0.0.1', CLUSTER_TOKEN_KEYS: KEY, RECEIVER_CA_FILE: ca.cert, ...env },
+    crudRepo(asRepoFiles(data)),
+  );
   services.push(service);
   return service;
 }
@@ -54,9 +59,12 @@ describe('receiver notices', () => {
     await service.receivers!.idle();
     expect(noticesTo('/hook/one-').map((n) => n.path)).toEqual(['/hook/one-c1']);
     const [notice] = noticesTo('/hook/one-c1');
-    expect(verifiesAsGenericHmac(notice!, tokenOf('c1'))).toBe(true);
-    expect(verifiesAsGenericHmac(notice!, tokenOf('c0'))).toBe(false);
-    expect(JSON.parse(notice!.body.toString())).toEqual({ cluster: 'c1', revision: service.store.published()!.snapshot.revision });
+    expect(verifiesAsGenericHmac(notice, tokenOf('c1'))).toBe(true);
+    expect(verifiesAsGenericHmac(notice, tokenOf('c0'))).toBe(false);
+    expect(JSON.parse(notice.body.toString())).toEqual({
+      cluster: 'c1',
+      revision: service.store.published()!.snapshot.revision,
+    });
     // A change of c0's own answers tells c0, once; one that changes none of them (its name:
     // c0 serves no component, so no answer carries it) tells nobody.
     expect((await send(service, 'PATCH', '/clusters/c0', { cluster_name: 'renamed' })).status).toBe(200);
@@ -80,29 +88,47 @@ describe('receiver notices', () => {
     await service.receivers!.idle();
   });
 
-  it('a redirect is not followed but skipped, a failing receiver is retried and counted, each with a log line', async () => {
-    const service = await serviceWith({ c1: '/redirect/c1', c0: '/fail/c0' });
-    const before = receiver.received.length;
-    expect((await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] })).status).toBe(200);
-    expect((await send(service, 'PATCH', '/platform_components/traefik', { oci_tag: '33.0.3' })).status).toBe(200);
-    await service.untilLogged((l) => l.msg === 'receiver notice skipped' && l.reason === 'redirect');
-    await service.untilLogged((l) => l.msg === 'receiver notice failed' && l.reason === 'status', { timeoutMs: 30_000 });
-    // Nothing was asked of the redirect's target; the failing one was tried more than once.
-    expect(receiver.received.slice(before).filter((n) => n.path === '/redirect/c1')).toHaveLength(1);
-    expect(receiver.received.slice(before).filter((n) => n.path === '/fail/c0').length).toBeGreaterThan(1);
-    const metrics = (await request(service.url, '/metrics', { token: READ_TOKEN })).text;
-    expect(metrics).toMatch(/receiver_notices_total\{outcome="skipped",reason="redirect"\} 1/);
-    expect(metrics).toMatch(/receiver_notices_total\{outcome="failed",reason="status"\} 1/);
-  }, 40_000);
+  it(
+    'a redirect is not followed but skipped, a failing ' + 'receiver is retried and counted, each with a log line',
+    async () => {
+      const service = await serviceWith({ c1: '/redirect/c1', c0: '/fail/c0' });
+      const before = receiver.received.length;
+      expect((await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] })).status).toBe(200);
+      expect((await send(service, 'PATCH', '/platform_components/traefik', { oci_tag: '33.0.3' })).status).toBe(200);
+      await service.untilLogged((l) => l.msg === 'receiver notice skipped' && l.reason === 'redirect');
+      await service.untilLogged((l) => l.msg === 'receiver notice failed' && l.reason === 'status', {
+        timeoutMs: 30_000,
+      });
+      // Nothing was asked of the redirect's target; the failing one was tried more than once.
+      expect(receiver.received.slice(before).filter((n) => n.path === '/redirect/c1')).toHaveLength(1);
+      expect(receiver.received.slice(before).filter((n) => n.path === '/fail/c0').length).toBeGreaterThan(1);
+      const metrics = (await request(service.url, '/metrics', { token: READ_TOKEN })).text;
+      expect(metrics).toMatch(/receiver_notices_total\{outcome="skipped",reason="redirect"\} 1/);
+      expect(metrics).toMatch(/receiver_notices_total\{outcome="failed",reason="status"\} 1/);
+    },
+    40_000,
+  );
 
   it('a URL off RECEIVER_HOSTS is refused by a write, and one already served is skipped, never called', async () => {
     // The repository names 127.0.0.1, which this service does not allow: served (no baseline
     // brought it in), warned of, and skipped when its cluster changes.
-    const service = await serviceWith({ c1: '/hook/off-c1', c0: '/hook/off-c0' }, { RECEIVER_HOSTS: '*.k8s.example.com' });
+    const service = await serviceWith(
+      { c1: '/hook/off-c1', c0: '/hook/off-c0' },
+      { RECEIVER_HOSTS: '*.k8s.example.com' },
+    );
     const refused = await send(service, 'PATCH', '/clusters/c0', { receiver_url: 'https://169.254.169.254/hook/x' });
     expect(refused.status).toBe(400);
-    expect(refused.json()).toMatchObject({ details: [{ path: '/receiver_url', message: expect.stringContaining('RECEIVER_HOSTS (*.k8s.example.com) does not allow') }] });
-    expect((await send(service, 'PATCH', '/clusters/c0', { receiver_url: 'http://a.k8s.example.com/hook/x' })).status).toBe(400);
+    expect(refused.json()).toMatchObject({
+      details: [
+        {
+          path: '/receiver_url',
+          message: expect.stringContaining('RECEIVER_HOSTS (*.k8s.example.com) does not allow'),
+        },
+      ],
+    });
+    expect(
+      (await send(service, 'PATCH', '/clusters/c0', { receiver_url: 'http://a.k8s.example.com/hook/x' })).status,
+    ).toBe(400);
     expect((await send(service, 'PATCH', '/platform_components/traefik', { oci_tag: '33.0.4' })).status).toBe(200);
     await service.untilLogged((l) => l.msg === 'receiver notice skipped' && l.reason === 'url_refused');
     expect(noticesTo('/hook/off-')).toEqual([]);

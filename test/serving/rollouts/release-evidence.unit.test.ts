@@ -16,7 +16,10 @@ describe('release evidence', () => {
     const evidence = new ReleaseEvidence();
     expect(evidence.facts('dev-eu-1', polled(1_000, '"old"'), '"new"')?.fetchedAt).toBeNull();
     expect(evidence.facts('dev-eu-1', polled(2_000, '"new"'), '"new"')?.fetchedAt).toBe(2_000);
-    expect(evidence.facts('dev-eu-1', polled(3_000, '"new"'), '"new"')).toMatchObject({ lastPollAt: 3_000, fetchedAt: 2_000 });
+    expect(evidence.facts('dev-eu-1', polled(3_000, '"new"'), '"new"')).toMatchObject({
+      lastPollAt: 3_000,
+      fetchedAt: 2_000,
+    });
   });
 
   it('starts over once the member is seen without its release', () => {

@@ -28,7 +28,7 @@ describe('the list of backends', () => {
     );
   });
 
-  it('holds the shared settings and every backend\'s own, with their defaults', () => {
+  it("holds the shared settings and every backend's own, with their defaults", () => {
     expect(backendSettingsFrom({ STORE_BACKEND: 'memory' })).toEqual({
       backend: 'memory',
       configRepo: 'config-repo-example',

@@ -32,7 +32,13 @@ function nestedBody(depth: number): string {
 }
 
 /** A REST request with the write token, its answer reduced to what must agree across backends. */
-async function write(service: CrudService, method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Answer> {
+async function write(
+  service: CrudService,
+  method: string,
+  path: string,
+  body: unknown,
+  headers?: Record<string, string>,
+): Promise<Answer> {
   const res = await send(service, method, path, body, headers ? { headers } : {});
   return { status: res.status, body: res.text };
 }
@@ -46,7 +52,8 @@ async function sendRaw(service: CrudService, text: string): Promise<Answer> {
 }
 
 const patchHead = (path: string, extra: string) =>
-  `PATCH ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+  `PATCH ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE_TOKEN}\r\nContent-Type: ` +
+  `application/json\r\n${extra}\r\n`;
 
 const CASES: Case[] = [
   {
@@ -109,7 +116,13 @@ const CASES: Case[] = [
     status: 400,
     error: 'bad_request',
     mentions: /32 levels/,
-    send: (s) => write(s, 'POST', '/namespaces', `{"id": "team-z", "annotations": ${'{"a": '.repeat(3000)}"x"${'}'.repeat(3000)}}`),
+    send: (s) =>
+      write(
+        s,
+        'POST',
+        '/namespaces',
+        `{"id": "team-z", "annotations": ${'{"a": '.repeat(3000)}"x"${'}'.repeat(3000)}}`,
+      ),
   },
   {
     name: 'a key given twice in a new record (JSON.parse would keep the last)',
@@ -128,12 +141,13 @@ const CASES: Case[] = [
     send: (s) => write(s, 'PATCH', '/namespaces/team-a', '{"labels": {"team": "a", "t\\u0065am": "b"}}'),
   },
   {
-    name: 'a key given twice deep in a cluster\'s patches',
+    name: "a key given twice deep in a cluster's patches",
     status: 400,
     error: 'bad_request',
     mentions: /the key "replicaCount" twice/,
     detailPath: '/patches/podinfo/replicaCount',
-    send: (s) => write(s, 'PATCH', '/clusters/c1', '{"patches": {"podinfo": {"replicaCount": "2", "replicaCount": "3"}}}'),
+    send: (s) =>
+      write(s, 'PATCH', '/clusters/c1', '{"patches": {"podinfo": {"replicaCount": "2", "replicaCount": "3"}}}'),
   },
   {
     name: 'a key given twice in a replacement',
@@ -148,7 +162,10 @@ const CASES: Case[] = [
     status: 415,
     error: 'unsupported_media_type',
     mentions: /UTF-8/,
-    send: (s) => write(s, 'PATCH', '/namespaces/team-a', Buffer.from('{"labels": {"team": "b"}}', 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' }),
+    send: (s) =>
+      write(s, 'PATCH', '/namespaces/team-a', Buffer.from('{"labels": {"team": "b"}}', 'utf16le'), {
+        'content-type': 'application/json; charset=utf-16le',
+      }),
   },
   {
     name: 'malformed JSON',
@@ -162,7 +179,13 @@ const CASES: Case[] = [
     status: 400,
     error: 'bad_request',
     mentions: /not valid UTF-8/,
-    send: (s) => write(s, 'PATCH', '/namespaces/team-a', Buffer.from([...Buffer.from('{"labels": {"team": "'), 0xff, 0xfe, ...Buffer.from('"}}')])),
+    send: (s) =>
+      write(
+        s,
+        'PATCH',
+        '/namespaces/team-a',
+        Buffer.from([...Buffer.from('{"labels": {"team": "'), 0xff, 0xfe, ...Buffer.from('"}}')]),
+      ),
   },
   {
     name: 'a JSON body that is a string, not an object',
@@ -190,7 +213,8 @@ const CASES: Case[] = [
     status: 431,
     error: 'headers_too_large',
     mentions: /16384 bytes/,
-    send: (s) => sendRaw(s, `${patchHead('/namespaces/team-a', `X-Filler: ${'f'.repeat(20_000)}\r\nContent-Length: 2\r\n`)}{}`),
+    send: (s) =>
+      sendRaw(s, `${patchHead('/namespaces/team-a', `X-Filler: ${'f'.repeat(20_000)}\r\nContent-Length: 2\r\n`)}{}`),
   },
   {
     name: 'a body over MAX_BODY_SIZE',
@@ -229,28 +253,34 @@ describe.each(CRUD_BACKENDS)('bad input on the %s backend', (backend) => {
     return [...reads.map((r) => `${r.status} ${r.text}`), ready.revision];
   }
 
-  it.each(CASES.map((c) => [c.name, c] as const))('%s: refused with a JSON error, nothing stored', async (_name, testCase) => {
-    const before = await stored();
-    const answer = await testCase.send(service);
-    seen.set(testCase.name, answer);
+  it.each(CASES.map((c) => [c.name, c] as const))(
+    '%s: refused with a JSON error, nothing stored',
+    async (_name, testCase) => {
+      const before = await stored();
+      const answer = await testCase.send(service);
+      seen.set(testCase.name, answer);
 
-    expect(answer.status, answer.body).toBe(testCase.status);
-    const body = JSON.parse(answer.body) as Record<string, unknown>;
-    expect(body.error).toBe(testCase.error);
-    expect(typeof body.message).toBe('string');
-    expect(Object.keys(body).filter((k) => k !== 'details')).toEqual(['error', 'message']);
-    if (testCase.mentions) expect(body.message).toMatch(testCase.mentions);
-    if (testCase.detailPath !== undefined) expect(body.details).toEqual([{ path: testCase.detailPath, message: expect.any(String) }]);
-    if (testCase.error === 'validation_error' && testCase.mentions) {
-      expect(body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(testCase.mentions) })]));
-    }
-    // Refused by the HTTP parser: the rest of what the client sent cannot be trusted.
-    if (answer.connection !== undefined) expect(answer.connection).toBe('close');
+      expect(answer.status, answer.body).toBe(testCase.status);
+      const body = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(body.error).toBe(testCase.error);
+      expect(typeof body.message).toBe('string');
+      expect(Object.keys(body).filter((k) => k !== 'details')).toEqual(['error', 'message']);
+      if (testCase.mentions) expect(body.message).toMatch(testCase.mentions);
+      if (testCase.detailPath !== undefined)
+        expect(body.details).toEqual([{ path: testCase.detailPath, message: expect.any(String) }]);
+      if (testCase.error === 'validation_error' && testCase.mentions) {
+        expect(body.details).toEqual(
+          expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(testCase.mentions) })]),
+        );
+      }
+      // Refused by the HTTP parser: the rest of what the client sent cannot be trusted.
+      if (answer.connection !== undefined) expect(answer.connection).toBe('close');
 
-    expect(await stored()).toEqual(before);
-    // The service is still well: the connection it closed was that client's only.
-    expect((await send(service, 'GET', '/namespaces/team-a')).status).toBe(200);
-  });
+      expect(await stored()).toEqual(before);
+      // The service is still well: the connection it closed was that client's only.
+      expect((await send(service, 'GET', '/namespaces/team-a')).status).toBe(200);
+    },
+  );
 });
 
 describe('bad input on every backend', () => {
@@ -260,7 +290,9 @@ describe('bad input on every backend', () => {
     expect(reference.size).toBe(CASES.length);
     for (const backend of others) {
       for (const testCase of CASES) {
-        expect(answers.get(backend)!.get(testCase.name), `${backend}: ${testCase.name}`).toEqual(reference.get(testCase.name));
+        expect(answers.get(backend)!.get(testCase.name), `${backend}: ${testCase.name}`).toEqual(
+          reference.get(testCase.name),
+        );
       }
     }
   });

@@ -31,51 +31,68 @@ describe.each(FAULTY)('faults on the %s backend', (backend) => {
   };
   afterAll(() => service?.close());
 
-  it('a refused revision: the last good bytes stay served, /ready names the problem, writes answer 503 store_error', async () => {
-    await start();
-    const before = await request(service.url, PC, { token: READ_TOKEN });
-    const revision = before.headers['x-config-revision'];
-    await actions.breakNamespace();
-    await eventually(async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === true, 5000);
-    const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
-    expect(ready).toMatchObject({ status: 'ok', revision, last_load: { ok: false } });
-    expect(ready.last_load.problems).toEqual([expect.objectContaining({ code: 'wrong_type', severity: 'error', record: 'namespaces/team-b', field: '/labels/tier' })]);
+  it(
+    'a refused revision: the last good bytes stay served, /ready names the problem, ' + 'writes answer 503 store_error',
+    async () => {
+      await start();
+      const before = await request(service.url, PC, { token: READ_TOKEN });
+      const revision = before.headers['x-config-revision'];
+      await actions.breakNamespace();
+      await eventually(
+        async () => (await request(service.url, '/ready', { token: READ_TOKEN })).json().stale === true,
+        5000,
+      );
+      const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
+      expect(ready).toMatchObject({ status: 'ok', revision, last_load: { ok: false } });
+      expect(ready.last_load.problems).toEqual([
+        expect.objectContaining({
+          code: 'wrong_type',
+          severity: 'error',
+          record: 'namespaces/team-b',
+          field: '/labels/tier',
+        }),
+      ]);
 
-    const during = await request(service.url, PC, { token: READ_TOKEN });
-    expect(during.body.equals(before.body)).toBe(true);
-    expect(during.headers.etag).toBe(before.headers.etag);
-    expect(during.headers['x-config-revision']).toBe(revision);
+      const during = await request(service.url, PC, { token: READ_TOKEN });
+      expect(during.body.equals(before.body)).toBe(true);
+      expect(during.headers.etag).toBe(before.headers.etag);
+      expect(during.headers['x-config-revision']).toBe(revision);
 
-    const write = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '7' } } });
-    record('refused revision', backend, write);
-    expect(write.status).toBe(503);
-    expect(write.json()).toMatchObject({ error: 'store_error', message: expect.stringContaining('was refused') });
-    expect(write.json().details[0].message).toContain('must be a string');
-    expect((await send(service, 'GET', '/clusters/c1')).json().patches.podinfo.replicaCount).toBe('3');
-    await service.close();
-  });
+      const write = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '7' } } });
+      record('refused revision', backend, write);
+      expect(write.status).toBe(503);
+      expect(write.json()).toMatchObject({ error: 'store_error', message: expect.stringContaining('was refused') });
+      expect(write.json().details[0].message).toContain('must be a string');
+      expect((await send(service, 'GET', '/clusters/c1')).json().patches.podinfo.replicaCount).toBe('3');
+      await service.close();
+    },
+  );
 
-  it('a lock held by someone else: the write answers 503 store_error and stores nothing; it succeeds once the lock is gone', async () => {
-    await start();
-    const before = await send(service, 'GET', '/namespaces/team-b');
-    const unlock = await actions.lock();
-    let write;
-    try {
-      write = await send(service, 'PATCH', '/namespaces/team-b', { labels: { locked: 'no' } });
-    } finally {
-      await unlock();
-    }
-    record('held lock', backend, write);
-    expect(write.status).toBe(503);
-    expect(write.json()).toMatchObject({ error: 'store_error' });
-    expect(write.headers['retry-after']).toMatch(/^\d+$/);
-    expect((await send(service, 'GET', '/namespaces/team-b')).text).toBe(before.text);
+  it(
+    'a lock held by someone else: the write answers 503 store_error and stores nothing; it succeeds once the lock ' +
+      'is gone',
+    async () => {
+      await start();
+      const before = await send(service, 'GET', '/namespaces/team-b');
+      const unlock = await actions.lock();
+      let write;
+      try {
+        write = await send(service, 'PATCH', '/namespaces/team-b', { labels: { locked: 'no' } });
+      } finally {
+        await unlock();
+      }
+      record('held lock', backend, write);
+      expect(write.status).toBe(503);
+      expect(write.json()).toMatchObject({ error: 'store_error' });
+      expect(write.headers['retry-after']).toMatch(/^\d+$/);
+      expect((await send(service, 'GET', '/namespaces/team-b')).text).toBe(before.text);
 
-    const again = await send(service, 'PATCH', '/namespaces/team-b', { labels: { locked: 'no' } });
-    expect(again.status).toBe(200);
-    expect((await send(service, 'GET', '/namespaces/team-b')).json().labels).toEqual({ locked: 'no' });
-    await service.close();
-  });
+      const again = await send(service, 'PATCH', '/namespaces/team-b', { labels: { locked: 'no' } });
+      expect(again.status).toBe(200);
+      expect((await send(service, 'GET', '/namespaces/team-b')).json().labels).toEqual({ locked: 'no' });
+      await service.close();
+    },
+  );
 
   it('a store that moved under a write: the write is applied on top, and both changes are kept', async () => {
     await start();
@@ -101,7 +118,8 @@ describe('every backend', () => {
     for (const [fault, byBackend] of Object.entries(answers)) {
       expect(Object.keys(byBackend).sort(), fault).toEqual([...FAULTY].sort());
       const first = Object.values(byBackend)[0];
-      for (const [backend, answer] of Object.entries(byBackend)) expect(answer, `${fault} on ${backend}`).toEqual(first);
+      for (const [backend, answer] of Object.entries(byBackend))
+        expect(answer, `${fault} on ${backend}`).toEqual(first);
     }
   });
 });

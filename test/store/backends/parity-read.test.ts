@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src/domain/records.ts';
-import { type Backend, BACKENDS, type DataSet, exampleRepoData, exampleRepoFiles, prepareBackend, referenceSeedData, startBackend } from '../../helpers/backends.ts';
+import {
+  type Backend,
+  BACKENDS,
+  type DataSet,
+  exampleRepoData,
+  exampleRepoFiles,
+  prepareBackend,
+  referenceSeedData,
+  startBackend,
+} from '../../helpers/backends.ts';
 import type { RepoFiles } from '../../helpers/git-fixture.ts';
 import { fixtureData } from '../../helpers/fixture-data.ts';
 import { request } from '../../helpers/http.ts';
@@ -46,10 +55,14 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
     });
     // Key order of patches and labels comes back exactly as written.
     expect(Object.keys(body.inputs[0].patches)).toEqual(['ui.message', 'replicaCount']);
-    const ns = (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: READ_TOKEN })).json();
+    const ns = (
+      await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/namespaces', { token: READ_TOKEN })
+    ).json();
     expect(ns.inputs.map((i: { id: string }) => i.id)).toEqual(['team-b', 'team-a']);
     expect(Object.keys(ns.inputs[1].labels)).toEqual(['team', 'app.kubernetes.io/part-of']);
-    const rb = (await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings', { token: READ_TOKEN })).json();
+    const rb = (
+      await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings', { token: READ_TOKEN })
+    ).json();
     expect(rb.inputs.map((i: { id: string }) => i.id)).toEqual(['viewers', 'admins']);
     expect(rb.inputs[1].subjects).toEqual([
       { kind: 'Group', name: 'platform', apiGroup: 'rbac.authorization.k8s.io' },
@@ -59,7 +72,9 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
 
   it('serves an empty list (not an error) for a cluster that really has no items', async () => {
     for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
-      const res = await request(service.url, `/api/v2/gitops/clusters/bare.example.com/${endpoint}`, { token: READ_TOKEN });
+      const res = await request(service.url, `/api/v2/gitops/clusters/bare.example.com/${endpoint}`, {
+        token: READ_TOKEN,
+      });
       expect(res.status).toBe(200);
       expect(res.text).toBe('{"inputs":[]}');
     }
@@ -68,30 +83,48 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
   it('matches the cluster DNS case-insensitively and ignores one trailing dot', async () => {
     const exact = await request(service.url, PC, { token: READ_TOKEN });
     for (const dns of ['C1.K8S.Example.com', 'c1.k8s.example.com.']) {
-      const res = await request(service.url, `/api/v2/gitops/clusters/${dns}/platform-components`, { token: READ_TOKEN });
+      const res = await request(service.url, `/api/v2/gitops/clusters/${dns}/platform-components`, {
+        token: READ_TOKEN,
+      });
       expect(res.status, dns).toBe(200);
       expect(res.body.equals(exact.body)).toBe(true);
     }
-    const twoDots = await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com../platform-components', { token: READ_TOKEN });
+    const twoDots = await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com../platform-components', {
+      token: READ_TOKEN,
+    });
     expect(twoDots.status).toBe(404);
   });
 
-  it('folds only ASCII letters: the Kelvin sign (U+212A), which Unicode lower-cases to "k", names no cluster', async () => {
-    for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
-      const res = await request(service.url, `/api/v2/gitops/clusters/c1.%E2%84%AA8s.example.com/${endpoint}`, { token: READ_TOKEN });
-      expect(res.status, endpoint).toBe(404);
-      expect(res.json()).toEqual({ error: 'not_found', message: 'no cluster has cluster_dns "c1.\u212a8s.example.com"' });
-    }
-    // The same path again: a refused lookup is not remembered as an answer either.
-    const again = await request(service.url, '/api/v2/gitops/clusters/c1.%E2%84%AA8S.example.com/namespaces', { token: READ_TOKEN });
-    expect(again.status).toBe(404);
-  });
+  it(
+    'folds only ASCII letters: the Kelvin sign (U+212A), ' + 'which Unicode lower-cases to "k", names no cluster',
+    async () => {
+      for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
+        const res = await request(service.url, `/api/v2/gitops/clusters/c1.%E2%84%AA8s.example.com/${endpoint}`, {
+          token: READ_TOKEN,
+        });
+        expect(res.status, endpoint).toBe(404);
+        expect(res.json()).toEqual({
+          error: 'not_found',
+          message: 'no cluster has cluster_dns "c1.\u212a8s.example.com"',
+        });
+      }
+      // The same path again: a refused lookup is not remembered as an answer either.
+      const again = await request(service.url, '/api/v2/gitops/clusters/c1.%E2%84%AA8S.example.com/namespaces', {
+        token: READ_TOKEN,
+      });
+      expect(again.status).toBe(404);
+    },
+  );
 
   it('answers 404 with an error body for an unknown cluster or endpoint', async () => {
-    const res = await request(service.url, '/api/v2/gitops/clusters/nope.example.com/namespaces', { token: READ_TOKEN });
+    const res = await request(service.url, '/api/v2/gitops/clusters/nope.example.com/namespaces', {
+      token: READ_TOKEN,
+    });
     expect(res.status).toBe(404);
     expect(res.json()).toEqual({ error: 'not_found', message: 'no cluster has cluster_dns "nope.example.com"' });
-    const endpoint = await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/secrets', { token: READ_TOKEN });
+    const endpoint = await request(service.url, '/api/v2/gitops/clusters/c1.k8s.example.com/secrets', {
+      token: READ_TOKEN,
+    });
     expect(endpoint.status).toBe(404);
     expect(endpoint.json().error).toBe('not_found');
   });
@@ -110,11 +143,17 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
     const first = await request(service.url, PC, { token: READ_TOKEN });
     expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(first.headers['x-config-revision']).toMatch(REVISION_FORMAT[backend]);
-    const again = await request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': first.headers.etag! } });
+    const again = await request(service.url, PC, {
+      token: READ_TOKEN,
+      headers: { 'if-none-match': first.headers.etag! },
+    });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
     expect(again.headers.etag).toBe(first.headers.etag);
-    const other = await request(service.url, PC, { token: READ_TOKEN, headers: { 'if-none-match': '"something-else"' } });
+    const other = await request(service.url, PC, {
+      token: READ_TOKEN,
+      headers: { 'if-none-match': '"something-else"' },
+    });
     expect(other.status).toBe(200);
   });
 
@@ -164,7 +203,13 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
   it('/ready names the backend and the revision that is served', async () => {
     const ready = (await request(service.url, '/ready')).json();
     // STORE_BACKEND=git serves a local directory and a remote repository alike.
-    expect(ready).toMatchObject({ status: 'ok', backend: backend === 'git-remote' ? 'git' : backend, stale: false, clusters: 2, last_load: { ok: true } });
+    expect(ready).toMatchObject({
+      status: 'ok',
+      backend: backend === 'git-remote' ? 'git' : backend,
+      stale: false,
+      clusters: 2,
+      last_load: { ok: true },
+    });
     const served = await request(service.url, PC, { token: READ_TOKEN });
     expect(ready.revision).toBe(served.headers['x-config-revision']);
   });
@@ -175,14 +220,23 @@ describe.each(BACKENDS)('read API on the %s backend', (backend) => {
       expect(res.status, path).toBe(404);
       expect(res.json().message).toContain('API_MODE=crud');
     }
-    const post = await request(service.url, '/clusters', { method: 'POST', token: READ_TOKEN, body: '{}', headers: { 'content-type': 'application/json' } });
+    const post = await request(service.url, '/clusters', {
+      method: 'POST',
+      token: READ_TOKEN,
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(post.status).toBe(404);
   });
 });
 
 /** Every read request worth comparing for a data set: each cluster and endpoint, by several spellings, and errors. */
 function readPaths(data: DataSet): string[] {
-  const paths = ['/api/v2/gitops/clusters', '/api/v2/gitops/clusters/unknown.example.com/namespaces', '/api/v2/gitops/clusters/x/nope'];
+  const paths = [
+    '/api/v2/gitops/clusters',
+    '/api/v2/gitops/clusters/unknown.example.com/namespaces',
+    '/api/v2/gitops/clusters/x/nope',
+  ];
   for (const cluster of data.clusters as Cluster[]) {
     for (const dns of [cluster.cluster_dns, cluster.cluster_dns.toUpperCase(), `${cluster.cluster_dns}.`]) {
       for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) {
@@ -208,7 +262,10 @@ describe.each(DATA_SETS)('the %s data set', (_name, load, files) => {
     await Promise.all(
       BACKENDS.map(async (backend) => {
         if (backend === 'git' && files) {
-          services[backend] = await startTestService({ STORE_BACKEND: 'git', CONFIG_REPO: join(import.meta.dirname, '../../..', 'config-repo-example') });
+          services[backend] = await startTestService({
+            STORE_BACKEND: 'git',
+            CONFIG_REPO: join(import.meta.dirname, '../../..', 'config-repo-example'),
+          });
         } else {
           services[backend] = await startTestService((await prepareBackend(backend, data, files?.())).env);
         }
@@ -225,15 +282,17 @@ describe.each(DATA_SETS)('the %s data set', (_name, load, files) => {
     let compared = 0;
     for (const path of paths) {
       for (const variant of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
-        const [git, ...others] = await Promise.all(BACKENDS.map((b) => request(services[b].url, path, { token: READ_TOKEN, headers: variant })));
+        const [git, ...others] = await Promise.all(
+          BACKENDS.map((b) => request(services[b].url, path, { token: READ_TOKEN, headers: variant })),
+        );
         for (const [index, other] of others.entries()) {
           const name = BACKENDS[index + 1];
           const where = `${path} ${JSON.stringify(variant)} git vs ${name}`;
-          expect(other.status, where).toBe(git!.status);
-          expect(other.headers['content-type'], where).toBe(git!.headers['content-type']);
-          expect(other.headers['content-encoding'], where).toBe(git!.headers['content-encoding']);
-          expect(other.headers.etag, where).toBe(git!.headers.etag);
-          expect(other.body.equals(git!.body), where).toBe(true);
+          expect(other.status, where).toBe(git.status);
+          expect(other.headers['content-type'], where).toBe(git.headers['content-type']);
+          expect(other.headers['content-encoding'], where).toBe(git.headers['content-encoding']);
+          expect(other.headers.etag, where).toBe(git.headers.etag);
+          expect(other.body.equals(git.body), where).toBe(true);
         }
         compared++;
       }
@@ -244,7 +303,10 @@ describe.each(DATA_SETS)('the %s data set', (_name, load, files) => {
       const tag = again.headers.etag;
       if (tag) {
         for (const backend of BACKENDS.filter((b) => b !== 'git')) {
-          const res = await request(services[backend].url, path, { token: READ_TOKEN, headers: { 'if-none-match': tag } });
+          const res = await request(services[backend].url, path, {
+            token: READ_TOKEN,
+            headers: { 'if-none-match': tag },
+          });
           expect(res.status, `${path} on ${backend}`).toBe(304);
         }
       }

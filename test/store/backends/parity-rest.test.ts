@@ -26,7 +26,13 @@ const DATA: DataSet = {
 const CRUD = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN };
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-function send(service: TestService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+function send(
+  service: TestService,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return request(service.url, path, {
     method,
     token: WRITE_TOKEN,
@@ -40,7 +46,10 @@ const newCluster = (id: string, extra: object = {}) => ({
   cluster_name: `cluster-${id}`,
   cluster_dns: `${id}.k8s.example.com`,
   environment: 'qa',
-  platform_components: [{ id: 'traefik', enabled: true }, { id: 'cert-manager', enabled: true, oci_tag: 'v1.17.0' }],
+  platform_components: [
+    { id: 'traefik', enabled: true },
+    { id: 'cert-manager', enabled: true, oci_tag: 'v1.17.0' },
+  ],
   namespaces: [{ id: 'team-a' }],
   rolebindings: [{ id: 'admins' }],
   patches: { traefik: { 'service.type': 'NodePort', 'deployment.replicas': '2' } },
@@ -59,7 +68,9 @@ describe.each(BACKENDS)('revisions of REST writes on the %s backend', (backend) 
   it('If-Match: a stale ETag is 412 and stores nothing; the current one passes', async () => {
     const read = await send(service, 'GET', '/namespaces/team-a');
     const etag = read.headers.etag!;
-    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { step: '1' } }, { 'if-match': etag })).status).toBe(200);
+    expect(
+      (await send(service, 'PATCH', '/namespaces/team-a', { labels: { step: '1' } }, { 'if-match': etag })).status,
+    ).toBe(200);
     const stale = await send(service, 'PATCH', '/namespaces/team-a', { labels: { step: '2' } }, { 'if-match': etag });
     expect(stale.status).toBe(412);
     expect(stale.json().error).toBe('precondition_failed');
@@ -88,7 +99,9 @@ describe.each(['git', 'git-remote', 'sqlite'] as const)('writes on the %s backen
     }
     const second = await startTestService(env);
     try {
-      expect((await send(second, 'GET', '/namespaces/kept')).text).toBe('{"id":"kept","labels":{"z":"1","a":"2"},"annotations":{}}');
+      expect((await send(second, 'GET', '/namespaces/kept')).text).toBe(
+        '{"id":"kept","labels":{"z":"1","a":"2"},"annotations":{}}',
+      );
       expect((await send(second, 'GET', '/clusters/c0')).status).toBe(404);
     } finally {
       await second.close();
@@ -98,12 +111,46 @@ describe.each(['git', 'git-remote', 'sqlite'] as const)('writes on the %s backen
 
 /** Writes sent in this order to every backend; each answer is compared across backends. */
 const WRITES: [string, string, unknown?, Record<string, string>?][] = [
-  ['POST', '/platform_components', { id: 'kyverno', component_path: 'kyverno', component_version: '3.3.0', oci_url: 'oci://ghcr.io/kyverno/charts', oci_tag: '3.3.0', depends_on: ['cert-manager'] }],
-  ['POST', '/namespaces', { id: 'team-c', annotations: { 'owner.example.com/name': 'Ana «C»' }, labels: { z: 'last', a: 'first' } }],
-  ['POST', '/clusters', newCluster('c5', { platform_components: [{ id: 'kyverno', enabled: true }, { id: 'podinfo', enabled: false, component_path: 'charts/podinfo' }], namespaces: [{ id: 'team-c' }, { id: 'team-a' }], patches: { kyverno: { 'admissionController.replicas': '3' } } })],
+  [
+    'POST',
+    '/platform_components',
+    {
+      id: 'kyverno',
+      component_path: 'kyverno',
+      component_version: '3.3.0',
+      oci_url: 'oci://ghcr.io/kyverno/charts',
+      oci_tag: '3.3.0',
+      depends_on: ['cert-manager'],
+    },
+  ],
+  [
+    'POST',
+    '/namespaces',
+    { id: 'team-c', annotations: { 'owner.example.com/name': 'Ana «C»' }, labels: { z: 'last', a: 'first' } },
+  ],
+  [
+    'POST',
+    '/clusters',
+    newCluster('c5', {
+      platform_components: [
+        { id: 'kyverno', enabled: true },
+        { id: 'podinfo', enabled: false, component_path: 'charts/podinfo' },
+      ],
+      namespaces: [{ id: 'team-c' }, { id: 'team-a' }],
+      patches: { kyverno: { 'admissionController.replicas': '3' } },
+    }),
+  ],
   ['POST', '/clusters', newCluster('c6', { cluster_dns: 'C5.K8S.example.com' })],
-  ['PUT', '/rolebindings/viewers', { role: 'view', subjects: [{ kind: 'User', name: 'jane@example.com', apiGroup: 'rbac.authorization.k8s.io' }] }],
-  ['PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '5' }, traefik: { 'ports.web.nodePort': '30080' } } }],
+  [
+    'PUT',
+    '/rolebindings/viewers',
+    { role: 'view', subjects: [{ kind: 'User', name: 'jane@example.com', apiGroup: 'rbac.authorization.k8s.io' }] },
+  ],
+  [
+    'PATCH',
+    '/clusters/c1',
+    { patches: { podinfo: { replicaCount: '5' }, traefik: { 'ports.web.nodePort': '30080' } } },
+  ],
   ['PATCH', '/clusters/c1', { environment: 'staging' }],
   ['PATCH', '/platform_components/cert-manager', { depends_on: ['kyverno'] }],
   ['DELETE', '/platform_components/kyverno'],
@@ -151,19 +198,29 @@ describe('the same writes on every backend', () => {
     // The sequence exercises success and refusal alike.
     expect(statuses).toEqual([201, 201, 201, 409, 200, 200, 400, 400, 409, 204, 200, 404]);
 
-    const reads = ['/clusters', '/platform_components', '/namespaces', '/rolebindings', '/clusters?environment=qa', '/namespaces?limit=2&offset=1'];
+    const reads = [
+      '/clusters',
+      '/platform_components',
+      '/namespaces',
+      '/rolebindings',
+      '/clusters?environment=qa',
+      '/namespaces?limit=2&offset=1',
+    ];
     const listed = (await send(services.git, 'GET', '/clusters')).json() as { id: string; cluster_dns: string }[];
     for (const collection of ['clusters', 'platform_components', 'namespaces', 'rolebindings']) {
-      for (const record of (await send(services.git, 'GET', `/${collection}`)).json() as { id: string }[]) reads.push(`/${collection}/${record.id}`);
+      for (const record of (await send(services.git, 'GET', `/${collection}`)).json() as { id: string }[])
+        reads.push(`/${collection}/${record.id}`);
     }
     reads.push('/api/v2/gitops/clusters');
     for (const cluster of listed) {
-      for (const endpoint of ['platform-components', 'namespaces', 'rolebindings']) reads.push(`/api/v2/gitops/clusters/${cluster.cluster_dns}/${endpoint}`);
+      for (const endpoint of ['platform-components', 'namespaces', 'rolebindings'])
+        reads.push(`/api/v2/gitops/clusters/${cluster.cluster_dns}/${endpoint}`);
     }
     expect(reads.length).toBeGreaterThan(20);
     for (const path of reads) {
       const responses = {} as Record<Backend, RawResponse>;
-      for (const backend of BACKENDS) responses[backend] = await request(services[backend].url, path, { token: READ_TOKEN });
+      for (const backend of BACKENDS)
+        responses[backend] = await request(services[backend].url, path, { token: READ_TOKEN });
       expect(responses.git.status, path).toBe(200);
       same(responses, `GET ${path}`);
     }
@@ -178,7 +235,11 @@ describe('the same writes on every backend', () => {
 const UNPORTABLE: DataSet = {
   ...DATA,
   namespaces: [...DATA.namespaces, { id: 'nul' }],
-  rolebindings: [...DATA.rolebindings, { id: 'Viewers', role: 'view', subjects: [] }, { id: 'aux.ops', role: 'edit', subjects: [] }] as DataSet['rolebindings'],
+  rolebindings: [
+    ...DATA.rolebindings,
+    { id: 'Viewers', role: 'view', subjects: [] },
+    { id: 'aux.ops', role: 'edit', subjects: [] },
+  ] as DataSet['rolebindings'],
 };
 
 describe('ids that are no portable file names, already in the store, on every backend', () => {
@@ -201,7 +262,10 @@ describe('ids that are no portable file names, already in the store, on every ba
       expect(ready.stale, backend).toBe(false);
       // Published as it is (the warnings are the validator's to show): the files of a
       // repository written on Linux keep being served.
-      expect((await send(services[backend], 'GET', '/rolebindings')).json().map((r: { id: string }) => r.id), backend).toEqual(['Viewers', 'admins', 'aux.ops', 'viewers']);
+      expect(
+        (await send(services[backend], 'GET', '/rolebindings')).json().map((r: { id: string }) => r.id),
+        backend,
+      ).toEqual(['Viewers', 'admins', 'aux.ops', 'viewers']);
     }
     const steps: [string, string, unknown?][] = [
       ['GET', '/rolebindings'],
@@ -223,10 +287,16 @@ describe('ids that are no portable file names, already in the store, on every ba
       }
       statuses.push(responses.git.status);
       if (method === 'POST' && path === '/rolebindings') {
-        expect(responses.git.json()).toMatchObject({ error: 'conflict', message: expect.stringContaining('differs only in case from rolebindings id "viewers"') });
+        expect(responses.git.json()).toMatchObject({
+          error: 'conflict',
+          message: expect.stringContaining('differs only in case from rolebindings id "viewers"'),
+        });
       }
       if (method === 'POST' && path === '/namespaces') {
-        expect(responses.git.json()).toMatchObject({ error: 'validation_error', details: [{ path: '/id', message: expect.stringContaining('cannot be a file name on Windows') }] });
+        expect(responses.git.json()).toMatchObject({
+          error: 'validation_error',
+          details: [{ path: '/id', message: expect.stringContaining('cannot be a file name on Windows') }],
+        });
       }
     }
     expect(statuses).toEqual([200, 200, 200, 200, 409, 400, 204, 200]);

@@ -23,8 +23,21 @@ const cluster = (id: string, environment: string, components: object[], extra: o
 const PODINFO = { id: 'podinfo', enabled: true };
 
 const CATALOG = [
-  { id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1', oci_url: 'oci://ghcr.io/stefanprodan/charts', oci_tag: '6.7.1', depends_on: ['traefik'] },
-  { id: 'traefik', component_path: 'traefik', component_version: '33.0.0', oci_url: 'oci://ghcr.io/traefik/helm', oci_tag: '33.0.0' },
+  {
+    id: 'podinfo',
+    component_path: 'podinfo',
+    component_version: '6.7.1',
+    oci_url: 'oci://ghcr.io/stefanprodan/charts',
+    oci_tag: '6.7.1',
+    depends_on: ['traefik'],
+  },
+  {
+    id: 'traefik',
+    component_path: 'traefik',
+    component_version: '33.0.0',
+    oci_url: 'oci://ghcr.io/traefik/helm',
+    oci_tag: '33.0.0',
+  },
 ];
 const ADMINS = { id: 'admins', role: 'view', subjects: [] };
 
@@ -35,7 +48,9 @@ const DATA: DataSet = {
     cluster('qa-1', 'qa', [PODINFO]),
     // Its own tag covers every field the rollout sets: it is in step 2, and its answer never changes.
     cluster('uat-1', 'uat', [{ ...PODINFO, oci_tag: '6.7.1-hotfix' }]),
-    cluster('prod-1', 'prod', [PODINFO, { id: 'traefik', enabled: true }], { patches: { podinfo: { replicaCount: '3' } } }),
+    cluster('prod-1', 'prod', [PODINFO, { id: 'traefik', enabled: true }], {
+      patches: { podinfo: { replicaCount: '3' } },
+    }),
     cluster('prod-2', 'prod', [{ ...PODINFO, component_path: 'charts/podinfo' }]),
     cluster('prod-3', 'prod', [PODINFO]),
     cluster('prod-4', 'prod', [{ id: 'traefik', enabled: true }]),
@@ -69,7 +84,13 @@ const ENDPOINTS = ['platform-components', 'namespaces', 'rolebindings'];
 // Each step is released by the test, as a person would: the service's own releases off.
 const CRUD = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, ROLLOUT_AUTO_ADVANCE: 'off' };
 
-function send(service: TestService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+function send(
+  service: TestService,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return request(service.url, path, {
     method,
     token: WRITE_TOKEN,
@@ -83,7 +104,9 @@ async function answers(service: TestService): Promise<Map<string, { etag: string
   const all = new Map<string, { etag: string; text: string }>();
   for (const id of CLUSTERS) {
     for (const endpoint of ENDPOINTS) {
-      const res = await request(service.url, `/api/v2/gitops/clusters/${id}.k8s.example.com/${endpoint}`, { token: READ_TOKEN });
+      const res = await request(service.url, `/api/v2/gitops/clusters/${id}.k8s.example.com/${endpoint}`, {
+        token: READ_TOKEN,
+      });
       expect(res.status, `${id} ${endpoint}`).toBe(200);
       all.set(`${id} ${endpoint}`, { etag: res.headers.etag!, text: res.text });
     }
@@ -92,7 +115,10 @@ async function answers(service: TestService): Promise<Map<string, { etag: string
 }
 
 /** A change set's answer, or its preview's, without the revisions, which each store names its own way. */
-const withoutRevision = (res: RawResponse) => ({ status: res.status, body: { ...res.json(), revision: undefined, base: undefined, head: undefined } });
+const withoutRevision = (res: RawResponse) => ({
+  status: res.status,
+  body: { ...res.json(), revision: undefined, base: undefined, head: undefined },
+});
 
 describe('a rollout on every backend', () => {
   const services = {} as Record<Backend, TestService>;
@@ -112,84 +138,128 @@ describe('a rollout on every backend', () => {
   });
 
   /** One write sent to every backend in turn; the answers must be the same bytes everywhere. */
-  async function everywhere(method: string, path: string, body?: unknown, headers: (b: Backend) => Record<string, string> = () => ({})): Promise<Record<Backend, RawResponse>> {
+  async function everywhere(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: (b: Backend) => Record<string, string> = () => ({}),
+  ): Promise<Record<Backend, RawResponse>> {
     const responses = {} as Record<Backend, RawResponse>;
-    for (const backend of BACKENDS) responses[backend] = await send(services[backend], method, path, body, headers(backend));
+    for (const backend of BACKENDS)
+      responses[backend] = await send(services[backend], method, path, body, headers(backend));
     for (const backend of BACKENDS) {
       const label = `${method} ${path} on ${backend}`;
       expect(responses[backend].status, label).toBe(responses.git.status);
       expect(responses[backend].headers.etag, label).toBe(responses.git.headers.etag);
-      if (path.startsWith('/api/v2/gitops/changes')) expect(withoutRevision(responses[backend]), label).toEqual(withoutRevision(responses.git));
+      if (path.startsWith('/api/v2/gitops/changes'))
+        expect(withoutRevision(responses[backend]), label).toEqual(withoutRevision(responses.git));
       else expect(responses[backend].text, label).toBe(responses.git.text);
     }
     return responses;
   }
 
-  it('create, release step by step, roll back, release, complete: the same answers on every backend, only the released clusters moved', async () => {
-    const initial = {} as Record<Backend, Map<string, { etag: string; text: string }>>;
-    for (const backend of BACKENDS) initial[backend] = await answers(services[backend]);
-    for (const backend of BACKENDS) expect(initial[backend], backend).toEqual(initial.git);
-    const released = await answers(catalogChanged);
+  it(
+    'create, release step by step, roll back, release, complete: the same answers on every backend, only the ' +
+      'released clusters moved',
+    async () => {
+      const initial = {} as Record<Backend, Map<string, { etag: string; text: string }>>;
+      for (const backend of BACKENDS) initial[backend] = await answers(services[backend]);
+      for (const backend of BACKENDS) expect(initial[backend], backend).toEqual(initial.git);
+      const released = await answers(catalogChanged);
 
-    /** Each backend serves: the catalog change's bytes to the clusters of steps 1..n, the bytes before to every other. */
-    const expectServed = async (n: number, what: string) => {
-      const moved = new Set(STEPS.slice(0, n).flat().filter((id) => !PINNED.includes(id)));
-      for (const backend of BACKENDS) {
-        const now = await answers(services[backend]);
-        for (const [key, answer] of now) {
-          const id = key.split(' ')[0]!;
-          const expected = moved.has(id) && key.endsWith('platform-components') ? released.get(key)! : initial[backend].get(key)!;
-          expect(answer, `${what}: ${key} on ${backend}`).toEqual(expected);
+      /**
+       * Each backend serves: the catalog change's bytes to the clusters of steps 1..n, the bytes before to every other.
+       */
+      const expectServed = async (n: number, what: string) => {
+        const moved = new Set(
+          STEPS.slice(0, n)
+            .flat()
+            .filter((id) => !PINNED.includes(id)),
+        );
+        for (const backend of BACKENDS) {
+          const now = await answers(services[backend]);
+          for (const [key, answer] of now) {
+            const id = key.split(' ')[0];
+            const expected =
+              moved.has(id) && key.endsWith('platform-components') ? released.get(key)! : initial[backend].get(key)!;
+            expect(answer, `${what}: ${key} on ${backend}`).toEqual(expected);
+          }
         }
+      };
+
+      const created = await everywhere('POST', '/rollouts', ROLLOUT);
+      expect(created.git.status).toBe(201);
+      expect(created.git.json()).toMatchObject({
+        released: 0,
+        paused: false,
+        approved: [],
+        failure_budget: 0,
+        progress_deadline: '1h',
+      });
+      await expectServed(0, 'created');
+
+      // Each release is previewed first: the preview names exactly the clusters it moves.
+      let etag = created.git.headers.etag!;
+      for (const step of [1, 2, 3]) {
+        const preview = await everywhere('POST', '/api/v2/gitops/changes/preview', {
+          writes: [{ op: 'patch', collection: 'rollouts', id: ROLLOUT.id, patch: { released: step }, if_match: etag }],
+        });
+        expect(preview.git.status).toBe(200);
+        expect(
+          preview.git.json().clusters.map((c: { id: string }) => c.id),
+          `step ${step}`,
+        ).toEqual(STEPS[step - 1].filter((id) => !PINNED.includes(id)));
+        const patched = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: step }, () => ({
+          'if-match': etag,
+        }));
+        expect(patched.git.status).toBe(200);
+        etag = patched.git.headers.etag!;
+        await expectServed(step, `released ${step}`);
       }
-    };
+      // A stale ETag releases nothing, anywhere.
+      const stale = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: 4 }, () => ({
+        'if-match': created.git.headers.etag!,
+      }));
+      expect(stale.git.status).toBe(412);
+      await expectServed(3, 'stale release');
 
-    const created = await everywhere('POST', '/rollouts', ROLLOUT);
-    expect(created.git.status).toBe(201);
-    expect(created.git.json()).toMatchObject({ released: 0, paused: false, approved: [], failure_budget: 0, progress_deadline: '1h' });
-    await expectServed(0, 'created');
+      const back = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: 0, paused: true }, () => ({
+        'if-match': etag,
+      }));
+      expect(back.git.status).toBe(200);
+      await expectServed(0, 'rolled back');
 
-    // Each release is previewed first: the preview names exactly the clusters it moves.
-    let etag = created.git.headers.etag!;
-    for (const step of [1, 2, 3]) {
-      const preview = await everywhere('POST', '/api/v2/gitops/changes/preview', { writes: [{ op: 'patch', collection: 'rollouts', id: ROLLOUT.id, patch: { released: step }, if_match: etag }] });
-      expect(preview.git.status).toBe(200);
-      expect(preview.git.json().clusters.map((c: { id: string }) => c.id), `step ${step}`).toEqual(STEPS[step - 1]!.filter((id) => !PINNED.includes(id)));
-      const patched = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: step }, () => ({ 'if-match': etag }));
-      expect(patched.git.status).toBe(200);
-      etag = patched.git.headers.etag!;
-      await expectServed(step, `released ${step}`);
-    }
-    // A stale ETag releases nothing, anywhere.
-    const stale = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: 4 }, () => ({ 'if-match': created.git.headers.etag! }));
-    expect(stale.git.status).toBe(412);
-    await expectServed(3, 'stale release');
+      const again = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, {
+        released: 4,
+        paused: false,
+        approved: ['prod'],
+      });
+      expect(again.git.status).toBe(200);
+      await expectServed(4, 'released again');
 
-    const back = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: 0, paused: true }, () => ({ 'if-match': etag }));
-    expect(back.git.status).toBe(200);
-    await expectServed(0, 'rolled back');
-
-    const again = await everywhere('PATCH', `/rollouts/${ROLLOUT.id}`, { released: 4, paused: false, approved: ['prod'] });
-    expect(again.git.status).toBe(200);
-    await expectServed(4, 'released again');
-
-    // Complete: the catalog entry takes the set and the rollout goes, in one change set.
-    const catalogEntry = (await send(services.git, 'GET', '/platform_components/podinfo')).json();
-    const complete = {
-      message: 'complete rollout podinfo-6-8',
-      writes: [
-        { op: 'replace', collection: 'platform_components', id: 'podinfo', record: { ...catalogEntry, oci_tag: '6.8.0' } },
-        { op: 'delete', collection: 'rollouts', id: ROLLOUT.id },
-      ],
-    };
-    const preview = await everywhere('POST', '/api/v2/gitops/changes/preview', complete);
-    expect(preview.git.json()).toMatchObject({ publishable: true, clusters: [], summary: { clusters_changed: 0 } });
-    const stored = await everywhere('POST', '/api/v2/gitops/changes', complete);
-    expect(stored.git.status).toBe(201);
-    await expectServed(4, 'completed');
-    expect((await everywhere('GET', '/rollouts')).git.json()).toEqual([]);
-    expect((await everywhere('GET', '/platform_components/podinfo')).git.json().oci_tag).toBe('6.8.0');
-  });
+      // Complete: the catalog entry takes the set and the rollout goes, in one change set.
+      const catalogEntry = (await send(services.git, 'GET', '/platform_components/podinfo')).json();
+      const complete = {
+        message: 'complete rollout podinfo-6-8',
+        writes: [
+          {
+            op: 'replace',
+            collection: 'platform_components',
+            id: 'podinfo',
+            record: { ...catalogEntry, oci_tag: '6.8.0' },
+          },
+          { op: 'delete', collection: 'rollouts', id: ROLLOUT.id },
+        ],
+      };
+      const preview = await everywhere('POST', '/api/v2/gitops/changes/preview', complete);
+      expect(preview.git.json()).toMatchObject({ publishable: true, clusters: [], summary: { clusters_changed: 0 } });
+      const stored = await everywhere('POST', '/api/v2/gitops/changes', complete);
+      expect(stored.git.status).toBe(201);
+      await expectServed(4, 'completed');
+      expect((await everywhere('GET', '/rollouts')).git.json()).toEqual([]);
+      expect((await everywhere('GET', '/platform_components/podinfo')).git.json().oci_tag).toBe('6.8.0');
+    },
+  );
 });
 
 describe.each(['git', 'git-remote', 'sqlite'] as const)('a rollout on the %s backend', (backend) => {

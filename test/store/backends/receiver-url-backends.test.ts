@@ -23,7 +23,13 @@ describe.each(CRUD_BACKENDS)('receiver_url on %s', (backend) => {
     expect((await send(service, 'GET', '/clusters/c1')).json().receiver_url).toBe(HOOK);
     if (backend !== 'memory') {
       await service.close();
-      const again = await startTestService({ API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN, ROLLOUT_AUTO_ADVANCE: 'off', ...service.prepared.env, ...ENV });
+      const again = await startTestService({
+        API_MODE: 'crud',
+        CRUD_AUTH_TOKEN: WRITE_TOKEN,
+        ROLLOUT_AUTO_ADVANCE: 'off',
+        ...service.prepared.env,
+        ...ENV,
+      });
       running.push(again);
       expect((await send(again, 'GET', '/clusters/c1')).json().receiver_url).toBe(HOOK);
       expect((await send(again, 'PATCH', '/clusters/c1', { receiver_url: null })).status).toBe(200);

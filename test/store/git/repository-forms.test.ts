@@ -49,33 +49,37 @@ async function personCommits(service: CrudService, dir: string, labels: Record<s
 }
 
 describe('a linked worktree (git worktree add)', () => {
-  it('is served, written on its own branch with git status clean, and followed live; the main working tree is not disturbed', async () => {
-    const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
-    const worktree = join(tempDir('worktree-'), 'feature');
-    git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
-    git(main, 'pack-refs', '--all'); // the branches then live in packed-refs of the common directory only
-    const mainBefore = treeState(main);
-    const service = await start(worktree);
+  it(
+    'is served, written on its own branch with git status clean, and followed live; the main working tree is not ' +
+      'disturbed',
+    async () => {
+      const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
+      const worktree = join(tempDir('worktree-'), 'feature');
+      git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
+      git(main, 'pack-refs', '--all'); // the branches then live in packed-refs of the common directory only
+      const mainBefore = treeState(main);
+      const service = await start(worktree);
 
-    const read = await request(service.url, '/clusters/c1', { token: READ_TOKEN });
-    expect(read.status).toBe(200);
-    expect(read.headers['x-config-revision']).toBe(gitOut(worktree, 'rev-parse', 'HEAD'));
+      const read = await request(service.url, '/clusters/c1', { token: READ_TOKEN });
+      expect(read.status).toBe(200);
+      expect(read.headers['x-config-revision']).toBe(gitOut(worktree, 'rev-parse', 'HEAD'));
 
-    const write = await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'gold' } });
-    expect(write.status).toBe(200);
-    expect(gitOut(worktree, 'log', '-1', '--format=%s')).toBe('namespaces: update team-b');
-    expect(gitOut(worktree, 'rev-parse', 'HEAD')).toBe(write.headers['x-config-revision']);
-    expect(gitOut(main, 'rev-parse', 'feature')).toBe(write.headers['x-config-revision']);
-    expect(gitOut(worktree, 'status', '--porcelain')).toBe('');
-    expect(readFileSync(join(worktree, 'namespaces/team-b.yaml'), 'utf8')).toMatch(/tier: "?gold/);
-    expect(treeState(main)).toEqual(mainBefore);
-    expect(gitOut(main, 'fsck', '--no-progress')).toBe('');
+      const write = await send(service, 'PATCH', '/namespaces/team-b', { labels: { tier: 'gold' } });
+      expect(write.status).toBe(200);
+      expect(gitOut(worktree, 'log', '-1', '--format=%s')).toBe('namespaces: update team-b');
+      expect(gitOut(worktree, 'rev-parse', 'HEAD')).toBe(write.headers['x-config-revision']);
+      expect(gitOut(main, 'rev-parse', 'feature')).toBe(write.headers['x-config-revision']);
+      expect(gitOut(worktree, 'status', '--porcelain')).toBe('');
+      expect(readFileSync(join(worktree, 'namespaces/team-b.yaml'), 'utf8')).toMatch(/tier: "?gold/);
+      expect(treeState(main)).toEqual(mainBefore);
+      expect(gitOut(main, 'fsck', '--no-progress')).toBe('');
 
-    await personCommits(service, worktree, { tier: 'silver' });
-    expect(treeState(main)).toEqual(mainBefore);
-  });
+      await personCommits(service, worktree, { tier: 'silver' });
+      expect(treeState(main)).toEqual(mainBefore);
+    },
+  );
 
-  it('follows a checkout there that changes no file, only the worktree\'s own HEAD', async () => {
+  it("follows a checkout there that changes no file, only the worktree's own HEAD", async () => {
     const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
     const worktree = join(tempDir('worktree-'), 'feature');
     git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
@@ -90,7 +94,7 @@ describe('a linked worktree (git worktree add)', () => {
     expect(gitOut(main, 'log', '-1', '--format=%s', 'same-files')).toBe('namespaces: create team-h');
   });
 
-  it('the tools read its revisions: HEAD is the worktree\'s, the objects and branches the shared ones', async () => {
+  it("the tools read its revisions: HEAD is the worktree's, the objects and branches the shared ones", async () => {
     const main = makeConfigRepo(asRepoFiles(CRUD_DATA));
     const worktree = join(tempDir('worktree-'), 'feature');
     git(main, 'worktree', 'add', '-q', '-b', 'feature', worktree);
@@ -109,30 +113,46 @@ describe('a linked worktree (git worktree add)', () => {
 });
 
 describe('a submodule checkout', () => {
-  it('is served, written in the submodule with its status clean, and followed live; the superproject is not touched', async () => {
-    const origin = makeConfigRepo(asRepoFiles(CRUD_DATA));
-    const superproject = makeConfigRepo({ 'README.md': 'the platform\n' });
-    git(superproject, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'config');
-    commitAll(superproject, 'add the config repo as a submodule');
-    const dir = join(superproject, 'config');
-    expect(readFileSync(join(dir, '.git'), 'utf8')).toMatch(/^gitdir: \.\.\/\.git\/modules\/config/);
-    const superBefore = { head: gitOut(superproject, 'rev-parse', 'HEAD'), index: gitOut(superproject, 'ls-files', '--stage') };
-    const service = await start(dir);
+  it(
+    'is served, written in the submodule with its status ' +
+      'clean, and followed live; the superproject is not touched',
+    async () => {
+      const origin = makeConfigRepo(asRepoFiles(CRUD_DATA));
+      const superproject = makeConfigRepo({ 'README.md': 'the platform\n' });
+      git(superproject, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'config');
+      commitAll(superproject, 'add the config repo as a submodule');
+      const dir = join(superproject, 'config');
+      expect(readFileSync(join(dir, '.git'), 'utf8')).toMatch(/^gitdir: \.\.\/\.git\/modules\/config/);
+      const superBefore = {
+        head: gitOut(superproject, 'rev-parse', 'HEAD'),
+        index: gitOut(superproject, 'ls-files', '--stage'),
+      };
+      const service = await start(dir);
 
-    expect((await request(service.url, '/clusters/c1', { token: READ_TOKEN })).status).toBe(200);
-    const write = await send(service, 'POST', '/namespaces', { id: 'team-s' });
-    expect(write.status).toBe(201);
-    expect(gitOut(dir, 'log', '-1', '--format=%s')).toBe('namespaces: create team-s');
-    expect(gitOut(dir, 'status', '--porcelain')).toBe('');
-    expect(gitOut(dir, 'ls-files', 'namespaces/team-s.yaml')).toBe('namespaces/team-s.yaml');
-    expect({ head: gitOut(superproject, 'rev-parse', 'HEAD'), index: gitOut(superproject, 'ls-files', '--stage') }).toEqual(superBefore);
+      expect((await request(service.url, '/clusters/c1', { token: READ_TOKEN })).status).toBe(200);
+      const write = await send(service, 'POST', '/namespaces', { id: 'team-s' });
+      expect(write.status).toBe(201);
+      expect(gitOut(dir, 'log', '-1', '--format=%s')).toBe('namespaces: create team-s');
+      expect(gitOut(dir, 'status', '--porcelain')).toBe('');
+      expect(gitOut(dir, 'ls-files', 'namespaces/team-s.yaml')).toBe('namespaces/team-s.yaml');
+      expect({
+        head: gitOut(superproject, 'rev-parse', 'HEAD'),
+        index: gitOut(superproject, 'ls-files', '--stage'),
+      }).toEqual(superBefore);
 
-    await personCommits(service, dir, { from: 'git' });
-  });
+      await personCommits(service, dir, { from: 'git' });
+    },
+  );
 });
 
 /** The settings of a start on `dir` in `mode`. */
-const startEnv = (dir: string, mode: string): Record<string, string> => ({ AUTH_TOKEN: 't', CRUD_AUTH_TOKEN: 'w', API_MODE: mode, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0' });
+const startEnv = (dir: string, mode: string): Record<string, string> => ({
+  AUTH_TOKEN: 't',
+  CRUD_AUTH_TOKEN: 'w',
+  API_MODE: mode,
+  CONFIG_REPO: dir,
+  LISTEN_ADDR: '127.0.0.1:0',
+});
 
 /** Runs the real entry point: a refused start is one line on stderr and exit status 2. */
 function startMain(dir: string, mode = 'crud') {
@@ -172,7 +192,11 @@ function gitAccepts(dir: string): boolean {
 
 describe('repository forms refused at start', () => {
   it.each([
-    ['a sha256 repository (git init --object-format=sha256)', sha256Repo, /sha256 object format \(extensions\.objectFormat = sha256\)/],
+    [
+      'a sha256 repository (git init --object-format=sha256)',
+      sha256Repo,
+      /sha256 object format \(extensions\.objectFormat = sha256\)/,
+    ],
     [
       'reftable ref storage',
       () => repoWith({ 'core.repositoryformatversion': '1', 'extensions.refStorage': 'reftable' }),
@@ -183,7 +207,11 @@ describe('repository forms refused at start', () => {
       () => repoWith({ 'core.repositoryformatversion': '1', 'extensions.frobnicate': 'true' }),
       /uses the repository extension extensions\.frobnicate = true, which is not known here/,
     ],
-    ['a format version above 1', () => repoWith({ 'core.repositoryformatversion': '2' }), /core\.repositoryFormatVersion = 2; only versions 0 and 1/],
+    [
+      'a format version above 1',
+      () => repoWith({ 'core.repositoryformatversion': '2' }),
+      /core\.repositoryFormatVersion = 2; only versions 0 and 1/,
+    ],
     [
       'a version-1 extension in a version-0 repository',
       () => repoWith({ 'extensions.objectFormat': 'sha1' }),
@@ -263,7 +291,6 @@ describe('repository forms refused at start', () => {
     expect(result.lines).toHaveLength(1);
     expect(result.lines[0]).toMatch(/\.git points to .*worktrees\/moved, which is not a directory/);
   });
-
 });
 
 describe('the config file reader', () => {

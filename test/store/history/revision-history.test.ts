@@ -19,7 +19,9 @@ import { announcePush, storeActions } from '../../helpers/store-actions.ts';
 import { published } from '../../helpers/store-events.ts';
 
 /** An entry as the service sends it: problems as /ready shows them. */
-type Entry = Omit<HistoryEntry, 'problems'> & { problems: { code: string; severity: string; at: string; file?: string; message: string }[] };
+type Entry = Omit<HistoryEntry, 'problems'> & {
+  problems: { code: string; severity: string; at: string; file?: string; message: string }[];
+};
 
 let services: CrudService[] = [];
 afterEach(async () => {
@@ -71,7 +73,10 @@ async function personChangesC1(service: CrudService): Promise<string | undefined
       return git(work, 'rev-parse', 'HEAD');
     }
     case 'sqlite':
-      sqlInOtherProcess(prepared.dbPath!, "INSERT INTO cluster_namespaces (cluster_id, position, namespace_id) VALUES ('c1', 1, 'team-b')");
+      sqlInOtherProcess(
+        prepared.dbPath!,
+        "INSERT INTO cluster_namespaces (cluster_id, position, namespace_id) VALUES ('c1', 1, 'team-b')",
+      );
       return undefined;
     case 'memory':
       await send(service, 'PATCH', '/clusters/c1', { namespaces: c1WithTeamB.namespaces });
@@ -88,57 +93,78 @@ function gitIn(dir: string, args: string[], input: string): string {
 const lasting = (entries: Entry[]) => entries.map(({ judged_at: _at, ...rest }) => rest);
 
 describe.each(CRUD_BACKENDS)('the history of revisions on %s', (backend) => {
-  it('lists the revisions newest first, ?cluster= those that changed its answers, with author and message', async () => {
-    const service = await start(backend);
-    const first = service.store.published()!.snapshot.revision;
-    const byPerson = await personChangesC1(service);
-    if (byPerson) await published(service, byPerson);
-    else await eventually(() => service.store.published()!.snapshot.revision !== first);
-    const personRevision = service.store.published()!.snapshot.revision;
+  it(
+    'lists the revisions newest first, ?cluster= those ' + 'that changed its answers, with author and message',
+    async () => {
+      const service = await start(backend);
+      const first = service.store.published()!.snapshot.revision;
+      const byPerson = await personChangesC1(service);
+      if (byPerson) await published(service, byPerson);
+      else await eventually(() => service.store.published()!.snapshot.revision !== first);
+      const personRevision = service.store.published()!.snapshot.revision;
 
-    const c0 = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] });
-    expect(c0.status, c0.text).toBe(200);
-    // A catalog bump: traefik is used by c1 alone (c1 pins podinfo's tag, so a bump of that would change nothing).
-    const bump = await send(service, 'PATCH', '/platform_components/traefik', { oci_tag: '33.1.0' });
-    expect(bump.status, bump.text).toBe(200);
-    const [c0Revision, bumpRevision] = [c0.headers['x-config-revision'], bump.headers['x-config-revision']] as string[];
+      const c0 = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] });
+      expect(c0.status, c0.text).toBe(200);
+      // A catalog bump: traefik is used by c1 alone (c1 pins podinfo's tag, so a bump of that would change nothing).
+      const bump = await send(service, 'PATCH', '/platform_components/traefik', { oci_tag: '33.1.0' });
+      expect(bump.status, bump.text).toBe(200);
+      const [c0Revision, bumpRevision] = [
+        c0.headers['x-config-revision'],
+        bump.headers['x-config-revision'],
+      ] as string[];
 
-    const all = await revisions(service);
-    expect(all.map((e) => e.revision)).toEqual([bumpRevision, c0Revision, personRevision, first]);
-    expect(all.map((e) => e.result)).toEqual(['published', 'published', 'published', 'published']);
-    expect(all.map((e) => e.clusters)).toEqual([['c1'], ['c0'], ['c1'], null]);
-    expect(all.map((e) => e.clusters_changed)).toEqual([1, 1, 1, null]);
-    for (const e of all) expect(Date.parse(e.judged_at)).not.toBeNaN();
+      const all = await revisions(service);
+      expect(all.map((e) => e.revision)).toEqual([bumpRevision, c0Revision, personRevision, first]);
+      expect(all.map((e) => e.result)).toEqual(['published', 'published', 'published', 'published']);
+      expect(all.map((e) => e.clusters)).toEqual([['c1'], ['c0'], ['c1'], null]);
+      expect(all.map((e) => e.clusters_changed)).toEqual([1, 1, 1, null]);
+      for (const e of all) expect(Date.parse(e.judged_at)).not.toBeNaN();
 
-    expect((await revisions(service, '?cluster=c1')).map((e) => e.revision)).toEqual([bumpRevision, personRevision]);
-    expect((await revisions(service, '?cluster=c0')).map((e) => e.revision)).toEqual([c0Revision]);
-    expect(await revisions(service, '?cluster=nobody')).toEqual([]);
-    expect((await revisions(service, '?limit=2')).map((e) => e.revision)).toEqual([bumpRevision, c0Revision]);
+      expect((await revisions(service, '?cluster=c1')).map((e) => e.revision)).toEqual([bumpRevision, personRevision]);
+      expect((await revisions(service, '?cluster=c0')).map((e) => e.revision)).toEqual([c0Revision]);
+      expect(await revisions(service, '?cluster=nobody')).toEqual([]);
+      expect((await revisions(service, '?limit=2')).map((e) => e.revision)).toEqual([bumpRevision, c0Revision]);
 
-    if (backend === 'git' || backend === 'git-remote') {
-      const [bumpEntry, c0Entry, personEntry] = all;
-      expect(personEntry).toMatchObject({ author: { name: 'Pat Person', email: 'pat@example.com' }, message: 'c1: team-b joins' });
-      expect(c0Entry).toMatchObject({ author: { name: 'gitops-config-api', email: 'gitops-config-api@localhost' } });
-      expect(c0Entry!.message).toMatch(/^clusters: update c0\n\nChanged fields: namespaces/);
-      expect(bumpEntry!.message).toMatch(/^platform_components: update traefik/);
-      for (const e of all) expect(Date.parse(e.time!)).not.toBeNaN();
-    } else {
-      // The store says nothing of its revisions; the service knows its own writes.
-      const [bumpEntry, c0Entry] = all;
-      expect(c0Entry).toMatchObject({ author: { name: 'write-token', email: null }, message: 'clusters: update c0\n\nChanged fields: namespaces' });
-      expect(bumpEntry!.message).toMatch(/^platform_components: update traefik/);
-      expect(Date.parse(c0Entry!.time!)).not.toBeNaN();
-      if (backend === 'sqlite') expect(all[2]).toMatchObject({ author: null, time: null, message: null });
-    }
-  });
+      if (backend === 'git' || backend === 'git-remote') {
+        const [bumpEntry, c0Entry, personEntry] = all;
+        expect(personEntry).toMatchObject({
+          author: { name: 'Pat Person', email: 'pat@example.com' },
+          message: 'c1: team-b joins',
+        });
+        expect(c0Entry).toMatchObject({ author: { name: 'gitops-config-api', email: 'gitops-config-api@localhost' } });
+        expect(c0Entry.message).toMatch(/^clusters: update c0\n\nChanged fields: namespaces/);
+        expect(bumpEntry.message).toMatch(/^platform_components: update traefik/);
+        for (const e of all) expect(Date.parse(e.time!)).not.toBeNaN();
+      } else {
+        // The store says nothing of its revisions; the service knows its own writes.
+        const [bumpEntry, c0Entry] = all;
+        expect(c0Entry).toMatchObject({
+          author: { name: 'write-token', email: null },
+          message: 'clusters: update c0\n\nChanged fields: namespaces',
+        });
+        expect(bumpEntry.message).toMatch(/^platform_components: update traefik/);
+        expect(Date.parse(c0Entry.time!)).not.toBeNaN();
+        if (backend === 'sqlite') expect(all[2]).toMatchObject({ author: null, time: null, message: null });
+      }
+    },
+  );
 
   it('keeps the message a write gives', async () => {
     const service = await start(backend);
     const message = encodeURIComponent('Move c0 to team-b\n\nAsked for in TICKET-7');
-    const res = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-b' }] }, { headers: { 'gitops-commit-message': message } });
+    const res = await send(
+      service,
+      'PATCH',
+      '/clusters/c0',
+      { namespaces: [{ id: 'team-b' }] },
+      { headers: { 'gitops-commit-message': message } },
+    );
     expect(res.status, res.text).toBe(200);
     // (A remote's commits end with the trailer that names the writing instance.)
-    await eventually(async () => (await revisions(service))[0]?.message?.startsWith('Move c0 to team-b\n\nAsked for in TICKET-7') === true);
+    await eventually(
+      async () =>
+        (await revisions(service))[0]?.message?.startsWith('Move c0 to team-b\n\nAsked for in TICKET-7') === true,
+    );
   });
 
   // Skipped on memory: nothing changes its store behind the service's back, and a write the
@@ -149,21 +175,25 @@ describe.each(CRUD_BACKENDS)('the history of revisions on %s', (backend) => {
     await storeActions(service.prepared, service)!.breakNamespace();
     const { prepared } = service;
     // Git: the commit (a local working tree may show the edit uncommitted first, refused too).
-    const commit = prepared.dir ? git(prepared.dir, 'rev-parse', 'HEAD') : prepared.remote ? git(prepared.remote.work, 'rev-parse', 'HEAD') : undefined;
+    const commit = prepared.dir
+      ? git(prepared.dir, 'rev-parse', 'HEAD')
+      : prepared.remote
+        ? git(prepared.remote.work, 'rev-parse', 'HEAD')
+        : undefined;
     await eventually(async () => {
       const [newest] = await revisions(service);
       return newest?.result === 'refused' && (commit === undefined || newest.revision === commit);
     }, 10_000);
     const [refused] = await revisions(service);
-    expect(refused!.revision).not.toBe(served);
-    expect(refused!.problems.map((p) => [p.code, p.severity])).toEqual([['wrong_type', 'error']]);
-    expect(refused!.problems[0]!.message).toMatch(/string/);
+    expect(refused.revision).not.toBe(served);
+    expect(refused.problems.map((p) => [p.code, p.severity])).toEqual([['wrong_type', 'error']]);
+    expect(refused.problems[0].message).toMatch(/string/);
     if (backend !== 'sqlite') {
-      expect(refused!.problems[0]).toMatchObject({ file: 'namespaces/team-b.yaml' });
-      expect(refused!.message).toBe('break team-b');
+      expect(refused.problems[0]).toMatchObject({ file: 'namespaces/team-b.yaml' });
+      expect(refused.message).toBe('break team-b');
     }
     // Against the revision it would have replaced: no cluster of this data uses team-b.
-    expect(refused!.clusters).toEqual([]);
+    expect(refused.clusters).toEqual([]);
     expect((await revisions(service, '?cluster=c1')).map((e) => e.result)).not.toContain('refused');
   });
 
@@ -183,7 +213,11 @@ describe.each(CRUD_BACKENDS)('the history of revisions on %s', (backend) => {
     const again = await startTestService({ API_MODE: 'crud', LOG_LEVEL: 'info', ...service.prepared.env });
     services.push(Object.assign(again, { prepared: service.prepared }));
     await published(again, bump.headers['x-config-revision'] as string);
-    await eventually(async () => (await revisions(again as CrudService)).length === 4 && (await revisions(again as CrudService)).every((e) => e.author !== null));
+    await eventually(
+      async () =>
+        (await revisions(again as CrudService)).length === 4 &&
+        (await revisions(again as CrudService)).every((e) => e.author !== null),
+    );
     expect(lasting(await revisions(again as CrudService))).toEqual(lasting(before));
   });
 });

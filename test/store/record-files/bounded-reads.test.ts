@@ -18,7 +18,11 @@ const OPEN_FILES = 128;
 const CLUSTERS = 1_500;
 
 /** Runs `node <args>` under `ulimit -n`; resolves with its exit code and output once `until` matches or it exits. */
-function underLimit(args: string[], env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; output: string }> {
+function underLimit(
+  args: string[],
+  env: Record<string, string>,
+  until?: RegExp,
+): Promise<{ code: number | null; output: string }> {
   const quoted = args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
   const child = spawn('bash', ['-c', `ulimit -n ${OPEN_FILES} && exec '${process.execPath}' ${quoted}`], {
     cwd: ROOT,
@@ -56,7 +60,11 @@ describe(`a repo of ${CLUSTERS} clusters under ulimit -n ${OPEN_FILES}`, () => {
   }, 60_000);
 
   it('starts the service, which serves every cluster', async () => {
-    const { output } = await underLimit(['src/main.ts'], { AUTH_TOKEN: 'limit-token', CONFIG_REPO: repo, LISTEN_ADDR: '127.0.0.1:0' }, /"msg":"gitops-config-api started"|EMFILE|"level":(50|60)/);
+    const { output } = await underLimit(
+      ['src/main.ts'],
+      { AUTH_TOKEN: 'limit-token', CONFIG_REPO: repo, LISTEN_ADDR: '127.0.0.1:0' },
+      /"msg":"gitops-config-api started"|EMFILE|"level":(50|60)/,
+    );
     expect(output).not.toContain('EMFILE');
     expect(output).toContain('gitops-config-api started');
     expect(output).toMatch(new RegExp(`"clusters":${CLUSTERS}\\b`));
@@ -95,7 +103,8 @@ describe(`more connections than file descriptors (ulimit -n ${OPEN_FILES})`, () 
   async function writeAndHealth(connection: RawConnection, id: string): Promise<void> {
     const body = JSON.stringify({ id });
     await connection.write(
-      `POST /namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      `POST /namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE}\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
     const written = await connection.next();
     expect(written.status, written.body).toBe(201);
@@ -103,23 +112,27 @@ describe(`more connections than file descriptors (ulimit -n ${OPEN_FILES})`, () 
     expect((await connection.next()).status).toBe(200);
   }
 
-  it('the default HTTP_MAX_CONNECTIONS closes the excess; /health and a write still work, nothing meets EMFILE', async () => {
-    const env = { CONFIG_REPO: small, API_MODE: 'crud', AUTH_TOKEN: READ, CRUD_AUTH_TOKEN: WRITE };
-    const service = await startServiceProcess(env, { openFiles: OPEN_FILES });
-    try {
-      const kept = await RawConnection.open(service.url);
-      await kept.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-      expect((await kept.next()).status).toBe(200);
-      const { sockets, closed } = await flood(service.url, FLOOD);
-      // 64 connections at most (128 less the 64 kept for the rest of the process), the kept one among them.
-      await eventually(() => closed() >= FLOOD - 63, 10_000);
-      await writeAndHealth(kept, 'team-flood');
-      expect(service.output()).toMatch(/"max_connections":64,"count":\d+,"msg":"connections refused/);
-      expect(service.output()).not.toContain('EMFILE');
-      for (const socket of sockets) socket.destroy();
-      kept.socket.destroy();
-    } finally {
-      await service.stop();
-    }
-  }, 60_000);
+  it(
+    'the default HTTP_MAX_CONNECTIONS closes the excess; ' + '/health and a write still work, nothing meets EMFILE',
+    async () => {
+      const env = { CONFIG_REPO: small, API_MODE: 'crud', AUTH_TOKEN: READ, CRUD_AUTH_TOKEN: WRITE };
+      const service = await startServiceProcess(env, { openFiles: OPEN_FILES });
+      try {
+        const kept = await RawConnection.open(service.url);
+        await kept.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+        expect((await kept.next()).status).toBe(200);
+        const { sockets, closed } = await flood(service.url, FLOOD);
+        // 64 connections at most (128 less the 64 kept for the rest of the process), the kept one among them.
+        await eventually(() => closed() >= FLOOD - 63, 10_000);
+        await writeAndHealth(kept, 'team-flood');
+        expect(service.output()).toMatch(/"max_connections":64,"count":\d+,"msg":"connections refused/);
+        expect(service.output()).not.toContain('EMFILE');
+        for (const socket of sockets) socket.destroy();
+        kept.socket.destroy();
+      } finally {
+        await service.stop();
+      }
+    },
+    60_000,
+  );
 });

@@ -11,7 +11,14 @@ import { LARGE_FILE_BYTES, RecordFileThread } from '../../../src/store/record-fi
 
 function cluster(keys: number): Cluster {
   const patches = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key-${i}`, 'v'.repeat(200) + i]));
-  const valid = validateRecord('clusters', { id: 'big', cluster_name: 'big', cluster_dns: 'big.example.com', environment: 'dev', platform_components: [{ id: 'podinfo', enabled: true }], patches: { podinfo: patches } });
+  const valid = validateRecord('clusters', {
+    id: 'big',
+    cluster_name: 'big',
+    cluster_dns: 'big.example.com',
+    environment: 'dev',
+    platform_components: [{ id: 'podinfo', enabled: true }],
+    patches: { podinfo: patches },
+  });
   if (!valid.ok) throw new Error(JSON.stringify(valid.problems));
   return valid.record;
 }
@@ -26,7 +33,9 @@ describe('the record file thread', () => {
     const before = recordFileText('clusters', cluster(1000));
     expect(before.length).toBeGreaterThan(LARGE_FILE_BYTES);
     expect(await thread.edit('clusters', large, before)).toBe(nextRecordFileText('clusters', large, before));
-    expect(await thread.edit('clusters', small, undefined, '# hint\n')).toBe(nextRecordFileText('clusters', small, undefined, '# hint\n'));
+    expect(await thread.edit('clusters', small, undefined, '# hint\n')).toBe(
+      nextRecordFileText('clusters', small, undefined, '# hint\n'),
+    );
     const text = recordFileText('clusters', large);
     expect(await thread.parse('clusters/big.yaml', text)).toEqual(parseRecordFile('clusters/big.yaml', text));
     // A broken file is a problem of the revision, from the thread as from here.

@@ -35,45 +35,74 @@ async function slowestHealthWhile(url: string, until: () => Promise<boolean>): P
 }
 
 const CASES: [string, (dir: string) => void, string, RegExp][] = [
-  ['a record file replaced by a symbolic link', (dir) => {
-    rmSync(join(dir, 'namespaces/team-b.yaml'));
-    symlinkSync('team-a.yaml', join(dir, 'namespaces/team-b.yaml'));
-  }, 'namespaces/team-b.yaml', /is a symbolic link; record files must be regular files/],
-  ['a symbolic link to /dev/zero', (dir) => symlinkSync('/dev/zero', join(dir, 'clusters/zero.yaml')), 'clusters/zero.yaml', /is a symbolic link/],
-  ['a FIFO', (dir) => execFileSync('mkfifo', [join(dir, 'clusters/pipe.yaml')]), 'clusters/pipe.yaml', /is a FIFO \(named pipe\)/],
-  ['a 54 MB file', (dir) => writeFileSync(join(dir, 'clusters/huge.yaml'), `# ${'x'.repeat(1000)}\n`.repeat(54_000)), 'clusters/huge.yaml', /is \d+ bytes, over MAX_RECORD_BYTES \(1048576\); it is not read/],
+  [
+    'a record file replaced by a symbolic link',
+    (dir) => {
+      rmSync(join(dir, 'namespaces/team-b.yaml'));
+      symlinkSync('team-a.yaml', join(dir, 'namespaces/team-b.yaml'));
+    },
+    'namespaces/team-b.yaml',
+    /is a symbolic link; record files must be regular files/,
+  ],
+  [
+    'a symbolic link to /dev/zero',
+    (dir) => symlinkSync('/dev/zero', join(dir, 'clusters/zero.yaml')),
+    'clusters/zero.yaml',
+    /is a symbolic link/,
+  ],
+  [
+    'a FIFO',
+    (dir) => execFileSync('mkfifo', [join(dir, 'clusters/pipe.yaml')]),
+    'clusters/pipe.yaml',
+    /is a FIFO \(named pipe\)/,
+  ],
+  [
+    'a 54 MB file',
+    (dir) => writeFileSync(join(dir, 'clusters/huge.yaml'), `# ${'x'.repeat(1000)}\n`.repeat(54_000)),
+    'clusters/huge.yaml',
+    /is \d+ bytes, over MAX_RECORD_BYTES \(1048576\); it is not read/,
+  ],
 ];
 
-it('refuses links, FIFOs, devices and oversized files with a clear problem, answers /health at once, serves the fix, and stops on SIGTERM', async () => {
-  const files = asRepoFiles();
-  const dir = makeConfigRepo(files);
-  service = await startServiceProcess({ CONFIG_REPO: dir });
-  const url = service.url;
-  const good = (await request(url, '/ready', { token: 'process-token' })).json().revision;
+it(
+  'refuses links, FIFOs, devices and oversized files with a clear problem, answers /health at once, serves the fix, ' +
+    'and stops on SIGTERM',
+  async () => {
+    const files = asRepoFiles();
+    const dir = makeConfigRepo(files);
+    service = await startServiceProcess({ CONFIG_REPO: dir });
+    const url = service.url;
+    const good = (await request(url, '/ready', { token: 'process-token' })).json().revision;
 
-  for (const [name, make, file, message] of CASES) {
-    make(dir);
-    const slowest = await slowestHealthWhile(url, async () => (await readyProblems(url))?.some((p) => p.file === file) === true);
-    expect(slowest, `${name}: the slowest /health`).toBeLessThan(100);
-    // Only the file's own problem: the FIFO of an earlier case may still be there.
-    const problems = (await readyProblems(url))!.filter((p) => p.file !== 'clusters/pipe.yaml' || file === 'clusters/pipe.yaml');
-    expect(problems, name).toEqual([expect.objectContaining({ file, message: expect.stringMatching(message) })]);
-    expect(['not_regular_file', 'file_too_large']).toContain(problems[0]!.code);
-    expect((await request(url, '/ready', { token: 'process-token' })).json().revision).toBe(good);
+    for (const [name, make, file, message] of CASES) {
+      make(dir);
+      const slowest = await slowestHealthWhile(
+        url,
+        async () => (await readyProblems(url))?.some((p) => p.file === file) === true,
+      );
+      expect(slowest, `${name}: the slowest /health`).toBeLessThan(100);
+      // Only the file's own problem: the FIFO of an earlier case may still be there.
+      const problems = (await readyProblems(url))!.filter(
+        (p) => p.file !== 'clusters/pipe.yaml' || file === 'clusters/pipe.yaml',
+      );
+      expect(problems, name).toEqual([expect.objectContaining({ file, message: expect.stringMatching(message) })]);
+      expect(['not_regular_file', 'file_too_large']).toContain(problems[0].code);
+      expect((await request(url, '/ready', { token: 'process-token' })).json().revision).toBe(good);
 
-    // validate reads the same tree the same way.
-    const validate = await runTool(['validate', dir]);
-    expect(validate.status, name).toBe(1);
-    expect(validate.stdout, name).toMatch(new RegExp(`^${file.replace('.', '\\.')}:1:1: error: `, 'm'));
+      // validate reads the same tree the same way.
+      const validate = await runTool(['validate', dir]);
+      expect(validate.status, name).toBe(1);
+      expect(validate.stdout, name).toMatch(new RegExp(`^${file.replace('.', '\\.')}:1:1: error: `, 'm'));
 
-    // The fix: the file as it was, or gone; the FIFO stays until the end, for SIGTERM.
-    if (file === 'clusters/pipe.yaml') continue;
-    rmSync(join(dir, file));
-    if (file === 'namespaces/team-b.yaml') writeFiles(dir, { [file]: files[file]! });
-    await eventually(async () => (await readyProblems(url))?.some((p) => p.file === file) !== true, 5000);
-  }
+      // The fix: the file as it was, or gone; the FIFO stays until the end, for SIGTERM.
+      if (file === 'clusters/pipe.yaml') continue;
+      rmSync(join(dir, file));
+      if (file === 'namespaces/team-b.yaml') writeFiles(dir, { [file]: files[file] });
+      await eventually(async () => (await readyProblems(url))?.some((p) => p.file === file) !== true, 5000);
+    }
 
-  const { code, ms } = await service.stop('SIGTERM');
-  expect(code).toBe(0);
-  expect(ms).toBeLessThan(5000);
-});
+    const { code, ms } = await service.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5000);
+  },
+);

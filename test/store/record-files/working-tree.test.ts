@@ -19,44 +19,66 @@ function age(dir: string, path: string): void {
 }
 
 /** The paths that came with their text: the ones read in this call. */
-const readNow = (entries: { path: string; text?: string }[]) => entries.filter((e) => e.text !== undefined).map((e) => e.path);
+const readNow = (entries: { path: string; text?: string }[]) =>
+  entries.filter((e) => e.text !== undefined).map((e) => e.path);
 
 describe('WorkingTreeReader', () => {
-  it('reads every file once, then only what changed: named files, or on a full look the ones whose stat changed', async () => {
-    const dir = makeConfigRepo({ 'namespaces/a.yaml': ns('a'), 'namespaces/b.yaml': ns('b'), 'namespaces/c.yaml': ns('c') });
-    for (const name of ['a', 'b', 'c']) age(dir, `namespaces/${name}.yaml`);
-    const reader = new WorkingTreeReader(dir);
-    expect(readNow(await reader.readAll())).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/c.yaml']);
-    // Nothing changed: a full look reads nothing.
-    expect(readNow(await reader.readAll())).toEqual([]);
+  it(
+    'reads every file once, then only what changed: named ' + 'files, or on a full look the ones whose stat changed',
+    async () => {
+      const dir = makeConfigRepo({
+        'namespaces/a.yaml': ns('a'),
+        'namespaces/b.yaml': ns('b'),
+        'namespaces/c.yaml': ns('c'),
+      });
+      for (const name of ['a', 'b', 'c']) age(dir, `namespaces/${name}.yaml`);
+      const reader = new WorkingTreeReader(dir);
+      expect(readNow(await reader.readAll())).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/c.yaml']);
+      // Nothing changed: a full look reads nothing.
+      expect(readNow(await reader.readAll())).toEqual([]);
 
-    writeFileSync(join(dir, 'namespaces/b.yaml'), ns('b', 'changed'));
-    writeFileSync(join(dir, 'namespaces/d.yaml'), ns('d'));
-    rmSync(join(dir, 'namespaces/c.yaml'));
-    const named = await reader.readChanged(['namespaces/b.yaml', 'namespaces/c.yaml', 'namespaces/d.yaml', 'README.md', '.git/HEAD']);
-    expect(named.map((e) => e.path)).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/d.yaml']);
-    expect(readNow(named)).toEqual(['namespaces/b.yaml', 'namespaces/d.yaml']);
-    expect(named.find((e) => e.path === 'namespaces/b.yaml')!.text).toContain('changed');
+      writeFileSync(join(dir, 'namespaces/b.yaml'), ns('b', 'changed'));
+      writeFileSync(join(dir, 'namespaces/d.yaml'), ns('d'));
+      rmSync(join(dir, 'namespaces/c.yaml'));
+      const named = await reader.readChanged([
+        'namespaces/b.yaml',
+        'namespaces/c.yaml',
+        'namespaces/d.yaml',
+        'README.md',
+        '.git/HEAD',
+      ]);
+      expect(named.map((e) => e.path)).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/d.yaml']);
+      expect(readNow(named)).toEqual(['namespaces/b.yaml', 'namespaces/d.yaml']);
+      expect(named.find((e) => e.path === 'namespaces/b.yaml')!.text).toContain('changed');
 
-    // Edited without telling the reader: the full look sees the stat change.
-    age(dir, 'namespaces/b.yaml');
-    age(dir, 'namespaces/d.yaml');
-    await reader.readAll();
-    writeFileSync(join(dir, 'namespaces/a.yaml'), ns('a', 'edited'));
-    const full = await reader.readAll();
-    expect(readNow(full)).toEqual(['namespaces/a.yaml']);
-    expect(full.map((e) => e.path)).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/d.yaml']);
-  });
+      // Edited without telling the reader: the full look sees the stat change.
+      age(dir, 'namespaces/b.yaml');
+      age(dir, 'namespaces/d.yaml');
+      await reader.readAll();
+      writeFileSync(join(dir, 'namespaces/a.yaml'), ns('a', 'edited'));
+      const full = await reader.readAll();
+      expect(readNow(full)).toEqual(['namespaces/a.yaml']);
+      expect(full.map((e) => e.path)).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/d.yaml']);
+    },
+  );
 
-  it('does not trust the stat of a file written moments before it was read (a same-size edit could hide in the same timestamp)', async () => {
-    const dir = makeConfigRepo({ 'namespaces/a.yaml': ns('a') });
-    const reader = new WorkingTreeReader(dir);
-    await reader.readAll(); // written just now: racy
-    expect(readNow(await reader.readAll())).toEqual(['namespaces/a.yaml']);
-  });
+  it(
+    'does not trust the stat of a file written moments before it was read (a same-size edit could hide in the same ' +
+      'timestamp)',
+    async () => {
+      const dir = makeConfigRepo({ 'namespaces/a.yaml': ns('a') });
+      const reader = new WorkingTreeReader(dir);
+      await reader.readAll(); // written just now: racy
+      expect(readNow(await reader.readAll())).toEqual(['namespaces/a.yaml']);
+    },
+  );
 
   it('the periodic look names added, removed, changed and replaced-by-a-link files without reading any', async () => {
-    const dir = makeConfigRepo({ 'namespaces/a.yaml': ns('a'), 'namespaces/b.yaml': ns('b'), 'namespaces/c.yaml': ns('c') });
+    const dir = makeConfigRepo({
+      'namespaces/a.yaml': ns('a'),
+      'namespaces/b.yaml': ns('b'),
+      'namespaces/c.yaml': ns('c'),
+    });
     for (const name of ['a', 'b', 'c']) age(dir, `namespaces/${name}.yaml`);
     const reader = new WorkingTreeReader(dir);
     await reader.readAll();
@@ -67,7 +89,12 @@ describe('WorkingTreeReader', () => {
     rmSync(join(dir, 'namespaces/c.yaml'));
     symlinkSync('a.yaml', join(dir, 'namespaces/c.yaml'));
     mkdirSync(join(dir, 'clusters'), { recursive: true });
-    expect((await reader.changedPaths()).sort()).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/c.yaml', 'namespaces/new.yaml']);
+    expect((await reader.changedPaths()).sort()).toEqual([
+      'namespaces/a.yaml',
+      'namespaces/b.yaml',
+      'namespaces/c.yaml',
+      'namespaces/new.yaml',
+    ]);
   });
 });
 
@@ -80,7 +107,11 @@ describe('changedBetween', () => {
     writeFileSync(join(dir, 'namespaces/c.yaml'), ns('c'));
     writeFileSync(join(dir, 'README.md'), 'more docs\n');
     const second = commitAll(dir, 'change');
-    expect((await changedBetween(dir, first, second, {})).sort()).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/c.yaml']);
+    expect((await changedBetween(dir, first, second, {})).sort()).toEqual([
+      'namespaces/a.yaml',
+      'namespaces/b.yaml',
+      'namespaces/c.yaml',
+    ]);
     expect(await changedBetween(dir, second, second, {})).toEqual([]);
   });
 });
@@ -98,18 +129,22 @@ describe('ReadPool', () => {
     };
   };
 
-  it('tries a read that met a passing shortage (EMFILE, ENFILE, EAGAIN, EBUSY) again, and fails other errors at once', async () => {
-    const pool = new ReadPool(2);
-    for (const code of ['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY']) {
-      const read = failing(code, 2);
-      expect(await pool.run(read.task)).toBe('read');
-      expect(read.calls()).toBe(3);
-    }
-    const denied = failing('EACCES', 1);
-    await expect(pool.run(denied.task)).rejects.toThrow('EACCES');
-    expect(denied.calls()).toBe(1);
-    const endless = failing('EMFILE', 100);
-    await expect(pool.run(endless.task)).rejects.toThrow('EMFILE');
-    expect(endless.calls()).toBe(6);
-  });
+  it(
+    'tries a read that met a passing shortage (EMFILE, ENFILE, ' +
+      'EAGAIN, EBUSY) again, and fails other errors at once',
+    async () => {
+      const pool = new ReadPool(2);
+      for (const code of ['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY']) {
+        const read = failing(code, 2);
+        expect(await pool.run(read.task)).toBe('read');
+        expect(read.calls()).toBe(3);
+      }
+      const denied = failing('EACCES', 1);
+      await expect(pool.run(denied.task)).rejects.toThrow('EACCES');
+      expect(denied.calls()).toBe(1);
+      const endless = failing('EMFILE', 100);
+      await expect(pool.run(endless.task)).rejects.toThrow('EMFILE');
+      expect(endless.calls()).toBe(6);
+    },
+  );
 });

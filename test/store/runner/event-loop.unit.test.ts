@@ -63,7 +63,11 @@ describe('computations in slices', () => {
   it('running at once, share one slice per turn rather than take one each', async () => {
     const turns = turnCounter();
     const ran: number[] = [];
-    await Promise.all([runInSlices(steps(80, 1, turns, ran)), runInSlices(steps(80, 1, turns, ran)), runInSlices(steps(80, 1, turns, ran))]);
+    await Promise.all([
+      runInSlices(steps(80, 1, turns, ran)),
+      runInSlices(steps(80, 1, turns, ran)),
+      runInSlices(steps(80, 1, turns, ran)),
+    ]);
     turns.stop();
     // Each taking its own slice would run some 3 x 10 one-millisecond steps in a turn.
     expect(mostInOneTurn(ran)).toBeLessThanOrEqual(SLICE_MS + 3);

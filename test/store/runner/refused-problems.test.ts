@@ -18,10 +18,30 @@ import { runTool } from '../../helpers/run-tool.ts';
 
 const DATA: Record<Collection, { id: string; [key: string]: unknown }[]> = {
   clusters: [
-    { id: 'c1', cluster_name: 'cluster-one', cluster_dns: 'c1.k8s.example.com', environment: 'dev', platform_components: [{ id: 'podinfo', enabled: true }] },
-    { id: 'c2', cluster_name: 'cluster-two', cluster_dns: 'c2.k8s.example.com', environment: 'dev', platform_components: [{ id: 'podinfo', enabled: true }] },
+    {
+      id: 'c1',
+      cluster_name: 'cluster-one',
+      cluster_dns: 'c1.k8s.example.com',
+      environment: 'dev',
+      platform_components: [{ id: 'podinfo', enabled: true }],
+    },
+    {
+      id: 'c2',
+      cluster_name: 'cluster-two',
+      cluster_dns: 'c2.k8s.example.com',
+      environment: 'dev',
+      platform_components: [{ id: 'podinfo', enabled: true }],
+    },
   ],
-  platform_components: [{ id: 'podinfo', component_path: 'podinfo', component_version: '6.7.1', oci_url: 'oci://ghcr.io/stefanprodan/charts', oci_tag: '6.7.1' }],
+  platform_components: [
+    {
+      id: 'podinfo',
+      component_path: 'podinfo',
+      component_version: '6.7.1',
+      oci_url: 'oci://ghcr.io/stefanprodan/charts',
+      oci_tag: '6.7.1',
+    },
+  ],
   namespaces: [{ id: 'team-a' }],
   rolebindings: [],
   rollouts: [],
@@ -67,15 +87,31 @@ interface ShownProblem {
 async function validatedAs(path: string, text: string): Promise<ShownProblem[]> {
   const dir = makeConfigRepo({ ...asRepoFiles(DATA), [path]: text }, { git: false });
   const report = JSON.parse((await runTool(['validate', dir, '--format', 'json'])).stdout) as {
-    problems: { code: string; file: string | null; line: number | null; column: number | null; path: string; severity: string }[];
+    problems: {
+      code: string;
+      file: string | null;
+      line: number | null;
+      column: number | null;
+      path: string;
+      severity: string;
+    }[];
   };
   return report.problems
     .filter((p) => p.file === path && p.severity === 'error')
-    .map((p) => ({ code: p.code, at: `${p.file}:${p.line}:${p.column}`, file: p.file!, field: p.path, line: p.line!, column: p.column! }));
+    .map((p) => ({
+      code: p.code,
+      at: `${p.file}:${p.line}:${p.column}`,
+      file: p.file!,
+      field: p.path,
+      line: p.line!,
+      column: p.column!,
+    }));
 }
 
 const shown = (problems: ShownProblem[]) =>
-  problems.map(({ code, at, file, field, line, column }) => ({ code, at, file, field, line, column })).sort((a, b) => a.at.localeCompare(b.at));
+  problems
+    .map(({ code, at, file, field, line, column }) => ({ code, at, file, field, line, column }))
+    .sort((a, b) => a.at.localeCompare(b.at));
 
 let service: TestService | undefined;
 afterEach(async () => {
@@ -84,7 +120,13 @@ afterEach(async () => {
 });
 
 /** Commits `text` as `path` the way each store gets a commit: a person's commit, or a push the webhook announces. */
-async function commitFile(prepared: PreparedBackend, path: string, content: string | object, message: string, announce = true): Promise<string> {
+async function commitFile(
+  prepared: PreparedBackend,
+  path: string,
+  content: string | object,
+  message: string,
+  announce = true,
+): Promise<string> {
   if (prepared.dir) {
     writeFiles(prepared.dir, { [path]: content });
     return commitAll(prepared.dir, message);
@@ -109,7 +151,9 @@ async function readyProblems(): Promise<{ revision: string; problems: ShownProbl
 async function historyProblems(revision: string): Promise<ShownProblem[]> {
   const res = await request(service!.url, '/api/v2/gitops/revisions', { token: READ_TOKEN });
   await expectMatchesOpenApi('get', '/api/v2/gitops/revisions', 200, res.json());
-  const entry = (res.json().revisions as { revision: string; result: string; problems: ShownProblem[] }[]).find((e) => e.revision === revision);
+  const entry = (res.json().revisions as { revision: string; result: string; problems: ShownProblem[] }[]).find(
+    (e) => e.revision === revision,
+  );
   expect(entry?.result, revision).toBe('refused');
   return entry!.problems;
 }
@@ -119,7 +163,9 @@ it('validate itself puts the problems of the test files where a person sees them
     ['unknown_field', 'clusters/c1.yaml:5:1'],
     ['wrong_type', 'clusters/c1.yaml:8:14'],
   ]);
-  expect((await validatedAs('clusters/c2.yaml', BROKEN_C2)).map((p) => [p.code, p.at])).toEqual([['wrong_type', 'clusters/c2.yaml:9:19']]);
+  expect((await validatedAs('clusters/c2.yaml', BROKEN_C2)).map((p) => [p.code, p.at])).toEqual([
+    ['wrong_type', 'clusters/c2.yaml:9:19'],
+  ]);
 });
 
 describe.each<Backend>(['git', 'git-remote'])('the problems of a refused revision on %s', (backend) => {
@@ -141,22 +187,31 @@ describe.each<Backend>(['git', 'git-remote'])('the problems of a refused revisio
     expect(open.last_load.problems).toBeUndefined();
   });
 
-  it('name them for a refused revision met at start: the newest, and one in the history read to find the baseline', async () => {
-    const prepared = await prepareBackend(backend, DATA, asRepoFiles(DATA));
-    const broken = await commitFile(prepared, 'clusters/c1.yaml', BROKEN_C1, 'break c1', false);
-    const fixed = await commitFile(prepared, 'clusters/c1.yaml', asRepoFiles(DATA)['clusters/c1.yaml']!, 'fix c1', false);
-    const newest = await commitFile(prepared, 'clusters/c2.yaml', BROKEN_C2, 'break c2', false);
-    // start() returns once the first load has been judged and reported.
-    service = await startTestService(prepared.env);
-    expect(service.store.published()?.snapshot.revision).toBe(fixed);
+  it(
+    'name them for a refused revision met at start: the ' + 'newest, and one in the history read to find the baseline',
+    async () => {
+      const prepared = await prepareBackend(backend, DATA, asRepoFiles(DATA));
+      const broken = await commitFile(prepared, 'clusters/c1.yaml', BROKEN_C1, 'break c1', false);
+      const fixed = await commitFile(
+        prepared,
+        'clusters/c1.yaml',
+        asRepoFiles(DATA)['clusters/c1.yaml'],
+        'fix c1',
+        false,
+      );
+      const newest = await commitFile(prepared, 'clusters/c2.yaml', BROKEN_C2, 'break c2', false);
+      // start() returns once the first load has been judged and reported.
+      service = await startTestService(prepared.env);
+      expect(service.store.published()?.snapshot.revision).toBe(fixed);
 
-    const ready = await readyProblems();
-    expect(ready.revision).toBe(newest);
-    const c2 = shown(await validatedAs('clusters/c2.yaml', BROKEN_C2));
-    expect(shown(ready.problems)).toEqual(c2);
-    expect(shown(await historyProblems(newest))).toEqual(c2);
-    expect(shown(await historyProblems(broken))).toEqual(shown(await validatedAs('clusters/c1.yaml', BROKEN_C1)));
-  });
+      const ready = await readyProblems();
+      expect(ready.revision).toBe(newest);
+      const c2 = shown(await validatedAs('clusters/c2.yaml', BROKEN_C2));
+      expect(shown(ready.problems)).toEqual(c2);
+      expect(shown(await historyProblems(newest))).toEqual(c2);
+      expect(shown(await historyProblems(broken))).toEqual(shown(await validatedAs('clusters/c1.yaml', BROKEN_C1)));
+    },
+  );
 });
 
 describe('the problems of uncommitted edits (a working-tree revision)', () => {

@@ -12,7 +12,7 @@ console.log(`writer-turns: TURNS_SEED=${SEED}`);
 function seededRandom(seed: number): () => number {
   const numbers = fc.sample(fc.noBias(fc.integer({ min: 0, max: 2 ** 31 - 1 })), { seed, numRuns: 1000 });
   let at = 0;
-  return () => numbers[at++ % numbers.length]! / 2 ** 31;
+  return () => numbers[at++ % numbers.length] / 2 ** 31;
 }
 
 function turns() {
@@ -30,29 +30,33 @@ describe('WriterTurns', () => {
     }
   });
 
-  it(`after a move: no room while the writer is not winning, then half to one and a half commits' time once a second (TURNS_SEED=${SEED})`, () => {
-    const { clock, turns: t } = turns();
-    t.landed(100);
-    t.moved();
-    const rooms: { at: number; room: number }[] = [];
-    // Ten seconds of writes landing back to back, 100 ms each, plus whatever room was left.
-    const end = clock.now + 10_000;
-    while (clock.now < end) {
-      const room = t.roomBeforeWrite();
-      if (room > 0) rooms.push({ at: clock.now, room });
-      clock.now += room + 100;
+  it(
+    `after a move: no room while the writer is not winning, then half to one and a half commits' time once a second ` +
+      `(TURNS_SEED=${SEED})`,
+    () => {
+      const { clock, turns: t } = turns();
       t.landed(100);
-    }
-    expect(rooms.length).toBeGreaterThanOrEqual(8);
-    expect(rooms.length).toBeLessThanOrEqual(10);
-    for (const { room } of rooms) {
-      expect(room).toBeGreaterThanOrEqual(50);
-      expect(room).toBeLessThan(150);
-    }
-    for (let i = 1; i < rooms.length; i++) expect(rooms[i]!.at - rooms[i - 1]!.at).toBeGreaterThanOrEqual(1000);
-    // The first came a second after the move, not before.
-    expect(rooms[0]!.at - (end - 10_000)).toBeGreaterThanOrEqual(1000);
-  });
+      t.moved();
+      const rooms: { at: number; room: number }[] = [];
+      // Ten seconds of writes landing back to back, 100 ms each, plus whatever room was left.
+      const end = clock.now + 10_000;
+      while (clock.now < end) {
+        const room = t.roomBeforeWrite();
+        if (room > 0) rooms.push({ at: clock.now, room });
+        clock.now += room + 100;
+        t.landed(100);
+      }
+      expect(rooms.length).toBeGreaterThanOrEqual(8);
+      expect(rooms.length).toBeLessThanOrEqual(10);
+      for (const { room } of rooms) {
+        expect(room).toBeGreaterThanOrEqual(50);
+        expect(room).toBeLessThan(150);
+      }
+      for (let i = 1; i < rooms.length; i++) expect(rooms[i].at - rooms[i - 1].at).toBeGreaterThanOrEqual(1000);
+      // The first came a second after the move, not before.
+      expect(rooms[0].at - (end - 10_000)).toBeGreaterThanOrEqual(1000);
+    },
+  );
 
   it('a store that keeps moving under the writer means it is losing: no room then', () => {
     const { clock, turns: t } = turns();

@@ -19,14 +19,22 @@ const JSON_BODY = { 'content-type': 'application/json' };
 
 /** Stores the change set as one commit; throws ChangeRefused when the service refuses it. */
 export async function commitChanges(client: ApiClient, change: ChangeRequest): Promise<Committed> {
-  const response = await client.request(`${API}/changes`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(change) });
+  const response = await client.request(`${API}/changes`, {
+    method: 'POST',
+    headers: JSON_BODY,
+    body: JSON.stringify(change),
+  });
   if (response.status === 201) return JSON.parse(response.text) as Committed;
   throw refusal(response);
 }
 
 /** What the change set would do to the fleet, nothing stored. */
 export async function previewChanges(client: ApiClient, change: ChangeRequest): Promise<Preview> {
-  const response = await client.request(`${API}/changes/preview`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(change) });
+  const response = await client.request(`${API}/changes/preview`, {
+    method: 'POST',
+    headers: JSON_BODY,
+    body: JSON.stringify(change),
+  });
   if (response.ok) return JSON.parse(response.text) as Preview;
   throw refusal(response);
 }
@@ -34,7 +42,10 @@ export async function previewChanges(client: ApiClient, change: ChangeRequest): 
 export type HistoryAnswer = { kind: 'revisions'; revisions: RevisionEntry[] } | { kind: 'not-kept'; message: string };
 
 /** The revisions the service judged, newest first; of one cluster's answers with `cluster`. */
-export async function fetchRevisions(client: ApiClient, options: { cluster?: string; limit?: number } = {}): Promise<HistoryAnswer> {
+export async function fetchRevisions(
+  client: ApiClient,
+  options: { cluster?: string; limit?: number } = {},
+): Promise<HistoryAnswer> {
   const query = new URLSearchParams();
   if (options.cluster !== undefined) query.set('cluster', options.cluster);
   if (options.limit !== undefined) query.set('limit', String(options.limit));
@@ -53,7 +64,12 @@ function refusal(response: ApiResponse): ChangeRefused {
     const body = JSON.parse(response.text) as { error?: unknown; message?: unknown; details?: unknown };
     if (typeof body.message === 'string') {
       const details = Array.isArray(body.details) ? (body.details as ErrorDetail[]) : [];
-      return new ChangeRefused(response.status, typeof body.error === 'string' ? body.error : undefined, body.message, details);
+      return new ChangeRefused(
+        response.status,
+        typeof body.error === 'string' ? body.error : undefined,
+        body.message,
+        details,
+      );
     }
   } catch {
     // Not the service's JSON error body (a proxy's page): the status says enough.

@@ -55,11 +55,24 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     const token = options.token === undefined ? this.#tokens.token() : options.token;
     if (token) headers.authorization = `Bearer ${token}`;
-    const response = await fetch(path, { method: options.method ?? 'GET', body: options.body, headers, signal: options.signal, credentials: 'omit', redirect: 'error' });
+    const response = await fetch(path, {
+      method: options.method ?? 'GET',
+      body: options.body,
+      headers,
+      signal: options.signal,
+      credentials: 'omit',
+      redirect: 'error',
+    });
     const bytes = new Uint8Array(await response.arrayBuffer());
     const refused = tokenRefused(response.status, response.headers.get('www-authenticate'));
     if (refused && options.token === undefined && token) this.#onUnauthorized?.();
-    return { status: response.status, ok: response.ok, headers: response.headers, bytes, text: new TextDecoder().decode(bytes) };
+    return {
+      status: response.status,
+      ok: response.ok,
+      headers: response.headers,
+      bytes,
+      text: new TextDecoder().decode(bytes),
+    };
   }
 
   /** The parsed JSON of a 2xx answer; any other status becomes an ApiError. */
@@ -82,7 +95,8 @@ export function tokenRefused(status: number, challenge: string | null): boolean 
 export function errorOf(response: ApiResponse): ApiError {
   try {
     const body = JSON.parse(response.text) as { error?: unknown; message?: unknown };
-    if (typeof body.message === 'string') return new ApiError(response.status, typeof body.error === 'string' ? body.error : undefined, body.message);
+    if (typeof body.message === 'string')
+      return new ApiError(response.status, typeof body.error === 'string' ? body.error : undefined, body.message);
   } catch {
     // Not the service's JSON error body (a proxy's page): the status says enough.
   }

@@ -1,7 +1,16 @@
 // Typed calls of the public API, one function per question the UI asks. Committing a change
 // set, its preview and the history of revisions are in ./changes.ts.
 import { ApiError, type ApiClient, errorOf } from './client.ts';
-import type { ClusterListing, ClusterSummary, Collection, Endpoint, FleetView, ReadyBody, RecordsByCollection, Whoami } from './types.ts';
+import type {
+  ClusterListing,
+  ClusterSummary,
+  Collection,
+  Endpoint,
+  FleetView,
+  ReadyBody,
+  RecordsByCollection,
+  Whoami,
+} from './types.ts';
 
 export const API = '/api/v2/gitops';
 
@@ -17,7 +26,8 @@ export async function fetchReady(client: ApiClient): Promise<ReadyBody> {
   return JSON.parse(response.text) as ReadyBody;
 }
 
-export type WhoamiAnswer = { kind: 'known'; whoami: Whoami } | { kind: 'unknown' } | { kind: 'refused'; error: ApiError };
+export type WhoamiAnswer =
+  { kind: 'known'; whoami: Whoami } | { kind: 'unknown' } | { kind: 'refused'; error: ApiError };
 
 /** Who the token belongs to; `unknown` when this service does not answer the question (404). */
 export async function fetchWhoami(client: ApiClient, token?: string): Promise<WhoamiAnswer> {
@@ -70,8 +80,16 @@ export interface ClusterAnswer {
 }
 
 /** One of a cluster's three answers, as the cluster gets it (not counted as its poll). */
-export async function fetchClusterAnswer(client: ApiClient, dns: string, endpoint: Endpoint, signal?: AbortSignal): Promise<ClusterAnswer> {
-  const response = await client.request(`${API}/clusters/${encodeURIComponent(dns)}/${endpoint}`, { headers: NOT_A_POLL, signal });
+export async function fetchClusterAnswer(
+  client: ApiClient,
+  dns: string,
+  endpoint: Endpoint,
+  signal?: AbortSignal,
+): Promise<ClusterAnswer> {
+  const response = await client.request(`${API}/clusters/${encodeURIComponent(dns)}/${endpoint}`, {
+    headers: NOT_A_POLL,
+    signal,
+  });
   return {
     endpoint,
     status: response.status,
@@ -88,10 +106,21 @@ export type RecordAnswer<C extends Collection> =
   | { kind: 'missing'; message: string };
 
 /** One record from REST, or `read-only` when the service does not serve REST (API_MODE=read-only). */
-export async function fetchRecord<C extends Collection>(client: ApiClient, collection: C, id: string, crud: boolean): Promise<RecordAnswer<C>> {
+export async function fetchRecord<C extends Collection>(
+  client: ApiClient,
+  collection: C,
+  id: string,
+  crud: boolean,
+): Promise<RecordAnswer<C>> {
   if (!crud) return { kind: 'read-only', message: 'records are served in crud mode (API_MODE=crud)' };
   const response = await client.request(`/${collection}/${encodeURIComponent(id)}`);
-  if (response.ok) return { kind: 'record', record: JSON.parse(response.text) as RecordsByCollection[C], etag: response.headers.get('etag'), text: response.text };
+  if (response.ok)
+    return {
+      kind: 'record',
+      record: JSON.parse(response.text) as RecordsByCollection[C],
+      etag: response.headers.get('etag'),
+      text: response.text,
+    };
   if (response.status === 404) return { kind: 'missing', message: errorOf(response).message };
   throw errorOf(response);
 }
@@ -100,12 +129,19 @@ export async function fetchRecord<C extends Collection>(client: ApiClient, colle
 const PAGE = 10_000;
 
 /** Every record of a collection (crud mode), the pages after the first fetched side by side. */
-export async function fetchAllRecords<C extends Collection>(client: ApiClient, collection: C, signal?: AbortSignal): Promise<RecordsByCollection[C][]> {
+export async function fetchAllRecords<C extends Collection>(
+  client: ApiClient,
+  collection: C,
+  signal?: AbortSignal,
+): Promise<RecordsByCollection[C][]> {
   const first = await client.json<RecordsByCollection[C][]>(`/${collection}?limit=${PAGE}`, { signal });
   const total = Number(first.response.headers.get('x-total-count') ?? first.data.length);
   if (total <= first.data.length) return first.data;
   const pages = await inParallel(Math.ceil(total / PAGE) - 1, PARALLEL, async (i) => {
-    const { data } = await client.json<RecordsByCollection[C][]>(`/${collection}?limit=${PAGE}&offset=${(i + 1) * PAGE}`, { signal });
+    const { data } = await client.json<RecordsByCollection[C][]>(
+      `/${collection}?limit=${PAGE}&offset=${(i + 1) * PAGE}`,
+      { signal },
+    );
     return data;
   });
   return [first.data, ...pages].flat();

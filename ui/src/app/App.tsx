@@ -77,7 +77,10 @@ export function App() {
   // for whether the person may edit.
   useEffect(() => {
     if (!signedIn || whoami) return;
-    fetchWhoami(client).then((answer) => answer.kind === 'known' && setWhoami(answer.whoami), () => undefined);
+    fetchWhoami(client).then(
+      (answer) => answer.kind === 'known' && setWhoami(answer.whoami),
+      () => undefined,
+    );
   }, [signedIn]);
 
   // On a move to another view, focus goes to its heading, as on a new page: a screen reader
@@ -94,7 +97,10 @@ export function App() {
   }, [location.path, signedIn]);
 
   const canEdit = crud && signedIn && (whoami?.roles ?? []).includes('write');
-  const editing = useMemo(() => ({ canEdit, dataVersion, reload: () => setDataVersion((v) => v + 1) }), [canEdit, dataVersion]);
+  const editing = useMemo(
+    () => ({ canEdit, dataVersion, reload: () => setDataVersion((v) => v + 1) }),
+    [canEdit, dataVersion],
+  );
 
   if (callback && !signedIn) {
     if (settings.state !== 'done') return <Layout current={undefined}>{null}</Layout>;
@@ -125,7 +131,12 @@ export function App() {
     return (
       <Layout current={undefined} banner={<StaleBanner ready={ready} />}>
         {settings.state === 'loading' ? null : (
-          <SignInPage client={client} oidc={oidc} notice={notice} onSignedIn={(token, who) => signedInWith(token, 'pasted', who)} />
+          <SignInPage
+            client={client}
+            oidc={oidc}
+            notice={notice}
+            onSignedIn={(token, who) => signedInWith(token, 'pasted', who)}
+          />
         )}
       </Layout>
     );

@@ -25,24 +25,31 @@ export function route(location: Location, client: ApiClient): Routed {
   const parts = location.path.split('/').filter((part) => part !== '');
   const [first, second] = parts;
   // The issuer's way back after a sign-in: once signed in, the fleet.
-  if (parts.length === 0 || (parts.length === 1 && first === CALLBACK_PATH)) return { nav: BASE, view: <FleetPage client={client} location={location} /> };
+  if (parts.length === 0 || (parts.length === 1 && first === CALLBACK_PATH))
+    return { nav: BASE, view: <FleetPage client={client} location={location} /> };
   if (first === 'clusters' && parts.length === 2) {
-    const id = decodePart(second!);
+    const id = decodePart(second);
     if (id !== undefined) return { nav: BASE, view: <ClusterPage key={id} client={client} id={id} /> };
   }
   if (parts.length === 1 && first === 'catalog') return { nav: href('catalog'), view: <CatalogPage client={client} /> };
-  if (parts.length === 1 && first === 'namespaces') return { nav: href('namespaces'), view: <DefinitionPage key="namespaces" client={client} kind={NAMESPACES} /> };
-  if (parts.length === 1 && first === 'rolebindings') return { nav: href('rolebindings'), view: <DefinitionPage key="rolebindings" client={client} kind={ROLE_BINDINGS} /> };
+  if (parts.length === 1 && first === 'namespaces')
+    return { nav: href('namespaces'), view: <DefinitionPage key="namespaces" client={client} kind={NAMESPACES} /> };
+  if (parts.length === 1 && first === 'rolebindings')
+    return {
+      nav: href('rolebindings'),
+      view: <DefinitionPage key="rolebindings" client={client} kind={ROLE_BINDINGS} />,
+    };
   if (parts.length === 1 && first === 'rollouts') {
     return { nav: href('rollouts'), view: <RolloutsPage client={client} /> };
   }
   if (first === 'rollouts' && parts.length === 2) {
-    const id = decodePart(second!);
+    const id = decodePart(second);
     if (id !== undefined) {
       return { nav: href('rollouts'), view: <RolloutPage key={id} client={client} id={id} location={location} /> };
     }
   }
-  if (parts.length === 1 && first === 'revisions') return { nav: href('revisions'), view: <RevisionsPage client={client} /> };
+  if (parts.length === 1 && first === 'revisions')
+    return { nav: href('revisions'), view: <RevisionsPage client={client} /> };
   if (parts.length === 1 && first === 'changes') return { nav: href('changes'), view: <ChangesPage client={client} /> };
   return { nav: undefined, view: <NotFoundPage path={location.path} /> };
 }

@@ -47,15 +47,21 @@ export function SignInPage({ client, oidc, notice, onSignedIn }: SignInPageProps
         <>
           <div class="sign-in">
             <p id="oidc-help">
-              Sign in with your account at <code>{new URL(oidc.issuer).host}</code>. The page keeps the token it gets in this tab only (session storage) and
-              sends it to this service alone.
+              Sign in with your account at <code>{new URL(oidc.issuer).host}</code>. The page keeps the token it gets in
+              this tab only (session storage) and sends it to this service alone.
             </p>
             {error && (
               <p class="field-error" role="alert">
                 {error}
               </p>
             )}
-            <button type="button" class="primary" disabled={busy} aria-describedby="oidc-help" onClick={() => void signInAtIssuer()}>
+            <button
+              type="button"
+              class="primary"
+              disabled={busy}
+              aria-describedby="oidc-help"
+              onClick={() => void signInAtIssuer()}
+            >
               Sign in
             </button>
           </div>
@@ -71,7 +77,15 @@ export function SignInPage({ client, oidc, notice, onSignedIn }: SignInPageProps
   );
 }
 
-function TokenForm({ client, onSignedIn, submitLabel }: { client: ApiClient; onSignedIn: SignInPageProps['onSignedIn']; submitLabel: string }) {
+function TokenForm({
+  client,
+  onSignedIn,
+  submitLabel,
+}: {
+  client: ApiClient;
+  onSignedIn: SignInPageProps['onSignedIn'];
+  submitLabel: string;
+}) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -89,8 +103,8 @@ function TokenForm({ client, onSignedIn, submitLabel }: { client: ApiClient; onS
   return (
     <form class="sign-in" onSubmit={(event) => void submit(event)} aria-describedby="sign-in-help">
       <p id="sign-in-help">
-        Paste a token that reads the fleet: the service's read or write token, or a person's token. It is kept in this tab only (session storage) and sent to this
-        service alone.
+        Paste a token that reads the fleet: the service's read or write token, or a person's token. It is kept in this
+        tab only (session storage) and sent to this service alone.
       </p>
       <label for="token">Token</label>
       <input

@@ -45,25 +45,39 @@ export class SignInError extends Error {
 
 export async function discover(settings: OidcSettings, fetchFn: Fetch): Promise<IssuerEndpoints> {
   const url = `${settings.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-  let document: { issuer?: unknown; authorization_endpoint?: unknown; token_endpoint?: unknown; code_challenge_methods_supported?: unknown };
+  let document: {
+    issuer?: unknown;
+    authorization_endpoint?: unknown;
+    token_endpoint?: unknown;
+    code_challenge_methods_supported?: unknown;
+  };
   try {
-    const response = await fetchFn(url, { credentials: 'omit', redirect: 'error', headers: { accept: 'application/json' } });
+    const response = await fetchFn(url, {
+      credentials: 'omit',
+      redirect: 'error',
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) throw new SignInError(`the issuer's discovery document (${url}) answered ${response.status}`);
     document = (await response.json()) as typeof document;
   } catch (error) {
     if (error instanceof SignInError) throw error;
     throw new SignInError(`the issuer's discovery document (${url}) could not be read: ${(error as Error).message}`);
   }
-  if (document.issuer !== settings.issuer) throw new SignInError(`the discovery document names the issuer ${JSON.stringify(document.issuer)}, not ${settings.issuer}`);
+  if (document.issuer !== settings.issuer)
+    throw new SignInError(
+      `the discovery document names the issuer ${JSON.stringify(document.issuer)}, not ${settings.issuer}`,
+    );
   const authorization = endpoint(document.authorization_endpoint, 'authorization_endpoint');
   const token = endpoint(document.token_endpoint, 'token_endpoint');
   if (new URL(token).origin !== new URL(settings.issuer).origin) {
     throw new SignInError(
-      `the issuer's token endpoint ${token} is not on the issuer's origin (${new URL(settings.issuer).origin}); the page may connect to the issuer's origin only`,
+      `the issuer's token endpoint ${token} is not on the issuer's origin (${new URL(settings.issuer).origin}); the ` +
+        `page may connect to the issuer's origin only`,
     );
   }
   const methods = document.code_challenge_methods_supported;
-  if (Array.isArray(methods) && !methods.includes('S256')) throw new SignInError('the issuer does not offer PKCE with S256 (code_challenge_methods_supported)');
+  if (Array.isArray(methods) && !methods.includes('S256'))
+    throw new SignInError('the issuer does not offer PKCE with S256 (code_challenge_methods_supported)');
   return { authorization, token };
 }
 
@@ -75,7 +89,8 @@ function endpoint(value: unknown, name: string): string {
   } catch {
     throw new SignInError(`the discovery document has no valid ${name}`);
   }
-  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(url.hostname);
+  const loopback =
+    url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(url.hostname);
   if (typeof value !== 'string' || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
     throw new SignInError(`the discovery document's ${name} is not an https:// URL (${url.href})`);
   }
@@ -99,8 +114,24 @@ export interface PrepareInput {
   now: number;
 }
 
-export async function prepare({ settings, endpoints, redirectUri, returnTo, random, challenge, now }: PrepareInput): Promise<PreparedSignIn> {
-  const pending: PendingSignIn = { state: random(), verifier: random(), nonce: random(), redirectUri, tokenEndpoint: endpoints.token, returnTo, startedAt: now };
+export async function prepare({
+  settings,
+  endpoints,
+  redirectUri,
+  returnTo,
+  random,
+  challenge,
+  now,
+}: PrepareInput): Promise<PreparedSignIn> {
+  const pending: PendingSignIn = {
+    state: random(),
+    verifier: random(),
+    nonce: random(),
+    redirectUri,
+    tokenEndpoint: endpoints.token,
+    returnTo,
+    startedAt: now,
+  };
   const url = new URL(endpoints.authorization);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', settings.client_id);
@@ -114,23 +145,39 @@ export async function prepare({ settings, endpoints, redirectUri, returnTo, rand
 }
 
 /** The code the issuer sent back, when the answer belongs to the sign-in this tab started. */
-export function readCallback(query: URLSearchParams, pending: PendingSignIn | undefined, now: number): { ok: true; code: string } | { ok: false; message: string } {
+export function readCallback(
+  query: URLSearchParams,
+  pending: PendingSignIn | undefined,
+  now: number,
+): { ok: true; code: string } | { ok: false; message: string } {
   const error = query.get('error');
   if (error) {
     const description = query.get('error_description');
     return { ok: false, message: `the issuer did not sign you in: ${error}${description ? ` (${description})` : ''}` };
   }
   if (!pending || now - pending.startedAt > PENDING_LIFETIME_MS) {
-    return { ok: false, message: 'this tab started no sign-in that is still waiting (or it was finished already); press Sign in again' };
+    return {
+      ok: false,
+      message: 'this tab started no sign-in that is still waiting (or it was finished already); press Sign in again',
+    };
   }
-  if (query.get('state') !== pending.state) return { ok: false, message: 'the answer does not belong to the sign-in this tab started (its state differs); nothing was kept' };
+  if (query.get('state') !== pending.state)
+    return {
+      ok: false,
+      message: 'the answer does not belong to the sign-in this tab started (its state differs); nothing was kept',
+    };
   const code = query.get('code');
   if (!code) return { ok: false, message: 'the issuer sent no code back' };
   return { ok: true, code };
 }
 
 /** The ID token for the code, its nonce and audience checked. */
-export async function exchange(settings: OidcSettings, pending: PendingSignIn, code: string, fetchFn: Fetch): Promise<string> {
+export async function exchange(
+  settings: OidcSettings,
+  pending: PendingSignIn,
+  code: string,
+  fetchFn: Fetch,
+): Promise<string> {
   const body = new URLSearchParams({
     grant_type: 'authorization_code',
     code,
@@ -154,14 +201,19 @@ export async function exchange(settings: OidcSettings, pending: PendingSignIn, c
     throw new SignInError(`the issuer's token endpoint could not be reached: ${(error as Error).message}`);
   }
   if (status !== 200 || typeof answer.id_token !== 'string') {
-    const why = typeof answer.error === 'string' ? `${answer.error}${typeof answer.error_description === 'string' ? `: ${answer.error_description}` : ''}` : `status ${status}`;
+    const why =
+      typeof answer.error === 'string'
+        ? `${answer.error}${typeof answer.error_description === 'string' ? `: ${answer.error_description}` : ''}`
+        : `status ${status}`;
     throw new SignInError(`the issuer gave no ID token for the code (${why})`);
   }
   const claims = tokenClaims(answer.id_token);
   if (!claims) throw new SignInError('the issuer sent an ID token that is not a JWT');
-  if (claims.nonce !== pending.nonce) throw new SignInError('the ID token was not made for this sign-in (its nonce differs); nothing was kept');
+  if (claims.nonce !== pending.nonce)
+    throw new SignInError('the ID token was not made for this sign-in (its nonce differs); nothing was kept');
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!audiences.includes(settings.client_id)) throw new SignInError(`the ID token was made for another client, not ${settings.client_id}`);
+  if (!audiences.includes(settings.client_id))
+    throw new SignInError(`the ID token was made for another client, not ${settings.client_id}`);
   return answer.id_token;
 }
 

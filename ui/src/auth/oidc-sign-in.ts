@@ -9,7 +9,10 @@ import { randomToken, s256Challenge } from './pkce.ts';
 
 const PENDING = 'gitops-config-api.oidc-pending';
 
-/** The path under /ui/ the issuer sends the person back to: register `<origin>/ui/signed-in` as the client's redirect URI. */
+/**
+ * The path under /ui/ the issuer sends the person back to: register `<origin>/ui/signed-in` as the client's redirect
+ * URI.
+ */
 export const CALLBACK_PATH = 'signed-in';
 
 export function redirectUri(): string {
@@ -19,7 +22,15 @@ export function redirectUri(): string {
 /** Sends the person to the issuer's login page; throws a SignInError saying why it cannot. */
 export async function beginSignIn(settings: OidcSettings, returnTo: string): Promise<void> {
   const endpoints = await discover(settings, (url, init) => fetch(url, init));
-  const { url, pending } = await prepare({ settings, endpoints, redirectUri: redirectUri(), returnTo, random: () => randomToken(), challenge: s256Challenge, now: Date.now() });
+  const { url, pending } = await prepare({
+    settings,
+    endpoints,
+    redirectUri: redirectUri(),
+    returnTo,
+    random: () => randomToken(),
+    challenge: s256Challenge,
+    now: Date.now(),
+  });
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
   window.location.assign(url);
 }
@@ -35,7 +46,10 @@ export async function finishSignIn(settings: OidcSettings, query: URLSearchParam
     const idToken = await exchange(settings, pending!, callback.code, (url, init) => fetch(url, init));
     return { ok: true, idToken, returnTo: pending!.returnTo };
   } catch (error) {
-    return { ok: false, message: error instanceof SignInError ? error.message : `signing in failed: ${(error as Error).message}` };
+    return {
+      ok: false,
+      message: error instanceof SignInError ? error.message : `signing in failed: ${(error as Error).message}`,
+    };
   }
 }
 

@@ -36,12 +36,17 @@ export async function checkToken(client: ApiClient, pasted: string): Promise<Tok
     if (probe.ok) return { ok: true, whoami: undefined };
     return refusal(probe.status, errorOf(probe).message);
   } catch (error) {
-    return { ok: false, reason: 'unreachable', message: `the service could not be reached: ${(error as Error).message}` };
+    return {
+      ok: false,
+      reason: 'unreachable',
+      message: `the service could not be reached: ${(error as Error).message}`,
+    };
   }
 }
 
 function refusal(status: number, message: string): TokenCheck {
-  if (status === 401) return { ok: false, reason: 'refused', message: `the service refused the token (401): ${message}` };
+  if (status === 401)
+    return { ok: false, reason: 'refused', message: `the service refused the token (401): ${message}` };
   if (status === 403) return { ok: false, reason: 'cluster', message: CLUSTER_TOKEN_REFUSAL };
   return { ok: false, reason: 'unreachable', message: `the service answered ${status}: ${message}` };
 }

@@ -24,7 +24,9 @@ export function loadFleetDirectory(client: ApiClient, options: { fresh?: boolean
   return cached('fleet-directory', options.fresh ? 0 : MAX_AGE_MS, async () => {
     const settings = await serviceSettings(client);
     const [fleet, listing] = await Promise.all([
-      settings.fleet_view ? fetchFleetView(client) : Promise.resolve<FleetAnswer>({ kind: 'off', message: 'the fleet view is off in this service (METRICS=off)' }),
+      settings.fleet_view
+        ? fetchFleetView(client)
+        : Promise.resolve<FleetAnswer>({ kind: 'off', message: 'the fleet view is off in this service (METRICS=off)' }),
       fetchClusterListing(client),
     ]);
     return directoryOf(fleet, listing);
@@ -32,6 +34,7 @@ export function loadFleetDirectory(client: ApiClient, options: { fresh?: boolean
 }
 
 function directoryOf(fleet: FleetAnswer, listing: Parameters<typeof buildRows>[0]): FleetDirectory {
-  if (fleet.kind === 'off') return { rows: buildRows(listing, undefined), statesUnavailable: fleet.message, revision: undefined };
+  if (fleet.kind === 'off')
+    return { rows: buildRows(listing, undefined), statesUnavailable: fleet.message, revision: undefined };
   return { rows: buildRows(listing, fleet.view.clusters), statesUnavailable: undefined, revision: fleet.view.revision };
 }

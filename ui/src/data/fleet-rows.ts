@@ -29,7 +29,10 @@ export interface RowFilter {
 }
 
 /** Joins the listing and the fleet view by id, in id order; either may be missing. */
-export function buildRows(listing: readonly ClusterSummary[] | undefined, fleet: readonly FleetCluster[] | undefined): FleetRows {
+export function buildRows(
+  listing: readonly ClusterSummary[] | undefined,
+  fleet: readonly FleetCluster[] | undefined,
+): FleetRows {
   const byId = new Map<string, { summary?: ClusterSummary; fleet?: FleetCluster }>();
   for (const summary of listing ?? []) byId.set(summary.id, { summary });
   for (const cluster of fleet ?? []) {
@@ -78,7 +81,7 @@ export function filterRows(rows: FleetRows, filter: RowFilter): Int32Array {
   for (let i = 0; i < rows.count; i++) {
     if (environment && rows.environment[i] !== environment) continue;
     if (state && rows.state[i] !== state) continue;
-    if (query && !rows.searchText[i]!.includes(query)) continue;
+    if (query && !rows.searchText[i].includes(query)) continue;
     kept[n++] = i;
   }
   return kept.subarray(0, n);

@@ -100,7 +100,7 @@ export function filterRolloutRows(rows: RolloutRows, filter: RolloutFilter): Int
   for (let i = 0; i < rows.count; i++) {
     if (step && rows.step[i] !== step) continue;
     if (state && rows.state[i] !== state) continue;
-    if (query && !rows.searchText[i]!.includes(query)) continue;
+    if (query && !rows.searchText[i].includes(query)) continue;
     kept[n++] = i;
   }
   return kept.subarray(0, n);

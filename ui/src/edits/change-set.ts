@@ -49,7 +49,13 @@ export class ChangeSet {
    * An edit that leaves the record as it was removes it from the set.
    */
   edit(collection: Collection, id: string, base: AnyRecord | null, etag: string | null, op: EditOp): ChangeSet {
-    const pending = this.find(collection, id) ?? { collection, id, base: base === null ? null : clone(base), etag, ops: [] };
+    const pending = this.find(collection, id) ?? {
+      collection,
+      id,
+      base: base === null ? null : clone(base),
+      etag,
+      ops: [],
+    };
     let ops: EditOp[];
     if (op.kind === 'delete' && pending.base === null) {
       // Deleting a record this set creates: as if it had never been.
@@ -71,7 +77,12 @@ export class ChangeSet {
    * The set with a record's edits applied again to its newer version (another change reached
    * it meanwhile). Returns the edits that no longer apply, which are dropped.
    */
-  rebase(collection: Collection, id: string, current: AnyRecord | null, etag: string | null): { set: ChangeSet; skipped: EditOp[] } {
+  rebase(
+    collection: Collection,
+    id: string,
+    current: AnyRecord | null,
+    etag: string | null,
+  ): { set: ChangeSet; skipped: EditOp[] } {
     const pending = this.find(collection, id);
     if (!pending) return { set: this, skipped: [] };
     if (current === null) {
@@ -116,5 +127,11 @@ function writeOf(pending: PendingRecord): ChangeWrite {
   if (pending.base === null) return { op: 'create', collection, id, record: after! };
   const ifMatch = pending.etag === null ? {} : { if_match: pending.etag };
   if (after === null) return { op: 'delete', collection, id, ...ifMatch };
-  return { op: 'patch', collection, id, patch: mergePatch(pending.base as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>), ...ifMatch };
+  return {
+    op: 'patch',
+    collection,
+    id,
+    patch: mergePatch(pending.base, after),
+    ...ifMatch,
+  };
 }

@@ -23,14 +23,30 @@ export async function findConflicts(client: ApiClient, set: ChangeSet): Promise<
     .filter((pending) => pending.base !== null)
     .map(async (pending): Promise<Conflict | undefined> => {
       const answer = await fetchRecord(client, pending.collection, pending.id, true);
-      if (answer.kind === 'missing') return { collection: pending.collection, id: pending.id, current: null, etag: null, differences: [{ field: '(record)', before: pending.base }] };
+      if (answer.kind === 'missing')
+        return {
+          collection: pending.collection,
+          id: pending.id,
+          current: null,
+          etag: null,
+          differences: [{ field: '(record)', before: pending.base }],
+        };
       if (answer.kind !== 'record' || answer.etag === pending.etag) return undefined;
-      return { collection: pending.collection, id: pending.id, current: answer.record, etag: answer.etag, differences: diffRecords(pending.base, answer.record) };
+      return {
+        collection: pending.collection,
+        id: pending.id,
+        current: answer.record,
+        etag: answer.etag,
+        differences: diffRecords(pending.base, answer.record),
+      };
     });
   return (await Promise.all(checks)).filter((conflict): conflict is Conflict => conflict !== undefined);
 }
 
-/** The set with each conflicting record's edits applied again to its current version; the edits that no longer apply, in words. */
+/**
+ * The set with each conflicting record's edits applied again to its current version; the edits that no longer apply, in
+ * words.
+ */
 export function rebaseAll(set: ChangeSet, conflicts: readonly Conflict[]): { set: ChangeSet; dropped: string[] } {
   const dropped: string[] = [];
   let next = set;

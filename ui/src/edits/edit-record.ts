@@ -14,10 +14,16 @@ export interface KnownRecord {
 }
 
 /** Puts the edits (in order) into the change set. */
-export async function editRecord(client: ApiClient, collection: Collection, id: string, ops: EditOp[], known?: KnownRecord): Promise<void> {
+export async function editRecord(
+  client: ApiClient,
+  collection: Collection,
+  id: string,
+  ops: EditOp[],
+  known?: KnownRecord,
+): Promise<void> {
   if (ops.length === 0) return;
   let base = baseInSet(collection, id);
-  if (base === undefined && ops[0]!.kind !== 'create') {
+  if (base === undefined && ops[0].kind !== 'create') {
     if (!known) {
       const answer = await fetchRecord(client, collection, id, true);
       if (answer.kind !== 'record') throw new Error(`${collection}/${id} cannot be edited: ${answer.message}`);

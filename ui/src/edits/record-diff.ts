@@ -32,7 +32,9 @@ export function diffRecords(before: unknown, after: unknown, at = ''): FieldDiff
       if (!old.has(id)) return [{ field, after: now.get(id) }];
       return diffRecords(old.get(id), now.get(id), field);
     });
-    return differences.length > 0 ? differences : [{ field: `${at} (order)`, before: before.map((i) => i.id), after: after.map((i) => i.id) }];
+    return differences.length > 0
+      ? differences
+      : [{ field: `${at} (order)`, before: before.map((i) => i.id), after: after.map((i) => i.id) }];
   }
   return [{ field: at || '(record)', before, after }];
 }

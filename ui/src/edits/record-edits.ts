@@ -102,7 +102,7 @@ function applyOne(record: Json, op: EditOp): boolean {
     }
     case 'patch': {
       // Component ids (`constructor`) and Helm value paths (`__proto__`) are own keys only.
-      const patches = ((record.patches as Json | undefined) ?? (record.patches = {})) as Json;
+      const patches = (record.patches as Json | undefined) ?? (record.patches = {});
       const values = ownValue(patches, op.component) as Json | undefined;
       if (op.value === null) {
         if (values) {
@@ -130,14 +130,15 @@ function applyOne(record: Json, op: EditOp): boolean {
       return true;
     case 'entry': {
       // A label or annotation a person typed: `__proto__` is a key like any other.
-      const map = ((record[op.field] as Json | undefined) ?? (record[op.field] = {})) as Json;
+      const map = (record[op.field] as Json | undefined) ?? (record[op.field] = {});
       if (op.value === null) delete map[op.key];
       else setOwn(map, op.key, op.value);
       return true;
     }
     case 'subject': {
-      const list = ((record.subjects as Subject[] | undefined) ?? (record.subjects = [])) as Subject[];
-      const same = (s: Subject) => s.kind === op.subject.kind && s.name === op.subject.name && s.apiGroup === op.subject.apiGroup;
+      const list = (record.subjects as Subject[] | undefined) ?? (record.subjects = []);
+      const same = (s: Subject) =>
+        s.kind === op.subject.kind && s.name === op.subject.name && s.apiGroup === op.subject.apiGroup;
       const at = list.findIndex(same);
       if (op.present && at === -1) list.push({ ...op.subject });
       if (!op.present && at !== -1) list.splice(at, 1);
@@ -149,7 +150,7 @@ function applyOne(record: Json, op: EditOp): boolean {
 }
 
 function components(record: Json): { id: string; [field: string]: unknown }[] {
-  return ((record.platform_components as { id: string }[] | undefined) ?? (record.platform_components = [])) as { id: string; [field: string]: unknown }[];
+  return (record.platform_components as { id: string }[] | undefined) ?? (record.platform_components = []);
 }
 
 /** An edit in words, for the list of pending changes. */
@@ -157,17 +158,23 @@ export function describeEdit(op: EditOp): string {
   switch (op.kind) {
     case 'component':
       if (op.field === 'enabled') return `${op.value ? 'enable' : 'disable'} component ${op.component}`;
-      return op.value === null || op.value === '' ? `${op.component}: no ${op.field} override` : `${op.component}: ${op.field} ${String(op.value)}`;
+      return op.value === null || op.value === ''
+        ? `${op.component}: no ${op.field} override`
+        : `${op.component}: ${op.field} ${String(op.value)}`;
     case 'component-ref':
       return `${op.present ? 'add' : 'remove'} component ${op.component}`;
     case 'patch':
-      return op.value === null ? `${op.component}: remove patch ${op.key}` : `${op.component}: patch ${op.key} = ${op.value}`;
+      return op.value === null
+        ? `${op.component}: remove patch ${op.key}`
+        : `${op.component}: patch ${op.key} = ${op.value}`;
     case 'ref':
       return `${op.present ? 'add' : 'remove'} ${op.list === 'namespaces' ? 'namespace' : 'role binding'} ${op.ref}`;
     case 'field':
-      return op.value === null ? `${op.field}: default` : `${op.field} = ${Array.isArray(op.value) ? op.value.join(', ') : typeof op.value === 'string' ? op.value : JSON.stringify(op.value)}`;
+      return op.value === null ? `${op.field}: default` : `${op.field} = ${fieldValueText(op.value)}`;
     case 'entry':
-      return op.value === null ? `remove ${singular(op.field)} ${op.key}` : `${singular(op.field)} ${op.key} = ${op.value}`;
+      return op.value === null
+        ? `remove ${singular(op.field)} ${op.key}`
+        : `${singular(op.field)} ${op.key} = ${op.value}`;
     case 'subject':
       return `${op.present ? 'add' : 'remove'} subject ${op.subject.kind} ${op.subject.name}`;
     case 'create':
@@ -190,8 +197,18 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
-  const keysA = Object.keys(a as Json);
-  const keysB = Object.keys(b as Json);
-  return keysA.length === keysB.length && keysA.every((key) => Object.hasOwn(b as Json, key) && sameJson((a as Json)[key], (b as Json)[key]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  return (
+    keysA.length === keysB.length &&
+    keysA.every((key) => Object.hasOwn(b as Json, key) && sameJson((a as Json)[key], (b as Json)[key]))
+  );
+}
+
+/** A field's value as the list of edits shows it: a list joined, text as it is, anything else as JSON. */
+function fieldValueText(value: unknown): string {
+  if (Array.isArray(value)) return value.join(', ');
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

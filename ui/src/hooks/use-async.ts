@@ -11,7 +11,8 @@ export function useAsync<T>(load: () => Promise<T>, inputs: unknown[]): Async<T>
     setResult({ state: 'loading' });
     load().then(
       (value) => current && setResult({ state: 'done', value }),
-      (error: unknown) => current && setResult({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
+      (error: unknown) =>
+        current && setResult({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
       current = false;

@@ -56,7 +56,15 @@ export function useLocation(): Location {
  */
 export function interceptLinks(root: HTMLElement): () => void {
   const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const link = (event.target as Element | null)?.closest?.('a');
     if (!link || link.target || link.hasAttribute('download') || link.origin !== window.location.origin) return;
     if (!link.pathname.startsWith(BASE) || (link.hash && link.pathname === window.location.pathname)) return;

@@ -47,13 +47,15 @@ export class IssuerConnection {
   /** The issuer's keys; throws IssuerUnavailable while discovery has not worked. */
   async keys(): Promise<KeyLookup> {
     if (this.#keys) return this.#keys;
-    if (!this.#attempt && !this.#closed && performance.now() - this.#attemptedAt >= ON_DEMAND_PAUSE_MS) void this.#discover();
+    if (!this.#attempt && !this.#closed && performance.now() - this.#attemptedAt >= ON_DEMAND_PAUSE_MS)
+      void this.#discover();
     // An attempt under way (in the background or just started) is waited for: the answer
     // the issuer is giving right now decides.
     if (this.#attempt) await this.#attempt;
     if (this.#keys) return this.#keys;
     throw new IssuerUnavailable(
-      `the OIDC issuer ${this.#issuer} cannot be reached (${this.#failure}); person tokens are refused until it can be, service tokens keep working`,
+      `the OIDC issuer ${this.#issuer} cannot be reached (${this.#failure}); person tokens are refused until it can ` +
+        `be, service tokens keep working`,
     );
   }
 
@@ -68,13 +70,19 @@ export class IssuerConnection {
     const attempt = discoverIssuer(this.#issuer).then(
       (metadata) => {
         this.#keys = issuerKeys(metadata.jwksUri, { cooldownMs: this.#cooldownMs });
-        this.#log.info({ issuer: this.#issuer, jwks_uri: metadata.jwksUri.href }, 'OIDC issuer discovered: person tokens are accepted');
+        this.#log.info(
+          { issuer: this.#issuer, jwks_uri: metadata.jwksUri.href },
+          'OIDC issuer discovered: person tokens are accepted',
+        );
       },
       (error: unknown) => {
         this.#failure = (error as Error).message;
         if (this.#closed) return;
         const pause = this.#backoff.next()!;
-        this.#log.warn({ issuer: this.#issuer, why: this.#failure, retry_in_ms: pause }, 'OIDC issuer discovery failed: person tokens are refused until it works');
+        this.#log.warn(
+          { issuer: this.#issuer, why: this.#failure, retry_in_ms: pause },
+          'OIDC issuer discovery failed: person tokens are refused until it works',
+        );
         this.#timer = setTimeout(() => void this.#discover(), pause);
         this.#timer.unref();
       },

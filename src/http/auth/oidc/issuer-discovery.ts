@@ -23,7 +23,11 @@ export async function discoverIssuer(issuer: string, timeoutMs = DISCOVERY_TIMEO
   let response: Response;
   try {
     // A redirect is not followed: the document is expected where the issuer's URL says.
-    response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    response = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json' },
+    });
   } catch (error) {
     throw new Error(`${url} cannot be reached: ${fetchFailure(error)}`);
   }
@@ -34,7 +38,10 @@ export async function discoverIssuer(issuer: string, timeoutMs = DISCOVERY_TIMEO
   const document = await issuerDocumentJson(response, url);
   const { issuer: named, jwks_uri: jwksUri } = (document ?? {}) as { issuer?: unknown; jwks_uri?: unknown };
   if (named !== issuer) {
-    throw new Error(`${url} names the issuer ${JSON.stringify(named)}, not ${JSON.stringify(issuer)} (OIDC_ISSUER_URL must be exactly the issuer's URL)`);
+    throw new Error(
+      `${url} names the issuer ${JSON.stringify(named)}, not ${JSON.stringify(issuer)} (OIDC_ISSUER_URL must be ` +
+        `exactly the issuer's URL)`,
+    );
   }
   let keys: URL;
   try {
@@ -42,7 +49,8 @@ export async function discoverIssuer(issuer: string, timeoutMs = DISCOVERY_TIMEO
   } catch {
     throw new Error(`${url} has no valid jwks_uri`);
   }
-  if (typeof jwksUri !== 'string' || !fetchableIssuerUrl(keys)) throw new Error(`${url} names a jwks_uri that is not https:// (${keys.href})`);
+  if (typeof jwksUri !== 'string' || !fetchableIssuerUrl(keys))
+    throw new Error(`${url} names a jwks_uri that is not https:// (${keys.href})`);
   return { issuer, jwksUri: keys };
 }
 

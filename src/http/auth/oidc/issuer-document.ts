@@ -15,7 +15,10 @@ export async function issuerDocumentBytes(
   limit = ISSUER_DOCUMENT_MAX_BYTES,
 ): Promise<Uint8Array> {
   const tooLarge = () =>
-    new Error(`${url} answered a document larger than ${limit} bytes (1 MiB), the limit for an issuer's document; the rest was not read`);
+    new Error(
+      `${url} answered a document larger than ${limit} bytes (1 MiB), the limit for an issuer's document; the rest ` +
+        `was not read`,
+    );
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await response.body?.cancel();

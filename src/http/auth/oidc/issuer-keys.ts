@@ -26,7 +26,12 @@ const FETCH_TIMEOUT_MS = 5000;
 export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
 /** Errors that say the token names no usable key: the token's fault, not the issuer's. */
-const TOKEN_KEY_ERRORS = [errors.JWKSNoMatchingKey, errors.JWKSMultipleMatchingKeys, errors.JOSEAlgNotAllowed, errors.JOSENotSupported];
+const TOKEN_KEY_ERRORS = [
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+];
 
 export function issuerKeys(jwksUri: URL, options: { cooldownMs: number }): KeyLookup {
   let failedAt = -Infinity;
@@ -35,7 +40,8 @@ export function issuerKeys(jwksUri: URL, options: { cooldownMs: number }): KeyLo
     cooldownDuration: options.cooldownMs,
     timeoutDuration: FETCH_TIMEOUT_MS,
     [customFetch]: async (url, init) => {
-      if (performance.now() - failedAt < FAILED_FETCH_PAUSE_MS) throw new Error(`${failure} (not asked again for a few seconds)`);
+      if (performance.now() - failedAt < FAILED_FETCH_PAUSE_MS)
+        throw new Error(`${failure} (not asked again for a few seconds)`);
       try {
         const response = await fetch(url, init);
         if (response.status !== 200) {

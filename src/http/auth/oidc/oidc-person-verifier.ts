@@ -13,10 +13,17 @@ import { personFromClaims } from './person-claims.ts';
 import { issuedAtProblem, tokenTypeProblem } from './token-checks.ts';
 
 export const PERSON_TOKEN_ALGORITHMS = [
-  'RS256', 'RS384', 'RS512',
-  'PS256', 'PS384', 'PS512',
-  'ES256', 'ES384', 'ES512',
-  'EdDSA', 'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
 ];
 
 /** Clocks of the issuer and the service may disagree this much (seconds). */
@@ -54,8 +61,14 @@ export class OidcPersonVerifier implements PersonVerifier {
       });
     } catch (error) {
       if (error instanceof IssuerUnavailable) {
-        this.#log.warn({ issuer: this.#settings.issuerUrl, why: error.message }, 'a person token could not be checked: the issuer is unavailable');
-        throw new IssuerUnavailable(`the OIDC issuer ${this.#settings.issuerUrl} is unavailable: ${error.message}; person tokens are refused until it is back`);
+        this.#log.warn(
+          { issuer: this.#settings.issuerUrl, why: error.message },
+          'a person token could not be checked: the issuer is unavailable',
+        );
+        throw new IssuerUnavailable(
+          `the OIDC issuer ${this.#settings.issuerUrl} is unavailable: ${error.message}; person tokens are refused ` +
+            `until it is back`,
+        );
       }
       throw this.#invalid(invalidReason(error));
     }
@@ -77,7 +90,8 @@ export class OidcPersonVerifier implements PersonVerifier {
 function invalidReason(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'it has expired';
   if (error instanceof errors.JWTClaimValidationFailed) return `the "${error.claim}" claim is wrong (${error.reason})`;
-  if (error instanceof errors.JOSEAlgNotAllowed) return `its algorithm is not accepted (only ${PERSON_TOKEN_ALGORITHMS.join(', ')})`;
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return `its algorithm is not accepted (only ${PERSON_TOKEN_ALGORITHMS.join(', ')})`;
   if (error instanceof errors.JWKSNoMatchingKey) return "no key of the issuer has the token's key id (kid)";
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'its signature does not verify';
   if (error instanceof errors.JOSEError) return error.message;

@@ -16,9 +16,15 @@ export interface OidcSettings {
   readGroups: string[];
   /** OIDC_WRITE_GROUPS: a person in one of these writes (and reads); empty: no person writes. */
   writeGroups: string[];
-  /** OIDC_JWKS_COOLDOWN: after the issuer's keys were fetched, how long a token with an unknown `kid` waits for another fetch. */
+  /**
+   * OIDC_JWKS_COOLDOWN: after the issuer's keys were fetched, how long a token with an unknown `kid` waits for another
+   * fetch.
+   */
   jwksCooldownMs: number;
-  /** OIDC_UI_CLIENT_ID, OIDC_UI_SCOPES: the web UI signs people in itself (authorization code with PKCE); undefined: people paste a token. */
+  /**
+   * OIDC_UI_CLIENT_ID, OIDC_UI_SCOPES: the web UI signs people in itself (authorization code with PKCE); undefined:
+   * people paste a token.
+   */
   ui?: UiSignInSettings;
 }
 
@@ -30,10 +36,21 @@ export interface UiSignInSettings {
   scopes: string[];
 }
 
-const DEPENDENT = ['OIDC_AUDIENCE', 'OIDC_GROUPS_CLAIM', 'OIDC_READ_GROUPS', 'OIDC_WRITE_GROUPS', 'OIDC_JWKS_COOLDOWN', 'OIDC_UI_CLIENT_ID', 'OIDC_UI_SCOPES'];
+const DEPENDENT = [
+  'OIDC_AUDIENCE',
+  'OIDC_GROUPS_CLAIM',
+  'OIDC_READ_GROUPS',
+  'OIDC_WRITE_GROUPS',
+  'OIDC_JWKS_COOLDOWN',
+  'OIDC_UI_CLIENT_ID',
+  'OIDC_UI_SCOPES',
+];
 
 export const DEFAULT_GROUPS_CLAIM = 'groups';
-/** What jose waits by default, and long enough that tokens with made-up key ids cannot make the service hammer the issuer. */
+/**
+ * What jose waits by default, and long enough that tokens with made-up key ids cannot make the service hammer the
+ * issuer.
+ */
 export const DEFAULT_JWKS_COOLDOWN = '30s';
 /** The claims of a person's name and e-mail; the groups come with them at most issuers (Dex needs `groups` added). */
 export const DEFAULT_UI_SCOPES = 'openid profile email';
@@ -42,17 +59,25 @@ export function oidcSettingsFrom(env: Record<string, string | undefined>): OidcS
   const issuerUrl = env.OIDC_ISSUER_URL?.trim();
   if (!issuerUrl) {
     const stray = DEPENDENT.filter((name) => env[name]);
-    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without OIDC_ISSUER_URL; set the issuer too, or unset them`);
+    if (stray.length > 0)
+      throw new ConfigError(
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without OIDC_ISSUER_URL; set the issuer too, or ` +
+          `unset them`,
+      );
     return undefined;
   }
   checkIssuerUrl(issuerUrl);
   const audiences = list(env.OIDC_AUDIENCE);
   if (audiences.length === 0) {
-    throw new ConfigError('OIDC_AUDIENCE is required with OIDC_ISSUER_URL: the client id the tokens are issued for (their `aud`); without it a token issued to any other application of the issuer would be accepted');
+    throw new ConfigError(
+      'OIDC_AUDIENCE is required with OIDC_ISSUER_URL: the client id the tokens are issued for (their `aud`); ' +
+        'without it a token issued to any other application of the issuer would be accepted',
+    );
   }
   const cooldownText = env.OIDC_JWKS_COOLDOWN || DEFAULT_JWKS_COOLDOWN;
   const cooldown = durationMs(cooldownText);
-  if (cooldown === undefined || cooldown < 0) throw new ConfigError(`OIDC_JWKS_COOLDOWN=${cooldownText} is not a duration; use e.g. 30s or 1m`);
+  if (cooldown === undefined || cooldown < 0)
+    throw new ConfigError(`OIDC_JWKS_COOLDOWN=${cooldownText} is not a duration; use e.g. 30s or 1m`);
   return {
     issuerUrl,
     audiences,
@@ -72,12 +97,14 @@ export function oidcSettingsFrom(env: Record<string, string | undefined>): OidcS
 function uiSignIn(env: Record<string, string | undefined>, audiences: readonly string[]): UiSignInSettings | undefined {
   const clientId = env.OIDC_UI_CLIENT_ID?.trim();
   if (!clientId) {
-    if (env.OIDC_UI_SCOPES) throw new ConfigError('OIDC_UI_SCOPES is set without OIDC_UI_CLIENT_ID; set the UI\'s client id too, or unset it');
+    if (env.OIDC_UI_SCOPES)
+      throw new ConfigError("OIDC_UI_SCOPES is set without OIDC_UI_CLIENT_ID; set the UI's client id too, or unset it");
     return undefined;
   }
   if (!audiences.includes(clientId)) {
     throw new ConfigError(
-      `OIDC_UI_CLIENT_ID=${clientId} is not among OIDC_AUDIENCE (${audiences.join(', ')}): the web UI sends the ID token the issuer makes for this client, whose aud is the client id; add it to OIDC_AUDIENCE`,
+      `OIDC_UI_CLIENT_ID=${clientId} is not among OIDC_AUDIENCE (${audiences.join(', ')}): the web UI sends the ID ` +
+        `token the issuer makes for this client, whose aud is the client id; add it to OIDC_AUDIENCE`,
     );
   }
   const scopes = (env.OIDC_UI_SCOPES || DEFAULT_UI_SCOPES).split(/[\s,]+/).filter((scope) => scope !== '');
@@ -94,12 +121,19 @@ function checkIssuerUrl(value: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`OIDC_ISSUER_URL=${value} is not a URL; use the issuer's URL, e.g. https://dex.example.com or https://keycloak.example.com/realms/platform`);
+    throw new ConfigError(
+      `OIDC_ISSUER_URL=${value} is not a URL; use the issuer's URL, e.g. https://dex.example.com or ` +
+        `https://keycloak.example.com/realms/platform`,
+    );
   }
   if (url.username || url.password) throw new ConfigError('OIDC_ISSUER_URL must not carry a user name or password');
-  if (url.search || url.hash) throw new ConfigError(`OIDC_ISSUER_URL=${value} has a query or a fragment; an issuer is a URL without them`);
+  if (url.search || url.hash)
+    throw new ConfigError(`OIDC_ISSUER_URL=${value} has a query or a fragment; an issuer is a URL without them`);
   if (!fetchableIssuerUrl(url)) {
-    throw new ConfigError(`OIDC_ISSUER_URL=${value} is not an https:// URL; only https:// is accepted (http:// only on loopback: localhost, 127.0.0.1, [::1])`);
+    throw new ConfigError(
+      `OIDC_ISSUER_URL=${value} is not an https:// URL; only https:// is accepted (http:// only on loopback: ` +
+        `localhost, 127.0.0.1, [::1])`,
+    );
   }
 }
 

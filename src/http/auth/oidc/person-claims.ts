@@ -16,7 +16,8 @@ export type GroupRules = Pick<OidcSettings, 'groupsClaim' | 'readGroups' | 'writ
 export function personFromClaims(claims: JWTPayload, rules: GroupRules): Caller {
   // Only the boolean true vouches for an address: "false", "no", 0, null or no claim at all
   // do not, and an address nobody verified could be anyone's, so it goes into no commit.
-  const email = claims.email_verified === true && typeof claims.email === 'string' ? emailAddress(claims.email) : undefined;
+  const email =
+    claims.email_verified === true && typeof claims.email === 'string' ? emailAddress(claims.email) : undefined;
   return {
     kind: 'person',
     name: personName(claims),
@@ -41,7 +42,10 @@ export function groupsOf(claim: unknown): string[] {
 }
 
 /** Write implies read; with no read groups configured, every valid token reads. */
-export function rolesOf(groups: readonly string[], rules: Pick<GroupRules, 'readGroups' | 'writeGroups'>): ReadonlySet<Role> {
+export function rolesOf(
+  groups: readonly string[],
+  rules: Pick<GroupRules, 'readGroups' | 'writeGroups'>,
+): ReadonlySet<Role> {
   const member = (wanted: readonly string[]) => groups.some((group) => wanted.includes(group));
   if (member(rules.writeGroups)) return new Set<Role>(['read', 'write']);
   if (rules.readGroups.length === 0 || member(rules.readGroups)) return new Set<Role>(['read']);

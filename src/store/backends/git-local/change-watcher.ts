@@ -57,11 +57,16 @@ export class ChangeWatcher {
         const rel = place.relative(path);
         // Git's own bookkeeping changes on every command; only refs and HEAD matter here
         // (the index does not: what is served is the working tree, compared with HEAD).
-        return /(^|\/)node_modules(\/|$)/.test(rel) || /^\.git\/(objects|logs|hooks|lfs|modules|worktrees|gitops-config-api)(\/|$)/.test(rel) || /^\.git\/index(\.lock)?$/.test(rel);
+        return (
+          /(^|\/)node_modules(\/|$)/.test(rel) ||
+          /^\.git\/(objects|logs|hooks|lfs|modules|worktrees|gitops-config-api)(\/|$)/.test(rel) ||
+          /^\.git\/index(\.lock)?$/.test(rel)
+        );
       },
       event: (event, path) => {
         const rel = place.relative(path);
-        // A folder come or gone in the working tree may hold many record files; in the Git directory it is a ref folder.
+        // A folder come or gone in the working tree may hold many record files; in the Git directory it is a ref
+        // folder.
         const changed = (event === 'addDir' || event === 'unlinkDir') && !rel.startsWith('.git/') ? '*' : rel;
         this.#changed.add(changed);
         note(changed);
@@ -119,7 +124,10 @@ function placeOf(dir: string): { roots: string[]; relative: (path: string) => st
   } catch {
     repo = undefined; // a broken .git file: the working tree is still watched, and the start said why
   }
-  const outside = repo && repo.gitdir !== join(dir, '.git') ? [repo.gitdir, ...(repo.commonDir === repo.gitdir ? [] : [repo.commonDir])] : [];
+  const outside =
+    repo && repo.gitdir !== join(dir, '.git')
+      ? [repo.gitdir, ...(repo.commonDir === repo.gitdir ? [] : [repo.commonDir])]
+      : [];
   const within = (path: string, root: string) => path === root || path.startsWith(root + sep);
   const slashes = (path: string) => path.split(sep).join('/');
   return {

@@ -4,7 +4,18 @@
 // each change set one commit of all its records' files.
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { Backend, BackendDescription, Between, ChangeSet, LoadedRevision, CommitResult, KnownRevisions, LoadResult, RevisionFacts, WriteLock } from '../../backend.ts';
+import type {
+  Backend,
+  BackendDescription,
+  Between,
+  ChangeSet,
+  LoadedRevision,
+  CommitResult,
+  KnownRevisions,
+  LoadResult,
+  RevisionFacts,
+  WriteLock,
+} from '../../backend.ts';
 import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { describeError, StoreUnavailable } from '../../errors.ts';
 import type { CommitAuthor } from '../../git/commit-builder.ts';
@@ -60,7 +71,14 @@ export class LocalGitBackend implements Backend {
     this.#reader = new WorkingTreeReader(this.dir, options.maxRecordBytes);
     this.#repair = new WriteRepair(this.dir, options.log);
     const { log, author, lockTimeoutMs } = options;
-    this.#writes = new LocalGitWrites({ dir: this.dir, log, author, lockTimeoutMs, cache: this.#gitCache, repair: this.#repair });
+    this.#writes = new LocalGitWrites({
+      dir: this.dir,
+      log,
+      author,
+      lockTimeoutMs,
+      cache: this.#gitCache,
+      repair: this.#repair,
+    });
   }
 
   async open(): Promise<void> {
@@ -89,9 +107,11 @@ export class LocalGitBackend implements Backend {
     if (pending !== 'all' && before !== undefined && now !== undefined && now !== before) {
       for (const path of await changedBetween(this.dir, before, now, this.#gitCache, reader)) pending.add(path);
     }
-    const entries = await (pending === 'all' ? this.#reader.readAll() : this.#reader.readChanged(pending)).catch((error: unknown) => {
-      throw new StoreUnavailable('io', `cannot read ${this.dir}: ${describeError(error)}`);
-    });
+    const entries = await (pending === 'all' ? this.#reader.readAll() : this.#reader.readChanged(pending)).catch(
+      (error: unknown) => {
+        throw new StoreUnavailable('io', `cannot read ${this.dir}: ${describeError(error)}`);
+      },
+    );
     const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader, this.#headFiles);
     const head = commitOfRevision(revision);
     this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])), revision };
@@ -101,7 +121,12 @@ export class LocalGitBackend implements Backend {
     if (revision === known.served || revision === known.refused) return { unchanged: revision };
     const loaded = await this.#loader.load(entries, revision);
     await yieldToEventLoop();
-    return { loaded: { ...loaded, allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)) } };
+    return {
+      loaded: {
+        ...loaded,
+        allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)),
+      },
+    };
   }
 
   /** The branch's commits before the working tree (HEAD too when the tree holds edits of its own), oldest first. */
@@ -115,8 +140,18 @@ export class LocalGitBackend implements Backend {
     // commits is the same record object in both, which keeps building and judging cheap.
     const loader = this.#loader;
     for (const commit of commits.reverse()) {
-      const entries = await commitFileEntries(this.dir, commit, this.#gitCache, reader, undefined, this.#options.maxRecordBytes);
-      yield { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, this.#gitCache, reader) };
+      const entries = await commitFileEntries(
+        this.dir,
+        commit,
+        this.#gitCache,
+        reader,
+        undefined,
+        this.#options.maxRecordBytes,
+      );
+      yield {
+        ...(await loader.load(entries, commit)),
+        allowShrink: await commitAllowsShrink(this.dir, commit, this.#gitCache, reader),
+      };
     }
   }
 
@@ -139,15 +174,26 @@ export class LocalGitBackend implements Backend {
     return commitFacts(this.dir, revision, this.#gitCache, new ObjectReader(this.dir, this.#gitCache));
   }
 
-  /** A commit's files from the object store; a working tree's from disk, each while it is the file that revision was loaded with. */
+  /**
+   * A commit's files from the object store; a working tree's from disk, each while it is the file that revision was
+   * loaded with.
+   */
   async sourceTexts(revision: string, files: readonly string[]): Promise<Map<string, string>> {
-    if (commitOfRevision(revision) === revision) return commitFileTexts(this.dir, revision, files, this.#gitCache, this.#options.maxRecordBytes);
+    if (commitOfRevision(revision) === revision)
+      return commitFileTexts(this.dir, revision, files, this.#gitCache, this.#options.maxRecordBytes);
     const seen = this.#seen?.revision === revision ? this.#seen.files : new Map<string, string>();
-    const texts = await Promise.all(files.map(async (file) => [file, seen.has(file) ? await this.#reader.textIfSame(file, seen.get(file)!) : undefined] as const));
+    const texts = await Promise.all(
+      files.map(
+        async (file) =>
+          [file, seen.has(file) ? await this.#reader.textIfSame(file, seen.get(file)!) : undefined] as const,
+      ),
+    );
     return new Map(texts.filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
 
-  /** The watcher's checks and the periodic look run `between` the runner's loads and commits, so none sees half a write. */
+  /**
+   * The watcher's checks and the periodic look run `between` the runner's loads and commits, so none sees half a write.
+   */
   watch(onChange: (reason: string) => void, between: Between): void {
     const check = (test: (seen: SeenState | undefined) => Promise<boolean>) => between(() => test(this.#seen));
     const note = (path: string) => {
@@ -165,7 +211,9 @@ export class LocalGitBackend implements Backend {
           for (const path of changed) note(path);
           onChange('a periodic look found changed files');
         })
-        .catch((error: unknown) => this.#options.log.warn({ err: error }, 'the periodic look at the config repo failed'));
+        .catch((error: unknown) =>
+          this.#options.log.warn({ err: error }, 'the periodic look at the config repo failed'),
+        );
     }, RESCAN_MS);
     this.#rescan.unref();
   }
@@ -195,13 +243,23 @@ export class LocalGitBackend implements Backend {
     // Uncommitted edits of other files stay uncommitted, and the revision says so, exactly as
     // the next load would.
     const clean = base.snapshot.revision === parent;
-    const revision = clean ? head : await workingTreeRevision(this.dir, [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath), this.#gitCache);
+    const revision = clean
+      ? head
+      : await workingTreeRevision(
+          this.dir,
+          [...files].map(([p, blobId]) => ({ path: p, blobId })).sort(byPath),
+          this.#gitCache,
+        );
     this.#seen.revision = revision;
     return { revision, sources };
   }
 
   describe(): BackendDescription {
-    return { details: { git_repository: isGitRepository(this.dir) }, internal: { config_repo: this.dir }, followsRemote: false };
+    return {
+      details: { git_repository: isGitRepository(this.dir) },
+      internal: { config_repo: this.dir },
+      followsRemote: false,
+    };
   }
 
   async close(): Promise<void> {

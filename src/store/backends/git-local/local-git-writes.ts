@@ -21,7 +21,13 @@ import { commitOfRevision, currentBranch } from '../../git/repository.ts';
 import { recordFileThread } from '../../record-files/record-file-thread.ts';
 import { SliceTimer } from '../../runner/event-loop.ts';
 import type { PublishedRevision } from '../../runner/published-revision.ts';
-import { commitFault, commitToWorkingTree, takeWriteLocks, type WorkingTreeChange, type WriteLocks } from './working-tree-commit.ts';
+import {
+  commitFault,
+  commitToWorkingTree,
+  takeWriteLocks,
+  type WorkingTreeChange,
+  type WriteLocks,
+} from './working-tree-commit.ts';
 import type { WriteRepair } from './write-journal.ts';
 
 export interface LocalGitWritesOptions {
@@ -36,7 +42,10 @@ export interface LocalGitWritesOptions {
   repair: WriteRepair;
 }
 
-/** What a commit of a change set made: the new commit on top of `parent`, the files it changed, where each record now is. */
+/**
+ * What a commit of a change set made: the new commit on top of `parent`, the files it changed, where each record now
+ * is.
+ */
 export interface LocalGitCommit {
   head: string;
   parent: string;
@@ -61,7 +70,8 @@ export class LocalGitWrites {
     this.#repair = options.repair;
     this.#lockOptions = {
       waitMs: options.lockTimeoutMs,
-      onStaleLock: ({ lock, owner }) => options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left'),
+      onStaleLock: ({ lock, owner }) =>
+        options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left'),
     };
   }
 
@@ -85,7 +95,10 @@ export class LocalGitWrites {
     };
   }
 
-  /** The set's files edited and committed on top of the base's commit; the branch moved, the working tree and index with it. */
+  /**
+   * The set's files edited and committed on top of the base's commit; the branch moved, the working tree and index with
+   * it.
+   */
   async commit(set: ChangeSet, base: PublishedRevision): Promise<LocalGitCommit> {
     let repaired: boolean;
     try {
@@ -98,7 +111,8 @@ export class LocalGitWrites {
     if (repaired) throw new BaseMoved('a write a stopped process of this service left was repaired');
     const parent = commitOfRevision(base.snapshot.revision);
     const branch = await currentBranch(this.#dir);
-    if (!parent || !branch) throw new StoreUnavailable('read_only', `${this.#dir} has no branch with a commit to add to`);
+    if (!parent || !branch)
+      throw new StoreUnavailable('read_only', `${this.#dir} has no branch with a commit to add to`);
     const changes: WorkingTreeChange[] = [];
     const sources = new Map<string, string>();
     // A set of 1,000 records is 1,000 files read and edited: polls are let in meanwhile.
@@ -110,7 +124,8 @@ export class LocalGitWrites {
         throw error;
       });
       const header = previous ? '' : await this.#schemaHint(collection, base.sources);
-      const text = record === null ? null : await recordFileThread.edit(collection, record, previous?.toString('utf8'), header);
+      const text =
+        record === null ? null : await recordFileThread.edit(collection, record, previous?.toString('utf8'), header);
       changes.push({ path, text, previous });
       if (text !== null) sources.set(`${collection}/${id}`, path);
       await slices.turnIfDue();

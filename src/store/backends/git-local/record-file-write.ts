@@ -3,7 +3,8 @@
 // flushed (the rename must not be undone by a power loss once the branch names the file's
 // content). The files of one commit (a change set's) are written and flushed side by side,
 // renamed, and each folder flushed once after its renames: a hundred files cost a hundred
-// flushes the disk takes together, not two hundred one after another. The temporary file lives in the Git directory, so a crash never leaves a stray
+// flushes the disk takes together, not two hundred one after another. The temporary file lives in the Git directory, so
+// a crash never leaves a stray
 // file in the working tree for `git status` to show (the next start removes it).
 import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -61,11 +62,14 @@ export interface FileReplacement {
  * may be the old or the new one; the journal (./write-journal.ts) names them all.
  */
 export async function replaceFiles(gitdir: string, files: readonly FileReplacement[]): Promise<void> {
-  if (files.length === 1) return replaceFile(gitdir, files[0]!.full, files[0]!.content);
+  if (files.length === 1) return replaceFile(gitdir, files[0].full, files[0].content);
   const folders = new Set(files.map((f) => dirname(f.full)));
   await makeDirectory(temporaryDir(gitdir));
-  for (const folder of new Set(files.filter((f) => f.content !== null).map((f) => dirname(f.full)))) await makeDirectory(folder);
-  const written = files.filter((f) => f.content !== null).map((f) => ({ ...f, temporary: join(temporaryDir(gitdir), `${ownTag()}.${++sequence}`) }));
+  for (const folder of new Set(files.filter((f) => f.content !== null).map((f) => dirname(f.full))))
+    await makeDirectory(folder);
+  const written = files
+    .filter((f) => f.content !== null)
+    .map((f) => ({ ...f, temporary: join(temporaryDir(gitdir), `${ownTag()}.${++sequence}`) }));
   try {
     await fileWrites.map(written, (f) => writeFlushedFile(f.temporary, f.content!));
     for (const f of written) {

@@ -23,7 +23,8 @@ export async function checkAtStart(dir: string, writable: boolean, repair: Write
   try {
     repo = checkedGitDirectory(dir);
   } catch (error) {
-    if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_REPO ${dir}: ${error.message}`);
+    if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm)
+      throw new StartupError(`CONFIG_REPO ${dir}: ${error.message}`);
     throw error;
   }
   if (!writable) return;
@@ -46,7 +47,8 @@ export async function checkAtStart(dir: string, writable: boolean, repair: Write
   try {
     await repair.atStart();
   } catch (error) {
-    if (error instanceof IndexNotWritable) throw new StartupError(`CONFIG_REPO ${dir}: a write a stop cut off cannot be finished: ${error.message}`);
+    if (error instanceof IndexNotWritable)
+      throw new StartupError(`CONFIG_REPO ${dir}: a write a stop cut off cannot be finished: ${error.message}`);
     throw error;
   }
 }

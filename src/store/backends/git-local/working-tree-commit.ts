@@ -54,7 +54,11 @@ export interface WriteLocks {
  * directory, where a linked worktree's branches live), each waited for (up to
  * `options.waitMs`) while a person's git command holds it.
  */
-export async function takeWriteLocks(repo: GitDirectory, branchRef: string, options: LockOptions = {}): Promise<WriteLocks> {
+export async function takeWriteLocks(
+  repo: GitDirectory,
+  branchRef: string,
+  options: LockOptions = {},
+): Promise<WriteLocks> {
   const index = await LockFile.take(repo.gitdir, 'index', options);
   try {
     const branch = await LockFile.take(repo.commonDir, branchRef, options);
@@ -90,7 +94,11 @@ export interface WorkingTreeCommit {
 }
 
 /** Returns the new commit and each file's blob id (null after a removal), in the order of the changes. */
-export async function commitToWorkingTree(dir: string, builder: CommitBuilder, write: WorkingTreeCommit): Promise<{ commit: string; blobs: (string | null)[] }> {
+export async function commitToWorkingTree(
+  dir: string,
+  builder: CommitBuilder,
+  write: WorkingTreeCommit,
+): Promise<{ commit: string; blobs: (string | null)[] }> {
   const { branchRef, parent, changes, message } = write;
   const repo = requireGitDirectory(dir);
   const { gitdir, commonDir } = repo;
@@ -112,7 +120,10 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
   try {
     // Compare-and-swap: the branch must still be where the change was computed.
     const current = await readRef(commonDir, branchRef);
-    if (current !== parent) throw new RefMoved(`${branchRef} moved to ${current ?? '(nothing)'} while a change on ${parent} was being written`);
+    if (current !== parent)
+      throw new RefMoved(
+        `${branchRef} moved to ${current ?? '(nothing)'} while a change on ${parent} was being written`,
+      );
     // The index is read only now, under its lock (a person's `git add` cannot slip in between),
     // and before anything is touched: an index a write must not go through (a merge in
     // progress, a damaged file, a form this code cannot keep) refuses the write here.
@@ -120,11 +131,17 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     const files = changes.map((change, i) => ({ path: change.path, blob: blobs[i]!, previousBlob: previousBlobs[i]! }));
     await recordIntent(gitdir, { ref: branchRef, parent, commit, files });
     touched = changes.length;
-    await replaceFiles(gitdir, changes.map((change, i) => ({ full: full[i]!, content: change.text })));
+    await replaceFiles(
+      gitdir,
+      changes.map((change, i) => ({ full: full[i], content: change.text })),
+    );
     const patches: IndexPatch[] = await Promise.all(
       changes.map(async (change, i) => {
         const blob = blobs[i]!;
-        return { path: change.path, entry: blob === null ? null : { oid: blob, stats: await stat(full[i]!, { bigint: true }) } };
+        return {
+          path: change.path,
+          entry: blob === null ? null : { oid: blob, stats: await stat(full[i], { bigint: true }) },
+        };
       }),
     );
     const patched = index && patchIndexEntries(index, patches);
@@ -132,7 +149,11 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     if (patched) await locks.index.write(patched.bytes, false);
     await written;
     await locks.branch.write(`${commit}\n`);
-    await moveRef(commonDir, locks.branch, parent, commit, { committer: builder.author, message: commitReflogMessage(message), worktreeGitdir: gitdir });
+    await moveRef(commonDir, locks.branch, parent, commit, {
+      committer: builder.author,
+      message: commitReflogMessage(message),
+      worktreeGitdir: gitdir,
+    });
     moved = true;
     if (patched) {
       await locks.index.commit();
@@ -145,22 +166,31 @@ export async function commitToWorkingTree(dir: string, builder: CommitBuilder, w
     const putBack = async () => {
       // The rename may have happened even when what followed it failed: the branch says.
       if (moved || (await readRef(commonDir, branchRef)) === commit) {
-        const undo = { committer: builder.author, message: `reset: moving to ${parent} (undoing a write that failed after its commit)`, worktreeGitdir: gitdir };
+        const undo = {
+          committer: builder.author,
+          message: `reset: moving to ${parent} (undoing a write that failed after its commit)`,
+          worktreeGitdir: gitdir,
+        };
         await updateRef(commonDir, branchRef, parent, commit, undo, write.lockOptions);
       }
-      for (let i = 0; i < touched; i++) await replaceFile(gitdir, full[i]!, changes[i]!.previous ?? null);
+      for (let i = 0; i < touched; i++) await replaceFile(gitdir, full[i], changes[i].previous ?? null);
       await clearIntent(gitdir);
       if (!write.locks) await locks.release();
     };
     await putBack().catch((putBackError: unknown) => {
-      (error as Error).message += `; putting the repo back also failed (the next start repairs it): ${(putBackError as Error).message}`;
+      (error as Error).message +=
+        `; putting the repo back also failed (the next start repairs it): ${(putBackError as Error).message}`;
     });
     throw error;
   }
 }
 
 /** The blob id of the file's content before the write, stored as an object unless the parent commit holds it. */
-async function storedPrevious(commonDir: string, previous: Buffer | undefined, parentBlob: string | undefined): Promise<string | null> {
+async function storedPrevious(
+  commonDir: string,
+  previous: Buffer | undefined,
+  parentBlob: string | undefined,
+): Promise<string | null> {
   if (previous === undefined) return null;
   const id = objectId('blob', previous);
   return id === parentBlob ? id : writeLooseObject(commonDir, 'blob', previous, id);
@@ -169,7 +199,8 @@ async function storedPrevious(commonDir: string, previous: Buffer | undefined, p
 /** The absolute path of a record file; refuses anything outside the repo's record folders. */
 function filePath(dir: string, path: string): string {
   const full = resolve(join(dir, path));
-  if (!full.startsWith(resolve(dir) + sep) || path.split('/').length !== 2) throw new Error(`refusing to write "${path}": not a record file path`);
+  if (!full.startsWith(resolve(dir) + sep) || path.split('/').length !== 2)
+    throw new Error(`refusing to write "${path}": not a record file path`);
   return full;
 }
 
@@ -181,7 +212,11 @@ export function commitFault(error: unknown, log: Logger): Error {
   if (error instanceof RefMoved) return new BaseMoved(error.message);
   if (error instanceof LockHeld) return new StoreUnavailable('locked', `${error.message}; nothing was stored`);
   if (isDiskFull(error)) return new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
-  if (error instanceof IndexNotWritable) return new StoreUnavailable('repository_state', `${error.message}; nothing was stored`);
+  if (error instanceof IndexNotWritable)
+    return new StoreUnavailable('repository_state', `${error.message}; nothing was stored`);
   log.error({ err: error }, 'a write could not be committed; the repo was put back as it was');
-  return new StoreUnavailable('io', `the change could not be committed, so nothing was stored: ${describeError(error)}`);
+  return new StoreUnavailable(
+    'io',
+    `the change could not be committed, so nothing was stored: ${describeError(error)}`,
+  );
 }

@@ -83,7 +83,7 @@ export async function clearIntent(gitdir: string): Promise<void> {
 export async function hasInterruptedWrites(gitdir: string): Promise<boolean> {
   for (const name of await readdir(journalDir(gitdir)).catch(() => [] as string[])) {
     const match = JOURNAL_FILE.exec(name);
-    if (match && !(await isAlive(match[1]!))) return true;
+    if (match && !(await isAlive(match[1]))) return true;
   }
   return false;
 }
@@ -109,7 +109,10 @@ export class WriteRepair {
     return this.#atStart;
   }
 
-  /** Before a write: whether something was repaired (the working tree may have changed). Usually one look at an empty folder. */
+  /**
+   * Before a write: whether something was repaired (the working tree may have changed). Usually one look at an empty
+   * folder.
+   */
   async beforeWrite(): Promise<boolean> {
     await this.atStart();
     if (!(await hasInterruptedWrites(requireGitDirectory(this.#dir).gitdir))) return false;
@@ -128,16 +131,20 @@ export async function repairInterruptedWrites(dir: string, log: Logger): Promise
   // A linked worktree's branch locks are taken in the common Git directory.
   const lockDirs = repo.commonDir === gitdir ? [gitdir] : [gitdir, repo.commonDir];
   for (const lockDir of lockDirs) {
-    for (const { lock, owner } of await clearStaleLocks(lockDir)) log.warn({ lock, owner }, 'removed a lock file a stopped write of this service left');
+    for (const { lock, owner } of await clearStaleLocks(lockDir))
+      log.warn({ lock, owner }, 'removed a lock file a stopped write of this service left');
   }
   const journal = journalDir(gitdir);
   for (const name of await readdir(journal).catch(() => [] as string[])) {
     const match = JOURNAL_FILE.exec(name) ?? JOURNAL_DRAFT.exec(name);
-    if (!match || (await isAlive(match[1]!))) continue;
+    if (!match || (await isAlive(match[1]))) continue;
     if (match.input.endsWith('.json')) {
       const intent = intentOf(JSON.parse(await readFile(join(journal, name), 'utf8')) as JournalledIntent);
       const outcome = await finishOrUndo(dir, repo, intent);
-      log.warn({ paths: intent.files.map((f) => f.path), commit: intent.commit, outcome }, 'repaired a write that a stop of the service cut off');
+      log.warn(
+        { paths: intent.files.map((f) => f.path), commit: intent.commit, outcome },
+        'repaired a write that a stop of the service cut off',
+      );
     }
     await rm(join(journal, name), { force: true });
   }
@@ -147,7 +154,9 @@ export async function repairInterruptedWrites(dir: string, log: Logger): Promise
 
 async function finishOrUndo(dir: string, { gitdir, commonDir }: GitDirectory, intent: WriteIntent): Promise<string> {
   const branch = await readRef(commonDir, intent.ref);
-  const happened = branch === intent.commit || (branch !== undefined && branch !== intent.parent && (await descends(commonDir, branch, intent.commit)));
+  const happened =
+    branch === intent.commit ||
+    (branch !== undefined && branch !== intent.parent && (await descends(commonDir, branch, intent.commit)));
   if (happened) {
     // The commit is in the branch: every file and its index entry must say what it says.
     const index = await readIndexFile(gitdir);
@@ -155,8 +164,16 @@ async function finishOrUndo(dir: string, { gitdir, commonDir }: GitDirectory, in
       const full = join(dir, file.path);
       const onDisk = await fileBlob(full);
       if (onDisk !== file.blob && onDisk === file.previousBlob) await putBlob(commonDir, gitdir, full, file.blob);
-      if (index && indexEntryOid(index, file.path) !== (file.blob ?? undefined) && (await fileBlob(full)) === file.blob) {
-        await setIndexEntry(gitdir, file.path, file.blob === null ? null : { oid: file.blob, stats: await stat(full, { bigint: true }) });
+      if (
+        index &&
+        indexEntryOid(index, file.path) !== (file.blob ?? undefined) &&
+        (await fileBlob(full)) === file.blob
+      ) {
+        await setIndexEntry(
+          gitdir,
+          file.path,
+          file.blob === null ? null : { oid: file.blob, stats: await stat(full, { bigint: true }) },
+        );
       }
     }
     return 'finished: the commit was in the branch';
@@ -164,7 +181,8 @@ async function finishOrUndo(dir: string, { gitdir, commonDir }: GitDirectory, in
   // Not committed (and never answered as done): every file goes back to what it was.
   for (const file of intent.files) {
     const full = join(dir, file.path);
-    if ((await fileBlob(full)) === file.blob && file.blob !== file.previousBlob) await putBlob(commonDir, gitdir, full, file.previousBlob);
+    if ((await fileBlob(full)) === file.blob && file.blob !== file.previousBlob)
+      await putBlob(commonDir, gitdir, full, file.previousBlob);
   }
   return 'undone: the commit never reached the branch';
 }

@@ -50,7 +50,8 @@ export class OtherWriters {
     this.#seen.add(writer);
     this.#log.warn(
       { writer, own: this.#own, branch, commit, other_writers_seen: this.#seen.size },
-      `another instance of this service (${writer}) pushes to branch ${branch} too; no write is lost, but writes that cross are tried again and take longer (up to WRITE_TIMEOUT)`,
+      `another instance of this service (${writer}) pushes to branch ${branch} too; no write is lost, but writes ` +
+        `that cross are tried again and take longer (up to WRITE_TIMEOUT)`,
     );
   }
 }

@@ -14,16 +14,26 @@ export interface GitCredentials {
  * GitHub ignores it. GIT_USERNAME overrides that name; GIT_USERNAME + GIT_PASSWORD is plain
  * Basic auth (Gitea, Bitbucket app passwords, a proxy).
  */
-export function gitCredentials(options: { token?: string; username?: string; password?: string }): GitCredentials | undefined {
+export function gitCredentials(options: {
+  token?: string;
+  username?: string;
+  password?: string;
+}): GitCredentials | undefined {
   if (options.token) return { username: options.username || 'oauth2', password: options.token };
   if (options.username && options.password) return { username: options.username, password: options.password };
   return undefined;
 }
 
-export function authCallbacks(credentials: GitCredentials | undefined): { onAuth?: AuthCallback; onAuthFailure?: () => { cancel: true } } {
+export function authCallbacks(credentials: GitCredentials | undefined): {
+  onAuth?: AuthCallback;
+  onAuthFailure?: () => { cancel: true };
+} {
   if (!credentials) return {};
   // Failing credentials are not offered again: one clear error instead of a retry loop.
-  return { onAuth: () => ({ username: credentials.username, password: credentials.password }), onAuthFailure: () => ({ cancel: true }) };
+  return {
+    onAuth: () => ({ username: credentials.username, password: credentials.password }),
+    onAuthFailure: () => ({ cancel: true }),
+  };
 }
 
 /**
@@ -36,7 +46,10 @@ export function splitUrlCredentials(url: string): { url: string; credentials: Gi
   try {
     const parsed = new URL(url);
     if (!parsed.username && !parsed.password) return { url, credentials: undefined };
-    const credentials = { username: decodeURIComponent(parsed.username) || 'oauth2', password: decodeURIComponent(parsed.password) };
+    const credentials = {
+      username: decodeURIComponent(parsed.username) || 'oauth2',
+      password: decodeURIComponent(parsed.password),
+    };
     parsed.username = '';
     parsed.password = '';
     return { url: parsed.toString(), credentials };

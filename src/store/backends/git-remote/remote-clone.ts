@@ -54,7 +54,10 @@ export class RemoteClone {
     this.dir = resolve(options.cloneDir);
     this.#branch = options.branch;
     this.target = { url: options.url, dir: this.dir, credentials: options.credentials, cache: {} };
-    this.#lockOptions = { onStaleLock: ({ lock, owner }) => options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left') };
+    this.#lockOptions = {
+      onStaleLock: ({ lock, owner }) =>
+        options.log.warn({ lock, owner }, 'removed a lock file a stopped process of this service left'),
+    };
   }
 
   /** The branch followed: the one configured, else the remote's default once known. */
@@ -82,14 +85,18 @@ export class RemoteClone {
     try {
       repo = checkedGitDirectory(this.dir);
     } catch (error) {
-      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm) throw new StartupError(`CONFIG_CLONE_DIR ${this.dir}: ${error.message}`);
+      if (error instanceof GitDirectoryError || error instanceof UnsupportedRepositoryForm)
+        throw new StartupError(`CONFIG_CLONE_DIR ${this.dir}: ${error.message}`);
       throw error;
     }
     if (!repo) return;
-    const origin: unknown = await git.getConfig({ fs, dir: this.dir, path: 'remote.origin.url' }).catch(() => undefined);
+    const origin: unknown = await git
+      .getConfig({ fs, dir: this.dir, path: 'remote.origin.url' })
+      .catch(() => undefined);
     if (typeof origin === 'string' && origin !== '' && redactUrls(origin) !== redactUrls(this.#options.url)) {
       throw new StartupError(
-        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrls(origin)}, not of ${redactUrls(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
+        `CONFIG_CLONE_DIR ${this.dir} holds a clone of ${redactUrls(origin)}, not of ` +
+          `${redactUrls(this.#options.url)}; remove it or choose another CONFIG_CLONE_DIR`,
       );
     }
     this.#branch ??= (await git.currentBranch({ fs, dir: this.dir })) ?? undefined;
@@ -106,7 +113,10 @@ export class RemoteClone {
     const at = new Date().toISOString();
     try {
       if (!this.#cloned) {
-        this.#options.log.info({ url: redactUrls(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir }, 'cloning the config repo');
+        this.#options.log.info(
+          { url: redactUrls(this.#options.url), branch: this.#branch ?? '(remote default)', dir: this.dir },
+          'cloning the config repo',
+        );
         this.#branch = await cloneRemote(this.target, this.#branch);
         this.#cloned = true;
       }

@@ -5,14 +5,25 @@
 // at once, even while the Git host is down.
 //
 // A write (or a change set: one commit of all its files) is committed as objects on top of
-// the served commit and pushed; only once the remote has it does the local branch move. A push refused because the remote branch moved
+// the served commit and pushed; only once the remote has it does the local branch move. A push refused because the
+// remote branch moved
 // (a merged pull request, another instance's write) is reported as BaseMoved: the runner
 // fetches, applies the write again on the new head and pushes again. Each commit names the
 // instance that made it (a Gitops-Writer trailer): a push overtaken by another instance's
 // commit is how a second writer on the branch is noticed (./other-writers.ts).
 import type { Logger } from 'pino';
 import { recordFilePath } from '../../../domain/repo-layout/record-path.ts';
-import type { Backend, BackendDescription, ChangeSet, LoadedRevision, CommitOptions, CommitResult, KnownRevisions, LoadResult, RevisionFacts } from '../../backend.ts';
+import type {
+  Backend,
+  BackendDescription,
+  ChangeSet,
+  LoadedRevision,
+  CommitOptions,
+  CommitResult,
+  KnownRevisions,
+  LoadResult,
+  RevisionFacts,
+} from '../../backend.ts';
 import type { PublishedRevision } from '../../runner/published-revision.ts';
 import { type CommitAuthor, CommitBuilder, type FileContent } from '../../git/commit-builder.ts';
 import { commitFileEntries, commitFileTexts } from '../../git/commit-files.ts';
@@ -67,7 +78,10 @@ export class RemoteGitBackend implements Backend {
     this.dir = this.#clone.dir;
     this.#target = this.#clone.target;
     this.#builder = new CommitBuilder({ dir: this.dir, author: options.author, cache: this.#target.cache });
-    this.#syncRetry = new RetryPolicy({ firstMs: Math.min(FIRST_RETRY_MS, options.syncIntervalMs), maxMs: options.syncIntervalMs });
+    this.#syncRetry = new RetryPolicy({
+      firstMs: Math.min(FIRST_RETRY_MS, options.syncIntervalMs),
+      maxMs: options.syncIntervalMs,
+    });
     this.#otherWriters = new OtherWriters(this.#writer, options.log);
   }
 
@@ -93,10 +107,14 @@ export class RemoteGitBackend implements Backend {
     } finally {
       this.#scheduleSync();
     }
-    if (known.served !== undefined && known.served !== (await this.#clone.localHead())) await this.#clone.followRemote(known.served);
+    if (known.served !== undefined && known.served !== (await this.#clone.localHead()))
+      await this.#clone.followRemote(known.served);
     if (head === known.served || head === known.refused) return { unchanged: head };
     if (known.served !== undefined && !(await this.#clone.descends(head, known.served))) {
-      this.#options.log.warn({ previous: known.served, commit: head, branch: this.#clone.branch }, 'the branch was rewritten (force-pushed); following it');
+      this.#options.log.warn(
+        { previous: known.served, commit: head, branch: this.#clone.branch },
+        'the branch was rewritten (force-pushed); following it',
+      );
     }
     return { loaded: await this.#loadRevision(this.#loader, head) };
   }
@@ -111,10 +129,17 @@ export class RemoteGitBackend implements Backend {
     for (const commit of commits.reverse()) yield this.#loadRevision(loader, commit, reader);
   }
 
-  async #loadRevision(loader: RecordFileLoader, commit: string, reader = new ObjectReader(this.dir, this.#target.cache)): Promise<LoadedRevision> {
+  async #loadRevision(
+    loader: RecordFileLoader,
+    commit: string,
+    reader = new ObjectReader(this.dir, this.#target.cache),
+  ): Promise<LoadedRevision> {
     const { cache } = this.#target;
     const entries = await commitFileEntries(this.dir, commit, cache, reader, undefined, this.#options.maxRecordBytes);
-    return { ...(await loader.load(entries, commit)), allowShrink: await commitAllowsShrink(this.dir, commit, cache, reader) };
+    return {
+      ...(await loader.load(entries, commit)),
+      allowShrink: await commitAllowsShrink(this.dir, commit, cache, reader),
+    };
   }
 
   isOlder(revision: string, than: string): Promise<boolean> {
@@ -151,12 +176,21 @@ export class RemoteGitBackend implements Backend {
       files.push({ path, text: record === null ? null : await texts.of(path, collection, record) });
       if (record !== null) sources.set(`${collection}/${id}`, path);
     }
-    const { commit, written } = await this.#builder.build(files, commitMessage(set, this.#writer), parent, commitAuthor(set));
+    const { commit, written } = await this.#builder.build(
+      files,
+      commitMessage(set, this.#writer),
+      parent,
+      commitAuthor(set),
+    );
     await written;
     try {
       await pushCommit(this.#target, this.#clone.branch!, commit, parent, {
         deadline: options.deadline,
-        onRetry: (why) => this.#options.log.warn({ commit, branch: this.#clone.branch, why }, 'the Git remote did not take the push; trying again'),
+        onRetry: (why) =>
+          this.#options.log.warn(
+            { commit, branch: this.#clone.branch, why },
+            'the Git remote did not take the push; trying again',
+          ),
       });
     } catch (error) {
       if (error instanceof BranchMoved) {
@@ -166,7 +200,10 @@ export class RemoteGitBackend implements Backend {
       throw error;
     }
     // The remote has it: the branch moves and the change is served.
-    await this.#clone.moveLocalBranch(commit, { committer: this.#options.author, message: commitReflogMessage(commitMessage(set)) });
+    await this.#clone.moveLocalBranch(commit, {
+      committer: this.#options.author,
+      message: commitReflogMessage(commitMessage(set)),
+    });
     return { revision: commit, sources };
   }
 
@@ -175,7 +212,9 @@ export class RemoteGitBackend implements Backend {
     return {
       details: {
         branch: branch ?? null,
-        last_sync: lastSync ? { at: lastSync.at, ok: lastSync.ok, ...(lastSync.reason ? { reason: lastSync.reason } : {}) } : null,
+        last_sync: lastSync
+          ? { at: lastSync.at, ok: lastSync.ok, ...(lastSync.reason ? { reason: lastSync.reason } : {}) }
+          : null,
         last_successful_sync: lastGoodSync ?? null,
         sync_interval_ms: this.#options.syncIntervalMs,
         other_writers_seen: this.#otherWriters.count,
@@ -187,7 +226,10 @@ export class RemoteGitBackend implements Backend {
       },
       followsRemote: true,
       pushBranch: branch,
-      sync: { intervalMs: this.#options.syncIntervalMs, lastSuccessAt: lastGoodSync === undefined ? undefined : new Date(lastGoodSync) },
+      sync: {
+        intervalMs: this.#options.syncIntervalMs,
+        lastSuccessAt: lastGoodSync === undefined ? undefined : new Date(lastGoodSync),
+      },
     };
   }
 
@@ -206,5 +248,4 @@ export class RemoteGitBackend implements Backend {
     this.#timer = setTimeout(() => this.#onChange?.(failed ? 'retry' : 'interval'), delay);
     this.#timer.unref();
   }
-
 }

@@ -119,7 +119,11 @@ export async function pushCommit(
     if (failure === undefined) return;
     const head = await fetchBranch(target, branch);
     if (head === commit) return;
-    if (head !== parent) throw new BranchMoved(head, `the remote branch moved to ${head} (the push was refused: ${redact(failure.message, secrets(target))})`);
+    if (head !== parent)
+      throw new BranchMoved(
+        head,
+        `the remote branch moved to ${head} (the push was refused: ${redact(failure.message, secrets(target))})`,
+      );
     if (failure.kind === 'content') {
       throw new StoreUnavailable(
         'content_refused',
@@ -131,7 +135,11 @@ export async function pushCommit(
     // "failed to update ref" is git's report for a branch it could not move, a lock held by
     // another push landing being the usual cause; its side band names the lock when it is one.
     const passing = failure.kind === 'lost' || /\block|failed to update ref/i.test(failure.message);
-    if (!passing) throw new StoreUnavailable('remote_refused', `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`);
+    if (!passing)
+      throw new StoreUnavailable(
+        'remote_refused',
+        `the Git remote refused the change, so nothing was stored: ${redact(failure.message, secrets(target))}`,
+      );
     throw new PushNotTaken(failure);
   };
   await retry(attempt, {
@@ -145,7 +153,8 @@ export async function pushCommit(
       const { failure } = error as PushNotTaken;
       return new StoreUnavailable(
         failure.kind === 'lost' ? 'remote_unreachable' : 'locked',
-        `the Git remote did not take the change after ${attempts} attempts, so nothing was stored: ${redact(failure.message, secrets(target))}`,
+        `the Git remote did not take the change after ${attempts} attempts, so nothing was stored: ` +
+          `${redact(failure.message, secrets(target))}`,
       );
     },
   });
@@ -197,7 +206,8 @@ async function pushOnce(target: RemoteTarget, branch: string, commit: string): P
       ...authCallbacks(target.credentials),
     });
     const status = result.refs[remoteRef];
-    if (!result.ok || status?.ok === false) return { kind: 'refused', message: status?.error ?? result.error ?? 'refused' };
+    if (!result.ok || status?.ok === false)
+      return { kind: 'refused', message: status?.error ?? result.error ?? 'refused' };
     return undefined;
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -239,7 +249,10 @@ function reportedFailure(report: PushReport, remoteSaid: readonly string[]): Pus
     .join(' ')
     .slice(0, REMOTE_WORDS_MAX_CHARS);
   const words = [...(report.ok ? [] : [`unpack ${report.error ?? 'failed'}`]), ...refs].join('; ') || 'refused';
-  return { kind: report.ok ? 'refused' : 'content', message: said === '' ? words : `${words} (the remote said: ${said})` };
+  return {
+    kind: report.ok ? 'refused' : 'content',
+    message: said === '' ? words : `${words} (the remote said: ${said})`,
+  };
 }
 
 /** A failure to reach or use the remote, typed, with every secret taken out of the message. */
@@ -252,10 +265,14 @@ export function remoteFault(error: unknown, target: RemoteTarget): StoreUnavaila
   if (e.code === 'UserCanceledError' || status === 401 || status === 403) {
     return new StoreUnavailable(
       'auth_failed',
-      `authentication failed: the Git remote ${redactUrls(target.url)} refused the credentials (check GIT_TOKEN, or GIT_USERNAME and GIT_PASSWORD)`,
+      `authentication failed: the Git remote ${redactUrls(target.url)} refused the credentials (check GIT_TOKEN, or ` +
+        `GIT_USERNAME and GIT_PASSWORD)`,
     );
   }
-  return new StoreUnavailable('remote_unreachable', `the Git remote could not be reached: ${redact(describeError(error), secrets(target))}`);
+  return new StoreUnavailable(
+    'remote_unreachable',
+    `the Git remote could not be reached: ${redact(describeError(error), secrets(target))}`,
+  );
 }
 
 function secrets(target: RemoteTarget): (string | undefined)[] {

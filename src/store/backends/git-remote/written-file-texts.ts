@@ -25,12 +25,20 @@ export class WrittenFileTexts {
     const dir = this.#dir;
     const cache = this.#cache;
     if (!this.#folders.has(collection)) {
-      this.#folders.set(collection, git.readTree({ fs, dir, oid: this.#commit, filepath: collection, cache }).catch(() => ({ tree: [] })));
+      this.#folders.set(
+        collection,
+        git.readTree({ fs, dir, oid: this.#commit, filepath: collection, cache }).catch(() => ({ tree: [] })),
+      );
     }
     const folder = await this.#folders.get(collection)!;
     const own = folder.tree.find((e) => `${collection}/${e.path}` === path);
     if (own) return recordFileThread.edit(collection, record, await readBlobText(dir, own.oid, cache));
     const sibling = folder.tree.find((e) => e.type === 'blob');
-    return recordFileThread.edit(collection, record, undefined, sibling ? schemaHintLine(await readBlobText(dir, sibling.oid, cache)) : '');
+    return recordFileThread.edit(
+      collection,
+      record,
+      undefined,
+      sibling ? schemaHintLine(await readBlobText(dir, sibling.oid, cache)) : '',
+    );
   }
 }

@@ -5,9 +5,16 @@
 import type { ChangeSet, RecordChange } from '../../backend.ts';
 import type { Db } from './sqlite-database.ts';
 
-export function insertAuditRow(db: Db, set: Omit<ChangeSet, 'changes'>, change: RecordChange, before: number, after: number): void {
+export function insertAuditRow(
+  db: Db,
+  set: Omit<ChangeSet, 'changes'>,
+  change: RecordChange,
+  before: number,
+  after: number,
+): void {
   db.prepare(
-    `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, revision_after, caller_kind, caller_name, caller_email, message)
+    `INSERT INTO audit_log (at, action, collection, record_id, token_role, changed_fields, revision_before, ` +
+      `revision_after, caller_kind, caller_name, caller_email, message)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     new Date().toISOString(),

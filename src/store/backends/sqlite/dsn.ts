@@ -1,4 +1,5 @@
-// DATABASE_URL for STORE_BACKEND=sqlite. The forms, as the reference service took them (docs/decisions/0017-reference-service-compatibility.md):
+// DATABASE_URL for STORE_BACKEND=sqlite. The forms, as the reference service took them
+// (docs/decisions/0017-reference-service-compatibility.md):
 //
 //   sqlite://data/config.db?mode=rwc      relative path (to the working directory)
 //   sqlite:///var/lib/gitops/config.db    absolute path (three slashes)
@@ -60,7 +61,8 @@ export function parseSqliteDsn(url: string, cwd: string = process.cwd()): Sqlite
         break;
       case 'busy_timeout': {
         const ms = /^\d+$/.test(value) ? Number(value) : NaN;
-        if (!(ms >= 0 && ms <= MAX_BUSY_TIMEOUT_MS)) fail(`busy_timeout=${value} must be a whole number of milliseconds up to ${MAX_BUSY_TIMEOUT_MS}`);
+        if (!(ms >= 0 && ms <= MAX_BUSY_TIMEOUT_MS))
+          fail(`busy_timeout=${value} must be a whole number of milliseconds up to ${MAX_BUSY_TIMEOUT_MS}`);
         busyTimeoutMs = ms;
         break;
       }
@@ -89,7 +91,12 @@ export function parseSqliteDsn(url: string, cwd: string = process.cwd()): Sqlite
   }
   if (path.includes('\u0000')) fail('the path contains a NUL character');
   if (path.endsWith('/')) fail('the path names a folder, not a database file');
-  return { kind: 'file', mode: mode ?? 'rw', path: isAbsolute(path) ? resolve(path) : resolve(cwd, path), busyTimeoutMs };
+  return {
+    kind: 'file',
+    mode: mode ?? 'rw',
+    path: isAbsolute(path) ? resolve(path) : resolve(cwd, path),
+    busyTimeoutMs,
+  };
 }
 
 /** How the database is named in logs and on /ready. */

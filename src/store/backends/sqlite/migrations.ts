@@ -61,15 +61,17 @@ const jsonObject = (column: string) => `CHECK (json_valid(${column}) AND json_ty
 
 function revisionTriggers(tables: readonly string[]): string {
   const events = ['INSERT', 'UPDATE', 'DELETE'] as const;
-  return tables.flatMap((table) =>
-    events.map(
-      (event) => `
+  return tables
+    .flatMap((table) =>
+      events.map(
+        (event) => `
 CREATE TRIGGER ${table}_after_${event.toLowerCase()}_bump_revision AFTER ${event} ON ${table}
 BEGIN
   UPDATE meta SET value = value + 1 WHERE key = 'revision';
 END;`,
-    ),
-  ).join('\n');
+      ),
+    )
+    .join('\n');
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -183,7 +185,8 @@ ALTER TABLE clusters ADD COLUMN credential_generation INTEGER NOT NULL DEFAULT 0
     version: 4,
     description: 'who made each write: the caller kind, name and e-mail in audit_log',
     sql: `
-ALTER TABLE audit_log ADD COLUMN caller_kind TEXT NOT NULL DEFAULT 'service' CHECK (caller_kind IN ('service', 'cluster', 'person'));
+ALTER TABLE audit_log ADD COLUMN caller_kind TEXT NOT NULL DEFAULT 'service'
+  CHECK (caller_kind IN ('service', 'cluster', 'person'));
 ALTER TABLE audit_log ADD COLUMN caller_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_log ADD COLUMN caller_email TEXT;
 UPDATE audit_log SET caller_name = token_role || '-token';
@@ -220,7 +223,8 @@ CREATE TABLE audit_log_v6 (
   seq             INTEGER PRIMARY KEY,
   at              TEXT NOT NULL,
   action          TEXT NOT NULL CHECK (action IN ('create', 'update', 'delete')),
-  collection      TEXT NOT NULL CHECK (collection IN ('clusters', 'platform_components', 'namespaces', 'rolebindings', 'rollouts')),
+  collection      TEXT NOT NULL
+                  CHECK (collection IN ('clusters', 'platform_components', 'namespaces', 'rolebindings', 'rollouts')),
   record_id       TEXT NOT NULL,
   token_role      TEXT NOT NULL CHECK (token_role IN ('read', 'write')),
   changed_fields  TEXT NOT NULL ${jsonArray('changed_fields')},
@@ -250,7 +254,7 @@ ALTER TABLE clusters ADD COLUMN receiver_url TEXT CHECK (receiver_url IS NULL OR
   },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -36,12 +36,22 @@ export class RowWriter {
       case 'platform_components': {
         const r = record as PlatformComponent;
         this.#stmt(
-          `INSERT INTO platform_components (id, component_path, component_version, oci_url, oci_tag, cluster_env_enabled, depends_on)
+          `INSERT INTO platform_components (id, component_path, component_version, oci_url, oci_tag, ` +
+            `cluster_env_enabled, depends_on)
            VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET component_path = excluded.component_path, component_version = excluded.component_version,
+           ON CONFLICT (id) DO UPDATE SET component_path = excluded.component_path,
+             component_version = excluded.component_version,
              oci_url = excluded.oci_url, oci_tag = excluded.oci_tag, cluster_env_enabled = excluded.cluster_env_enabled,
              depends_on = excluded.depends_on`,
-        ).run(r.id, r.component_path, r.component_version, r.oci_url, r.oci_tag, r.cluster_env_enabled ? 1 : 0, JSON.stringify(r.depends_on));
+        ).run(
+          r.id,
+          r.component_path,
+          r.component_version,
+          r.oci_url,
+          r.oci_tag,
+          r.cluster_env_enabled ? 1 : 0,
+          JSON.stringify(r.depends_on),
+        );
         return;
       }
       case 'namespaces': {
@@ -66,23 +76,37 @@ export class RowWriter {
       case 'clusters': {
         const r = record as Cluster;
         this.#stmt(
-          `INSERT INTO clusters (id, cluster_name, cluster_dns, environment, credential_generation, receiver_url, patches)
+          `INSERT INTO clusters (id, cluster_name, cluster_dns, environment, credential_generation, receiver_url, ` +
+            `patches)
            VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET cluster_name = excluded.cluster_name, cluster_dns = excluded.cluster_dns,
              environment = excluded.environment, credential_generation = excluded.credential_generation,
              receiver_url = excluded.receiver_url, patches = excluded.patches`,
-        ).run(r.id, r.cluster_name, r.cluster_dns, r.environment, r.credential_generation, r.receiver_url ?? null, JSON.stringify(r.patches));
+        ).run(
+          r.id,
+          r.cluster_name,
+          r.cluster_dns,
+          r.environment,
+          r.credential_generation,
+          r.receiver_url ?? null,
+          JSON.stringify(r.patches),
+        );
         this.#deleteReferences(r.id);
         const component = this.#stmt(
-          `INSERT INTO cluster_platform_components (cluster_id, position, component_id, enabled, oci_tag, component_path)
+          `INSERT INTO cluster_platform_components (cluster_id, position, component_id, enabled, oci_tag, ` +
+            `component_path)
            VALUES (?, ?, ?, ?, ?, ?)`,
         );
         r.platform_components.forEach((ref, i) =>
           component.run(r.id, i, ref.id, ref.enabled ? 1 : 0, ref.oci_tag ?? null, ref.component_path ?? null),
         );
-        const namespace = this.#stmt('INSERT INTO cluster_namespaces (cluster_id, position, namespace_id) VALUES (?, ?, ?)');
+        const namespace = this.#stmt(
+          'INSERT INTO cluster_namespaces (cluster_id, position, namespace_id) VALUES (?, ?, ?)',
+        );
         r.namespaces.forEach((ref, i) => namespace.run(r.id, i, ref.id));
-        const rolebinding = this.#stmt('INSERT INTO cluster_rolebindings (cluster_id, position, rolebinding_id) VALUES (?, ?, ?)');
+        const rolebinding = this.#stmt(
+          'INSERT INTO cluster_rolebindings (cluster_id, position, rolebinding_id) VALUES (?, ?, ?)',
+        );
         r.rolebindings.forEach((ref, i) => rolebinding.run(r.id, i, ref.id));
         return;
       }

@@ -83,7 +83,13 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
       try {
         parsed[field] = JSON.parse(text);
       } catch {
-        problems.push(problem('wrong_type', { record: { collection, id: String(input.id) }, field: `/${field}` }, 'is not valid JSON'));
+        problems.push(
+          problem(
+            'wrong_type',
+            { record: { collection, id: String(input.id) }, field: `/${field}` },
+            'is not valid JSON',
+          ),
+        );
         return;
       }
     }
@@ -92,20 +98,26 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
       cache.set(key, { source, record: result.record });
       (records[collection] as AnyRecord[]).push(result.record);
     } else {
-      problems.push(...result.problems.map((p) => ({ ...p, at: { ...p.at, record: { collection, id: String(input.id) } } })));
+      problems.push(
+        ...result.problems.map((p) => ({ ...p, at: { ...p.at, record: { collection, id: String(input.id) } } })),
+      );
     }
   };
 
   for (const row of db.prepare('SELECT * FROM platform_components ORDER BY id').all() as ComponentRow[]) {
-    add('platform_components', {
-      id: row.id,
-      component_path: row.component_path,
-      component_version: row.component_version,
-      oci_url: row.oci_url,
-      oci_tag: row.oci_tag,
-      cluster_env_enabled: bool(row.cluster_env_enabled),
-      depends_on: row.depends_on,
-    }, ['depends_on']);
+    add(
+      'platform_components',
+      {
+        id: row.id,
+        component_path: row.component_path,
+        component_version: row.component_version,
+        oci_url: row.oci_url,
+        oci_tag: row.oci_tag,
+        cluster_env_enabled: bool(row.cluster_env_enabled),
+        depends_on: row.depends_on,
+      },
+      ['depends_on'],
+    );
   }
   for (const row of db.prepare('SELECT * FROM namespaces ORDER BY id').all() as NamespaceRow[]) {
     add('namespaces', { id: row.id, labels: row.labels, annotations: row.annotations }, ['labels', 'annotations']);
@@ -120,7 +132,11 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
     clusterRows.map((row) => [row.id, { platform_components: [], namespaces: [], rolebindings: [] }]),
   );
   let orphanReferences = 0;
-  const refs = <R extends RefRow>(sql: string, field: 'platform_components' | 'namespaces' | 'rolebindings', toRef: (row: R) => unknown) => {
+  const refs = <R extends RefRow>(
+    sql: string,
+    field: 'platform_components' | 'namespaces' | 'rolebindings',
+    toRef: (row: R) => unknown,
+  ) => {
     for (const row of db.prepare(sql).all() as R[]) {
       const target = byCluster.get(row.cluster_id);
       if (target) target[field].push(toRef(row));
@@ -133,25 +149,33 @@ export function readAllRecords(db: Database, previous: RecordCache = new Map()):
     'platform_components',
     (row) => ({ id: row.ref_id, enabled: bool(row.enabled), oci_tag: row.oci_tag, component_path: row.component_path }),
   );
-  refs<RefRow>('SELECT cluster_id, namespace_id AS ref_id FROM cluster_namespaces ORDER BY cluster_id, position', 'namespaces', (row) => ({
-    id: row.ref_id,
-  }));
+  refs<RefRow>(
+    'SELECT cluster_id, namespace_id AS ref_id FROM cluster_namespaces ORDER BY cluster_id, position',
+    'namespaces',
+    (row) => ({
+      id: row.ref_id,
+    }),
+  );
   refs<RefRow>(
     'SELECT cluster_id, rolebinding_id AS ref_id FROM cluster_rolebindings ORDER BY cluster_id, position',
     'rolebindings',
     (row) => ({ id: row.ref_id }),
   );
   for (const row of clusterRows) {
-    add('clusters', {
-      id: row.id,
-      cluster_name: row.cluster_name,
-      cluster_dns: row.cluster_dns,
-      environment: row.environment,
-      credential_generation: row.credential_generation,
-      receiver_url: row.receiver_url,
-      ...byCluster.get(row.id)!,
-      patches: row.patches,
-    }, ['patches']);
+    add(
+      'clusters',
+      {
+        id: row.id,
+        cluster_name: row.cluster_name,
+        cluster_dns: row.cluster_dns,
+        environment: row.environment,
+        credential_generation: row.credential_generation,
+        receiver_url: row.receiver_url,
+        ...byCluster.get(row.id)!,
+        patches: row.patches,
+      },
+      ['patches'],
+    );
   }
   return { records, problems, orphanReferences, cache };
 }

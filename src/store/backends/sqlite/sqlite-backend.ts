@@ -16,7 +16,17 @@ import { describeDsn, type SqliteDsn } from './dsn.ts';
 import { SCHEMA_VERSION, schemaVersion } from './migrations.ts';
 import { RowWriter } from './row-writer.ts';
 import { readAllRecords, type RecordCache } from './rows.ts';
-import { type Db, isBusy, openDatabase, prepareSchema, readMeta, readRevision, seedIfNew, setRevision, sqliteMessage } from './sqlite-database.ts';
+import {
+  type Db,
+  isBusy,
+  openDatabase,
+  prepareSchema,
+  readMeta,
+  readRevision,
+  seedIfNew,
+  setRevision,
+  sqliteMessage,
+} from './sqlite-database.ts';
 
 /** How often PRAGMA data_version is checked for commits by other connections. */
 export const POLL_INTERVAL_MS = 250;
@@ -56,11 +66,18 @@ export class SqliteBackend implements Backend {
       const applied = prepareSchema(db, this.dsn);
       if (this.dsn.mode !== 'ro') {
         const seeded = seedIfNew(db, this.dsn, this.#options.seedFile);
-        if (seeded !== undefined) log.info({ database: this.#name, seed_file: this.#options.seedFile, clusters: seeded }, 'new database seeded');
+        if (seeded !== undefined)
+          log.info(
+            { database: this.#name, seed_file: this.#options.seedFile, clusters: seeded },
+            'new database seeded',
+          );
         this.#writer = new RowWriter(db);
       }
       this.#seededAt = readMeta(db, 'seeded_at');
-      log.info({ database: this.#name, mode: this.dsn.mode, schema_version: SCHEMA_VERSION, migrations_applied: applied }, 'sqlite database opened');
+      log.info(
+        { database: this.#name, mode: this.dsn.mode, schema_version: SCHEMA_VERSION, migrations_applied: applied },
+        'sqlite database opened',
+      );
     } catch (error) {
       db.close();
       if (error instanceof StartupError) throw error;
@@ -81,7 +98,10 @@ export class SqliteBackend implements Backend {
       return db.transaction(() => this.#read(db))();
     } catch (error) {
       if (error instanceof StoreUnavailable) throw error;
-      throw new StoreUnavailable(isBusy(error) ? 'locked' : 'io', `cannot read the database ${this.#name}: ${sqliteMessage(error)}`);
+      throw new StoreUnavailable(
+        isBusy(error) ? 'locked' : 'io',
+        `cannot read the database ${this.#name}: ${sqliteMessage(error)}`,
+      );
     }
   }
 
@@ -91,7 +111,8 @@ export class SqliteBackend implements Backend {
     if (version !== SCHEMA_VERSION) {
       throw new StoreUnavailable(
         'io',
-        `the database schema is at version ${version}, this service needs ${SCHEMA_VERSION}; restart the service (a newer version migrated it, or it was changed by hand)`,
+        `the database schema is at version ${version}, this service needs ${SCHEMA_VERSION}; restart the service (a ` +
+          `newer version migrated it, or it was changed by hand)`,
       );
     }
     // No shortcut on a known revision: the poll calls only when data_version moved, and a
@@ -102,7 +123,8 @@ export class SqliteBackend implements Backend {
     if (loaded.orphanReferences > 0 && loaded.orphanReferences !== this.#orphanReferences) {
       this.#options.log.warn(
         { orphan_reference_rows: loaded.orphanReferences },
-        'the database has reference rows of clusters that no longer exist (deleted with foreign keys off); they are ignored',
+        'the database has reference rows of clusters that no longer exist (deleted with foreign keys off); they are ' +
+          'ignored',
       );
     }
     this.#orphanReferences = loaded.orphanReferences;
@@ -137,7 +159,8 @@ export class SqliteBackend implements Backend {
   async commit(set: ChangeSet, base: PublishedRevision): Promise<CommitResult> {
     const db = this.#db;
     const writer = this.#writer;
-    if (!db || !writer) throw new StoreUnavailable('read_only', `the database ${this.#name} is open read-only (mode=ro)`);
+    if (!db || !writer)
+      throw new StoreUnavailable('read_only', `the database ${this.#name} is open read-only (mode=ro)`);
     await this.#beginImmediate(db);
     try {
       const before = readRevision(db);
@@ -158,7 +181,10 @@ export class SqliteBackend implements Backend {
       if (db.inTransaction) db.exec('ROLLBACK');
       if (error instanceof BaseMoved) throw error;
       if (isDiskFull(error)) throw new StoreUnavailable('disk_full', 'no space left on device; nothing was stored');
-      this.#options.log.error({ err: error, records: set.changes.map((c) => `${c.collection}/${c.id}`).slice(0, 20) }, 'database write failed');
+      this.#options.log.error(
+        { err: error, records: set.changes.map((c) => `${c.collection}/${c.id}`).slice(0, 20) },
+        'database write failed',
+      );
       throw new StoreUnavailable('io', `the database refused the write (${sqliteMessage(error)}); nothing was stored`);
     }
   }
@@ -173,7 +199,11 @@ export class SqliteBackend implements Backend {
       try {
         db.exec('BEGIN IMMEDIATE');
       } catch (error) {
-        if (!isBusy(error)) throw new StoreUnavailable('io', `the database cannot start a write (${sqliteMessage(error)}); nothing was stored`);
+        if (!isBusy(error))
+          throw new StoreUnavailable(
+            'io',
+            `the database cannot start a write (${sqliteMessage(error)}); nothing was stored`,
+          );
         throw error;
       }
     };
@@ -183,17 +213,22 @@ export class SqliteBackend implements Backend {
       deadline: Date.now() + this.dsn.busyTimeoutMs,
       retryable: isBusy,
       exhausted: () => {
-        this.#options.log.warn({ database: this.#name, busy_timeout_ms: this.dsn.busyTimeoutMs }, 'write refused: the database is locked by another connection');
+        this.#options.log.warn(
+          { database: this.#name, busy_timeout_ms: this.dsn.busyTimeoutMs },
+          'write refused: the database is locked by another connection',
+        );
         return new StoreUnavailable(
           'locked',
-          `the database is locked by another process and stayed locked for the busy timeout (${this.dsn.busyTimeoutMs} ms); nothing was stored, retry later`,
+          `the database is locked by another process and stayed locked for the busy timeout ` +
+            `(${this.dsn.busyTimeoutMs} ms); nothing was stored, retry later`,
         );
       },
     });
   }
 
   async recallBaseline(): Promise<BaselineFacts | undefined> {
-    const row = this.#db!.prepare('SELECT facts FROM published_baseline WHERE id = 1').get() as { facts: string } | undefined;
+    const row = this.#db!.prepare('SELECT facts FROM published_baseline WHERE id = 1').get() as
+      { facts: string } | undefined;
     if (!row) return undefined;
     const facts = JSON.parse(row.facts) as BaselineFacts;
     return typeof facts.revision === 'string' && facts.inputs && Array.isArray(facts.dangling) ? facts : undefined;
@@ -208,7 +243,10 @@ export class SqliteBackend implements Backend {
       ).run(facts.revision, JSON.stringify(facts), new Date().toISOString());
     } catch (error) {
       // Busy now: the next publication keeps it. A restart in between judges against an older one.
-      this.#options.log.warn({ database: this.#name, error: sqliteMessage(error) }, 'could not keep the published revision\'s facts');
+      this.#options.log.warn(
+        { database: this.#name, error: sqliteMessage(error) },
+        "could not keep the published revision's facts",
+      );
     }
   }
 

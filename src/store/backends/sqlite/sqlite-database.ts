@@ -25,9 +25,13 @@ export function openDatabase(dsn: SqliteDsn, log: Logger): Db {
       throw new StartupError(`DATABASE_URL: cannot create the folder of ${path}: ${sqliteMessage(error)}`);
     }
   } else if (!existsSync(path)) {
-    throw new StartupError(`DATABASE_URL: the database file ${path} does not exist; mode=${mode} opens an existing file only (use mode=rwc to create it)`);
+    throw new StartupError(
+      `DATABASE_URL: the database file ${path} does not exist; mode=${mode} opens an existing file only (use ` +
+        `mode=rwc to create it)`,
+    );
   }
-  if (existsSync(path) && statSync(path).isDirectory()) throw new StartupError(`DATABASE_URL: ${path} is a folder, not a database file`);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new StartupError(`DATABASE_URL: ${path} is a folder, not a database file`);
   let db: Db;
   try {
     db = new Database(path, { readonly: mode === 'ro', fileMustExist: mode !== 'rwc', timeout: dsn.busyTimeoutMs });
@@ -39,7 +43,8 @@ export function openDatabase(dsn: SqliteDsn, log: Logger): Db {
     schemaVersion(db);
     if (mode !== 'ro') {
       const journal = db.pragma('journal_mode = WAL', { simple: true });
-      if (journal !== 'wal') log.warn({ database: path, journal_mode: journal }, 'the database could not be switched to WAL mode');
+      if (journal !== 'wal')
+        log.warn({ database: path, journal_mode: journal }, 'the database could not be switched to WAL mode');
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
@@ -56,14 +61,18 @@ export function prepareSchema(db: Db, dsn: SqliteDsn): number[] {
   const version = schemaVersion(db);
   if (version > SCHEMA_VERSION) {
     throw new StartupError(
-      `DATABASE_URL: the database ${name} has schema version ${version}, newer than this service understands (${SCHEMA_VERSION}); run a newer version of the service`,
+      `DATABASE_URL: the database ${name} has schema version ${version}, newer than this service understands ` +
+        `(${SCHEMA_VERSION}); run a newer version of the service`,
     );
   }
   if (version === 0) {
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").get() as {
+      n: number;
+    };
     if (tables.n > 0) {
       throw new StartupError(
-        `DATABASE_URL: the database ${name} already holds tables that this service did not create (user_version is 0); point DATABASE_URL at a new or a service-created database`,
+        `DATABASE_URL: the database ${name} already holds tables that this service did not create (user_version is ` +
+          `0); point DATABASE_URL at a new or a service-created database`,
       );
     }
   }
@@ -71,8 +80,10 @@ export function prepareSchema(db: Db, dsn: SqliteDsn): number[] {
     if (version < SCHEMA_VERSION) {
       throw new StartupError(
         version === 0
-          ? `DATABASE_URL: the database ${name} is opened read-only (mode=ro) but has no schema yet; start once with mode=rwc or mode=rw to create and seed it`
-          : `DATABASE_URL: the database ${name} is at schema version ${version} and needs version ${SCHEMA_VERSION}; start once with mode=rw to migrate it`,
+          ? `DATABASE_URL: the database ${name} is opened read-only (mode=ro) but has no schema yet; start once with ` +
+              `mode=rwc or mode=rw to create and seed it`
+          : `DATABASE_URL: the database ${name} is at schema version ${version} and needs version ${SCHEMA_VERSION}; ` +
+              `start once with mode=rw to migrate it`,
       );
     }
     return [];
@@ -83,7 +94,10 @@ export function prepareSchema(db: Db, dsn: SqliteDsn): number[] {
 /** Loads SEED_FILE into a database that has never held a record; returns whether it did. */
 export function seedIfNew(db: Db, dsn: SqliteDsn, seedFile: string): number | undefined {
   if (!isPristine(db)) return undefined;
-  const seed = readSeedFile(seedFile, `, and the database ${describeDsn(dsn)} is new, so it needs a seed; give SEED_FILE a file ({} for an empty start)`);
+  const seed = readSeedFile(
+    seedFile,
+    `, and the database ${describeDsn(dsn)} is new, so it needs a seed; give SEED_FILE a file ({} for an empty start)`,
+  );
   const writer = new RowWriter(db);
   const seeded = db.transaction(() => {
     // Another instance may have seeded it since the check above.
@@ -116,7 +130,10 @@ export function readMeta(db: Db, key: string): string | undefined {
 }
 
 function setMeta(db: Db, key: string, value: string | number): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
 }
 
 /** Never held a record: no rows and no committed change. A database emptied on purpose stays empty. */

@@ -5,10 +5,19 @@
 import type { BigIntStats } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { INDEX_CHECKSUM_BYTES as CHECKSUM, type IndexEntryData, type IndexLayout, indexLayout, IndexNotWritable, patchIndex } from '../format/index-file.ts';
+import {
+  INDEX_CHECKSUM_BYTES as CHECKSUM,
+  type IndexEntryData,
+  type IndexLayout,
+  indexLayout,
+  IndexNotWritable,
+  patchIndex,
+} from '../format/index-file.ts';
 import { LockFile } from './lock-file.ts';
 
-/** Why a write may not go through the index of `gitdir`, or undefined when it may (or when there is no index file yet). */
+/**
+ * Why a write may not go through the index of `gitdir`, or undefined when it may (or when there is no index file yet).
+ */
 export async function indexWriteRefusal(gitdir: string): Promise<IndexNotWritable | undefined> {
   const index = await readIndexFile(gitdir);
   if (!index) return undefined;
@@ -44,7 +53,13 @@ export class IndexFileCache {
   /** The index (undefined when there is none); read only under the index lock. */
   async read(gitdir: string): Promise<IndexLayout | undefined> {
     const stats = await stat(join(gitdir, 'index'), { bigint: true }).catch(() => undefined);
-    if (stats && this.#layout && stampOf(stats) === this.#stamp && (await sameTrailer(join(gitdir, 'index'), this.#layout.bytes))) return this.#layout;
+    if (
+      stats &&
+      this.#layout &&
+      stampOf(stats) === this.#stamp &&
+      (await sameTrailer(join(gitdir, 'index'), this.#layout.bytes))
+    )
+      return this.#layout;
     this.#layout = undefined;
     const bytes = await readIndexFile(gitdir);
     return bytes && indexLayout(bytes);

@@ -131,7 +131,8 @@ export class LockFile {
   async write(content: string | Buffer, flush = true): Promise<void> {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     await this.#handle.truncate(0);
-    for (let at = 0; at < bytes.length; ) at += (await this.#handle.write(bytes, at, bytes.length - at, at)).bytesWritten;
+    for (let at = 0; at < bytes.length;)
+      at += (await this.#handle.write(bytes, at, bytes.length - at, at)).bytesWritten;
     if (flush) await this.#handle.sync();
   }
 
@@ -199,7 +200,7 @@ async function identityOf(gitdir: string, lock: Stats): Promise<{ path: string; 
     if (!match) continue;
     const path = join(dir, name);
     const info = await lstat(path).catch(() => undefined);
-    if (info && sameFile(info, lock)) return { path, tag: match[1]! };
+    if (info && sameFile(info, lock)) return { path, tag: match[1] };
   }
   return undefined;
 }
@@ -220,12 +221,12 @@ export async function clearStaleLocks(gitdir: string): Promise<StaleLock[]> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const aside = ASIDE.exec(name);
     if (aside) {
-      if (!(await isAlive(aside[1]!))) await rm(join(dir, name), { force: true });
+      if (!(await isAlive(aside[1]))) await rm(join(dir, name), { force: true });
       continue;
     }
     const match = IDENTITY.exec(name);
-    if (!match || (await isAlive(match[1]!))) continue;
-    const lockPath = join(gitdir, `${decodeURIComponent(match[2]!)}.lock`);
+    if (!match || (await isAlive(match[1]))) continue;
+    const lockPath = join(gitdir, `${decodeURIComponent(match[2])}.lock`);
     const stale = await removeIfStale(gitdir, lockPath);
     if (stale && stale !== 'released') removed.push(stale);
     await rm(join(dir, name), { force: true });

@@ -34,15 +34,22 @@ function compress(header: Buffer, content: Buffer): Promise<Buffer> {
     // and `git gc` packs and deltas these trees anyway.
     const stream = createDeflate({ level: header.length + content.length > STORE_UNCOMPRESSED_FROM ? 0 : 1 });
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     stream.on('error', reject);
     stream.write(header);
     stream.end(content);
   });
 }
 
-/** Stores the object (unless a whole copy is there) and returns its id (`knownId`, when the caller hashed it already). */
-export async function writeLooseObject(gitdir: string, type: ObjectType, content: Buffer, knownId?: string): Promise<string> {
+/**
+ * Stores the object (unless a whole copy is there) and returns its id (`knownId`, when the caller hashed it already).
+ */
+export async function writeLooseObject(
+  gitdir: string,
+  type: ObjectType,
+  content: Buffer,
+  knownId?: string,
+): Promise<string> {
   const oid = knownId ?? objectId(type, content);
   const objects = join(gitdir, 'objects');
   const path = join(objects, oid.slice(0, 2), oid.slice(2));
@@ -81,7 +88,7 @@ export async function clearStaleObjectFiles(gitdir: string): Promise<number> {
   let removed = 0;
   for (const name of await readdir(objects).catch(() => [] as string[])) {
     const match = new RegExp(`^${TEMPORARY_PREFIX}_(${TAG_PATTERN})_\\d+$`).exec(name);
-    if (!match || (await isAlive(match[1]!))) continue;
+    if (!match || (await isAlive(match[1]))) continue;
     await rm(join(objects, name), { force: true });
     removed++;
   }

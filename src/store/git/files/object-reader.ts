@@ -15,7 +15,14 @@ import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
 import { type CommitObject, decodeCommit } from '../format/commit-object.ts';
 import { sharedGitDir } from '../git-directory.ts';
-import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader, parseIndex } from '../format/pack-file.ts';
+import {
+  applyDelta,
+  deltaSizes,
+  findOffset,
+  type PackIndex,
+  packEntryHeader,
+  parseIndex,
+} from '../format/pack-file.ts';
 import { decodeTree, type TreeItem } from '../format/tree-object.ts';
 
 /** A blob over the size a record file may have: refused before it is read whole. */
@@ -65,7 +72,9 @@ export class ObjectReader {
     this.#objects = objects;
   }
 
-  /** The blob's text; a blob larger than `maxBytes` is refused (BlobTooLarge) from its header, before it is inflated. */
+  /**
+   * The blob's text; a blob larger than `maxBytes` is refused (BlobTooLarge) from its header, before it is inflated.
+   */
   async readText(oid: string, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
     const size = this.blobSize(oid);
     if (size !== undefined && size > maxBytes) throw new BlobTooLarge(size);
@@ -75,7 +84,10 @@ export class ObjectReader {
     return bytes.toString('utf8');
   }
 
-  /** The size of an object from its header (loose) or its pack entry, without inflating it whole; undefined when unknown. */
+  /**
+   * The size of an object from its header (loose) or its pack entry, without inflating it whole; undefined when
+   * unknown.
+   */
   blobSize(oid: string): number | undefined {
     if (this.#objects === undefined || !/^[0-9a-f]{40}$/.test(oid)) return undefined;
     try {
@@ -97,7 +109,10 @@ export class ObjectReader {
     return undefined;
   }
 
-  /** The blob, read with Node's zlib from a loose object or a version-2 pack; undefined for anything this reader does not handle. */
+  /**
+   * The blob, read with Node's zlib from a loose object or a version-2 pack; undefined for anything this reader does
+   * not handle.
+   */
   readNative(oid: string): Buffer | undefined {
     return this.#verified(oid, OBJ_BLOB);
   }
@@ -126,7 +141,10 @@ export class ObjectReader {
     try {
       const object = this.#readObject(oid, 0);
       if (!object || object.type !== type) return undefined;
-      const id = createHash('sha1').update(`${TYPE_NAMES[type]} ${object.data.length}\0`).update(object.data).digest('hex');
+      const id = createHash('sha1')
+        .update(`${TYPE_NAMES[type]} ${object.data.length}\0`)
+        .update(object.data)
+        .digest('hex');
       return id === oid ? object.data : undefined;
     } catch {
       return undefined;
@@ -167,7 +185,7 @@ export class ObjectReader {
     // The delta data follows the base's offset (a varint) or id (20 bytes); it starts with the
     // base's size and the result's size.
     let at = pos;
-    if (type === OBJ_OFS_DELTA) while (pack.pack[at++]! & 0x80);
+    if (type === OBJ_OFS_DELTA) while (pack.pack[at++] & 0x80);
     else at += 20;
     const head = inflateSync(pack.pack.subarray(at, at + 64), { finishFlush: zlib.Z_SYNC_FLUSH });
     return deltaSizes(head).result;

@@ -37,12 +37,21 @@ export interface RefLock {
   release(): Promise<void>;
 }
 
-/** Takes `ref`'s lock (waiting while someone else holds it) if it still points at `expected` (undefined: must not exist). */
-export async function lockRef(gitdir: string, ref: string, expected: string | undefined, options: LockOptions = {}): Promise<RefLock> {
+/**
+ * Takes `ref`'s lock (waiting while someone else holds it) if it still points at `expected` (undefined: must not
+ * exist).
+ */
+export async function lockRef(
+  gitdir: string,
+  ref: string,
+  expected: string | undefined,
+  options: LockOptions = {},
+): Promise<RefLock> {
   const lock = await LockFile.take(gitdir, ref, options);
   try {
     const current = await readRef(gitdir, ref);
-    if (current !== expected) throw new RefMoved(`${ref} moved to ${current ?? '(nothing)'} while a change on ${expected} was being written`);
+    if (current !== expected)
+      throw new RefMoved(`${ref} moved to ${current ?? '(nothing)'} while a change on ${expected} was being written`);
   } catch (error) {
     await lock.release();
     throw error;
@@ -67,7 +76,14 @@ export async function lockRef(gitdir: string, ref: string, expected: string | un
 }
 
 /** Points `ref` at `value`, if it still points at `expected`, and logs the move in the reflog. */
-export async function updateRef(gitdir: string, ref: string, value: string, expected: string | undefined, log: ReflogEntry, options: LockOptions = {}): Promise<void> {
+export async function updateRef(
+  gitdir: string,
+  ref: string,
+  value: string,
+  expected: string | undefined,
+  log: ReflogEntry,
+  options: LockOptions = {},
+): Promise<void> {
   const lock = await lockRef(gitdir, ref, expected, options);
   try {
     await lock.prepare(value);
@@ -82,7 +98,13 @@ export async function updateRef(gitdir: string, ref: string, value: string, expe
  * The last step of a ref's move, with its new value written and flushed into the held lock:
  * the reflog line, then the rename (flushed).
  */
-export async function moveRef(gitdir: string, lock: LockFile, from: string | undefined, to: string, log: ReflogEntry): Promise<void> {
+export async function moveRef(
+  gitdir: string,
+  lock: LockFile,
+  from: string | undefined,
+  to: string,
+  log: ReflogEntry,
+): Promise<void> {
   await appendReflog(gitdir, lock.target, from, to, log);
   await lock.commit(true);
 }

@@ -35,12 +35,23 @@ export const NO_COMMIT = '0'.repeat(40);
 
 type LogAllRefUpdates = 'always' | 'normal' | 'none';
 
-/** Appends the move of `ref` from `from` (undefined: created) to `to` to its log, and to HEAD's when HEAD points at it. */
-export async function appendReflog(gitdir: string, ref: string, from: string | undefined, to: string, entry: ReflogEntry): Promise<void> {
+/**
+ * Appends the move of `ref` from `from` (undefined: created) to `to` to its log, and to HEAD's when HEAD points at it.
+ */
+export async function appendReflog(
+  gitdir: string,
+  ref: string,
+  from: string | undefined,
+  to: string,
+  entry: ReflogEntry,
+): Promise<void> {
   const setting = await logAllRefUpdates(gitdir);
   const headDir = entry.worktreeGitdir ?? gitdir;
   const head = await readFile(join(headDir, 'HEAD'), 'utf8').catch(() => '');
-  const line = Buffer.from(`${from ?? NO_COMMIT} ${to} ${identName(entry.committer)} ${Math.floor(Date.now() / 1000)} +0000\t${oneLine(entry.message)}\n`);
+  const line = Buffer.from(
+    `${from ?? NO_COMMIT} ${to} ${identName(entry.committer)} ${Math.floor(Date.now() / 1000)} ` +
+      `+0000\t${oneLine(entry.message)}\n`,
+  );
   await appendLine(join(gitdir, 'logs', ref), line, createsLog(setting, ref));
   if (head.trim() === `ref: ${ref}`) await appendLine(join(headDir, 'logs', 'HEAD'), line, createsLog(setting, 'HEAD'));
 }

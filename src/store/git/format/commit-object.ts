@@ -29,7 +29,7 @@ export function decodeCommit(data: Buffer): CommitObject | undefined {
 /** "Name <email> 1700000000 +0100": the time zone is dropped, the time is an instant anyway. */
 function decodePerson(text: string): CommitPerson | undefined {
   const match = /^(.*?) ?<([^>]*)> (\d+) [+-]\d{4}$/.exec(text);
-  return match ? { name: match[1]!, email: match[2]!, timestamp: Number(match[3]) } : undefined;
+  return match ? { name: match[1], email: match[2], timestamp: Number(match[3]) } : undefined;
 }
 
 export interface CommitPerson {
@@ -40,9 +40,20 @@ export interface CommitPerson {
 }
 
 /** The content of a commit object; the message ends with a newline, as git writes it. */
-export function encodeCommit(commit: { tree: string; parents: string[]; author: CommitPerson; committer: CommitPerson; message: string }): Buffer {
+export function encodeCommit(commit: {
+  tree: string;
+  parents: string[];
+  author: CommitPerson;
+  committer: CommitPerson;
+  message: string;
+}): Buffer {
   const person = (p: CommitPerson) => `${identName(p)} ${p.timestamp} +0000`;
-  const lines = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${person(commit.author)}`, `committer ${person(commit.committer)}`];
+  const lines = [
+    `tree ${commit.tree}`,
+    ...commit.parents.map((p) => `parent ${p}`),
+    `author ${person(commit.author)}`,
+    `committer ${person(commit.committer)}`,
+  ];
   const message = commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`;
   return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');
 }

@@ -4,7 +4,10 @@
 // own config says is read: includes are not followed (git does not follow them either when
 // it checks a repository's format).
 
-/** A config file's variables: "section.key" or "section.subsection.key" -> every value, in file order; null for a key written alone. */
+/**
+ * A config file's variables: "section.key" or "section.subsection.key" -> every value, in file order; null for a key
+ * written alone.
+ */
 export type GitConfig = ReadonlyMap<string, readonly (string | null)[]>;
 
 export class GitConfigError extends Error {}
@@ -18,7 +21,7 @@ export function parseGitConfig(text: string): GitConfig {
     throw new GitConfigError(`bad config line ${line()}: ${what}`);
   };
   while (at < text.length) {
-    const char = text[at]!;
+    const char = text[at];
     if (char === '\n' || char === ' ' || char === '\t' || char === '\r') {
       at++;
     } else if (char === '#' || char === ';') {
@@ -28,7 +31,8 @@ export function parseGitConfig(text: string): GitConfig {
       if (!header) fail('a section header must be [name] or [name "subsection"]');
       const [whole, name, subsection] = header!;
       // `[section.sub]` (an older form) is lowercased whole; a quoted subsection keeps its case.
-      section = subsection === undefined ? name!.toLowerCase() : `${name!.toLowerCase()}.${subsection.replace(/\\(.)/g, '$1')}`;
+      section =
+        subsection === undefined ? name.toLowerCase() : `${name.toLowerCase()}.${subsection.replace(/\\(.)/g, '$1')}`;
       at += whole.length;
     } else if (/[A-Za-z]/.test(char)) {
       if (section === undefined) fail('a variable before any section');
@@ -40,7 +44,7 @@ export function parseGitConfig(text: string): GitConfig {
         const parsed = parseValue(text, at + 1);
         if (parsed === undefined) fail('an unterminated quote or a bad escape');
         ({ value, end: at } = parsed!);
-      } else if (at < text.length && !/[\r\n#;]/.test(text[at]!)) {
+      } else if (at < text.length && !/[\r\n#;]/.test(text[at])) {
         fail(`"${key}" is followed by something other than "=" or the line's end`);
       }
       const name = `${section}.${key.toLowerCase()}`;
@@ -61,7 +65,7 @@ function parseValue(text: string, from: number): { value: string; end: number } 
   let at = from;
   while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at++;
   for (; at < text.length; at++) {
-    const char = text[at]!;
+    const char = text[at];
     if (char === '\n') {
       if (quoted) return undefined;
       break;
@@ -81,7 +85,16 @@ function parseValue(text: string, from: number): { value: string; end: number } 
         at++;
         continue;
       }
-      const escaped = next === 'n' ? '\n' : next === 't' ? '\t' : next === 'b' ? '\b' : next === '\\' || next === '"' ? next : undefined;
+      const escaped =
+        next === 'n'
+          ? '\n'
+          : next === 't'
+            ? '\t'
+            : next === 'b'
+              ? '\b'
+              : next === '\\' || next === '"'
+                ? next
+                : undefined;
       if (escaped === undefined) return undefined;
       value += escaped;
       kept = value.length;

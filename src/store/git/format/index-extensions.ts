@@ -41,7 +41,7 @@ export function sortExtensions(index: Buffer, from: number, end: number): Extens
     if (KEPT.has(signature)) kept.push(index.subarray(at, next));
     at = next;
   }
-  return { kept: kept.length === 1 ? kept[0]! : Buffer.concat(kept) };
+  return { kept: kept.length === 1 ? kept[0] : Buffer.concat(kept) };
 }
 
 /** What a required extension is, for a message saying why writes are refused. */

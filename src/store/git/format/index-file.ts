@@ -45,15 +45,23 @@ export class IndexNotWritable extends Error {
   }
 }
 
-const HOW_TO_CONVERT = 'run "git update-index --index-version 2 --no-split-index" in the config repo (and do not set index.version=4, feature.manyFiles or core.splitIndex there)';
-const HOW_TO_UNSPARSE = 'run "git sparse-checkout init --no-sparse-index" in the config repo (a sparse checkout may stay; do not set index.sparse there)';
-const HOW_TO_REBUILD = 'rebuild it from HEAD to allow writes: rm "$(git rev-parse --git-path index)" && git reset (what was staged is then unstaged)';
+const HOW_TO_CONVERT =
+  'run "git update-index --index-version 2 --no-split-index" in the config repo (and do not set index.version=4, ' +
+  'feature.manyFiles or core.splitIndex there)';
+const HOW_TO_UNSPARSE =
+  'run "git sparse-checkout init --no-sparse-index" in the config repo (a sparse checkout may stay; do not set ' +
+  'index.sparse there)';
+const HOW_TO_REBUILD =
+  'rebuild it from HEAD to allow writes: rm "$(git rev-parse --git-path index)" && git reset (what was staged is ' +
+  'then unstaged)';
 
-const damaged = (why: string) => new IndexNotWritable('damaged', `the Git index is damaged (${why}; "git fsck" reports it too); ${HOW_TO_REBUILD}`);
+const damaged = (why: string) =>
+  new IndexNotWritable('damaged', `the Git index is damaged (${why}; "git fsck" reports it too); ${HOW_TO_REBUILD}`);
 const unmerged = (path: Buffer) =>
   new IndexNotWritable(
     'unmerged',
-    `the Git index has unmerged entries (a merge in progress? "${path.toString('utf8')}" is in conflict): finish it (resolve and commit) or abort it (git merge --abort) to allow writes`,
+    `the Git index has unmerged entries (a merge in progress? "${path.toString('utf8')}" is in conflict): finish it ` +
+      `(resolve and commit) or abort it (git merge --abort) to allow writes`,
   );
 
 /**
@@ -88,7 +96,10 @@ export function indexLayout(index: Buffer): IndexLayout {
   }
   const version = index.readUInt32BE(4);
   if (version !== 2 && version !== 3) {
-    throw new IndexNotWritable('unsupported', `the Git index is of version ${version}, which crud mode cannot update; ${HOW_TO_CONVERT}`);
+    throw new IndexNotWritable(
+      'unsupported',
+      `the Git index is of version ${version}, which crud mode cannot update; ${HOW_TO_CONVERT}`,
+    );
   }
   const count = index.readUInt32BE(8);
   const starts = new Uint32Array(count);
@@ -110,7 +121,10 @@ export function indexLayout(index: Buffer): IndexLayout {
   if ('damaged' in extensions) throw damaged('its extensions do not fit between the entries and the checksum');
   if ('required' in extensions) {
     const how = extensions.required === 'sdir' ? HOW_TO_UNSPARSE : HOW_TO_CONVERT;
-    throw new IndexNotWritable('unsupported', `the Git index is ${describeRequiredExtension(extensions.required)}, which crud mode cannot update; ${how}`);
+    throw new IndexNotWritable(
+      'unsupported',
+      `the Git index is ${describeRequiredExtension(extensions.required)}, which crud mode cannot update; ${how}`,
+    );
   }
   if (conflicted !== undefined) throw unmerged(entryPath(index, conflicted));
   return { bytes: index, starts, entriesEnd: offset, extensions: extensions.kept };
@@ -129,7 +143,7 @@ function firstAtOrAfter(layout: IndexLayout, target: Buffer): number {
   let high = layout.starts.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (Buffer.compare(entryPath(layout.bytes, layout.starts[mid]!), target) < 0) low = mid + 1;
+    if (Buffer.compare(entryPath(layout.bytes, layout.starts[mid]), target) < 0) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -139,7 +153,7 @@ function firstAtOrAfter(layout: IndexLayout, target: Buffer): number {
 function entriesOf(layout: IndexLayout, target: Buffer): [number, number] {
   const first = firstAtOrAfter(layout, target);
   let end = first;
-  while (end < layout.starts.length && Buffer.compare(entryPath(layout.bytes, layout.starts[end]!), target) === 0) end++;
+  while (end < layout.starts.length && Buffer.compare(entryPath(layout.bytes, layout.starts[end]), target) === 0) end++;
   return [first, end];
 }
 
@@ -165,12 +179,13 @@ export function patchIndex(index: Buffer | IndexLayout, path: string, entry: Ind
 export function patchIndexEntries(index: Buffer | IndexLayout, patches: readonly IndexPatch[]): IndexLayout {
   const layout = Buffer.isBuffer(index) ? indexLayout(index) : index;
   const { bytes, starts, entriesEnd, extensions } = layout;
-  const at = (i: number) => (i < starts.length ? starts[i]! : entriesEnd);
+  const at = (i: number) => (i < starts.length ? starts[i] : entriesEnd);
   const sorted = patches
     .map(({ path, entry }) => ({ target: Buffer.from(path, 'utf8'), entry }))
     .sort((a, b) => Buffer.compare(a.target, b.target));
   const spans = sorted.map(({ target, entry }, i) => {
-    if (i > 0 && sorted[i - 1]!.target.equals(target)) throw new Error(`the index is patched once per path: ${target.toString('utf8')}`);
+    if (i > 0 && sorted[i - 1].target.equals(target))
+      throw new Error(`the index is patched once per path: ${target.toString('utf8')}`);
     const [first, end] = entriesOf(layout, target);
     return { first, end, replacement: entry ? encodeEntry(target, entry) : Buffer.alloc(0), added: entry ? 1 : 0 };
   });
@@ -190,7 +205,7 @@ export function patchIndexEntries(index: Buffer | IndexLayout, patches: readonly
   bytes.copy(out, 0, 0, HEADER);
   const copyEntries = (until: number) => {
     const shift = written - at(copiedTo);
-    for (let i = copiedTo; i < until; i++) next[nextEntry++] = starts[i]! + shift;
+    for (let i = copiedTo; i < until; i++) next[nextEntry++] = starts[i] + shift;
     written += bytes.copy(out, written, at(copiedTo), at(until));
     copiedTo = until;
   };
@@ -212,7 +227,7 @@ export function indexEntryOid(index: Buffer, path: string): string | undefined {
   const layout = indexLayout(index);
   const [first, end] = entriesOf(layout, Buffer.from(path, 'utf8'));
   if (first === end) return undefined;
-  const start = layout.starts[first]!;
+  const start = layout.starts[first];
   return index.toString('hex', start + 40, start + 60);
 }
 

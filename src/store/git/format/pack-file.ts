@@ -17,7 +17,7 @@ export function parseIndex(idx: Buffer): Omit<PackIndex, 'packPath'> | undefined
   if (idx.length < 8 + 256 * 4 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) return undefined;
   const fanout = new Uint32Array(256);
   for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);
-  const count = fanout[255]!;
+  const count = fanout[255];
   const idsStart = 8 + 256 * 4;
   const offsetsStart = idsStart + count * 20 + count * 4;
   const largeStart = offsetsStart + count * 4;
@@ -32,9 +32,9 @@ export function parseIndex(idx: Buffer): Omit<PackIndex, 'packPath'> | undefined
 
 export function findOffset(pack: PackIndex, oid: string): number | undefined {
   const wanted = Buffer.from(oid, 'hex');
-  const first = wanted[0]!;
-  let low = first === 0 ? 0 : pack.fanout[first - 1]!;
-  let high = pack.fanout[first]! - 1;
+  const first = wanted[0];
+  let low = first === 0 ? 0 : pack.fanout[first - 1];
+  let high = pack.fanout[first] - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
     const cmp = pack.ids.compare(wanted, 0, 20, mid * 20, mid * 20 + 20);
@@ -53,7 +53,7 @@ export function findOffset(pack: PackIndex, oid: string): number | undefined {
 /** A pack entry's header: the object type, its (inflated) size, and where its data starts. */
 export function packEntryHeader(data: Buffer, offset: number): { type: number; size: number; pos: number } {
   let pos = offset;
-  let byte = data[pos++]!;
+  let byte = data[pos++];
   const type = (byte >> 4) & 7;
   let size = byte & 15;
   let shift = 4;
@@ -65,7 +65,10 @@ export function packEntryHeader(data: Buffer, offset: number): { type: number; s
   return { type, size, pos };
 }
 
-/** A delta's two leading sizes (little-endian base-128 varints): its base's and its result's; `pos` where the instructions start. */
+/**
+ * A delta's two leading sizes (little-endian base-128 varints): its base's and its result's; `pos` where the
+ * instructions start.
+ */
 export function deltaSizes(delta: Buffer): { base: number; result: number; pos: number } {
   let pos = 0;
   const varint = (): number => {
@@ -92,14 +95,15 @@ export function applyDelta(delta: Buffer, base: Buffer): Buffer {
   const out = Buffer.allocUnsafe(sizes.result);
   let written = 0;
   while (pos < delta.length) {
-    const op = delta[pos++]!;
+    const op = delta[pos++];
     if (op & 0x80) {
       let copyOffset = 0;
       let copySize = 0;
-      for (let i = 0; i < 4; i++) if (op & (1 << i)) copyOffset += delta[pos++]! * 2 ** (8 * i);
-      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) copySize += delta[pos++]! * 2 ** (8 * i);
+      for (let i = 0; i < 4; i++) if (op & (1 << i)) copyOffset += delta[pos++] * 2 ** (8 * i);
+      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) copySize += delta[pos++] * 2 ** (8 * i);
       if (copySize === 0) copySize = 0x10000;
-      if (copyOffset + copySize > base.length || written + copySize > out.length) throw new Error('delta copy out of range');
+      if (copyOffset + copySize > base.length || written + copySize > out.length)
+        throw new Error('delta copy out of range');
       base.copy(out, written, copyOffset, copyOffset + copySize);
       written += copySize;
     } else if (op > 0) {

@@ -20,7 +20,7 @@ export function insertionPoint(items: readonly TreeItem[], item: TreeItem): numb
   let high = items.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (Buffer.compare(treeKey(items[mid]!), key) < 0) low = mid + 1;
+    if (Buffer.compare(treeKey(items[mid]), key) < 0) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -51,7 +51,10 @@ export function encodeTree(items: readonly TreeItem[]): Buffer {
   return Buffer.concat(items.map(encodeTreeEntry));
 }
 
-/** A tree with its encoded bytes and where each entry ends in them: one entry can be swapped without encoding the others. */
+/**
+ * A tree with its encoded bytes and where each entry ends in them: one entry can be swapped without encoding the
+ * others.
+ */
 export interface EncodedTree {
   items: TreeItem[];
   bytes: Buffer;
@@ -76,8 +79,8 @@ export function encodedTree(items: TreeItem[]): EncodedTree {
  * half a megabyte, changed one entry per write).
  */
 export function spliceTree(tree: EncodedTree, at: number, remove: number, item?: TreeItem): EncodedTree {
-  const start = at === 0 ? 0 : tree.ends[at - 1]!;
-  const end = remove === 0 ? start : tree.ends[at + remove - 1]!;
+  const start = at === 0 ? 0 : tree.ends[at - 1];
+  const end = remove === 0 ? start : tree.ends[at + remove - 1];
   const inserted = item ? encodeTreeEntry(item) : Buffer.alloc(0);
   const bytes = Buffer.concat([tree.bytes.subarray(0, start), inserted, tree.bytes.subarray(end)]);
   const items = [...tree.items];
@@ -89,7 +92,7 @@ export function spliceTree(tree: EncodedTree, at: number, remove: number, item?:
   if (item) ends[at] = start + inserted.length;
   const after = tree.ends.subarray(at + remove);
   const from = at + (item ? 1 : 0);
-  for (let i = 0; i < after.length; i++) ends[from + i] = after[i]! + shift;
+  for (let i = 0; i < after.length; i++) ends[from + i] = after[i] + shift;
   return { items, bytes, ends };
 }
 

@@ -12,7 +12,9 @@ import { tempDir } from '../../../helpers/git-fixture.ts';
 
 const uid = process.getuid?.();
 const isRoot = uid === 0;
-const NOT_ROOT = `skipped: not running as root (uid ${uid ?? 'unknown'}), and mounting the 6 MiB tmpfs this test fills needs root`;
+const NOT_ROOT =
+  `skipped: not running as root (uid ${uid ?? 'unknown'}), and mounting the 6 MiB tmpfs this test ` +
+  `fills needs root`;
 
 let mountPoint: string | undefined;
 
@@ -23,7 +25,10 @@ beforeAll(() => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', dir], { stdio: 'pipe' });
   } catch (error) {
     const why = String((error as { stderr?: Buffer }).stderr ?? error).trim();
-    throw new Error(`running as root, yet mounting a 6 MiB tmpfs on ${dir} failed (${why}): the disk-full test needs it; a container needs the right to mount (CAP_SYS_ADMIN)`);
+    throw new Error(
+      `running as root, yet mounting a 6 MiB tmpfs on ${dir} failed (${why}): the disk-full test needs it; a ` +
+        `container needs the right to mount (CAP_SYS_ADMIN)`,
+    );
   }
   mountPoint = dir;
 });
@@ -54,7 +59,9 @@ function fill(path: string): void {
   }
 }
 
-const TITLE = 'answers 503 "no space left on device", commits nothing, leaves no damaged object, and writes again once space returns';
+const TITLE =
+  'answers 503 "no space left on device", commits nothing, leaves no damaged object, and writes again once space ' +
+  'returns';
 it.skipIf(!isRoot)(isRoot ? TITLE : `${TITLE} (${NOT_ROOT})`, async () => {
   const dir = join(mountPoint!, 'repo');
   mkdirSync(dir);

@@ -51,7 +51,14 @@ describe('a lock held by a person', () => {
       writeFileSync(join(dir, lock), '');
       const write = send(service, 'PATCH', '/namespaces/team-a', { labels: { waited: 'yes' } });
       await serviceIsWaiting(dir);
-      if (lock.includes('refs')) await eventually(() => existsSync(join(dir, '.git/index.lock')) && readdirSync(join(dir, '.git/gitops-config-api/locks')).length === 2, 5000, 5);
+      if (lock.includes('refs'))
+        await eventually(
+          () =>
+            existsSync(join(dir, '.git/index.lock')) &&
+            readdirSync(join(dir, '.git/gitops-config-api/locks')).length === 2,
+          5000,
+          5,
+        );
       rmSync(join(dir, lock));
       const res = await write;
       expect(res.status).toBe(200);
@@ -62,59 +69,84 @@ describe('a lock held by a person', () => {
 });
 
 describe('a person committing in the same repo while the service writes', () => {
-  it('4 writers x 10 REST writes and 20 commits by a person: every commit is in HEAD, fsck and status are clean', async () => {
-    const dir = crudRepo();
-    const service = await start(dir);
-    const person = async () => {
-      const env = { ...process.env, GIT_AUTHOR_NAME: 'A Person', GIT_AUTHOR_EMAIL: 'p@example.com', GIT_COMMITTER_NAME: 'A Person', GIT_COMMITTER_EMAIL: 'p@example.com' };
-      for (let i = 0; i < 20; i++) {
-        writeFileSync(join(dir, `namespaces/person-${i}.yaml`), `id: person-${i}\nlabels: {}\nannotations: {}\n`);
-        // A person whose command meets a lock tries again, as people do.
-        for (let tries = 0; ; tries++) {
-          try {
-            await run('git', ['add', `namespaces/person-${i}.yaml`], { cwd: dir, env });
-            await run('git', ['commit', '-q', '-m', `person ${i}`, '--', `namespaces/person-${i}.yaml`], { cwd: dir, env });
-            break;
-          } catch (error) {
-            const text = String((error as { stderr?: string }).stderr);
-            if (!/lock|cannot lock ref|but expected/.test(text) || tries > 200) throw error;
-            await new Promise((r) => setImmediate(r));
+  it(
+    '4 writers x 10 REST writes and 20 commits by a person: ' + 'every commit is in HEAD, fsck and status are clean',
+    async () => {
+      const dir = crudRepo();
+      const service = await start(dir);
+      const person = async () => {
+        const env = {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'A Person',
+          GIT_AUTHOR_EMAIL: 'p@example.com',
+          GIT_COMMITTER_NAME: 'A Person',
+          GIT_COMMITTER_EMAIL: 'p@example.com',
+        };
+        for (let i = 0; i < 20; i++) {
+          writeFileSync(join(dir, `namespaces/person-${i}.yaml`), `id: person-${i}\nlabels: {}\nannotations: {}\n`);
+          // A person whose command meets a lock tries again, as people do.
+          for (let tries = 0; ; tries++) {
+            try {
+              await run('git', ['add', `namespaces/person-${i}.yaml`], { cwd: dir, env });
+              await run('git', ['commit', '-q', '-m', `person ${i}`, '--', `namespaces/person-${i}.yaml`], {
+                cwd: dir,
+                env,
+              });
+              break;
+            } catch (error) {
+              const text = String((error as { stderr?: string }).stderr);
+              if (!/lock|cannot lock ref|but expected/.test(text) || tries > 200) throw error;
+              await new Promise((r) => setImmediate(r));
+            }
           }
         }
-      }
-    };
-    const writer = async (w: number) => {
-      const statuses: number[] = [];
-      for (let i = 0; i < 10; i++) statuses.push((await send(service, 'POST', '/namespaces', { id: `w${w}-${i}` })).status);
-      return statuses;
-    };
-    const [, ...written] = await Promise.all([person(), writer(0), writer(1), writer(2), writer(3)]);
-    if (written.flat().some((s) => s !== 201)) console.log(service.logText().split("\n").filter((l) => /"level":(40|50)/.test(l)).join("\n"));
-    expect(written.flat()).toEqual(Array(40).fill(201));
-    const subjects = new Set(gitOut(dir, 'log', '--format=%s').split('\n'));
-    for (let w = 0; w < 4; w++) for (let i = 0; i < 10; i++) expect(subjects.has(`namespaces: create w${w}-${i}`), `w${w}-${i}`).toBe(true);
-    for (let i = 0; i < 20; i++) expect(subjects.has(`person ${i}`), `person ${i}`).toBe(true);
-    const files = gitOut(dir, 'ls-tree', '--name-only', 'HEAD', 'namespaces/').split('\n');
-    expect(files.filter((f) => /\/(w\d|person)-/.test(f))).toHaveLength(60);
-    expectHealthy(dir);
-  }, 90_000); // 40 writes and 20 commits, each with git's own locks and fsync: about 35 s on a busy 2-core machine
+      };
+      const writer = async (w: number) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 10; i++)
+          statuses.push((await send(service, 'POST', '/namespaces', { id: `w${w}-${i}` })).status);
+        return statuses;
+      };
+      const [, ...written] = await Promise.all([person(), writer(0), writer(1), writer(2), writer(3)]);
+      if (written.flat().some((s) => s !== 201))
+        console.log(
+          service
+            .logText()
+            .split('\n')
+            .filter((l) => /"level":(40|50)/.test(l))
+            .join('\n'),
+        );
+      expect(written.flat()).toEqual(Array(40).fill(201));
+      const subjects = new Set(gitOut(dir, 'log', '--format=%s').split('\n'));
+      for (let w = 0; w < 4; w++)
+        for (let i = 0; i < 10; i++) expect(subjects.has(`namespaces: create w${w}-${i}`), `w${w}-${i}`).toBe(true);
+      for (let i = 0; i < 20; i++) expect(subjects.has(`person ${i}`), `person ${i}`).toBe(true);
+      const files = gitOut(dir, 'ls-tree', '--name-only', 'HEAD', 'namespaces/').split('\n');
+      expect(files.filter((f) => /\/(w\d|person)-/.test(f))).toHaveLength(60);
+      expectHealthy(dir);
+    },
+    90_000,
+  ); // 40 writes and 20 commits, each with git's own locks and fsync: about 35 s on a busy 2-core machine
 });
 
 describe("a person's staged change", () => {
-  it('stays staged across the service\'s writes, also when the index the service last wrote is replaced by git', async () => {
-    const dir = crudRepo();
-    const service = await start(dir);
-    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '1' } })).status).toBe(200);
-    writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'id: team-b\nlabels:\n  staged: "yes"\nannotations: {}\n');
-    git(dir, 'add', 'namespaces/team-b.yaml');
-    expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '2' } })).status).toBe(200);
-    expect((await send(service, 'PATCH', '/clusters/c1', { cluster_name: 'renamed' })).status).toBe(200);
-    expect(gitOut(dir, 'diff', '--cached', '--name-only')).toBe('namespaces/team-b.yaml');
-    expect(gitOut(dir, 'status', '--porcelain')).toBe('M  namespaces/team-b.yaml');
-    git(dir, 'commit', '-q', '-m', 'a person commits what they staged');
-    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
-    expectHealthy(dir);
-  });
+  it(
+    "stays staged across the service's writes, also when " + 'the index the service last wrote is replaced by git',
+    async () => {
+      const dir = crudRepo();
+      const service = await start(dir);
+      expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '1' } })).status).toBe(200);
+      writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'id: team-b\nlabels:\n  staged: "yes"\nannotations: {}\n');
+      git(dir, 'add', 'namespaces/team-b.yaml');
+      expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '2' } })).status).toBe(200);
+      expect((await send(service, 'PATCH', '/clusters/c1', { cluster_name: 'renamed' })).status).toBe(200);
+      expect(gitOut(dir, 'diff', '--cached', '--name-only')).toBe('namespaces/team-b.yaml');
+      expect(gitOut(dir, 'status', '--porcelain')).toBe('M  namespaces/team-b.yaml');
+      git(dir, 'commit', '-q', '-m', 'a person commits what they staged');
+      expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
+      expectHealthy(dir);
+    },
+  );
 });
 
 /**
@@ -122,7 +154,11 @@ describe("a person's staged change", () => {
  * one file, or of two (a change set) cut off between them ('between': the first file
  * replaced, the second not yet).
  */
-async function cutOffWrite(dir: string, until: 'locks' | 'file' | 'between' | 'branch', fileCount: 1 | 2 = until === 'between' ? 2 : 1) {
+async function cutOffWrite(
+  dir: string,
+  until: 'locks' | 'file' | 'between' | 'branch',
+  fileCount: 1 | 2 = until === 'between' ? 2 : 1,
+) {
   const gitdir = join(dir, '.git');
   const files = [
     { path: 'namespaces/team-a.yaml', text: 'id: team-a\nlabels:\n  cut: "off"\nannotations: {}\n' },
@@ -135,19 +171,36 @@ async function cutOffWrite(dir: string, until: 'locks' | 'file' | 'between' | 'b
   await written;
   const index = await LockFile.take(gitdir, 'index');
   const branch = await lockRef(gitdir, 'refs/heads/main', parent);
-  const cut = { parent, commit, previous: previous[0]!, text: files[0]!.text, path: files[0]!.path, files, previousAll: previous };
+  const cut = {
+    parent,
+    commit,
+    previous: previous[0],
+    text: files[0].text,
+    path: files[0].path,
+    files,
+    previousAll: previous,
+  };
   if (until === 'locks') {
     leaveAsStopped(gitdir);
     return cut;
   }
   const intended = [];
-  for (const [i, file] of files.entries()) intended.push({ path: file.path, blob: blobs[i]!, previousBlob: await writeLooseObject(gitdir, 'blob', previous[i]!) });
+  for (const [i, file] of files.entries())
+    intended.push({
+      path: file.path,
+      blob: blobs[i]!,
+      previousBlob: await writeLooseObject(gitdir, 'blob', previous[i]),
+    });
   await recordIntent(gitdir, { ref: 'refs/heads/main', parent, commit, files: intended });
   const replaced = until === 'between' ? files.slice(0, 1) : files;
   for (const file of replaced) await replaceFile(gitdir, join(dir, file.path), file.text);
   if (until === 'branch') {
     let patched = (await readIndexFile(gitdir))!;
-    for (const [i, file] of files.entries()) patched = patchIndex(patched, file.path, { oid: blobs[i]!, stats: await stat(join(dir, file.path), { bigint: true }) }).bytes;
+    for (const [i, file] of files.entries())
+      patched = patchIndex(patched, file.path, {
+        oid: blobs[i]!,
+        stats: await stat(join(dir, file.path), { bigint: true }),
+      }).bytes;
     await index.write(patched);
     await branch.prepare(commit);
     await branch.commit({ committer: builder.author, message: 'commit: namespaces: update team-a' });
@@ -171,15 +224,20 @@ describe('repair at start', () => {
     expectHealthy(dir);
   });
 
-  it('undoes a change set cut off between its files: every file is put back, the replaced one and the one not reached', async () => {
-    const dir = crudRepo();
-    const cut = await cutOffWrite(dir, 'between');
-    expect(gitOut(dir, 'status', '--porcelain').trim()).toBe('M namespaces/team-a.yaml');
-    await repairInterruptedWrites(dir, silent);
-    for (const [i, file] of cut.files.entries()) expect(readFileSync(join(dir, file.path))).toEqual(cut.previousAll[i]);
-    expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.parent);
-    expectHealthy(dir);
-  });
+  it(
+    'undoes a change set cut off between its files: every file ' +
+      'is put back, the replaced one and the one not reached',
+    async () => {
+      const dir = crudRepo();
+      const cut = await cutOffWrite(dir, 'between');
+      expect(gitOut(dir, 'status', '--porcelain').trim()).toBe('M namespaces/team-a.yaml');
+      await repairInterruptedWrites(dir, silent);
+      for (const [i, file] of cut.files.entries())
+        expect(readFileSync(join(dir, file.path))).toEqual(cut.previousAll[i]);
+      expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.parent);
+      expectHealthy(dir);
+    },
+  );
 
   it('finishes a change set cut off after the branch moved: every file and index entry follow HEAD', async () => {
     const dir = crudRepo();
@@ -189,7 +247,10 @@ describe('repair at start', () => {
     await repairInterruptedWrites(dir, silent);
     for (const file of cut.files) expect(readFileSync(join(dir, file.path), 'utf8')).toBe(file.text);
     expectHealthy(dir);
-    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['namespaces/team-a.yaml', 'rolebindings/viewers.yaml']);
+    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual([
+      'namespaces/team-a.yaml',
+      'rolebindings/viewers.yaml',
+    ]);
   });
 
   it('repairs a journal written before change sets (one file at its top level)', async () => {
@@ -197,25 +258,29 @@ describe('repair at start', () => {
     const cut = await cutOffWrite(dir, 'file');
     const journal = join(dir, '.git/gitops-config-api/writes');
     const [name] = readdirSync(journal);
-    const { files, ...intent } = JSON.parse(readFileSync(join(journal, name!), 'utf8'));
-    writeFileSync(join(journal, name!), JSON.stringify({ ...intent, ...files[0] }));
+    const { files, ...intent } = JSON.parse(readFileSync(join(journal, name), 'utf8'));
+    writeFileSync(join(journal, name), JSON.stringify({ ...intent, ...files[0] }));
     await repairInterruptedWrites(dir, silent);
     expect(readFileSync(join(dir, cut.path))).toEqual(cut.previous);
     expectHealthy(dir);
   });
 
-  it('finishes a write cut off after the branch moved: the index follows HEAD, and a later `git commit -a` reverts nothing', async () => {
-    const dir = crudRepo();
-    const cut = await cutOffWrite(dir, 'branch');
-    expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.commit);
-    await repairInterruptedWrites(dir, silent);
-    expect(readFileSync(join(dir, cut.path), 'utf8')).toBe(cut.text);
-    expectHealthy(dir);
-    writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'id: team-b\nlabels:\n  person: "edit"\nannotations: {}\n');
-    git(dir, 'commit', '-q', '-am', 'a person edits team-b');
-    expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
-    expect(gitOut(dir, 'show', 'HEAD:namespaces/team-a.yaml')).toBe(cut.text.trimEnd());
-  });
+  it(
+    'finishes a write cut off after the branch moved: the index follows HEAD, and a later `git commit -a` reverts ' +
+      'nothing',
+    async () => {
+      const dir = crudRepo();
+      const cut = await cutOffWrite(dir, 'branch');
+      expect(gitOut(dir, 'rev-parse', 'HEAD')).toBe(cut.commit);
+      await repairInterruptedWrites(dir, silent);
+      expect(readFileSync(join(dir, cut.path), 'utf8')).toBe(cut.text);
+      expectHealthy(dir);
+      writeFileSync(join(dir, 'namespaces/team-b.yaml'), 'id: team-b\nlabels:\n  person: "edit"\nannotations: {}\n');
+      git(dir, 'commit', '-q', '-am', 'a person edits team-b');
+      expect(gitOut(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('namespaces/team-b.yaml');
+      expect(gitOut(dir, 'show', 'HEAD:namespaces/team-a.yaml')).toBe(cut.text.trimEnd());
+    },
+  );
 
   it("never removes a person's lock, and the service starts and writes once it is gone", async () => {
     const dir = crudRepo();
@@ -247,8 +312,13 @@ describe('repair while running: what a process of this service that stopped sinc
     const started = Date.now();
     expect((await send(service, 'PATCH', '/namespaces/team-b', { labels: { after: 'stale' } })).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(3000);
-    const removed = logLines(service).filter((l) => l.msg === 'removed a lock file a stopped process of this service left');
-    expect(removed.map((l) => l.lock).sort()).toEqual([join(dir, '.git/index.lock'), join(dir, '.git/refs/heads/main.lock')]);
+    const removed = logLines(service).filter(
+      (l) => l.msg === 'removed a lock file a stopped process of this service left',
+    );
+    expect(removed.map((l) => l.lock).sort()).toEqual([
+      join(dir, '.git/index.lock'),
+      join(dir, '.git/refs/heads/main.lock'),
+    ]);
     expectHealthy(dir);
   });
 

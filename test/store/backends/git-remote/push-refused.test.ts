@@ -22,7 +22,8 @@ afterEach(() => {
 });
 
 const remoteHead = () => gitOut(process.cwd(), '--git-dir', bare, 'rev-parse', 'main');
-const pushRetries = () => service.logs.filter((line) => line.msg === 'the Git remote did not take the push; trying again').length;
+const pushRetries = () =>
+  service.logs.filter((line) => line.msg === 'the Git remote did not take the push; trying again').length;
 
 describe('a push the Git host refuses', () => {
   it('for its content answers 503 saying so, after one push, and stores nothing', async () => {

@@ -38,7 +38,8 @@ async function start(env: Record<string, string>): Promise<TestService> {
   return service;
 }
 
-const revisionOf = async (s: TestService) => (await request(s.url, NS, { token: READ_TOKEN })).headers['x-config-revision'];
+const revisionOf = async (s: TestService) =>
+  (await request(s.url, NS, { token: READ_TOKEN })).headers['x-config-revision'];
 
 describe('remote config repo', () => {
   it('clones with credentials and serves the branch head, with /ready showing branch and sync', async () => {
@@ -46,7 +47,14 @@ describe('remote config repo', () => {
     const service = await start({ CONFIG_REPO: repo.url });
     expect(await revisionOf(service)).toBe(git(repo.work, 'rev-parse', 'HEAD'));
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
-    expect(ready).toMatchObject({ status: 'ok', backend: 'git', view: 'full', branch: 'main', config_repo: repo.url, last_sync: { ok: true } });
+    expect(ready).toMatchObject({
+      status: 'ok',
+      backend: 'git',
+      view: 'full',
+      branch: 'main',
+      config_repo: repo.url,
+      last_sync: { ok: true },
+    });
     expect(ready.last_successful_sync).toBeTruthy();
     await expectMatchesOpenApi('get', '/ready', 200, ready);
     // Without a token: the same states, neither the URL nor the clone's folder.
@@ -73,14 +81,26 @@ describe('remote config repo', () => {
     const payload = JSON.stringify({ ref: 'refs/heads/main', after: commit });
     const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(payload).digest('hex')}`;
 
-    const bad = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } });
+    const bad = await request(service.url, '/hooks/git', {
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    });
     expect(bad.status).toBe(401);
-    const unsigned = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json' } });
+    const unsigned = await request(service.url, '/hooks/git', {
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unsigned.status).toBe(401);
 
     const other = JSON.stringify({ ref: 'refs/heads/feature' });
     const otherSig = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(other).digest('hex')}`;
-    const ignored = await request(service.url, '/hooks/git', { method: 'POST', body: other, headers: { 'content-type': 'application/json', 'x-hub-signature-256': otherSig } });
+    const ignored = await request(service.url, '/hooks/git', {
+      method: 'POST',
+      body: other,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': otherSig },
+    });
     expect(ignored.status).toBe(202);
     expect(ignored.json().status).toBe('ignored');
     await expectMatchesOpenApi('post', '/hooks/git', 202, ignored.json());
@@ -89,7 +109,11 @@ describe('remote config repo', () => {
     expect(service.logs.filter((l) => l.msg === 'webhook: syncing the config repo now')).toHaveLength(0);
     expect(await revisionOf(service)).not.toBe(commit);
 
-    const ok = await request(service.url, '/hooks/git', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature, 'x-github-event': 'push' } });
+    const ok = await request(service.url, '/hooks/git', {
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature, 'x-github-event': 'push' },
+    });
     expect(ok.status).toBe(202);
     expect(ok.json()).toEqual({ status: 'accepted' });
     await expectMatchesOpenApi('post', '/hooks/git', 202, ok.json());
@@ -100,9 +124,17 @@ describe('remote config repo', () => {
     const repo = suite.newRepo('config');
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '1h', WEBHOOK_SECRET });
     const commit = pushFiles(repo.work, { 'namespaces/team-a.yaml': { labels: { hook: 'gitlab' } } }, 'gitlab hook');
-    const wrong = await request(service.url, '/hooks/git', { method: 'POST', body: '{}', headers: { 'x-gitlab-token': 'nope' } });
+    const wrong = await request(service.url, '/hooks/git', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-gitlab-token': 'nope' },
+    });
     expect(wrong.status).toBe(401);
-    const ok = await request(service.url, '/hooks/git', { method: 'POST', body: JSON.stringify({ ref: 'refs/heads/main' }), headers: { 'x-gitlab-token': WEBHOOK_SECRET } });
+    const ok = await request(service.url, '/hooks/git', {
+      method: 'POST',
+      body: JSON.stringify({ ref: 'refs/heads/main' }),
+      headers: { 'x-gitlab-token': WEBHOOK_SECRET },
+    });
     expect(ok.status).toBe(202);
     await eventually(async () => (await revisionOf(service)) === commit, 2000);
   });
@@ -118,15 +150,27 @@ describe('remote config repo', () => {
     const service = await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' });
     const good = await revisionOf(service);
     const before = (await request(service.url, NS, { token: READ_TOKEN })).body;
-    const broken = pushFiles(repo.work, { 'clusters/c1.yaml': 'cluster_name: [unclosed\n', 'namespaces/team-b.yaml': { labels: { x: 'y' } } }, 'broken');
+    const broken = pushFiles(
+      repo.work,
+      { 'clusters/c1.yaml': 'cluster_name: [unclosed\n', 'namespaces/team-b.yaml': { labels: { x: 'y' } } },
+      'broken',
+    );
     await eventually(async () => (await request(service.url, '/ready')).json().last_load?.revision === broken, 3000);
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
-    expect(ready).toMatchObject({ status: 'ok', stale: true, revision: good, last_load: { ok: false, revision: broken } });
+    expect(ready).toMatchObject({
+      status: 'ok',
+      stale: true,
+      revision: good,
+      last_load: { ok: false, revision: broken },
+    });
     expect(ready.last_load.problems[0].file).toBe('clusters/c1.yaml');
-    expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: true, last_load: { revision: broken, problem_counts: { error: 1 } } });
+    expect((await request(service.url, '/ready')).json()).toMatchObject({
+      stale: true,
+      last_load: { revision: broken, problem_counts: { error: 1 } },
+    });
     expect((await request(service.url, NS, { token: READ_TOKEN })).body.equals(before)).toBe(true);
 
-    const fixed = pushFiles(repo.work, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml']! }, 'fix');
+    const fixed = pushFiles(repo.work, { 'clusters/c1.yaml': asRepoFiles()['clusters/c1.yaml'] }, 'fix');
     await eventually(async () => (await revisionOf(service)) === fixed, 3000);
     expect((await request(service.url, '/ready')).json()).toMatchObject({ stale: false, revision: fixed });
   });
@@ -178,9 +222,17 @@ describe('remote config repo', () => {
       const second = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, CONFIG_SYNC_INTERVAL: '1s' });
       const ready = await request(second.url, '/ready', { token: READ_TOKEN });
       expect(ready.status).toBe(200);
-      expect(ready.json()).toMatchObject({ status: 'ok', revision: served, last_sync: { ok: false, reason: 'remote_unreachable' } });
+      expect(ready.json()).toMatchObject({
+        status: 'ok',
+        revision: served,
+        last_sync: { ok: false, reason: 'remote_unreachable' },
+      });
       expect(ready.json().last_sync.error).toBeTruthy();
-      expect((await request(second.url, '/ready')).json().last_sync).toEqual({ at: expect.any(String), ok: false, reason: 'remote_unreachable' });
+      expect((await request(second.url, '/ready')).json().last_sync).toEqual({
+        at: expect.any(String),
+        ok: false,
+        reason: 'remote_unreachable',
+      });
       const read = await request(second.url, NS, { token: READ_TOKEN });
       expect(read.body.equals(bytes)).toBe(true);
       await suite.remote.up();
@@ -209,7 +261,11 @@ describe('remote config repo', () => {
 
   it('never shows credentials given in the URL', async () => {
     const repo = suite.newRepo('config');
-    const service = await start({ CONFIG_REPO: repo.url.replace('http://', `http://${USER}:${PASSWORD}@`), GIT_USERNAME: '', GIT_PASSWORD: '' });
+    const service = await start({
+      CONFIG_REPO: repo.url.replace('http://', `http://${USER}:${PASSWORD}@`),
+      GIT_USERNAME: '',
+      GIT_PASSWORD: '',
+    });
     const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
     expect(ready.status).toBe('ok');
     expect(ready.config_repo).toBe(repo.url);
@@ -230,7 +286,12 @@ describe('crud mode on a remote config repo', () => {
 
   it('pushes each write before answering, so the remote has it when the response arrives', async () => {
     const repo = suite.newRepo('config');
-    const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE, GIT_AUTHOR_NAME: 'Fleet UI' });
+    const service = await start({
+      CONFIG_REPO: repo.url,
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE,
+      GIT_AUTHOR_NAME: 'Fleet UI',
+    });
     const res = await send(service, 'PATCH', '/namespaces/team-a', { labels: { team: 'z' } });
     expect(res.status).toBe(200);
     const remoteHead = git(suite.remote.path(repo.name), 'rev-parse', 'main');
@@ -248,7 +309,12 @@ describe('crud mode on a remote config repo', () => {
   it('applies a write on top of a commit pushed by someone else just before, keeping both', async () => {
     const repo = suite.newRepo('config');
     // A sync interval long enough that the service cannot have seen the other commit.
-    const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE, CONFIG_SYNC_INTERVAL: '1h' });
+    const service = await start({
+      CONFIG_REPO: repo.url,
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE,
+      CONFIG_SYNC_INTERVAL: '1h',
+    });
     const served = await revisionOf(service);
     // Someone merges a pull request; the service's first push is refused as not a fast-forward.
     pushFiles(repo.work, { 'namespaces/team-a.yaml': { labels: { merged: 'pr-42' } } }, 'merge PR 42');
@@ -256,7 +322,9 @@ describe('crud mode on a remote config repo', () => {
     expect(res.status).toBe(200);
     expect(remoteLog(repo.name).slice(0, 2)).toEqual(['namespaces: update team-b', 'merge PR 42']);
     expect(git(suite.remote.path(repo.name), 'rev-parse', 'main~2')).toBe(served);
-    expect(service.logs.some((l) => l.msg === 'the store moved under a write; applying it again on its new revision')).toBe(true);
+    expect(
+      service.logs.some((l) => l.msg === 'the store moved under a write; applying it again on its new revision'),
+    ).toBe(true);
     const ns = (await request(service.url, NS, { token: READ_TOKEN })).json().inputs;
     expect(ns.find((i: { id: string }) => i.id === 'team-a').labels).toEqual({ merged: 'pr-42' });
     expect(ns.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({ from: 'api' });
@@ -282,7 +350,9 @@ describe('crud mode on a remote config repo', () => {
     const service = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
     // Someone else deletes the namespace definition; the service has not synced yet.
     git(repo.work, 'rm', '-q', 'namespaces/team-a.yaml');
-    writeFiles(repo.work, { 'clusters/c1.yaml': { ...(asRepoFiles()['clusters/c1.yaml'] as object), namespaces: [{ id: 'team-b' }] } });
+    writeFiles(repo.work, {
+      'clusters/c1.yaml': { ...(asRepoFiles()['clusters/c1.yaml'] as object), namespaces: [{ id: 'team-b' }] },
+    });
     git(repo.work, 'commit', '-qam', 'drop team-a');
     git(repo.work, 'push', '-q', 'origin', 'HEAD:main');
     const res = await send(service, 'PATCH', '/clusters/c0', { namespaces: [{ id: 'team-a' }] });
@@ -294,7 +364,12 @@ describe('crud mode on a remote config repo', () => {
   it('answers 503 when the remote is unreachable and leaves no local commit behind', async () => {
     const repo = suite.newRepo('config');
     const cloneDir = join(tempDir(), 'clone');
-    const service = await start({ CONFIG_REPO: repo.url, CONFIG_CLONE_DIR: cloneDir, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
+    const service = await start({
+      CONFIG_REPO: repo.url,
+      CONFIG_CLONE_DIR: cloneDir,
+      API_MODE: 'crud',
+      CRUD_AUTH_TOKEN: WRITE,
+    });
     const before = git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)');
     await suite.remote.down();
     try {
@@ -304,7 +379,11 @@ describe('crud mode on a remote config repo', () => {
       expect(res.json().message).toMatch(/could not be reached/);
       expect(JSON.stringify(res.json())).not.toContain(PASSWORD);
       expect(git(cloneDir, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(before);
-      expect((await request(service.url, NS, { token: READ_TOKEN })).json().inputs.find((i: { id: string }) => i.id === 'team-b').labels).toEqual({});
+      expect(
+        (await request(service.url, NS, { token: READ_TOKEN }))
+          .json()
+          .inputs.find((i: { id: string }) => i.id === 'team-b').labels,
+      ).toEqual({});
     } finally {
       await suite.remote.up();
     }
@@ -316,16 +395,30 @@ describe('crud mode on a remote config repo', () => {
   it('two read replicas and one crud instance serve identical bytes after a write', async () => {
     const repo = suite.newRepo('config');
     const crud = await start({ CONFIG_REPO: repo.url, API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE });
-    const replicas = [await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' }), await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' })];
-    const write = await send(crud, 'PUT', '/namespaces/team-b', { id: 'team-b', labels: { replicated: 'yes' }, annotations: {} });
+    const replicas = [
+      await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' }),
+      await start({ CONFIG_REPO: repo.url, CONFIG_SYNC_INTERVAL: '200ms' }),
+    ];
+    const write = await send(crud, 'PUT', '/namespaces/team-b', {
+      id: 'team-b',
+      labels: { replicated: 'yes' },
+      annotations: {},
+    });
     expect(write.status).toBe(200);
     const commit = git(suite.remote.path(repo.name), 'rev-parse', 'main');
     for (const replica of replicas) await eventually(async () => (await revisionOf(replica)) === commit, 3000);
-    const paths = ['/api/v2/gitops/clusters', NS, '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components', '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings'];
+    const paths = [
+      '/api/v2/gitops/clusters',
+      NS,
+      '/api/v2/gitops/clusters/c1.k8s.example.com/platform-components',
+      '/api/v2/gitops/clusters/c1.k8s.example.com/rolebindings',
+    ];
     for (const path of paths) {
-      const bodies = await Promise.all([crud, ...replicas].map(async (s) => (await request(s.url, path, { token: READ_TOKEN })).body));
-      expect(bodies[1]!.equals(bodies[0]!), path).toBe(true);
-      expect(bodies[2]!.equals(bodies[0]!), path).toBe(true);
+      const bodies = await Promise.all(
+        [crud, ...replicas].map(async (s) => (await request(s.url, path, { token: READ_TOKEN })).body),
+      );
+      expect(bodies[1].equals(bodies[0]), path).toBe(true);
+      expect(bodies[2].equals(bodies[0]), path).toBe(true);
     }
   });
 });

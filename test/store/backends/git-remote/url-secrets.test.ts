@@ -26,8 +26,13 @@ describe('secrets in CONFIG_REPO', () => {
   it('never shows the password of the user info or the private_token query word', async () => {
     // The query word makes the remote answer 404 (git http-backend knows no such path), so the
     // sync fails and its error is reported too.
-    const url = remote.url('with-token').replace('http://', `http://${USER}:${PASSWORD}@`) + `?private_token=${TOKEN_IN_QUERY}`;
-    const service = await startServiceProcess({ CONFIG_REPO: url, CONFIG_CLONE_DIR: join(tempDir(), 'clone'), CONFIG_SYNC_INTERVAL: '1h' });
+    const url =
+      remote.url('with-token').replace('http://', `http://${USER}:${PASSWORD}@`) + `?private_token=${TOKEN_IN_QUERY}`;
+    const service = await startServiceProcess({
+      CONFIG_REPO: url,
+      CONFIG_CLONE_DIR: join(tempDir(), 'clone'),
+      CONFIG_SYNC_INTERVAL: '1h',
+    });
     try {
       await service.waitForOutput(/config repo sync failed/);
       const open = await request(service.url, '/ready');

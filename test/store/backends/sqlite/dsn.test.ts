@@ -34,7 +34,10 @@ describe('parseSqliteDsn', () => {
 
   it('reads busy_timeout in milliseconds', () => {
     expect(parseSqliteDsn('sqlite://x.db?mode=rwc&busy_timeout=250', '/a').busyTimeoutMs).toBe(250);
-    expect(parseSqliteDsn('sqlite://x.db?busy_timeout=0&mode=rw', '/a')).toMatchObject({ busyTimeoutMs: 0, mode: 'rw' });
+    expect(parseSqliteDsn('sqlite://x.db?busy_timeout=0&mode=rw', '/a')).toMatchObject({
+      busyTimeoutMs: 0,
+      mode: 'rw',
+    });
   });
 
   it('the default DATABASE_URL is a file under data/ that is created when missing', () => {
@@ -97,7 +100,14 @@ describe('opening the database', () => {
     try {
       expect(existsSync(path)).toBe(true);
       const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
-      expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: path, database_mode: 'rwc', clusters: 2 });
+      expect(ready).toMatchObject({
+        status: 'ok',
+        backend: 'sqlite',
+        revision: '1',
+        database: path,
+        database_mode: 'rwc',
+        clusters: 2,
+      });
       const db = new Database(path, { readonly: true });
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -112,7 +122,8 @@ describe('opening the database', () => {
     const missing = await startError(sqliteEnv(`sqlite://${path}?mode=rw`));
     expect(missing).toBeInstanceOf(StartupError);
     expect(missing.message).toBe(
-      `DATABASE_URL: the database file ${path} does not exist; mode=rw opens an existing file only (use mode=rwc to create it)`,
+      `DATABASE_URL: the database file ${path} does not exist; mode=rw opens an existing file only (use mode=rwc to ` +
+        `create it)`,
     );
     expect(existsSync(path)).toBe(false);
 
@@ -120,7 +131,11 @@ describe('opening the database', () => {
     await created.close();
     const service = await startTestService(sqliteEnv(`sqlite://${path}?mode=rw`));
     try {
-      expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ status: 'ok', database_mode: 'rw', revision: '1' });
+      expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({
+        status: 'ok',
+        database_mode: 'rw',
+        revision: '1',
+      });
     } finally {
       await service.close();
     }
@@ -130,12 +145,17 @@ describe('opening the database', () => {
     const { path } = tempDatabase();
     await (await startTestService(sqliteEnv(`sqlite://${path}?mode=rwc`))).close();
     // A seed file that would fail: ro never reads it.
-    const service = await startTestService(sqliteEnv(`sqlite://${path}?mode=ro`, { SEED_FILE: '/nonexistent/seed.json' }));
+    const service = await startTestService(
+      sqliteEnv(`sqlite://${path}?mode=ro`, { SEED_FILE: '/nonexistent/seed.json' }),
+    );
     try {
       const res = await request(service.url, '/api/v2/gitops/clusters', { token: READ_TOKEN });
       expect(res.status).toBe(200);
       expect(res.json().inputs).toHaveLength(2);
-      expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({ database_mode: 'ro', revision: '1' });
+      expect((await request(service.url, '/ready', { token: READ_TOKEN })).json()).toMatchObject({
+        database_mode: 'ro',
+        revision: '1',
+      });
     } finally {
       await service.close();
     }
@@ -143,7 +163,9 @@ describe('opening the database', () => {
 
   it('mode=ro refuses a missing file and a database without the schema', async () => {
     const { path } = tempDatabase();
-    expect((await startError(sqliteEnv(`sqlite://${path}?mode=ro`))).message).toMatch(/does not exist; mode=ro opens an existing file only/);
+    expect((await startError(sqliteEnv(`sqlite://${path}?mode=ro`))).message).toMatch(
+      /does not exist; mode=ro opens an existing file only/,
+    );
     new Database(path).close(); // an empty database
     expect((await startError(sqliteEnv(`sqlite://${path}?mode=ro`))).message).toMatch(
       /is opened read-only \(mode=ro\) but has no schema yet; start once with mode=rwc or mode=rw/,
@@ -156,7 +178,8 @@ describe('opening the database', () => {
     const error = await startError(sqliteEnv(`sqlite://${path}?mode=ro`, { API_MODE: 'crud' }));
     expect(error).toBeInstanceOf(StartupError);
     expect(error.message).toBe(
-      'DATABASE_URL opens the database read-only (mode=ro), but API_MODE=crud writes to it; use mode=rw or mode=rwc, or API_MODE=read-only',
+      'DATABASE_URL opens the database read-only (mode=ro), but API_MODE=crud writes to it; use mode=rw or mode=rwc, ' +
+        'or API_MODE=read-only',
     );
   });
 
@@ -164,7 +187,13 @@ describe('opening the database', () => {
     const service = await startTestService(sqliteEnv('sqlite::memory:'));
     try {
       const ready = (await request(service.url, '/ready', { token: READ_TOKEN })).json();
-      expect(ready).toMatchObject({ status: 'ok', backend: 'sqlite', revision: '1', database: ':memory:', clusters: 2 });
+      expect(ready).toMatchObject({
+        status: 'ok',
+        backend: 'sqlite',
+        revision: '1',
+        database: ':memory:',
+        clusters: 2,
+      });
     } finally {
       await service.close();
     }
@@ -174,7 +203,9 @@ describe('opening the database', () => {
     const path = join(tempDir('sqlite-'), 'config.db');
     writeFileSync(path, 'this is not a database, just some text that is long enough to have a header'.repeat(10));
     const error = await startError(sqliteEnv(`sqlite://${path}?mode=rw`));
-    expect(error.message).toMatch(new RegExp(`^DATABASE_URL: ${path} cannot be used as a database: file is not a database`));
+    expect(error.message).toMatch(
+      new RegExp(`^DATABASE_URL: ${path} cannot be used as a database: file is not a database`),
+    );
   });
 
   it('refuses a folder', async () => {
@@ -206,11 +237,18 @@ describe('opening the database', () => {
   it('a new database without a readable seed file is a clear error, and stays unseeded', async () => {
     const { path, url } = tempDatabase();
     const error = await startError(sqliteEnv(url, { SEED_FILE: '/nonexistent/seed.json' }));
-    expect(error.message).toMatch(/^SEED_FILE \/nonexistent\/seed.json cannot be read: ENOENT, and the database .* is new/);
+    expect(error.message).toMatch(
+      /^SEED_FILE \/nonexistent\/seed.json cannot be read: ENOENT, and the database .* is new/,
+    );
     const invalid = join(tempDir(), 'seed.json');
-    writeFileSync(invalid, JSON.stringify({ clusters: [{ _id: 'c', cluster_name: 'c', cluster_dns: 'c.x', environment: 'staging' }] }));
+    writeFileSync(
+      invalid,
+      JSON.stringify({ clusters: [{ _id: 'c', cluster_name: 'c', cluster_dns: 'c.x', environment: 'staging' }] }),
+    );
     const bad = await startError(sqliteEnv(url, { SEED_FILE: invalid }));
-    expect(bad.message).toBe(`SEED_FILE ${invalid} is invalid: /clusters/0/environment: must be one of: dev, qa, uat, prod`);
+    expect(bad.message).toBe(
+      `SEED_FILE ${invalid} is invalid: /clusters/0/environment: must be one of: dev, qa, uat, prod`,
+    );
     const db = new Database(path, { readonly: true });
     expect(db.prepare('SELECT count(*) AS n FROM clusters').get()).toEqual({ n: 0 });
     db.close();
@@ -220,19 +258,42 @@ describe('opening the database', () => {
 describe('start-up errors through the entry point', () => {
   const run = (env: Record<string, string>) =>
     spawnSync(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AUTH_TOKEN: 't', LISTEN_ADDR: '127.0.0.1:0', STORE_BACKEND: 'sqlite', ...env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        AUTH_TOKEN: 't',
+        LISTEN_ADDR: '127.0.0.1:0',
+        STORE_BACKEND: 'sqlite',
+        ...env,
+      },
       encoding: 'utf8',
       timeout: 15_000,
       cwd: REPO_ROOT,
     });
 
   it.each([
-    ['a malformed DSN', { DATABASE_URL: 'mysql://localhost/config' }, /^gitops-config-api: DATABASE_URL=mysql:\/\/localhost\/config is not a valid SQLite DSN: it must start with sqlite:/],
-    ['an unknown mode', { DATABASE_URL: 'sqlite://data/x.db?mode=create' }, /mode=create is unknown \(use ro, rw or rwc\)/],
-    ['a missing file with mode=rw', { DATABASE_URL: 'sqlite:///nonexistent/config.db?mode=rw' }, /the database file \/nonexistent\/config.db does not exist; mode=rw opens an existing file only/],
-    ['mode=ro in crud mode', { DATABASE_URL: 'sqlite:///nonexistent/config.db?mode=ro', API_MODE: 'crud' }, /read-only \(mode=ro\), but API_MODE=crud writes to it/],
+    [
+      'a malformed DSN',
+      { DATABASE_URL: 'mysql://localhost/config' },
+      /^gitops-config-api: DATABASE_URL=mysql:\/\/localhost\/config is not a valid SQLite DSN: it must start with sqlite:/,
+    ],
+    [
+      'an unknown mode',
+      { DATABASE_URL: 'sqlite://data/x.db?mode=create' },
+      /mode=create is unknown \(use ro, rw or rwc\)/,
+    ],
+    [
+      'a missing file with mode=rw',
+      { DATABASE_URL: 'sqlite:///nonexistent/config.db?mode=rw' },
+      /the database file \/nonexistent\/config.db does not exist; mode=rw opens an existing file only/,
+    ],
+    [
+      'mode=ro in crud mode',
+      { DATABASE_URL: 'sqlite:///nonexistent/config.db?mode=ro', API_MODE: 'crud' },
+      /read-only \(mode=ro\), but API_MODE=crud writes to it/,
+    ],
   ])('%s stops the start with one line', (_name, env, expected) => {
-    const result = run(env as Record<string, string>);
+    const result = run(env);
     expect(result.status).toBe(2);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

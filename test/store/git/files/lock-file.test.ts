@@ -37,7 +37,9 @@ describe("the service's own lock, left by a process that is gone", () => {
     const gitdir = join(crudRepo(), '.git');
     const planted = plantLock(gitdir, 'refs/heads/main', stoppedTag());
     const started = Date.now();
-    expect(await takeAndRelease(gitdir, 'refs/heads/main', 2000)).toEqual([{ lock: planted.lock, owner: stoppedTag() }]);
+    expect(await takeAndRelease(gitdir, 'refs/heads/main', 2000)).toEqual([
+      { lock: planted.lock, owner: stoppedTag() },
+    ]);
     // At once, not after the wait.
     expect(Date.now() - started).toBeLessThan(1000);
     expect(existsSync(planted.identity)).toBe(false);
@@ -53,13 +55,16 @@ describe("the service's own lock, left by a process that is gone", () => {
 });
 
 describe('a lock that is not stale', () => {
-  it.skipIf(!linux)("a live process's lock (needs /proc for the start time): waited for, then LockHeld; the lock stays", async () => {
-    const gitdir = join(crudRepo(), '.git');
-    const planted = plantLock(gitdir, 'index', tagOf(await processes.live()));
-    await expect(takeAndRelease(gitdir, 'index', 150)).rejects.toBeInstanceOf(LockHeld);
-    expect(existsSync(planted.lock)).toBe(true);
-    expect(existsSync(planted.identity)).toBe(true);
-  });
+  it.skipIf(!linux)(
+    "a live process's lock (needs /proc for the start time): waited for, then LockHeld; the lock stays",
+    async () => {
+      const gitdir = join(crudRepo(), '.git');
+      const planted = plantLock(gitdir, 'index', tagOf(await processes.live()));
+      await expect(takeAndRelease(gitdir, 'index', 150)).rejects.toBeInstanceOf(LockHeld);
+      expect(existsSync(planted.lock)).toBe(true);
+      expect(existsSync(planted.identity)).toBe(true);
+    },
+  );
 
   it("a person's lock: waited for, then LockHeld; never touched", async () => {
     const gitdir = join(crudRepo(), '.git');

@@ -13,7 +13,8 @@ const commits: string[] = [];
 
 beforeAll(() => {
   const cluster = (i: number, replicas: number) =>
-    `id: c${i}\ncluster_name: k8s-c${i}\ncluster_dns: c${i}.example.com\nenvironment: dev\npatches:\n  podinfo:\n    replicaCount: "${replicas}"\n${'    filler.key: "some text to make deltas worth it"\n'.repeat(20)}`;
+    `id: c${i}\ncluster_name: k8s-c${i}\ncluster_dns: c${i}.example.com\nenvironment: dev\npatches:\n  podinfo:\n    ` +
+    `replicaCount: "${replicas}"\n${'    filler.key: "some text to make deltas worth it"\n'.repeat(20)}`;
   dir = makeConfigRepo({
     ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, 1)])),
     // A nested folder and a file that is not a record: both as the tree walk must see them.
@@ -22,7 +23,10 @@ beforeAll(() => {
   });
   commits.push(gitCli(dir, 'rev-parse', 'HEAD'));
   for (let version = 2; version <= 4; version++) {
-    writeFiles(dir, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, version)])));
+    writeFiles(
+      dir,
+      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`clusters/c${i}.yaml`, cluster(i, version)])),
+    );
     commits.push(commitAll(dir, `version ${version}`));
   }
 });
@@ -58,12 +62,14 @@ async function expectSameAsIsomorphicGit(): Promise<void> {
       author: { name: expected.author.name, email: expected.author.email, timestamp: expected.author.timestamp },
     });
     const { tree } = await git.readTree({ fs, dir, oid: expected.tree });
-    expect(reader.readTree(expected.tree)).toEqual(tree.map(({ mode, path, oid, type }) => ({ mode, path, oid, type })));
+    expect(reader.readTree(expected.tree)).toEqual(
+      tree.map(({ mode, path, oid, type }) => ({ mode, path, oid, type })),
+    );
     expect(await recordBlobsOfCommit(dir, commit, {}, reader)).toEqual(await recordBlobsOfCommit(dir, commit));
   }
   // An object of another type is never taken for the one asked for.
-  expect(reader.readCommit(oids[0]!)).toBeUndefined();
-  expect(reader.readTree(commits[0]!)).toBeUndefined();
+  expect(reader.readCommit(oids[0])).toBeUndefined();
+  expect(reader.readTree(commits[0])).toBeUndefined();
 }
 
 describe('ObjectReader', () => {
@@ -83,7 +89,7 @@ describe('ObjectReader', () => {
   });
 
   it('falls back to isomorphic-git for what it cannot read, and never returns a wrong blob', async () => {
-    const oid = (await allBlobs())[0]!;
+    const oid = (await allBlobs())[0];
     const reader = new ObjectReader(dir);
     // A corrupt copy of the pack index makes the fast path fail its checks.
     const packDir = join(dir, '.git/objects/pack');

@@ -4,7 +4,14 @@
 // container, often for the restarted service itself).
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatTag, isAlive, ownIdentity, ownTag, parseTag, procStartTime } from '../../../../src/store/git/files/process-identity.ts';
+import {
+  formatTag,
+  isAlive,
+  ownIdentity,
+  ownTag,
+  parseTag,
+  procStartTime,
+} from '../../../../src/store/git/files/process-identity.ts';
 import { procStat, tagOf, TestProcesses } from '../../../helpers/proc-states.ts';
 
 const linux = process.platform === 'linux';

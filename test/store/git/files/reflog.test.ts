@@ -15,7 +15,9 @@ const start = crudServicesClosedAfterEach();
 const LINE = /^([0-9a-f]{40}) ([0-9a-f]{40}) ([^<\n]+ <[^>\n]*>) (\d+) ([+-]\d{4})\t(.*)$/;
 
 function reflogLines(gitdir: string, ref: string): string[] {
-  return readFileSync(join(gitdir, 'logs', ref), 'utf8').trimEnd().split('\n');
+  return readFileSync(join(gitdir, 'logs', ref), 'utf8')
+    .trimEnd()
+    .split('\n');
 }
 
 describe('the local Git backend', () => {
@@ -39,7 +41,9 @@ describe('the local Git backend', () => {
 
     // The lines themselves: each move starts where the one before ended, by the service's committer.
     for (const ref of ['HEAD', 'refs/heads/main']) {
-      const lines = reflogLines(join(dir, '.git'), ref).slice(-3).map((l) => LINE.exec(l));
+      const lines = reflogLines(join(dir, '.git'), ref)
+        .slice(-3)
+        .map((l) => LINE.exec(l));
       expect(lines.every(Boolean), ref).toBe(true);
       expect(lines.map((m) => m![1])).toEqual([before, ...commits.slice(1).reverse()]);
       expect(lines.map((m) => m![2])).toEqual([...commits].reverse());
@@ -56,8 +60,12 @@ describe('the local Git backend', () => {
     const service = await start(worktree);
     expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: 'w' } })).status).toBe(200);
     const commit = gitOut(worktree, 'rev-parse', 'HEAD');
-    expect(gitOut(worktree, 'reflog', 'show', '--format=%H %gs', '-1', 'HEAD')).toBe(`${commit} commit: namespaces: update team-a`);
-    expect(gitOut(worktree, 'reflog', 'show', '--format=%H %gs', '-1', 'edits')).toBe(`${commit} commit: namespaces: update team-a`);
+    expect(gitOut(worktree, 'reflog', 'show', '--format=%H %gs', '-1', 'HEAD')).toBe(
+      `${commit} commit: namespaces: update team-a`,
+    );
+    expect(gitOut(worktree, 'reflog', 'show', '--format=%H %gs', '-1', 'edits')).toBe(
+      `${commit} commit: namespaces: update team-a`,
+    );
     // The main working tree's HEAD did not move, and its log did not hear of the write.
     expect(gitOut(main, 'reflog', 'show', '--format=%H', '-1', 'HEAD')).not.toBe(commit);
     expect(readFileSync(join(main, '.git/logs/HEAD'), 'utf8')).not.toContain(commit);
@@ -90,11 +98,15 @@ describe('the local Git backend', () => {
 describe('the remote Git backend', () => {
   it("logs its clone's branch moves: its own commits, and following the remote", async () => {
     const service = await start(undefined, 'git-remote');
-    const clone = service.prepared.env.CONFIG_CLONE_DIR!;
+    const clone = service.prepared.env.CONFIG_CLONE_DIR;
     expect((await send(service, 'PATCH', '/namespaces/team-a', { labels: { n: '1' } })).status).toBe(200);
     const written = gitOut(clone, 'rev-parse', 'main');
-    expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'main').split('\n')[0]).toBe(`${written} commit: namespaces: update team-a`);
-    expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'HEAD').split('\n')[0]).toBe(`${written} commit: namespaces: update team-a`);
+    expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'main').split('\n')[0]).toBe(
+      `${written} commit: namespaces: update team-a`,
+    );
+    expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'HEAD').split('\n')[0]).toBe(
+      `${written} commit: namespaces: update team-a`,
+    );
 
     // Someone pushes; once served, the clone's branch follows it.
     const { work } = service.prepared.remote!;
@@ -103,11 +115,17 @@ describe('the remote Git backend', () => {
     git(work, 'commit', '-qam', 'a person relabels team-b');
     git(work, 'push', '-q', 'origin', 'HEAD:main');
     const pushed = git(work, 'rev-parse', 'HEAD');
-    await eventually(async () => {
-      await announcePush(service);
-      return gitOut(clone, 'rev-parse', 'main') === pushed;
-    }, 5000, 100);
-    expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'main').split('\n')[0]).toBe(`${pushed} pull: Fast-forward`);
+    await eventually(
+      async () => {
+        await announcePush(service);
+        return gitOut(clone, 'rev-parse', 'main') === pushed;
+      },
+      5000,
+      100,
+    );
+    expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'main').split('\n')[0]).toBe(
+      `${pushed} pull: Fast-forward`,
+    );
     expect(gitOut(clone, 'fsck', '--no-dangling', '--no-progress')).toBe('');
   });
 });

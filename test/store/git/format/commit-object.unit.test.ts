@@ -32,14 +32,28 @@ describe('decodeCommit', () => {
 
   it('reads the parents of a merge in order, and a message of several paragraphs whole', () => {
     const merge = decodeCommit(
-      text([`tree ${TREE}`, `parent ${'a'.repeat(40)}`, `parent ${'b'.repeat(40)}`, 'author A <a@example.com> 1700000000 -0700', 'committer A <a@example.com> 1700000000 -0700', '', 'Merge branch x', '', 'body line', '']),
+      text([
+        `tree ${TREE}`,
+        `parent ${'a'.repeat(40)}`,
+        `parent ${'b'.repeat(40)}`,
+        'author A <a@example.com> 1700000000 -0700',
+        'committer A <a@example.com> 1700000000 -0700',
+        '',
+        'Merge branch x',
+        '',
+        'body line',
+        '',
+      ]),
     );
-    expect(merge).toMatchObject({ parents: ['a'.repeat(40), 'b'.repeat(40)], message: 'Merge branch x\n\nbody line\n' });
+    expect(merge).toMatchObject({
+      parents: ['a'.repeat(40), 'b'.repeat(40)],
+      message: 'Merge branch x\n\nbody line\n',
+    });
     // The time zone is dropped: the timestamp is the instant itself.
     expect(merge?.author?.timestamp).toBe(1700000000);
   });
 
-  it('passes over headers it does not read, signed commits\' continuation lines included', () => {
+  it("passes over headers it does not read, signed commits' continuation lines included", () => {
     const signed = decodeCommit(
       text([
         `tree ${TREE}`,
@@ -59,7 +73,11 @@ describe('decodeCommit', () => {
   });
 
   it('reads a name without a space before the address, and leaves out an author line it cannot read', () => {
-    expect(decodeCommit(text([`tree ${TREE}`, 'author <bot@example.com> 1700000000 +0000', '', 'm']))?.author).toEqual({ name: '', email: 'bot@example.com', timestamp: 1700000000 });
+    expect(decodeCommit(text([`tree ${TREE}`, 'author <bot@example.com> 1700000000 +0000', '', 'm']))?.author).toEqual({
+      name: '',
+      email: 'bot@example.com',
+      timestamp: 1700000000,
+    });
     const unreadable = decodeCommit(text([`tree ${TREE}`, 'author Someone without an address', '', 'm']));
     expect(unreadable).toEqual({ tree: TREE, parents: [], message: 'm' });
   });
@@ -101,7 +119,9 @@ describe('encodeCommit', () => {
 describe('identName', () => {
   it('writes "Name <email>", taking out the angle brackets and line breaks that would end the field', () => {
     expect(identName({ name: 'Zoë Engineer', email: 'zoe@example.com' })).toBe('Zoë Engineer <zoe@example.com>');
-    expect(identName({ name: ' <Eve>\nMallory ', email: '<eve@example.com>\r\n' })).toBe('EveMallory <eve@example.com>');
+    expect(identName({ name: ' <Eve>\nMallory ', email: '<eve@example.com>\r\n' })).toBe(
+      'EveMallory <eve@example.com>',
+    );
   });
 
   it('cannot be made to forge a committer line', () => {
@@ -112,6 +132,11 @@ describe('identName', () => {
       committer: { name: 'Bot', email: 'bot@example.com', timestamp: 5 },
       message: 'm',
     });
-    expect(forged.toString('utf8').split('\n').filter((line) => line.startsWith('committer '))).toEqual(['committer Bot <bot@example.com> 5 +0000']);
+    expect(
+      forged
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('committer ')),
+    ).toEqual(['committer Bot <bot@example.com> 5 +0000']);
   });
 });

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { GitConfigError, parseGitConfig } from '../../../../src/store/git/format/config-file.ts';
 
 const FIXTURE = join(import.meta.dirname, '../../../fixtures/git-format/config');
-const cases = readdirSync(FIXTURE).filter((name) => name.endsWith('.config')).map((name) => name.slice(0, -'.config'.length));
+const cases = readdirSync(FIXTURE)
+  .filter((name) => name.endsWith('.config'))
+  .map((name) => name.slice(0, -'.config'.length));
 const read = (name: string, ext: string) => readFileSync(join(FIXTURE, `${name}.${ext}`), 'utf8');
 
 /** `git config --list --null`: "name\nvalue" or, for a key written alone, "name", each ended by NUL. */
@@ -27,9 +29,12 @@ describe('parseGitConfig', () => {
     expect(cases.filter((name) => !name.endsWith('.bad')).length).toBeGreaterThan(2);
   });
 
-  it.each(cases.filter((name) => !name.endsWith('.bad')))('%s: the variables and values git lists, in its order', (name) => {
-    expect([...parseGitConfig(read(name, 'config'))]).toEqual(gitVariables(read(name, 'git-list')));
-  });
+  it.each(cases.filter((name) => !name.endsWith('.bad')))(
+    '%s: the variables and values git lists, in its order',
+    (name) => {
+      expect([...parseGitConfig(read(name, 'config'))]).toEqual(gitVariables(read(name, 'git-list')));
+    },
+  );
 
   it.each(cases.filter((name) => name.endsWith('.bad')))('%s: refused at the line git refuses', (name) => {
     const line = /bad config line (\d+)/.exec(read(name, 'git-error'))![1];

@@ -34,7 +34,9 @@ describe('sortExtensions', () => {
     for (const signature of ['TREE', 'UNTR', 'FSMN', 'EOIE', 'IEOT', 'ZZZZ']) {
       expect(sort(inIndex(extension(signature, 'x'.repeat(9)))), signature).toEqual({ kept: Buffer.alloc(0) });
     }
-    const mixed = sort(inIndex(extension('TREE', 'tree cache'), reuc, extension('UNTR', ''), otherReuc, extension('EOIE', '12345678')));
+    const mixed = sort(
+      inIndex(extension('TREE', 'tree cache'), reuc, extension('UNTR', ''), otherReuc, extension('EOIE', '12345678')),
+    );
     expect(mixed).toEqual({ kept: Buffer.concat([reuc, otherReuc]) });
   });
 
@@ -61,6 +63,8 @@ describe('describeRequiredExtension', () => {
   it('names the setting behind the two git defines, and quotes any other', () => {
     expect(describeRequiredExtension('link')).toBe('split (core.splitIndex)');
     expect(describeRequiredExtension('sdir')).toBe('sparse (index.sparse)');
-    expect(describeRequiredExtension('wxyz')).toBe('extended with "wxyz", an extension that must be kept but is not known here');
+    expect(describeRequiredExtension('wxyz')).toBe(
+      'extended with "wxyz", an extension that must be kept but is not known here',
+    );
   });
 });

@@ -7,7 +7,13 @@ import type { BigIntStats } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexEntryOid, indexLayout, IndexNotWritable, patchIndex, patchIndexEntries } from '../../../../src/store/git/format/index-file.ts';
+import {
+  indexEntryOid,
+  indexLayout,
+  IndexNotWritable,
+  patchIndex,
+  patchIndexEntries,
+} from '../../../../src/store/git/format/index-file.ts';
 
 const FIXTURE = join(import.meta.dirname, '../../../fixtures/git-format/index');
 const indexOf = (form: string) => readFileSync(join(FIXTURE, `${form}.index`));
@@ -19,7 +25,7 @@ function gitEntries(form: string): { oid: string; stage: number; path: string }[
     .split('\n')
     .map((line) => {
       const [, oid, stage, path] = /^\d+ ([0-9a-f]{40}) (\d)\t(.*)$/.exec(line)!;
-      return { oid: oid!, stage: Number(stage), path: path! };
+      return { oid: oid, stage: Number(stage), path: path };
     });
 }
 
@@ -34,19 +40,33 @@ function refusal(index: Buffer): IndexNotWritable {
 }
 
 /** What git's checksum over the bytes says: a patched index must carry the right one. */
-const checksumHolds = (bytes: Buffer) => createHash('sha1').update(bytes.subarray(0, -20)).digest().equals(bytes.subarray(-20));
+const checksumHolds = (bytes: Buffer) =>
+  createHash('sha1').update(bytes.subarray(0, -20)).digest().equals(bytes.subarray(-20));
 
-const stats = (size: number) => ({ ctimeNs: 1_700_000_000_000_000_000n, mtimeNs: 1_700_000_000_500_000_000n, dev: 1n, ino: 2n, mode: 0o100644n, uid: 0n, gid: 0n, size: BigInt(size) }) as unknown as BigIntStats;
+const stats = (size: number) =>
+  ({
+    ctimeNs: 1_700_000_000_000_000_000n,
+    mtimeNs: 1_700_000_000_500_000_000n,
+    dev: 1n,
+    ino: 2n,
+    mode: 0o100644n,
+    uid: 0n,
+    gid: 0n,
+    size: BigInt(size),
+  }) as unknown as BigIntStats;
 
 describe('the forms a write patches', () => {
-  it.each(['plain', 'intent-to-add', 'untracked-cache', 'resolved'])('%s: every entry where git lists it, with its object id', (form) => {
-    const index = indexOf(form);
-    const layout = indexLayout(index);
-    const entries = gitEntries(form);
-    expect(layout.starts.length).toBe(entries.length);
-    for (const entry of entries) expect(indexEntryOid(index, entry.path), entry.path).toBe(entry.oid);
-    expect(indexEntryOid(index, 'clusters/absent.yaml')).toBeUndefined();
-  });
+  it.each(['plain', 'intent-to-add', 'untracked-cache', 'resolved'])(
+    '%s: every entry where git lists it, with its object id',
+    (form) => {
+      const index = indexOf(form);
+      const layout = indexLayout(index);
+      const entries = gitEntries(form);
+      expect(layout.starts.length).toBe(entries.length);
+      for (const entry of entries) expect(indexEntryOid(index, entry.path), entry.path).toBe(entry.oid);
+      expect(indexEntryOid(index, 'clusters/absent.yaml')).toBeUndefined();
+    },
+  );
 
   it('keeps the resolve-undo record (REUC) of a resolved conflict and no cache', () => {
     expect(indexLayout(indexOf('resolved')).extensions.toString('latin1', 0, 4)).toBe('REUC');
@@ -56,7 +76,11 @@ describe('the forms a write patches', () => {
 
 describe('the forms a write refuses', () => {
   it('an index in the middle of a merge (stages 1-3), naming the path in conflict', () => {
-    expect(gitEntries('unmerged').filter((e) => e.stage > 0).map((e) => e.stage)).toEqual([1, 2, 3]);
+    expect(
+      gitEntries('unmerged')
+        .filter((e) => e.stage > 0)
+        .map((e) => e.stage),
+    ).toEqual([1, 2, 3]);
     const error = refusal(indexOf('unmerged'));
     expect(error.kind).toBe('unmerged');
     expect(error.message).toContain('"clusters/c1.yaml" is in conflict');
@@ -75,7 +99,7 @@ describe('the forms a write refuses', () => {
   it('damage: a byte changed, the file cut short, another header', () => {
     const plain = indexOf('plain');
     const flipped = Buffer.from(plain);
-    flipped[40]! ^= 1;
+    flipped[40] ^= 1;
     expect(refusal(flipped).message).toContain('its checksum does not match its content');
     expect(refusal(plain.subarray(0, 30)).kind).toBe('damaged');
     const renamed = Buffer.from(plain);
@@ -100,7 +124,9 @@ describe('patching', () => {
     expect(indexLayout(layout.bytes).starts.length).toBe(before.length - 1);
     expect(indexEntryOid(layout.bytes, 'clusters/c2.yaml')).toBe(changed);
     expect(indexEntryOid(layout.bytes, 'namespaces/team-a.yaml')).toBeUndefined();
-    expect(indexEntryOid(layout.bytes, 'clusters/c1.yaml')).toBe(before.find((e) => e.path === 'clusters/c1.yaml')!.oid);
+    expect(indexEntryOid(layout.bytes, 'clusters/c1.yaml')).toBe(
+      before.find((e) => e.path === 'clusters/c1.yaml')!.oid,
+    );
     expect(layout.bytes.includes('REUC')).toBe(true);
     expect(layout.bytes.includes('TREE')).toBe(false);
   });
@@ -111,13 +137,20 @@ describe('patching', () => {
     const atOnce = patchIndexEntries(indexOf('plain'), [added, removed]);
     const oneByOne = patchIndex(patchIndex(indexOf('plain'), added.path, added.entry), removed.path, null);
     expect(atOnce.bytes.equals(oneByOne.bytes)).toBe(true);
-    const paths = [...indexLayout(atOnce.bytes).starts].map((start) => atOnce.bytes.toString('utf8', start + 62, atOnce.bytes.indexOf(0, start + 62)));
+    const paths = [...indexLayout(atOnce.bytes).starts].map((start) =>
+      atOnce.bytes.toString('utf8', start + 62, atOnce.bytes.indexOf(0, start + 62)),
+    );
     expect(paths).toEqual(['clusters/c10.yaml', 'clusters/c2.yaml', 'namespaces/team-a.yaml']);
   });
 
   it('patches a path once per change set', () => {
     const entry = { oid: '3'.repeat(40), stats: stats(1) };
-    expect(() => patchIndexEntries(indexOf('plain'), [{ path: 'a.yaml', entry }, { path: 'a.yaml', entry: null }])).toThrow('the index is patched once per path: a.yaml');
+    expect(() =>
+      patchIndexEntries(indexOf('plain'), [
+        { path: 'a.yaml', entry },
+        { path: 'a.yaml', entry: null },
+      ]),
+    ).toThrow('the index is patched once per path: a.yaml');
   });
 
   it('writes no patch into an index it refuses', () => {

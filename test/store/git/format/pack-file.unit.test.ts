@@ -36,7 +36,13 @@ function gitListing(): Listed[] {
     .split('\n')
     .map((line) => {
       const [id, type, size, , offset, , base] = line.split(/\s+/);
-      return { id: id!, type: type as ObjectType, size: Number(size), offset: Number(offset), ...(base ? { base } : {}) };
+      return {
+        id: id,
+        type: type as ObjectType,
+        size: Number(size),
+        offset: Number(offset),
+        ...(base ? { base } : {}),
+      };
     });
 }
 
@@ -73,7 +79,7 @@ function entryHeader(type: number, size: number): Buffer {
   const bytes = [(type << 4) | (size % 16)];
   let rest = Math.floor(size / 16);
   while (rest > 0) {
-    bytes[bytes.length - 1]! |= 0x80;
+    bytes[bytes.length - 1] |= 0x80;
     bytes.push(rest % 128);
     rest = Math.floor(rest / 128);
   }
@@ -112,7 +118,8 @@ function copy(offset: number, size: number): Buffer {
 }
 
 const insert = (text: string) => Buffer.concat([Buffer.from([text.length]), Buffer.from(text)]);
-const delta = (base: number, result: number, ...instructions: Buffer[]) => Buffer.concat([varint(base), varint(result), ...instructions]);
+const delta = (base: number, result: number, ...instructions: Buffer[]) =>
+  Buffer.concat([varint(base), varint(result), ...instructions]);
 
 describe('a pack written by git', () => {
   const pack = fixturePack();
@@ -156,7 +163,7 @@ describe('a pack written by git', () => {
     const absent = ['0000000000000000000000000000000000000000', 'ffffffffffffffffffffffffffffffffffffffff'];
     // The id just after each listed one (its last digit raised), unless that one is listed too.
     for (const id of ids) {
-      const next = id.slice(0, 39) + ((Number.parseInt(id[39]!, 16) + 1) % 16).toString(16);
+      const next = id.slice(0, 39) + ((Number.parseInt(id[39], 16) + 1) % 16).toString(16);
       if (!ids.includes(next)) absent.push(next);
     }
     for (const id of absent) expect(findOffset(pack, id), id).toBeUndefined();
@@ -199,7 +206,15 @@ describe('pack indexes', () => {
 
 describe('pack entry headers', () => {
   it('reads the type and the size from one byte up to sizes past 32 bits, and where the data starts', () => {
-    for (const [type, size] of [[3, 0], [3, 15], [1, 16], [2, 2047], [3, 2048], [6, 1_000_000], [7, 2 ** 35 + 3]] as const) {
+    for (const [type, size] of [
+      [3, 0],
+      [3, 15],
+      [1, 16],
+      [2, 2047],
+      [3, 2048],
+      [6, 1_000_000],
+      [7, 2 ** 35 + 3],
+    ] as const) {
       const header = entryHeader(type, size);
       const data = Buffer.concat([Buffer.from([0xaa, 0xbb]), header, Buffer.from('data')]);
       expect(packEntryHeader(data, 2)).toEqual({ type, size, pos: 2 + header.length });
@@ -211,7 +226,12 @@ describe('deltas', () => {
   const base = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz');
 
   it('reads both sizes, each one or more bytes long', () => {
-    for (const [b, r] of [[0, 0], [127, 128], [16_384, 1_000_000], [2 ** 32 + 1, 7]]) {
+    for (const [b, r] of [
+      [0, 0],
+      [127, 128],
+      [16_384, 1_000_000],
+      [2 ** 32 + 1, 7],
+    ]) {
       const instructions = delta(b, r);
       expect(deltaSizes(instructions)).toEqual({ base: b, result: r, pos: varint(b).length + varint(r).length });
     }

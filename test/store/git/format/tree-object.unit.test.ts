@@ -3,7 +3,14 @@
 // (and what git itself reads back).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeTree, encodedTree, encodeTree, insertionPoint, spliceTree, type TreeItem } from '../../../../src/store/git/format/tree-object.ts';
+import {
+  decodeTree,
+  encodedTree,
+  encodeTree,
+  insertionPoint,
+  spliceTree,
+  type TreeItem,
+} from '../../../../src/store/git/format/tree-object.ts';
 
 const oid = fc.stringMatching(/^[0-9a-f]{40}$/);
 const item = (path: string, id: string): TreeItem => ({ mode: '100644', path, oid: id, type: 'blob' });
@@ -19,22 +26,30 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 describe('spliceTree', () => {
   it('gives the bytes of encoding the changed entries afresh, over any sequence of changes', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(name, { maxLength: 30 }), oid, fc.array(step, { maxLength: 25 }), (names, first, steps) => {
-        let tree = encodedTree(names.sort().map((n) => item(n, first)));
-        for (const s of steps) {
-          if (s.kind === 'add') {
-            if (tree.items.some((i) => i.path === s.name)) continue;
-            const added = item(s.name, s.oid);
-            tree = spliceTree(tree, insertionPoint(tree.items, added), 0, added);
-          } else if (tree.items.length > 0) {
-            const at = s.at % tree.items.length;
-            tree = s.kind === 'remove' ? spliceTree(tree, at, 1) : spliceTree(tree, at, 1, item(tree.items[at]!.path, s.oid));
+      fc.property(
+        fc.uniqueArray(name, { maxLength: 30 }),
+        oid,
+        fc.array(step, { maxLength: 25 }),
+        (names, first, steps) => {
+          let tree = encodedTree(names.sort().map((n) => item(n, first)));
+          for (const s of steps) {
+            if (s.kind === 'add') {
+              if (tree.items.some((i) => i.path === s.name)) continue;
+              const added = item(s.name, s.oid);
+              tree = spliceTree(tree, insertionPoint(tree.items, added), 0, added);
+            } else if (tree.items.length > 0) {
+              const at = s.at % tree.items.length;
+              tree =
+                s.kind === 'remove'
+                  ? spliceTree(tree, at, 1)
+                  : spliceTree(tree, at, 1, item(tree.items[at].path, s.oid));
+            }
+            expect(tree.bytes.equals(encodeTree(tree.items))).toBe(true);
+            expect(decodeTree(tree.bytes)).toEqual(tree.items);
+            expect(tree.ends.at(-1) ?? 0).toBe(tree.bytes.length);
           }
-          expect(tree.bytes.equals(encodeTree(tree.items))).toBe(true);
-          expect(decodeTree(tree.bytes)).toEqual(tree.items);
-          expect(tree.ends.at(-1) ?? 0).toBe(tree.bytes.length);
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

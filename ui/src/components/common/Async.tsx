@@ -3,7 +3,15 @@ import type { ComponentChildren } from 'preact';
 import type { Async } from '../../hooks/use-async.ts';
 import { Banner } from './Banner.tsx';
 
-export function Loaded<T>({ value, what, children }: { value: Async<T>; what: string; children: (value: T) => ComponentChildren }) {
+export function Loaded<T>({
+  value,
+  what,
+  children,
+}: {
+  value: Async<T>;
+  what: string;
+  children: (value: T) => ComponentChildren;
+}) {
   if (value.state === 'loading') {
     return (
       <p class="loading" role="status">

@@ -33,7 +33,12 @@ export function CodeBlock({ raw, label, id }: { raw: string; label: string; id: 
           {copied}
         </span>
       </div>
-      <pre id={id} tabIndex={0} aria-label={`${label}${showRaw ? ', raw' : ', pretty-printed'}`} data-view={showRaw ? 'raw' : 'pretty'}>
+      <pre
+        id={id}
+        tabIndex={0}
+        aria-label={`${label}${showRaw ? ', raw' : ', pretty-printed'}`}
+        data-view={showRaw ? 'raw' : 'pretty'}
+      >
         {showRaw ? raw : pretty}
       </pre>
     </div>

@@ -5,7 +5,7 @@
 // listed too, and those it deletes are marked.
 import type { ComponentChildren } from 'preact';
 import type { ApiClient } from '../../api/client.ts';
-import type { ClusterRecord, Collection, RecordsByCollection } from '../../api/types.ts';
+import type { Collection, RecordsByCollection } from '../../api/types.ts';
 import { crudMode } from '../../data/capabilities.ts';
 import { loadRecords, type Usage, usageOf } from '../../data/records.ts';
 import { useEditing } from '../../edits/editing.ts';
@@ -35,14 +35,21 @@ export interface DefinitionsPageProps<C extends Collection> {
 
 type Loaded<C extends Collection> = { crud: false } | { crud: true; records: RecordsByCollection[C][]; usage: Usage };
 
-export function DefinitionsPage<C extends Collection>({ client, title, collection, readOnlyHint, creator, children }: DefinitionsPageProps<C>) {
+export function DefinitionsPage<C extends Collection>({
+  client,
+  title,
+  collection,
+  readOnlyHint,
+  creator,
+  children,
+}: DefinitionsPageProps<C>) {
   useTitle(title);
   const { canEdit, dataVersion } = useEditing();
   const set = useChangeSet();
   const data = useAsync(async (): Promise<Loaded<C>> => {
     if (!(await crudMode(client))) return { crud: false };
     const [records, clusters] = await Promise.all([loadRecords(client, collection), loadRecords(client, 'clusters')]);
-    return { crud: true, records, usage: usageOf(clusters as ClusterRecord[]) };
+    return { crud: true, records, usage: usageOf(clusters) };
   }, [client, collection, dataVersion]);
   return (
     <>
@@ -53,16 +60,25 @@ export function DefinitionsPage<C extends Collection>({ client, title, collectio
             return (
               <Banner tone="info" title="Shown in crud mode">
                 <p>
-                  This page lists the records of the store, which the service serves only in crud mode (API_MODE=crud); this service runs read-only.{' '}
-                  {readOnlyHint}
+                  This page lists the records of the store, which the service serves only in crud mode (API_MODE=crud);
+                  this service runs read-only. {readOnlyHint}
                 </p>
               </Banner>
             );
           }
           type R = RecordsByCollection[C];
-          const rows: DefinitionRow<R>[] = loaded.records.map((record) => ({ id: record.id, stored: record, current: set.current(collection, record.id, record) }));
+          const rows: DefinitionRow<R>[] = loaded.records.map((record) => ({
+            id: record.id,
+            stored: record,
+            current: set.current(collection, record.id, record),
+          }));
           for (const pending of set.records) {
-            if (pending.collection === collection && pending.base === null) rows.push({ id: pending.id, stored: null, current: set.current(collection, pending.id, null as unknown as R) });
+            if (pending.collection === collection && pending.base === null)
+              rows.push({
+                id: pending.id,
+                stored: null,
+                current: set.current(collection, pending.id, null as unknown as R),
+              });
           }
           return (
             <>

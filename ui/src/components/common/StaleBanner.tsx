@@ -48,8 +48,12 @@ export function StaleBanner({ ready }: { ready: ReadyBody | undefined }) {
       <Banner tone="warning" title="Stale: the newest revision was refused">
         <p>
           The newest revision {load?.revision ? <code>{load.revision}</code> : 'of the store'} was refused
-          {counts ? ` (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')})` : load?.reason ? ` (${load.reason})` : ''}; the service still
-          serves <code>{ready.revision}</code>.
+          {counts
+            ? ` (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')})`
+            : load?.reason
+              ? ` (${load.reason})`
+              : ''}
+          ; the service still serves <code>{ready.revision}</code>.
         </p>
         {problems.length > 0 && (
           <details>

@@ -61,7 +61,12 @@ export function VirtualTable({ label, columns, rowCount, rowHeight, row, rowKey,
     );
   }
   return (
-    <div class="vtable" ref={scroller} onScroll={onScroll} style={{ height: `min(70vh, ${(rowCount + 1) * rowHeight + 4}px)` }}>
+    <div
+      class="vtable"
+      ref={scroller}
+      onScroll={onScroll}
+      style={{ height: `min(70vh, ${(rowCount + 1) * rowHeight + 4}px)` }}
+    >
       <table aria-label={label} aria-rowcount={rowCount + 1}>
         <thead>
           <tr aria-rowindex={1}>

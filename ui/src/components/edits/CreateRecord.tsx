@@ -33,7 +33,15 @@ export function CreateRecord({ client, collection, noun, make }: CreateRecordPro
       }}
     >
       <label for={inputId}>{`New ${noun}`}</label>
-      <input id={inputId} type="text" value={id} placeholder="id" autoComplete="off" spellcheck={false} onInput={(event) => setId((event.target as HTMLInputElement).value)} />
+      <input
+        id={inputId}
+        type="text"
+        value={id}
+        placeholder="id"
+        autoComplete="off"
+        spellcheck={false}
+        onInput={(event) => setId((event.target as HTMLInputElement).value)}
+      />
       <button type="submit" disabled={!id.trim()}>
         {`Create ${noun}`}
       </button>

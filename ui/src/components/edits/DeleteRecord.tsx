@@ -4,9 +4,23 @@ import type { ApiClient } from '../../api/client.ts';
 import type { Collection } from '../../api/types.ts';
 import { editRecord } from '../../edits/edit-record.ts';
 
-export function DeleteRecord({ client, collection, id, noun }: { client: ApiClient; collection: Collection; id: string; noun: string }) {
+export function DeleteRecord({
+  client,
+  collection,
+  id,
+  noun,
+}: {
+  client: ApiClient;
+  collection: Collection;
+  id: string;
+  noun: string;
+}) {
   return (
-    <button type="button" class="small danger" onClick={() => void editRecord(client, collection, id, [{ kind: 'delete' }]).catch(() => undefined)}>
+    <button
+      type="button"
+      class="small danger"
+      onClick={() => void editRecord(client, collection, id, [{ kind: 'delete' }]).catch(() => undefined)}
+    >
       Delete <span class="visually-hidden">{`${noun} ${id}`}</span>
     </button>
   );

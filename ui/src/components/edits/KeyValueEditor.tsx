@@ -29,11 +29,20 @@ export function KeyValueEditor({ what, owner, stored, current, onSet }: KeyValue
                 changed={!Object.hasOwn(stored, k)}
                 onCommit={(renamed) => {
                   const to = renamed.trim();
-                  if (to && to !== k) onSet([{ key: k, value: null }, { key: to, value: v }]);
+                  if (to && to !== k)
+                    onSet([
+                      { key: k, value: null },
+                      { key: to, value: v },
+                    ]);
                 }}
               />
               <span aria-hidden="true">=</span>
-              <TextEdit label={`${what} ${k} of ${owner}`} value={v} changed={stored[k] !== v} onCommit={(next) => onSet([{ key: k, value: next }])} />
+              <TextEdit
+                label={`${what} ${k} of ${owner}`}
+                value={v}
+                changed={stored[k] !== v}
+                onCommit={(next) => onSet([{ key: k, value: next }])}
+              />
               <button type="button" class="small" onClick={() => onSet([{ key: k, value: null }])}>
                 Remove <span class="visually-hidden">{`${what} ${k} of ${owner}`}</span>
               </button>
@@ -51,8 +60,24 @@ export function KeyValueEditor({ what, owner, stored, current, onSet }: KeyValue
           setValue('');
         }}
       >
-        <input type="text" aria-label={`New ${what} key of ${owner}`} placeholder="key" value={key} autoComplete="off" spellcheck={false} onInput={(event) => setKey((event.target as HTMLInputElement).value)} />
-        <input type="text" aria-label={`New ${what} value of ${owner}`} placeholder="value" value={value} autoComplete="off" spellcheck={false} onInput={(event) => setValue((event.target as HTMLInputElement).value)} />
+        <input
+          type="text"
+          aria-label={`New ${what} key of ${owner}`}
+          placeholder="key"
+          value={key}
+          autoComplete="off"
+          spellcheck={false}
+          onInput={(event) => setKey((event.target as HTMLInputElement).value)}
+        />
+        <input
+          type="text"
+          aria-label={`New ${what} value of ${owner}`}
+          placeholder="value"
+          value={value}
+          autoComplete="off"
+          spellcheck={false}
+          onInput={(event) => setValue((event.target as HTMLInputElement).value)}
+        />
         <button type="submit" class="small" disabled={!key.trim()}>
           Add <span class="visually-hidden">{`${what} to ${owner}`}</span>
         </button>

@@ -17,7 +17,8 @@ interface EntryProps {
 /** The Version and Artifact cells. */
 export function CatalogVersionFields({ client, stored, current }: EntryProps) {
   const { edit, error } = useEdit(client, 'platform_components', stored.id);
-  const set = (field: keyof PlatformComponentRecord) => (value: string) => edit({ kind: 'field', field, value: value.trim() });
+  const set = (field: keyof PlatformComponentRecord) => (value: string) =>
+    edit({ kind: 'field', field, value: value.trim() });
   return (
     <>
       <td>
@@ -31,7 +32,12 @@ export function CatalogVersionFields({ client, stored, current }: EntryProps) {
       </td>
       <td>
         <code class="artifact-url muted">{current.oci_url}:</code>
-        <TextEdit label={`Tag of ${stored.id}`} value={current.oci_tag} changed={current.oci_tag !== stored.oci_tag} onCommit={set('oci_tag')} />
+        <TextEdit
+          label={`Tag of ${stored.id}`}
+          value={current.oci_tag}
+          changed={current.oci_tag !== stored.oci_tag}
+          onCommit={set('oci_tag')}
+        />
         <CatalogEntryFields client={client} stored={stored} current={current} />
       </td>
     </>
@@ -50,7 +56,12 @@ function CatalogEntryFields({ client, stored, current }: EntryProps) {
         </summary>
         <div class="field">
           <span class="field-label">Artifact URL</span>
-          <TextEdit label={`Artifact URL of ${stored.id}`} value={current.oci_url} changed={current.oci_url !== stored.oci_url} onCommit={(value) => edit({ kind: 'field', field: 'oci_url', value: value.trim() })} />
+          <TextEdit
+            label={`Artifact URL of ${stored.id}`}
+            value={current.oci_url}
+            changed={current.oci_url !== stored.oci_url}
+            onCommit={(value) => edit({ kind: 'field', field: 'oci_url', value: value.trim() })}
+          />
         </div>
         <div class="field">
           <span class="field-label">Path</span>
@@ -65,7 +76,9 @@ function CatalogEntryFields({ client, stored, current }: EntryProps) {
           <input
             type="checkbox"
             checked={current.cluster_env_enabled}
-            onChange={(event) => edit({ kind: 'field', field: 'cluster_env_enabled', value: (event.target as HTMLInputElement).checked })}
+            onChange={(event) =>
+              edit({ kind: 'field', field: 'cluster_env_enabled', value: (event.target as HTMLInputElement).checked })
+            }
           />
           Environment appended to the path
         </label>

@@ -67,12 +67,15 @@ export function CatalogPage({ client }: { client: ApiClient }) {
                       </td>
                     </>
                   )}
-                  <td>{component.depends_on.length ? component.depends_on.join(', ') : <span class="muted">nothing</span>}</td>
+                  <td>
+                    {component.depends_on.length ? component.depends_on.join(', ') : <span class="muted">nothing</span>}
+                  </td>
                   <td>
                     <UsedBy clusters={use?.clusters} />
                     {use && use.pins.length > 0 && (
                       <div class="muted">
-                        {use.pins.length === 1 ? '1 cluster pins' : `${use.pins.length} clusters pin`} another tag ({[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
+                        {use.pins.length === 1 ? '1 cluster pins' : `${use.pins.length} clusters pin`} another tag (
+                        {[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
                       </div>
                     )}
                     {use && use.disabled > 0 && <div class="muted">{use.disabled} disabled</div>}

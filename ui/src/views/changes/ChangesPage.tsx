@@ -16,7 +16,11 @@ import { Committed, type CommitOutcome, Conflicts, Refused } from './Outcome.tsx
 import { PendingList } from './PendingList.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 
-type PreviewState = { state: 'none' } | { state: 'loading' } | { state: 'done'; preview: Preview } | { state: 'error'; outcome: CommitOutcome };
+type PreviewState =
+  | { state: 'none' }
+  | { state: 'loading' }
+  | { state: 'done'; preview: Preview }
+  | { state: 'error'; outcome: CommitOutcome };
 
 export function ChangesPage({ client }: { client: ApiClient }) {
   useTitle('Changes');
@@ -33,7 +37,8 @@ export function ChangesPage({ client }: { client: ApiClient }) {
   useEffect(() => setPreview({ state: 'none' }), [set]);
 
   const runPreview = async () => {
-    // The button stays enabled (a disabled button would lose the keyboard's focus): a second press while one runs is ignored.
+    // The button stays enabled (a disabled button would lose the keyboard's focus): a second press while one runs is
+    // ignored.
     if (preview.state === 'loading') return;
     setPreview({ state: 'loading' });
     try {
@@ -52,7 +57,12 @@ export function ChangesPage({ client }: { client: ApiClient }) {
       discardChangeSet();
       forget();
       reload();
-      setOutcome({ kind: 'committed', revision: committed.revision, unchanged: committed.unchanged === true, message: message.trim() });
+      setOutcome({
+        kind: 'committed',
+        revision: committed.revision,
+        unchanged: committed.unchanged === true,
+        message: message.trim(),
+      });
       setMessage('');
     } catch (error) {
       setOutcome(await outcomeOf(error, current));
@@ -96,14 +106,18 @@ export function ChangesPage({ client }: { client: ApiClient }) {
           <p>Changes are made in crud mode (API_MODE=crud) by a person or token with the write role.</p>
         </Banner>
       )}
-      {outcome?.kind === 'committed' && <Committed revision={outcome.revision} unchanged={outcome.unchanged} message={outcome.message} />}
+      {outcome?.kind === 'committed' && (
+        <Committed revision={outcome.revision} unchanged={outcome.unchanged} message={outcome.message} />
+      )}
       {outcome?.kind === 'failed' && (
         <Banner tone="error" title="The change could not be sent">
           <p>{outcome.message}</p>
         </Banner>
       )}
       {outcome?.kind === 'refused' && <Refused error={outcome.error} records={outcome.records} />}
-      {outcome?.kind === 'conflict' && <Conflicts error={outcome.error} conflicts={outcome.conflicts} onRebase={rebaseAndRetry} busy={busy} />}
+      {outcome?.kind === 'conflict' && (
+        <Conflicts error={outcome.error} conflicts={outcome.conflicts} onRebase={rebaseAndRetry} busy={busy} />
+      )}
       {dropped.length > 0 && (
         <Banner tone="warning" title="Edits that no longer apply were dropped">
           <ul>
@@ -114,7 +128,10 @@ export function ChangesPage({ client }: { client: ApiClient }) {
         </Banner>
       )}
       {set.size === 0 ? (
-        <p class="muted">No changes pending. Edit a cluster, the catalog, a namespace or a role binding: the edits gather here until you commit them.</p>
+        <p class="muted">
+          No changes pending. Edit a cluster, the catalog, a namespace or a role binding: the edits gather here until
+          you commit them.
+        </p>
       ) : (
         <>
           <p>
@@ -156,10 +173,18 @@ export function ChangesPage({ client }: { client: ApiClient }) {
               Working out what the change does…
             </p>
           )}
-          {preview.state === 'error' && preview.outcome.kind === 'refused' && <Refused error={preview.outcome.error} records={preview.outcome.records} />}
+          {preview.state === 'error' && preview.outcome.kind === 'refused' && (
+            <Refused error={preview.outcome.error} records={preview.outcome.records} />
+          )}
           {preview.state === 'error' && preview.outcome.kind !== 'refused' && (
             <Banner tone="error" title="No preview">
-              <p>{preview.outcome.kind === 'failed' ? preview.outcome.message : preview.outcome.kind === 'conflict' ? preview.outcome.error.message : ''}</p>
+              <p>
+                {preview.outcome.kind === 'failed'
+                  ? preview.outcome.message
+                  : preview.outcome.kind === 'conflict'
+                    ? preview.outcome.error.message
+                    : ''}
+              </p>
             </Banner>
           )}
           {preview.state === 'done' && <PreviewPanel preview={preview.preview} />}

@@ -13,18 +13,38 @@ export type CommitOutcome =
   | { kind: 'conflict'; error: ChangeRefused; conflicts: Conflict[] }
   | { kind: 'failed'; message: string };
 
-export function Committed({ revision, unchanged, message }: { revision: string | null; unchanged: boolean; message: string }) {
+export function Committed({
+  revision,
+  unchanged,
+  message,
+}: {
+  revision: string | null;
+  unchanged: boolean;
+  message: string;
+}) {
   if (unchanged) {
     return (
       <Banner tone="info" title="Nothing to commit">
-        <p>The records already hold these values: no commit was made{revision ? <> (the service serves <code class="revision">{revision}</code>)</> : ''}.</p>
+        <p>
+          The records already hold these values: no commit was made
+          {revision ? (
+            <>
+              {' '}
+              (the service serves <code class="revision">{revision}</code>)
+            </>
+          ) : (
+            ''
+          )}
+          .
+        </p>
       </Banner>
     );
   }
   return (
     <Banner tone="info" title="Committed">
       <p>
-        The change is stored as revision <code class="revision">{revision}</code> ({message.split('\n')[0]}). See <a href={href('revisions')}>the revisions</a>.
+        The change is stored as revision <code class="revision">{revision}</code> ({message.split('\n')[0]}). See{' '}
+        <a href={href('revisions')}>the revisions</a>.
       </p>
     </Banner>
   );
@@ -40,7 +60,8 @@ export function Refused({ error, records }: { error: ChangeRefused; records: rea
             const record = detail.index === undefined ? undefined : records[detail.index];
             return (
               <li>
-                {record && <strong>{`${record.collection}/${record.id}`}</strong>} {detail.path && <code>{detail.path}</code>} {detail.message}
+                {record && <strong>{`${record.collection}/${record.id}`}</strong>}{' '}
+                {detail.path && <code>{detail.path}</code>} {detail.message}
               </li>
             );
           })}
@@ -50,7 +71,17 @@ export function Refused({ error, records }: { error: ChangeRefused; records: rea
   );
 }
 
-export function Conflicts({ error, conflicts, onRebase, busy }: { error: ChangeRefused; conflicts: Conflict[]; onRebase: () => void; busy: boolean }) {
+export function Conflicts({
+  error,
+  conflicts,
+  onRebase,
+  busy,
+}: {
+  error: ChangeRefused;
+  conflicts: Conflict[];
+  onRebase: () => void;
+  busy: boolean;
+}) {
   return (
     <Banner tone="warning" title="Changed meanwhile: nothing was committed">
       <p>{error.message}</p>

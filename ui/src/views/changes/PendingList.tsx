@@ -17,12 +17,17 @@ export function PendingList({ set }: { set: ChangeSet }) {
     <ul class="pending-list" aria-label="Pending changes">
       {set.records.map((pending) => {
         const name = `${pending.collection}/${pending.id}`;
-        const verb = pending.base === null ? 'create' : pending.ops.some((op) => op.kind === 'delete') ? 'delete' : 'update';
+        const verb =
+          pending.base === null ? 'create' : pending.ops.some((op) => op.kind === 'delete') ? 'delete' : 'update';
         return (
           <li key={name}>
             <div class="pending-head">
               <a href={PAGES[pending.collection](pending.id)}>{name}</a> <span class="muted">({verb})</span>
-              <button type="button" class="small" onClick={() => setChangeSet(set.without(pending.collection, pending.id))}>
+              <button
+                type="button"
+                class="small"
+                onClick={() => setChangeSet(set.without(pending.collection, pending.id))}
+              >
                 Discard <span class="visually-hidden">the changes of {name}</span>
               </button>
             </div>

@@ -31,7 +31,8 @@ export function PreviewPanel({ preview }: { preview: Preview }) {
       <h3>
         {preview.clusters.length === 0
           ? 'No cluster’s answers change'
-          : `${preview.clusters.length} cluster${preview.clusters.length === 1 ? '' : 's'} get${preview.clusters.length === 1 ? 's' : ''} different answers`}
+          : `${preview.clusters.length} cluster${preview.clusters.length === 1 ? '' : 's'} ` +
+            `get${preview.clusters.length === 1 ? 's' : ''} different answers`}
       </h3>
       {preview.clusters.length > 0 && (
         <ul class="blast-radius" aria-label="Clusters this change affects">
@@ -107,8 +108,18 @@ function guardText(guard: GuardVerdict | null | undefined): string | undefined {
   if (!guard) return undefined;
   const emptied = guard.emptied_clusters ?? [];
   const found: string[] = [];
-  if (emptied.length > 0) found.push(`${emptied.length} cluster${emptied.length === 1 ? '' : 's'} would get an empty list (${emptied.map((e) => `${e.cluster}: ${e.endpoints.join(', ')}`).join('; ')})`);
-  if (guard.inputs_before !== undefined && guard.inputs_after !== undefined) found.push(`the fleet's inputs go from ${guard.inputs_before} to ${guard.inputs_after}`);
-  const verdict = guard.verdict === 'pass' ? (guard.shrink_allowed ? 'passes (the shrink is marked as meant)' : 'passes') : 'would refuse the change as a mass shrink';
+  if (emptied.length > 0)
+    found.push(
+      `${emptied.length} cluster${emptied.length === 1 ? '' : 's'} would get an empty list ` +
+        `(${emptied.map((e) => `${e.cluster}: ${e.endpoints.join(', ')}`).join('; ')})`,
+    );
+  if (guard.inputs_before !== undefined && guard.inputs_after !== undefined)
+    found.push(`the fleet's inputs go from ${guard.inputs_before} to ${guard.inputs_after}`);
+  const verdict =
+    guard.verdict === 'pass'
+      ? guard.shrink_allowed
+        ? 'passes (the shrink is marked as meant)'
+        : 'passes'
+      : 'would refuse the change as a mass shrink';
   return `${verdict}${found.length ? `; ${found.join('; ')}` : ''}.`;
 }

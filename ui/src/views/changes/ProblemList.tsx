@@ -8,8 +8,8 @@ export function ProblemList({ problems, label }: { problems: readonly ProblemRep
     <ul class="problems" aria-label={label}>
       {problems.map((problem) => (
         <li>
-          <span class={`severity severity-${problem.severity}`}>{problem.severity}</span> <code>{whereOf(problem)}</code> {problem.message}{' '}
-          <span class="muted">({problem.code})</span>
+          <span class={`severity severity-${problem.severity}`}>{problem.severity}</span>{' '}
+          <code>{whereOf(problem)}</code> {problem.message} <span class="muted">({problem.code})</span>
         </li>
       ))}
     </ul>

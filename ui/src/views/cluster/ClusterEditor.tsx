@@ -37,7 +37,8 @@ export function ClusterEditor({ client, stored, etag }: ClusterEditorProps) {
     ]);
     return { catalog, namespaces, rolebindings };
   }, [client]);
-  const known: Definitions = definitions.state === 'done' ? definitions.value : { catalog: [], namespaces: [], rolebindings: [] };
+  const known: Definitions =
+    definitions.state === 'done' ? definitions.value : { catalog: [], namespaces: [], rolebindings: [] };
   const pending = set.find('clusters', stored.id);
   const current = set.current('clusters', stored.id, stored);
   if (current === null) {
@@ -45,14 +46,27 @@ export function ClusterEditor({ client, stored, etag }: ClusterEditorProps) {
   }
   // Edits of a record read when the page opened build on that version; once in the set, on the set's.
   const base = (pending?.base as ClusterRecord | null | undefined) ?? stored;
-  const createdIds = (collection: 'namespaces' | 'rolebindings') => set.records.filter((r) => r.collection === collection && r.base === null).map((r) => r.id);
+  const createdIds = (collection: 'namespaces' | 'rolebindings') =>
+    set.records.filter((r) => r.collection === collection && r.base === null).map((r) => r.id);
   return (
     <div class="cluster-editor">
       <EditError error={editor.error} />
       <ComponentsEditor stored={base} current={current} catalog={known.catalog} editor={editor} />
       <PatchesEditor stored={base} current={current} editor={editor} />
-      <ReferencesEditor list="namespaces" stored={base} current={current} known={[...known.namespaces.map((n) => n.id), ...createdIds('namespaces')]} editor={editor} />
-      <ReferencesEditor list="rolebindings" stored={base} current={current} known={[...known.rolebindings.map((r) => r.id), ...createdIds('rolebindings')]} editor={editor} />
+      <ReferencesEditor
+        list="namespaces"
+        stored={base}
+        current={current}
+        known={[...known.namespaces.map((n) => n.id), ...createdIds('namespaces')]}
+        editor={editor}
+      />
+      <ReferencesEditor
+        list="rolebindings"
+        stored={base}
+        current={current}
+        known={[...known.rolebindings.map((r) => r.id), ...createdIds('rolebindings')]}
+        editor={editor}
+      />
     </div>
   );
 }

@@ -32,12 +32,13 @@ export function ClusterPage({ client, id }: { client: ApiClient; id: string }) {
             return (
               <Banner tone="warning" title="No such cluster">
                 <p>
-                  The service serves no cluster with the id <code>{id}</code>. It may have been removed or renamed; <a href={BASE}>search the fleet</a>.
+                  The service serves no cluster with the id <code>{id}</code>. It may have been removed or renamed;{' '}
+                  <a href={BASE}>search the fleet</a>.
                 </p>
               </Banner>
             );
           }
-          const dns = rows.dns[r]!;
+          const dns = rows.dns[r];
           const polls = rows.polls[r];
           return (
             <>
@@ -47,20 +48,39 @@ export function ClusterPage({ client, id }: { client: ApiClient; id: string }) {
                 <dt>Environment</dt>
                 <dd>{rows.environment[r] ?? <span class="muted">unknown</span>}</dd>
                 <dt>State</dt>
-                <dd>{statesUnavailable ? <span class="muted">not available (the fleet view is off)</span> : <StatusPill state={rows.state[r]} />}</dd>
+                <dd>
+                  {statesUnavailable ? (
+                    <span class="muted">not available (the fleet view is off)</span>
+                  ) : (
+                    <StatusPill state={rows.state[r]} />
+                  )}
+                </dd>
                 <dt>Last seen</dt>
-                <dd>{statesUnavailable ? <span class="muted">not available</span> : <Time iso={rows.lastSeen[r]} />}</dd>
+                <dd>
+                  {statesUnavailable ? <span class="muted">not available</span> : <Time iso={rows.lastSeen[r]} />}
+                </dd>
               </dl>
               <section aria-labelledby="answers">
                 <h2 id="answers">What the cluster gets</h2>
                 <p class="muted">
-                  The three answers the cluster polls, exactly as the service serves them now. Looking at them here is not counted as the cluster's poll.
+                  The three answers the cluster polls, exactly as the service serves them now. Looking at them here is
+                  not counted as the cluster's poll.
                 </p>
                 {ENDPOINTS.map((endpoint) => (
-                  <EndpointAnswer client={client} dns={dns} endpoint={endpoint} poll={polls?.endpoints[endpoint]} statesUnavailable={statesUnavailable} />
+                  <EndpointAnswer
+                    client={client}
+                    dns={dns}
+                    endpoint={endpoint}
+                    poll={polls?.endpoints[endpoint]}
+                    statesUnavailable={statesUnavailable}
+                  />
                 ))}
               </section>
-              <ClusterRecordSection client={client} id={id} summary={{ id, cluster_dns: dns, environment: rows.environment[r] }} />
+              <ClusterRecordSection
+                client={client}
+                id={id}
+                summary={{ id, cluster_dns: dns, environment: rows.environment[r] }}
+              />
               <ClusterRollouts client={client} id={id} />
               <ClusterRevisions client={client} id={id} />
             </>

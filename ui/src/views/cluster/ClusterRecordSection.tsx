@@ -3,7 +3,6 @@
 // it, saying where the whole record is shown.
 import type { ApiClient } from '../../api/client.ts';
 import { fetchRecord } from '../../api/endpoints.ts';
-import type { ClusterRecord } from '../../api/types.ts';
 import { Loaded } from '../../components/common/Async.tsx';
 import { Banner } from '../../components/common/Banner.tsx';
 import { CodeBlock } from '../../components/common/CodeBlock.tsx';
@@ -20,7 +19,10 @@ export interface ClusterRecordProps {
 
 export function ClusterRecordSection({ client, id, summary }: ClusterRecordProps) {
   const { canEdit, dataVersion } = useEditing();
-  const record = useAsync(async () => fetchRecord(client, 'clusters', id, await crudMode(client)), [client, id, dataVersion]);
+  const record = useAsync(
+    async () => fetchRecord(client, 'clusters', id, await crudMode(client)),
+    [client, id, dataVersion],
+  );
   return (
     <section aria-labelledby="record">
       <h2 id="record">Record</h2>
@@ -29,7 +31,7 @@ export function ClusterRecordSection({ client, id, summary }: ClusterRecordProps
           if (answer.kind === 'record') {
             return (
               <>
-                {canEdit && <ClusterEditor client={client} stored={answer.record as ClusterRecord} etag={answer.etag} />}
+                {canEdit && <ClusterEditor client={client} stored={answer.record} etag={answer.etag} />}
                 {canEdit && <h3>As stored</h3>}
                 <dl class="facts">
                   <dt>ETag</dt>
@@ -51,7 +53,10 @@ export function ClusterRecordSection({ client, id, summary }: ClusterRecordProps
           return (
             <>
               <Banner tone="info">
-                <p>Records are shown in crud mode (API_MODE=crud). In read-only mode, this is what the listing says of the cluster:</p>
+                <p>
+                  Records are shown in crud mode (API_MODE=crud). In read-only mode, this is what the listing says of
+                  the cluster:
+                </p>
               </Banner>
               <CodeBlock raw={JSON.stringify(summary)} label="cluster summary from the listing" id="record-body" />
             </>

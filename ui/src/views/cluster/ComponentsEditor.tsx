@@ -46,7 +46,14 @@ export function ComponentsEditor({ stored, current, catalog, editor }: Component
                     class={before?.enabled !== ref.enabled ? 'changed' : undefined}
                     aria-label={`${ref.id} enabled`}
                     checked={ref.enabled}
-                    onChange={(event) => edit({ kind: 'component', component: ref.id, field: 'enabled', value: (event.target as HTMLInputElement).checked })}
+                    onChange={(event) =>
+                      edit({
+                        kind: 'component',
+                        component: ref.id,
+                        field: 'enabled',
+                        value: (event.target as HTMLInputElement).checked,
+                      })
+                    }
                   />
                 </td>
                 <td>
@@ -55,7 +62,9 @@ export function ComponentsEditor({ stored, current, catalog, editor }: Component
                     value={ref.oci_tag ?? ''}
                     placeholder={entry ? `${entry.oci_tag} (catalog)` : 'catalog tag'}
                     changed={(before?.oci_tag ?? '') !== (ref.oci_tag ?? '')}
-                    onCommit={(value) => edit({ kind: 'component', component: ref.id, field: 'oci_tag', value: value.trim() || null })}
+                    onCommit={(value) =>
+                      edit({ kind: 'component', component: ref.id, field: 'oci_tag', value: value.trim() || null })
+                    }
                   />
                 </td>
                 <td>
@@ -64,11 +73,22 @@ export function ComponentsEditor({ stored, current, catalog, editor }: Component
                     value={ref.component_path ?? ''}
                     placeholder={entry ? `${entry.component_path} (catalog)` : 'catalog path'}
                     changed={(before?.component_path ?? '') !== (ref.component_path ?? '')}
-                    onCommit={(value) => edit({ kind: 'component', component: ref.id, field: 'component_path', value: value.trim() || null })}
+                    onCommit={(value) =>
+                      edit({
+                        kind: 'component',
+                        component: ref.id,
+                        field: 'component_path',
+                        value: value.trim() || null,
+                      })
+                    }
                   />
                 </td>
                 <td>
-                  <button type="button" class="small" onClick={() => edit({ kind: 'component-ref', component: ref.id, present: false })}>
+                  <button
+                    type="button"
+                    class="small"
+                    onClick={() => edit({ kind: 'component-ref', component: ref.id, present: false })}
+                  >
                     Remove <span class="visually-hidden">component {ref.id}</span>
                   </button>
                 </td>
@@ -87,7 +107,11 @@ export function ComponentsEditor({ stored, current, catalog, editor }: Component
         }}
       >
         <label for="add-component">Component to add</label>
-        <select id="add-component" value={adding} onChange={(event) => setAdding((event.target as HTMLSelectElement).value)}>
+        <select
+          id="add-component"
+          value={adding}
+          onChange={(event) => setAdding((event.target as HTMLSelectElement).value)}
+        >
           <option value="">Choose…</option>
           {addable.map((entry) => (
             <option value={entry.id}>{entry.id}</option>

@@ -39,7 +39,12 @@ export function EndpointAnswer({ client, dns, endpoint, poll, statesUnavailable 
               <dt>ETag</dt>
               <dd>
                 <code>{served.etag ?? '—'}</code>
-                {served.etag?.endsWith('-gzip"') && <span class="muted"> (the gzip copy's; the plain body's is {served.etag.replace(/-gzip"$/, '"')})</span>}
+                {served.etag?.endsWith('-gzip"') && (
+                  <span class="muted">
+                    {' '}
+                    (the gzip copy's; the plain body's is {served.etag.replace(/-gzip"$/, '"')})
+                  </span>
+                )}
               </dd>
             </dl>
             {served.error ? (
@@ -57,7 +62,8 @@ export function EndpointAnswer({ client, dns, endpoint, poll, statesUnavailable 
 }
 
 function pollText(poll: FleetEndpointPoll | undefined, statesUnavailable: string | undefined) {
-  if (statesUnavailable) return <span class="muted">Whether the cluster polled it is not known: the fleet view is off.</span>;
+  if (statesUnavailable)
+    return <span class="muted">Whether the cluster polled it is not known: the fleet view is off.</span>;
   if (!poll || poll.last_poll === null) return <span class="muted">The cluster never polled this answer.</span>;
   if (poll.up_to_date) {
     return (
@@ -68,7 +74,8 @@ function pollText(poll: FleetEndpointPoll | undefined, statesUnavailable: string
   }
   return (
     <>
-      <strong>Not the current answer:</strong> its last poll (<Time iso={poll.last_poll} />) got <code>{poll.etag_served}</code>; the service now serves{' '}
+      <strong>Not the current answer:</strong> its last poll (<Time iso={poll.last_poll} />) got{' '}
+      <code>{poll.etag_served}</code>; the service now serves{' '}
       <code>{poll.etag_current ?? 'no body (over 900 KiB)'}</code>.
     </>
   );

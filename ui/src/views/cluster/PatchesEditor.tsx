@@ -15,7 +15,9 @@ export function PatchesEditor({ stored, current, editor }: PatchesEditorProps) {
   const { edit } = editor;
   const [chosen, setComponent] = useState('');
   // The first of the cluster's components until another is chosen (and when the chosen one is removed).
-  const component = current.platform_components.some((ref) => ref.id === chosen) ? chosen : (current.platform_components[0]?.id ?? '');
+  const component = current.platform_components.some((ref) => ref.id === chosen)
+    ? chosen
+    : (current.platform_components[0]?.id ?? '');
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const components = Object.keys(current.patches ?? {});
@@ -55,7 +57,11 @@ export function PatchesEditor({ stored, current, editor }: PatchesEditorProps) {
                       changed={!Object.hasOwn(before, k)}
                       onCommit={(renamed) => {
                         const to = renamed.trim();
-                        if (to && to !== k) edit({ kind: 'patch', component: name, key: k, value: null }, { kind: 'patch', component: name, key: to, value: v });
+                        if (to && to !== k)
+                          edit(
+                            { kind: 'patch', component: name, key: k, value: null },
+                            { kind: 'patch', component: name, key: to, value: v },
+                          );
                       }}
                     />
                   </td>
@@ -68,7 +74,11 @@ export function PatchesEditor({ stored, current, editor }: PatchesEditorProps) {
                     />
                   </td>
                   <td>
-                    <button type="button" class="small" onClick={() => edit({ kind: 'patch', component: name, key: k, value: null })}>
+                    <button
+                      type="button"
+                      class="small"
+                      onClick={() => edit({ kind: 'patch', component: name, key: k, value: null })}
+                    >
                       Remove <span class="visually-hidden">{`${name} ${k}`}</span>
                     </button>
                   </td>
@@ -81,15 +91,33 @@ export function PatchesEditor({ stored, current, editor }: PatchesEditorProps) {
       {current.platform_components.length > 0 && (
         <form class="add-row" onSubmit={add}>
           <label for="patch-component">Component</label>
-          <select id="patch-component" value={component} onChange={(event) => setComponent((event.target as HTMLSelectElement).value)}>
+          <select
+            id="patch-component"
+            value={component}
+            onChange={(event) => setComponent((event.target as HTMLSelectElement).value)}
+          >
             {current.platform_components.map((ref) => (
               <option value={ref.id}>{ref.id}</option>
             ))}
           </select>
           <label for="patch-key">New patch key</label>
-          <input id="patch-key" type="text" value={key} autoComplete="off" spellcheck={false} onInput={(event) => setKey((event.target as HTMLInputElement).value)} />
+          <input
+            id="patch-key"
+            type="text"
+            value={key}
+            autoComplete="off"
+            spellcheck={false}
+            onInput={(event) => setKey((event.target as HTMLInputElement).value)}
+          />
           <label for="patch-value">New patch value</label>
-          <input id="patch-value" type="text" value={value} autoComplete="off" spellcheck={false} onInput={(event) => setValue((event.target as HTMLInputElement).value)} />
+          <input
+            id="patch-value"
+            type="text"
+            value={value}
+            autoComplete="off"
+            spellcheck={false}
+            onInput={(event) => setValue((event.target as HTMLInputElement).value)}
+          />
           <button type="submit" disabled={!key.trim()}>
             Add patch value
           </button>

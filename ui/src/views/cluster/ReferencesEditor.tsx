@@ -43,7 +43,11 @@ export function ReferencesEditor({ list, stored, current, known, editor }: Refer
           {refs.map((ref) => (
             <li key={ref.id} class={storedIds.has(ref.id) ? undefined : 'changed'}>
               <a href={href(words.page)}>{ref.id}</a>
-              <button type="button" class="small" onClick={() => editor.edit({ kind: 'ref', list, ref: ref.id, present: false })}>
+              <button
+                type="button"
+                class="small"
+                onClick={() => editor.edit({ kind: 'ref', list, ref: ref.id, present: false })}
+              >
                 Remove <span class="visually-hidden">{`${words.one} ${ref.id}`}</span>
               </button>
             </li>

@@ -27,8 +27,8 @@ export function FleetPage({ client, location }: { client: ApiClient; location: L
               {statesUnavailable && (
                 <Banner tone="info" title="Convergence states are not available">
                   <p>
-                    The service does not keep the fleet view, so which cluster has the current configuration is not known: {statesUnavailable}. The
-                    clusters are listed without states.
+                    The service does not keep the fleet view, so which cluster has the current configuration is not
+                    known: {statesUnavailable}. The clusters are listed without states.
                   </p>
                 </Banner>
               )}
@@ -39,7 +39,8 @@ export function FleetPage({ client, location }: { client: ApiClient; location: L
                 {!statesUnavailable &&
                   FLEET_STATES.map((state) => (
                     <li>
-                      <span class={`count count-${state}`}>{counts[state].toLocaleString()}</span> {STATE_LABELS[state].toLowerCase()}
+                      <span class={`count count-${state}`}>{counts[state].toLocaleString()}</span>{' '}
+                      {STATE_LABELS[state].toLowerCase()}
                     </li>
                   ))}
               </ul>

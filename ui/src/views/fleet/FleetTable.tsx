@@ -59,11 +59,23 @@ export function FleetTable({ rows, counts, statesAvailable, initial }: FleetTabl
       <form class="filters" role="search" aria-label="Clusters" onSubmit={(event) => event.preventDefault()}>
         <div class="field">
           <label for="fleet-search">Search clusters</label>
-          <input id="fleet-search" type="search" value={query} onInput={onSearch} placeholder="id or DNS name" autoComplete="off" spellcheck={false} />
+          <input
+            id="fleet-search"
+            type="search"
+            value={query}
+            onInput={onSearch}
+            placeholder="id or DNS name"
+            autoComplete="off"
+            spellcheck={false}
+          />
         </div>
         <div class="field">
           <label for="fleet-environment">Environment</label>
-          <select id="fleet-environment" value={environment} onChange={(event) => setEnvironment((event.target as HTMLSelectElement).value)}>
+          <select
+            id="fleet-environment"
+            value={environment}
+            onChange={(event) => setEnvironment((event.target as HTMLSelectElement).value)}
+          >
             <option value="">All</option>
             {rows.environments.map((name) => (
               <option value={name}>{name}</option>
@@ -73,7 +85,11 @@ export function FleetTable({ rows, counts, statesAvailable, initial }: FleetTabl
         {statesAvailable && (
           <div class="field">
             <label for="fleet-state">State</label>
-            <select id="fleet-state" value={state} onChange={(event) => setState((event.target as HTMLSelectElement).value)}>
+            <select
+              id="fleet-state"
+              value={state}
+              onChange={(event) => setState((event.target as HTMLSelectElement).value)}
+            >
               <option value="">All</option>
               {FLEET_STATES.map((name) => (
                 <option value={name}>
@@ -89,14 +105,18 @@ export function FleetTable({ rows, counts, statesAvailable, initial }: FleetTabl
       </p>
       <VirtualTable
         label="Clusters"
-        columns={statesAvailable ? COLUMNS : COLUMNS.filter((column) => column.className !== 'c-state' && column.className !== 'c-seen')}
+        columns={
+          statesAvailable
+            ? COLUMNS
+            : COLUMNS.filter((column) => column.className !== 'c-state' && column.className !== 'c-seen')
+        }
         rowCount={matches.length}
         rowHeight={ROW_HEIGHT}
         resetKey={matches}
-        rowKey={(i) => rows.id[matches[i]!]!}
+        rowKey={(i) => rows.id[matches[i]]}
         row={(i) => {
-          const r = matches[i]!;
-          const id = rows.id[r]!;
+          const r = matches[i];
+          const id = rows.id[r];
           return (
             <>
               <td class="c-id">

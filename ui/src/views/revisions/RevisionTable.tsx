@@ -6,7 +6,15 @@ import { Time } from '../../components/common/Time.tsx';
 import { UsedBy } from '../../components/common/UsedBy.tsx';
 import { ProblemList } from '../changes/ProblemList.tsx';
 
-export function RevisionTable({ revisions, label, showClusters = true }: { revisions: readonly RevisionEntry[]; label: string; showClusters?: boolean }) {
+export function RevisionTable({
+  revisions,
+  label,
+  showClusters = true,
+}: {
+  revisions: readonly RevisionEntry[];
+  label: string;
+  showClusters?: boolean;
+}) {
   return (
     <table class="records revisions" aria-label={label}>
       <thead>
@@ -30,10 +38,16 @@ export function RevisionTable({ revisions, label, showClusters = true }: { revis
             </th>
             <td>
               <span class={`pill pill-${entry.result}`}>{entry.result === 'published' ? 'Published' : 'Refused'}</span>
-              {entry.result === 'refused' && <ProblemList problems={entry.problems ?? []} label={`Problems of ${short(entry.revision)}`} />}
+              {entry.result === 'refused' && (
+                <ProblemList problems={entry.problems ?? []} label={`Problems of ${short(entry.revision)}`} />
+              )}
             </td>
             <td>
-              {entry.message ? <span class="commit-message">{entry.message.split('\n')[0]}</span> : <span class="muted">no commit message</span>}
+              {entry.message ? (
+                <span class="commit-message">{entry.message.split('\n')[0]}</span>
+              ) : (
+                <span class="muted">no commit message</span>
+              )}
               <div class="muted">
                 {authorOf(entry) || 'unknown author'}
                 {entry.time && (
@@ -72,7 +86,9 @@ function authorOf(entry: RevisionEntry): string {
   return author.email ? `${author.name} <${author.email}>` : author.name;
 }
 
-/** A Git commit id to its first 12 characters; other revision ids (a database counter, a hash) as they are when short. */
+/**
+ * A Git commit id to its first 12 characters; other revision ids (a database counter, a hash) as they are when short.
+ */
 export function short(revision: string): string {
   return /^[0-9a-f]{40}/.test(revision) ? revision.slice(0, 12) + revision.slice(40) : revision;
 }

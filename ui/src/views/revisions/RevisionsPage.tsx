@@ -27,7 +27,9 @@ export function RevisionsPage({ client }: { client: ApiClient }) {
             <p class="muted">No revision judged yet.</p>
           ) : (
             <>
-              <p class="muted">The newest {answer.revisions.length === SHOWN ? SHOWN : ''} revisions the service judged, newest first.</p>
+              <p class="muted">
+                The newest {answer.revisions.length === SHOWN ? SHOWN : ''} revisions the service judged, newest first.
+              </p>
               <RevisionTable revisions={answer.revisions} label="Revisions" />
             </>
           )

@@ -99,10 +99,10 @@ export function RolloutClusters({ layout, counts, step, onStep, initial }: Rollo
           rowCount={matches.length}
           rowHeight={ROW_HEIGHT}
           resetKey={`${query}\n${step}\n${state}`}
-          rowKey={(i) => rows.id[matches[i]!]!}
+          rowKey={(i) => rows.id[matches[i]]}
           row={(i) => {
-            const r = matches[i]!;
-            const id = rows.id[r]!;
+            const r = matches[i];
+            const id = rows.id[r];
             const message = rows.message[r];
             return (
               <>
@@ -110,13 +110,13 @@ export function RolloutClusters({ layout, counts, step, onStep, initial }: Rollo
                   <a href={href('clusters', id)}>{id}</a>
                 </td>
                 <td class="r-state">
-                  <ClusterStatePill state={rows.state[r]!} />
+                  <ClusterStatePill state={rows.state[r]} />
                 </td>
                 <td class="r-since">
                   <Time iso={rows.since[r]} never="not released" />
                 </td>
                 <td class="r-step">{rows.step[r]}</td>
-                <td class="r-wave">{waveOf.get(rows.step[r]!)}</td>
+                <td class="r-wave">{waveOf.get(rows.step[r])}</td>
                 <td class="r-message" title={message}>
                   {message ?? ''}
                 </td>
