@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { format, resolveConfig } from 'prettier';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const OPENAPI_FILE = resolve(ROOT, 'openapi', 'openapi.yaml');
@@ -27,7 +28,9 @@ export async function apiTypesOf(document: string): Promise<string> {
     defaultNonNullable: false,
     silent: true,
   });
-  return HEADER + astToString(nodes);
+  // In the project's form (.prettierrc.json), like every other file of ui/src/.
+  const options = await resolveConfig(API_TYPES_FILE);
+  return format(HEADER + astToString(nodes), { ...options, filepath: API_TYPES_FILE });
 }
 
 export function currentDocument(): string {
