@@ -8,7 +8,8 @@
 // event loop was held (scripts/bench/event-loop-probe.ts: wall time, and the thread's CPU
 // time, which a busy machine does not inflate), and its heap and RSS after. Then the preview
 // of the one-record shape at 250, 500 and 1,000 writes (linear: the time per write stays the
-// same), and BENCH_PREVIEWS (10) previews in a row: RSS before and after.
+// same), and BENCH_PREVIEWS (10) previews in a row: RSS before and after. BENCH_NODE_OPTIONS
+// adds options to the service's Node (a preload that observes the collector, say).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ export async function benchLargestChangeSet(clusters: number): Promise<void> {
         CONFIG_REPO: repo,
         LISTEN_ADDR: '127.0.0.1:0',
         LOG_LEVEL: 'info',
-        NODE_OPTIONS: `--max-old-space-size=${heap} --import ${probe}`,
+        NODE_OPTIONS: `--max-old-space-size=${heap} ${process.env.BENCH_NODE_OPTIONS ?? ''} --import ${probe}`,
         BENCH_PROBE_FILE: probeFile,
       },
     });
