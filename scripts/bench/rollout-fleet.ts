@@ -43,7 +43,10 @@ export async function startServices(fleet: RolloutFleet): Promise<Record<Side, N
   const probe = join(PROJECT_ROOT, 'scripts', 'bench', 'event-loop-probe.ts');
   const start = (side: Side) =>
     startNodeProcess(SERVICE_MAIN, {
-      env: serviceEnv(fleet.repos[side], { NODE_OPTIONS: `--import ${probe}`, BENCH_PROBE_FILE: fleet.probes[side] }),
+      env: serviceEnv(fleet.repos[side], {
+        NODE_OPTIONS: `${process.env.BENCH_NODE_OPTIONS ?? ''} --import ${probe}`,
+        BENCH_PROBE_FILE: fleet.probes[side],
+      }),
       maxOpenFiles: MAX_OPEN_FILES,
     });
   const rollout = await start('rollout');

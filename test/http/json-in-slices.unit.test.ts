@@ -2,7 +2,7 @@
 // of it (characters outside ASCII and lone surrogates included: fc.string's full unicode).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonInSlices } from '../../src/http/rest/json-in-slices.ts';
+import { jsonInSlices, TextBytes } from '../../src/http/rest/json-in-slices.ts';
 
 describe('jsonInSlices', () => {
   it('writes what JSON.stringify writes, the list item by item', async () => {
@@ -17,6 +17,27 @@ describe('jsonInSlices', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('TextBytes: the UTF-8 of the pieces joined, given as text or bytes, across the buffer growing (pieces of 0 to 100,000 units)', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc
+        .tuple(fc.constantFrom('a', 'é', '€', '😀', '\ud800'), fc.integer({ min: 0, max: 50_000 }))
+        .map(([c, n]) => c.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(piece, fc.boolean()), { maxLength: 30 }), (written) => {
+        const out = new TextBytes();
+        // Each piece as text, or as its bytes written before.
+        for (const [p, asBytes] of written)
+          if (asBytes) out.addBytes(Buffer.from(p, 'utf8'));
+          else out.add(p);
+        const pieces = written.map(([p]) => p);
+        expect(out.bytes().equals(Buffer.from(pieces.join(''), 'utf8'))).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -11,11 +11,18 @@ import {
   NO_FACTS,
   type ProgressClock,
 } from './cluster-progress.ts';
-import type { RolloutPlan } from './rollout-plan.ts';
+import type { RolloutPlan, RolloutStep } from './rollout-plan.ts';
 import type { Rollout } from './rollout-record.ts';
 import { rolloutStatus, type RolloutStatus } from './rollout-status.ts';
 import type { RolloutServing } from './rollout-view.ts';
-import { type StepCounts, stepProgress, type StepProgress, type StepTimes, zeroCounts } from './step-progress.ts';
+import {
+  type StepContext,
+  type StepCounts,
+  stepProgress,
+  type StepProgress,
+  type StepTimes,
+  zeroCounts,
+} from './step-progress.ts';
 
 export interface ProgressInput extends ProgressClock {
   /** The rollout as the revision published now serves it (rollout-view.ts). */
@@ -50,26 +57,55 @@ export function* progressSlices(input: ProgressInput, sliceSize = DEFAULT_SLICE)
   const counts = zeroCounts();
   const times = new Map<number, StepTimes>();
   let budget = sliceSize;
-  for (const step of plan.steps) {
-    const released = step.step <= rollout.released;
+  function* releasedProgress(step: RolloutStep): Generator<void, StepProgress> {
     const kept = input.times.get(step.step);
-    const releasedAt = released ? (kept?.released_at ?? input.now) : null;
+    const releasedAt = kept?.released_at ?? input.now;
+    const member = { released: true, releasedAt };
     const clusters: ClusterProgress[] = [];
     for (const id of step.members) {
-      const facts = released ? (input.facts(id, releasedAt!) ?? NO_FACTS) : NO_FACTS;
-      clusters.push(memberProgress(id, { released, releasedAt }, pinned.has(id), facts, input));
+      const facts = input.facts(id, releasedAt) ?? NO_FACTS;
+      clusters.push(memberProgress(id, member, pinned.has(id), facts, input));
       if (--budget === 0) {
         budget = sliceSize;
         yield;
       }
     }
-    const progress = stepProgress(step, released, kept, clusters, context);
+    return stepProgress(step, true, kept, clusters, context);
+  }
+  for (const step of plan.steps) {
+    const progress = step.step <= rollout.released ? yield* releasedProgress(step) : unreleasedProgress(step, context);
     for (const state of Object.keys(counts) as ClusterState[]) counts[state] += progress.counts[state];
-    if (released) times.set(step.step, progress.times);
+    if (progress.released) times.set(step.step, progress.times);
     steps.push(progress);
   }
   return { rollout, plan, steps, status: rolloutStatus(plan, steps, input.now), counts, times };
 }
+
+/**
+ * An unreleased step's progress: every member pending, whatever is known of it. It depends on
+ * the step of the plan alone, so it is made once per plan (a plan lives as long as its rollout
+ * record and the clusters stay the same objects), not once per evaluation: the steps to come of
+ * a 50,000-cluster rollout cost an evaluation nothing. Frozen, being shared.
+ */
+const unreleased = new WeakMap<RolloutStep, StepProgress>();
+
+function unreleasedProgress(step: RolloutStep, context: StepContext): StepProgress {
+  let progress = unreleased.get(step);
+  if (progress === undefined) {
+    const clusters = step.members.map((id) =>
+      Object.freeze(memberProgress(id, NOT_RELEASED, false, NO_FACTS, NO_CLOCK)),
+    );
+    progress = Object.freeze(
+      stepProgress(step, false, undefined, Object.freeze(clusters) as ClusterProgress[], context),
+    );
+    unreleased.set(step, progress);
+  }
+  return progress;
+}
+
+const NOT_RELEASED = { released: false, releasedAt: null };
+/** An unreleased member's progress reads no clock. */
+const NO_CLOCK = { now: 0, offlineAfterMs: 0, trackingSince: 0 };
 
 /** The progress at once (small rollouts, tests, tools). */
 export function rolloutProgress(input: ProgressInput): RolloutProgress {

@@ -5,20 +5,40 @@
 //
 // The answer is built as bytes, each piece encoded to UTF-8 in the step that wrote it: a
 // text of several megabytes handed to the response as one string is encoded in one go (tens
-// of milliseconds at 4 MiB), holding every poll meanwhile; the pieces' bytes are joined by a copy.
+// of milliseconds at 4 MiB), holding every poll meanwhile.
 import type { Steps } from '../../domain/steps.ts';
 import { runInSlices } from '../../store/runner/event-loop.ts';
 
-/** The UTF-8 bytes of a text written piece by piece. */
+/**
+ * The UTF-8 bytes of a text written piece by piece, into one buffer that doubles when full: a
+ * buffer per piece joined at the end cost more than the encoding (800 pieces of a 3 MiB answer).
+ */
 export class TextBytes {
-  readonly #parts: Buffer[] = [];
+  #buffer = Buffer.allocUnsafe(64 * 1024);
+  #length = 0;
 
   add(text: string): void {
-    this.#parts.push(Buffer.from(text, 'utf8'));
+    // At most 3 bytes per UTF-16 unit: room for that, so that no character is cut.
+    this.#room(text.length * 3);
+    this.#length += this.#buffer.write(text, this.#length, 'utf8');
+  }
+
+  /** Bytes written before (UTF-8 of a text). */
+  addBytes(bytes: Buffer): void {
+    this.#room(bytes.length);
+    this.#length += bytes.copy(this.#buffer, this.#length);
+  }
+
+  #room(more: number): void {
+    const most = this.#length + more;
+    if (most <= this.#buffer.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(most, this.#buffer.length * 2));
+    this.#buffer.copy(larger, 0, 0, this.#length);
+    this.#buffer = larger;
   }
 
   bytes(): Buffer {
-    return Buffer.concat(this.#parts);
+    return this.#buffer.subarray(0, this.#length);
   }
 }
 

@@ -217,8 +217,15 @@ describe('the computation', () => {
     let yields = 0;
     let next = slices.next();
     for (; !next.done; next = slices.next()) yields++;
-    expect(yields).toBe(6);
+    // The 20 members of the two released steps, 4 a slice; the unreleased step's 5 are made once per plan.
+    expect(yields).toBe(5);
     expect(next.value).toEqual(rolloutProgress(input));
+    // That step is the same frozen object from one evaluation to the next, every member pending.
+    const again = rolloutProgress({ ...input, now: T0 + HOUR });
+    expect(again.steps[2]).toBe(next.value.steps[2]);
+    expect(Object.isFrozen(again.steps[2].clusters)).toBe(true);
+    expect(again.steps[2].clusters.map((c) => c.state)).toEqual(Array(5).fill('pending'));
+    expect(again.steps[1]).not.toBe(next.value.steps[1]);
   });
 
   it('keys the kept times by rollout, component and set: a changed set starts over', () => {
