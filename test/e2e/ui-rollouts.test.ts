@@ -191,7 +191,8 @@ describe('the rollouts elsewhere', () => {
   it("a cluster's page names the rollouts it is in and its state in each; the catalog, each entry's", async () => {
     const page = await signedIn(`/ui/clusters/${SILENT}`);
     const table = page.getByRole('table', { name: `Rollouts ${SILENT} is in` });
-    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    // The page asks for the list, then each rollout: more than expect.poll's 1 s on a loaded machine.
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
     const cells = (id: string) =>
       table
         .getByRole('row')
@@ -293,6 +294,8 @@ describe("a rollout's page", () => {
   it('refreshes by itself while open: a release shows up in place, nothing re-drawn or scrolled', async () => {
     const page = await signedIn(`/ui/rollouts/${ROLLOUT_ID}`);
     await page.getByText('Showing 25 of 25 clusters').waitFor();
+    // The page's first loads are over (its commits come on their own): what follows is refreshes only.
+    await page.getByRole('region', { name: 'Timeline' }).locator('.loading').waitFor({ state: 'detached' });
     // Marks on the nodes shown now, a scrolled table, and a watch for any "Loading" from here on.
     await page.evaluate(`(() => {
       document.querySelector('.vtable').scrollTop = 200;

@@ -1,5 +1,6 @@
 // GET /api/v2/gitops/revisions: the revisions this replica judged, newest first
 // (store/revision-history.ts), `?cluster=<id>` for those that changed that cluster's answers,
+// `?rollout=<id>` for those that created, changed or removed that rollout's record (both: each),
 // in pages of `?limit=` entries (default 50, at most 1,000) and at most about 1 MiB, each
 // answer naming in `next` the revision to pass as `?before=` for the page after it.
 // Fleet-wide: a caller that reads everything (a cluster credential gets 403). Among replicas
@@ -46,10 +47,15 @@ export function revisionRoutes({
   return router;
 }
 
+const QUERY_NAMES = ['cluster', 'rollout', 'limit', 'before'];
+
 /** A revision id as the stores make them (a commit id, a marker of uncommitted edits, a counter, a hash). */
 const REVISION_ID = /^[A-Za-z0-9._:+-]{1,200}$/;
 
-/** ?cluster=<id>, ?limit=<1..1000> and ?before=<revision>, each at most once; anything else is refused by name. */
+/**
+ * ?cluster=<id>, ?rollout=<id>, ?limit=<1..1000> and ?before=<revision>, each at most once; anything else is refused by
+ * name.
+ */
 export function parseRevisionsQuery(query: string): HistoryQuery {
   const params = new URLSearchParams(query);
   const details: ErrorDetail[] = [];
@@ -57,15 +63,15 @@ export function parseRevisionsQuery(query: string): HistoryQuery {
   for (const name of new Set(params.keys())) {
     const values = params.getAll(name);
     const value = values[0];
-    if (name !== 'cluster' && name !== 'limit' && name !== 'before')
-      details.push({ path: name, message: `unknown query parameter "${name}"; allowed: cluster, limit, before` });
+    if (!QUERY_NAMES.includes(name))
+      details.push({ path: name, message: `unknown query parameter "${name}"; allowed: ${QUERY_NAMES.join(', ')}` });
     else if (values.length > 1) details.push({ path: name, message: 'must be given once' });
     else if (name === 'before') {
       if (REVISION_ID.test(value)) parsed.before = value;
       else details.push({ path: name, message: 'must be a revision id, as "next" gave it' });
-    } else if (name === 'cluster') {
-      if (isValidId(value)) parsed.cluster = value;
-      else details.push({ path: name, message: `must be a cluster id: ${ID_RULE}` });
+    } else if (name === 'cluster' || name === 'rollout') {
+      if (isValidId(value)) parsed[name] = value;
+      else details.push({ path: name, message: `must be a ${name} id: ${ID_RULE}` });
     } else if (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= REVISIONS_KEPT)
       parsed.limit = Number(value);
     else details.push({ path: name, message: `must be a whole number from 1 to ${REVISIONS_KEPT}` });

@@ -10,8 +10,10 @@
 // revision published before it (for a refused one: the one it would have replaced), by
 // domain/changed-clusters.ts, which merges only clusters whose records or definitions are not
 // the same objects in both. The ids are kept compactly (./cluster-id-sets.ts). What is kept and
-// why: docs/decisions/0031-change-sets-and-history-at-their-largest.md.
+// why: docs/decisions/0031-change-sets-and-history-at-their-largest.md. So are the ids of the
+// rollout records it created, changed or removed (few), for a rollout's own history.
 import { changedClusterIdsInSteps } from '../../domain/changed-clusters.ts';
+import { changedRolloutIds } from '../../domain/rollouts/changed-rollouts.ts';
 import type { Problem } from '../../domain/problem.ts';
 import type { Snapshot } from '../../domain/snapshot.ts';
 import type { ChangeSet, RevisionFacts } from '../backend.ts';
@@ -53,6 +55,8 @@ interface Kept {
   judgedAt: string;
   facts: BoundedFacts | undefined;
   changed: { set: ClusterIdSet; count: number; named: string[] } | null;
+  /** The rollouts whose records it created, changed or removed; null when the revision before it is not known. */
+  rollouts: readonly string[] | null;
   problems: readonly Problem[];
   problemsCount: number;
 }
@@ -60,6 +64,8 @@ interface Kept {
 export interface HistoryQuery {
   /** Only revisions that changed this cluster's answers. */
   cluster?: string;
+  /** Only revisions that created, changed or removed this rollout's record. */
+  rollout?: string;
   limit: number;
   /** Only revisions judged before (the newest entry of) this one: where the page before ended. */
   before?: string;
@@ -145,7 +151,8 @@ export class RevisionHistory {
       from--;
     }
     const matches = (entry: Kept) =>
-      query.cluster === undefined || (entry.changed !== null && this.#sets.has(entry.changed.set, query.cluster));
+      (query.cluster === undefined || (entry.changed !== null && this.#sets.has(entry.changed.set, query.cluster))) &&
+      (query.rollout === undefined || entry.rollouts?.includes(query.rollout) === true);
     const revisions: HistoryEntry[] = [];
     let bytes = 0;
     let i = from;
@@ -189,6 +196,7 @@ export class RevisionHistory {
         problemsCount: problems.count,
         judgedAt,
         facts: given && boundedFacts(given),
+        rollouts: before === undefined ? null : changedRolloutIds(before, after),
         changed:
           ids === undefined
             ? null

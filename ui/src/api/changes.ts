@@ -41,15 +41,21 @@ export async function previewChanges(client: ApiClient, change: ChangeRequest): 
 
 export type HistoryAnswer = { kind: 'revisions'; revisions: RevisionEntry[] } | { kind: 'not-kept'; message: string };
 
-/** The revisions the service judged, newest first; of one cluster's answers with `cluster`. */
+/**
+ * The revisions the service judged, newest first; those that changed one cluster's answers with `cluster`, those that
+ * changed one rollout's record with `rollout`.
+ */
 export async function fetchRevisions(
   client: ApiClient,
-  options: { cluster?: string; limit?: number } = {},
+  options: { cluster?: string; rollout?: string; limit?: number; signal?: AbortSignal } = {},
 ): Promise<HistoryAnswer> {
   const query = new URLSearchParams();
   if (options.cluster !== undefined) query.set('cluster', options.cluster);
+  if (options.rollout !== undefined) query.set('rollout', options.rollout);
   if (options.limit !== undefined) query.set('limit', String(options.limit));
-  const response = await client.request(`${API}/revisions${query.size ? `?${query}` : ''}`);
+  const response = await client.request(`${API}/revisions${query.size ? `?${query}` : ''}`, {
+    signal: options.signal,
+  });
   if (response.ok) {
     const body = JSON.parse(response.text) as RevisionHistory;
     return { kind: 'revisions', revisions: body.revisions };

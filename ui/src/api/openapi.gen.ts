@@ -3849,6 +3849,12 @@ export interface operations {
       query?: {
         /** @description Only the revisions that changed this cluster's answers (the cluster's id). */
         cluster?: components['schemas']['Id'];
+        /**
+         * @description Only the revisions that created, changed or removed this rollout's record (the
+         *     rollout's id): its releases, approvals, pauses, resumptions and roll-backs, whoever
+         *     made them. With `cluster`, the revisions that did both.
+         */
+        rollout?: components['schemas']['Id'];
         /** @description At most this many revisions (a page also ends once it holds about 1 MiB). */
         limit?: number;
         /** @description Only the revisions judged before this one (the `next` of the page before). */

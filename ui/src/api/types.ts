@@ -93,6 +93,7 @@ export interface RecordsByCollection {
   platform_components: Answer<'/platform_components/{id}', 'get', 200>;
   namespaces: Answer<'/namespaces/{id}', 'get', 200>;
   rolebindings: Answer<'/rolebindings/{id}', 'get', 200>;
+  rollouts: Answer<'/rollouts/{id}', 'get', 200>;
 }
 export type Collection = keyof RecordsByCollection;
 export type ClusterRecord = RecordsByCollection['clusters'];
@@ -101,6 +102,8 @@ export type PlatformComponentRecord = RecordsByCollection['platform_components']
 export type NamespaceRecord = RecordsByCollection['namespaces'];
 export type RoleBindingRecord = RecordsByCollection['rolebindings'];
 export type Subject = RoleBindingRecord['subjects'][number];
+/** A rollout record as stored (every field present), which the actions on a rollout write. */
+export type RolloutRecord = RecordsByCollection['rollouts'];
 
 // ---------------------------------------------------------------- the service and the caller
 /** /ready: a revision is served (200), or none is (503: not loaded yet, shutting down). */

@@ -2,72 +2,32 @@
 // does to the fleet, and the commit with a message. After a commit the set is empty and the
 // views read the store again; a refusal leaves the set as it was.
 import { useEffect, useState } from 'preact/hooks';
-import { ChangeRefused, commitChanges, previewChanges } from '../../api/changes.ts';
 import type { ApiClient } from '../../api/client.ts';
-import type { Preview } from '../../api/types.ts';
 import { Banner } from '../../components/common/Banner.tsx';
-import { forget } from '../../data/cache.ts';
-import type { ChangeSet } from '../../edits/change-set.ts';
-import { findConflicts, rebaseAll } from '../../edits/conflicts.ts';
+import { rebaseAll } from '../../edits/conflicts.ts';
 import { useEditing } from '../../edits/editing.ts';
+import { useCommit } from '../../edits/use-commit.ts';
 import { changeSet, discardChangeSet, setChangeSet, useChangeSet } from '../../edits/use-change-set.ts';
 import { useTitle } from '../../hooks/use-title.ts';
-import { Committed, type CommitOutcome, Conflicts, Refused } from './Outcome.tsx';
+import { OutcomeView, PreviewResult } from './Outcome.tsx';
 import { PendingList } from './PendingList.tsx';
-import { PreviewPanel } from './PreviewPanel.tsx';
-
-type PreviewState =
-  | { state: 'none' }
-  | { state: 'loading' }
-  | { state: 'done'; preview: Preview }
-  | { state: 'error'; outcome: CommitOutcome };
 
 export function ChangesPage({ client }: { client: ApiClient }) {
   useTitle('Changes');
-  const { canEdit, reload } = useEditing();
+  const { canEdit } = useEditing();
   const set = useChangeSet();
   const [message, setMessage] = useState('');
   const [messageError, setMessageError] = useState<string | undefined>(undefined);
-  const [preview, setPreview] = useState<PreviewState>({ state: 'none' });
-  const [outcome, setOutcome] = useState<CommitOutcome | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { preview, outcome, busy, runPreview, commit, clearPreview, clearOutcome } = useCommit(client);
   const [dropped, setDropped] = useState<string[]>([]);
 
   // A preview is of the set as it was: any edit makes it stale.
-  useEffect(() => setPreview({ state: 'none' }), [set]);
+  useEffect(clearPreview, [set]);
 
-  const runPreview = async () => {
-    // The button stays enabled (a disabled button would lose the keyboard's focus): a second press while one runs is
-    // ignored.
-    if (preview.state === 'loading') return;
-    setPreview({ state: 'loading' });
-    try {
-      const answer = await previewChanges(client, set.request(message.trim() || 'preview'));
-      setPreview({ state: 'done', preview: answer });
-    } catch (error) {
-      setPreview({ state: 'error', outcome: await outcomeOf(error, set) });
-    }
-  };
-
-  const commit = async (current: ChangeSet) => {
-    setBusy(true);
-    setOutcome(undefined);
-    try {
-      const committed = await commitChanges(client, current.request(message.trim()));
+  const commitSet = async (current: typeof set) => {
+    if ((await commit(current, message)).kind === 'committed') {
       discardChangeSet();
-      forget();
-      reload();
-      setOutcome({
-        kind: 'committed',
-        revision: committed.revision,
-        unchanged: committed.unchanged === true,
-        message: message.trim(),
-      });
       setMessage('');
-    } catch (error) {
-      setOutcome(await outcomeOf(error, current));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -79,13 +39,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
     }
     setMessageError(undefined);
     setDropped([]);
-    void commit(set);
-  };
-
-  const outcomeOf = async (error: unknown, of: ChangeSet): Promise<CommitOutcome> => {
-    if (!(error instanceof ChangeRefused)) return { kind: 'failed', message: (error as Error).message };
-    if (error.status === 412) return { kind: 'conflict', error, conflicts: await findConflicts(client, of) };
-    return { kind: 'refused', error, records: of.records };
+    void commitSet(set);
   };
 
   const rebaseAndRetry = () => {
@@ -93,8 +47,8 @@ export function ChangesPage({ client }: { client: ApiClient }) {
     const rebased = rebaseAll(changeSet(), outcome.conflicts);
     setChangeSet(rebased.set);
     setDropped(rebased.dropped);
-    if (rebased.set.size > 0) void commit(rebased.set);
-    else setOutcome(undefined);
+    if (rebased.set.size > 0) void commitSet(rebased.set);
+    else clearOutcome();
   };
 
   const edits = set.records.reduce((sum, pending) => sum + Math.max(1, pending.ops.length), 0);
@@ -106,18 +60,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
           <p>Changes are made in crud mode (API_MODE=crud) by a person or token with the write role.</p>
         </Banner>
       )}
-      {outcome?.kind === 'committed' && (
-        <Committed revision={outcome.revision} unchanged={outcome.unchanged} message={outcome.message} />
-      )}
-      {outcome?.kind === 'failed' && (
-        <Banner tone="error" title="The change could not be sent">
-          <p>{outcome.message}</p>
-        </Banner>
-      )}
-      {outcome?.kind === 'refused' && <Refused error={outcome.error} records={outcome.records} />}
-      {outcome?.kind === 'conflict' && (
-        <Conflicts error={outcome.error} conflicts={outcome.conflicts} onRebase={rebaseAndRetry} busy={busy} />
-      )}
+      <OutcomeView outcome={outcome} onRebase={rebaseAndRetry} busy={busy} />
       {dropped.length > 0 && (
         <Banner tone="warning" title="Edits that no longer apply were dropped">
           <ul>
@@ -157,7 +100,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
               </p>
             )}
             <div class="buttons">
-              <button type="button" onClick={() => void runPreview()}>
+              <button type="button" onClick={() => void runPreview(set, message)}>
                 Preview
               </button>
               <button type="submit" class="primary" disabled={busy}>
@@ -168,26 +111,7 @@ export function ChangesPage({ client }: { client: ApiClient }) {
               </button>
             </div>
           </form>
-          {preview.state === 'loading' && (
-            <p class="loading" role="status">
-              Working out what the change does…
-            </p>
-          )}
-          {preview.state === 'error' && preview.outcome.kind === 'refused' && (
-            <Refused error={preview.outcome.error} records={preview.outcome.records} />
-          )}
-          {preview.state === 'error' && preview.outcome.kind !== 'refused' && (
-            <Banner tone="error" title="No preview">
-              <p>
-                {preview.outcome.kind === 'failed'
-                  ? preview.outcome.message
-                  : preview.outcome.kind === 'conflict'
-                    ? preview.outcome.error.message
-                    : ''}
-              </p>
-            </Banner>
-          )}
-          {preview.state === 'done' && <PreviewPanel preview={preview.preview} />}
+          <PreviewResult preview={preview} />
         </>
       )}
     </>

@@ -1,17 +1,69 @@
 // What came of pressing Commit: the new revision; or the refusal, with the writes at fault
-// named by their record (nothing was stored); or, for a 412, what changed meanwhile.
+// named by their record (nothing was stored); or, for a 412, what changed meanwhile. Also the
+// preview's result as the views show it: working, refused, or the blast radius.
 import type { ChangeRefused } from '../../api/changes.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import type { PendingRecord } from '../../edits/change-set.ts';
 import type { Conflict } from '../../edits/conflicts.ts';
 import { shown } from '../../edits/record-diff.ts';
+import type { CommitOutcome, PreviewState } from '../../edits/use-commit.ts';
 import { href } from '../../router/router.ts';
+import { PreviewPanel } from './PreviewPanel.tsx';
 
-export type CommitOutcome =
-  | { kind: 'committed'; revision: string | null; unchanged: boolean; message: string }
-  | { kind: 'refused'; error: ChangeRefused; records: readonly PendingRecord[] }
-  | { kind: 'conflict'; error: ChangeRefused; conflicts: Conflict[] }
-  | { kind: 'failed'; message: string };
+/** What came of a commit, whichever it was; `onRebase` offers to apply the edits again after a 412. */
+export function OutcomeView({
+  outcome,
+  onRebase,
+  busy,
+}: {
+  outcome: CommitOutcome | undefined;
+  onRebase?: () => void;
+  busy: boolean;
+}) {
+  switch (outcome?.kind) {
+    case undefined:
+      return null;
+    case 'committed':
+      return <Committed revision={outcome.revision} unchanged={outcome.unchanged} message={outcome.message} />;
+    case 'failed':
+      return (
+        <Banner tone="error" title="The change could not be sent">
+          <p>{outcome.message}</p>
+        </Banner>
+      );
+    case 'refused':
+      return <Refused error={outcome.error} records={outcome.records} />;
+    case 'conflict':
+      return <Conflicts error={outcome.error} conflicts={outcome.conflicts} onRebase={onRebase} busy={busy} />;
+  }
+}
+
+/** The preview as far as it got: working it out, refused (with why), or what the change does. */
+export function PreviewResult({ preview }: { preview: PreviewState }) {
+  switch (preview.state) {
+    case 'none':
+      return null;
+    case 'loading':
+      return (
+        <p class="loading" role="status">
+          Working out what the change does…
+        </p>
+      );
+    case 'done':
+      return <PreviewPanel preview={preview.preview} />;
+    case 'error': {
+      const { outcome } = preview;
+      if (outcome.kind === 'refused') return <Refused error={outcome.error} records={outcome.records} />;
+      return (
+        <Banner tone="error" title="No preview">
+          <p>
+            {outcome.kind === 'failed' ? outcome.message : outcome.kind === 'conflict' ? outcome.error.message : ''}
+          </p>
+        </Banner>
+      );
+    }
+  }
+}
 
 export function Committed({
   revision,
@@ -79,7 +131,8 @@ export function Conflicts({
 }: {
   error: ChangeRefused;
   conflicts: Conflict[];
-  onRebase: () => void;
+  /** Absent where applying the edits again to the newer records would not be what the person chose. */
+  onRebase?: () => void;
   busy: boolean;
 }) {
   return (
@@ -107,10 +160,16 @@ export function Conflicts({
               )}
             </div>
           ))}
-          <p>Re-basing applies your edits again to the records as they are now, and commits again.</p>
-          <button type="button" onClick={onRebase} disabled={busy}>
-            Re-base and retry
-          </button>
+          {onRebase ? (
+            <>
+              <p>Re-basing applies your edits again to the records as they are now, and commits again.</p>
+              <button type="button" onClick={onRebase} disabled={busy}>
+                Re-base and retry
+              </button>
+            </>
+          ) : (
+            <p>Nothing of yours was applied. Look at the rollout as it is now, and choose again.</p>
+          )}
         </>
       )}
     </Banner>
