@@ -28,7 +28,8 @@ const IDS_PER_STEP = 30;
 /** A rollout the change creates, edits or deletes, in one line: what it is and how far it is released. */
 export function rolloutHeading(r: RolloutPlanChange): string {
   const status = r.status === 'added' ? 'new' : r.status;
-  return `rollout ${r.id} (${status}, component ${r.component}): ${r.released} of ${plural(r.steps.length, 'step')} released`;
+  const steps = plural(r.steps.length, 'step');
+  return `rollout ${r.id} (${status}, component ${r.component}): ${r.released} of ${steps} released`;
 }
 
 /** Each step of a rollout with its wave and its clusters (the first few named), then the clusters no wave selects. */

@@ -115,7 +115,7 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
     },
   );
 
-  it('lists the clusters of every step of a rollout it creates, and changes only those of the steps released', async () => {
+  it('lists the clusters of every step of a rollout it creates; only those of released steps change', async () => {
     const { service } = await start(backend);
     const record = {
       id: 'podinfo-6-8',

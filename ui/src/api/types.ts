@@ -93,6 +93,7 @@ export interface RecordsByCollection {
   platform_components: Answer<'/platform_components/{id}', 'get', 200>;
   namespaces: Answer<'/namespaces/{id}', 'get', 200>;
   rolebindings: Answer<'/rolebindings/{id}', 'get', 200>;
+  rollouts: Answer<'/rollouts/{id}', 'get', 200>;
 }
 export type Collection = keyof RecordsByCollection;
 export type ClusterRecord = RecordsByCollection['clusters'];
@@ -101,6 +102,8 @@ export type PlatformComponentRecord = RecordsByCollection['platform_components']
 export type NamespaceRecord = RecordsByCollection['namespaces'];
 export type RoleBindingRecord = RecordsByCollection['rolebindings'];
 export type Subject = RoleBindingRecord['subjects'][number];
+export type RolloutRecord = RecordsByCollection['rollouts'];
+export type RolloutWaveRecord = RolloutRecord['waves'][number];
 
 // ---------------------------------------------------------------- the service and the caller
 /** /ready: a revision is served (200), or none is (503: not loaded yet, shutting down). */
@@ -128,6 +131,8 @@ export type GuardVerdict = NonNullable<Preview['guard']>;
 export type ClusterChange = Preview['clusters'][number];
 export type EndpointChange = ClusterChange['endpoints'][number];
 export type FieldChange = EndpointChange['changed'][number]['fields'][number];
+/** A rollout the change set creates, edits or deletes, with the clusters of each of its steps. */
+export type RolloutPlanChange = Preview['rollouts'][number];
 /** The revisions the service judged, newest first. */
 export type RevisionHistory = Answer<'/api/v2/gitops/revisions', 'get', 200>;
 export type RevisionEntry = RevisionHistory['revisions'][number];

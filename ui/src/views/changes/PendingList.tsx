@@ -10,6 +10,7 @@ const PAGES: Record<PendingRecord['collection'], (id: string) => string> = {
   platform_components: () => href('catalog'),
   namespaces: () => href('namespaces'),
   rolebindings: () => href('rolebindings'),
+  rollouts: (id) => href('rollouts', id),
 };
 
 export function PendingList({ set }: { set: ChangeSet }) {
