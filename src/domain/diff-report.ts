@@ -7,8 +7,10 @@ import type { Problem } from './problem.ts';
 import type { InputChange, InputListDiff } from './input-diff.ts';
 import type { PerClusterEndpoint } from './projections/index.ts';
 import type { ShrinkGuardVerdict } from './shrink-guard.ts';
+import type { RolloutPlanChange } from './rollouts/rollout-plan-changes.ts';
 
 export type { FieldChange, InputChange } from './input-diff.ts';
+export type { RolloutPlanChange } from './rollouts/rollout-plan-changes.ts';
 
 export interface EndpointDiff {
   endpoint: PerClusterEndpoint;
@@ -63,6 +65,8 @@ export interface DiffReport {
   clusters: ClusterDiff[];
   /** GET /api/v2/gitops/clusters */
   listing: ListingDiff;
+  /** The rollouts the change creates, edits or deletes, with the clusters of each of their steps. */
+  rollouts: RolloutPlanChange[];
   summary: {
     clusters_before: number;
     clusters_after: number;

@@ -16,6 +16,7 @@ import {
 import type { Cluster } from './records.ts';
 import { responseBound } from './rules/response-size.ts';
 import { LayeredMap } from './layered-map.ts';
+import { rolloutPlanChanges } from './rollouts/rollout-plan-changes.ts';
 import type { ClusterSummaryInput } from './projections/inputs.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
 import { runSteps, type Steps } from './steps.ts';
@@ -35,7 +36,7 @@ export function revisionDiff(before: Snapshot, after: Snapshot, judged: JudgedCh
 /** revisionDiff in steps (diffSnapshotsInSteps's). */
 export function* revisionDiffInSteps(before: Snapshot, after: Snapshot, judged: JudgedChange): Steps<DiffReport> {
   const { judgement } = judged;
-  const { clusters, listing, summary } = yield* diffSnapshotsInSteps(before, after);
+  const { clusters, listing, rollouts, summary } = yield* diffSnapshotsInSteps(before, after);
   return {
     publishable: judgement.publish,
     problems: judgement.problems,
@@ -45,6 +46,7 @@ export function* revisionDiffInSteps(before: Snapshot, after: Snapshot, judged: 
     verdict: { publish: judgement.publish, problems: judgement.blocking },
     clusters,
     listing,
+    rollouts,
     summary,
   };
 }
@@ -89,6 +91,9 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
     if ((n + 1) % LOOKED_PER_STEP === 0) yield;
   }
   const listing = diffInputLists(listed.before, listed.after);
+  // A new rollout's plan walks the fleet once (kept for the judge's and the server's use after).
+  const rollouts = rolloutPlanChanges(before, after);
+  yield;
   const summary: DiffReport['summary'] = {
     clusters_before: before.clusters.size,
     clusters_after: after.clusters.size,
@@ -126,6 +131,7 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
     verdict: { publish: true, problems: [] },
     clusters,
     listing,
+    rollouts,
     summary,
   };
 }

@@ -2,7 +2,7 @@
 // refusal, decommissions, removed clusters, moved URLs), then the changes by cluster, kept under
 // GitHub's size limit for a comment. ./diff-render.ts chooses the format.
 import type { ClusterDiff, DiffReport, FieldChange, InputChange } from '../domain/diff-report.ts';
-import { count, envRank, revision, value } from './diff-terms.ts';
+import { count, envRank, revision, rolloutHeading, rolloutStepLines, value } from './diff-terms.ts';
 import { plural, problemLine } from './validate-render.ts';
 
 /** Marks the pull-request comment so that a workflow can find and update it. */
@@ -74,6 +74,10 @@ export function renderMarkdown(report: DiffReport): string {
       out.push(`| ${env} | ${n} |`);
     out.push(`| **all** | **${s.clusters_changed}** |`);
     out.push('', `Inputs: ${s.inputs_added} added, ${s.inputs_removed} removed, ${s.inputs_changed} changed.`);
+  }
+
+  for (const rollout of report.rollouts) {
+    out.push('', `### ${rolloutHeading(rollout)}`, '', ...rolloutStepLines(rollout, code).map((line) => `- ${line}`));
   }
 
   // Clusters that receive exactly the same change (a catalog bump reaching 3,000 clusters) are

@@ -1,7 +1,7 @@
 // The diff report as text for a terminal, Markdown for a pull-request comment
 // (./diff-markdown.ts), or JSON. The text is the report in full, each cluster on its own.
 import type { ClusterDiff, DiffReport, EndpointDiff } from '../domain/diff-report.ts';
-import { count, envRank, revision, value } from './diff-terms.ts';
+import { count, envRank, revision, rolloutHeading, rolloutStepLines, value } from './diff-terms.ts';
 import { renderMarkdown } from './diff-markdown.ts';
 import { type Palette, PLAIN } from './terminal-colours.ts';
 import { plural, problemLine } from './validate-render.ts';
@@ -39,6 +39,9 @@ function renderText(report: DiffReport, palette: Palette): string {
       out.push(`  ${e.endpoint} (${count(e.before)} → ${count(e.after)})${flags === '' ? '' : palette.error(flags)}`);
       out.push(...inputLines(e, '    ', palette));
     }
+  }
+  for (const rollout of report.rollouts) {
+    out.push('', palette.heading(rolloutHeading(rollout)), ...rolloutStepLines(rollout).map((line) => `  ${line}`));
   }
   const { listing } = report;
   if (listing.added.length + listing.removed.length + listing.changed.length > 0) {

@@ -7,7 +7,16 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type PageRecord, seriousAxeViolations, tabTo } from '../helpers/browser.ts';
+import {
+  fieldsNotFitting,
+  launchBrowser,
+  openPage,
+  type PageRecord,
+  PHONE,
+  seriousAxeViolations,
+  tabTo,
+  textsNotWhole,
+} from '../helpers/browser.ts';
 import { commitAll, git, removeDir, tempDir } from '../helpers/git-fixture.ts';
 import { eventually, request } from '../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService, WRITE_TOKEN } from '../helpers/service.ts';
@@ -74,6 +83,14 @@ async function signIn(page: Page, token = READ_TOKEN): Promise<void> {
 
 async function expectAccessible(page: Page, view: string): Promise<void> {
   expect(await seriousAxeViolations(page), `axe-core on ${view}`).toEqual([]);
+}
+
+/** At the page's width now: no sideways scroll of the page, and every element of `ids` shown whole. */
+async function expectWholeOnPhone(page: Page, ids: string): Promise<void> {
+  const seen = await textsNotWhole(page, ids);
+  expect(seen.pageScrolls, 'the page scrolls sideways').toBe(false);
+  expect(seen.cut, 'ids not shown whole').toEqual([]);
+  expect(seen.checked).toBeGreaterThan(0);
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -276,6 +293,51 @@ describe('the definitions', () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Not found', level: 1 }).waitFor();
     await expectAccessible(page, 'the not-found view');
+  });
+});
+
+describe("at a phone's width (390 × 844)", () => {
+  // Each view with the elements that show an id: none may be cut, wrapped or pushed out of view,
+  // and the page itself never scrolls sideways. A wide table scrolls in its own box instead.
+  it.each([
+    ['/ui/', 'Fleet', '.c-id a', 'fleet'],
+    ['/ui/clusters/prod-eu-1', 'prod-eu-1', 'h1', 'cluster'],
+    ['/ui/catalog', 'Catalog', '.record-id', 'catalog'],
+    ['/ui/namespaces', 'Namespaces', '.record-id', 'namespaces'],
+    ['/ui/rolebindings', 'Role bindings', '.record-id', 'rolebindings'],
+  ])('%s shows every id whole, with no sideways scroll of the page', async (path, heading, ids, shot) => {
+    const { page } = await open(crud, path);
+    await page.setViewportSize(PHONE);
+    await signIn(page);
+    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    await page.locator(ids).first().waitFor();
+    await expectWholeOnPhone(page, ids);
+    await screenshot(page, `${shot}-phone`);
+  });
+
+  it('the catalog: its artifact column is reached by scrolling the table, the component ids kept in view', async () => {
+    const { page } = await open(crud, '/ui/catalog');
+    await page.setViewportSize(PHONE);
+    await signIn(page, WRITE_TOKEN);
+    const table = page.getByRole('table', { name: 'Platform components' });
+    await table.getByRole('textbox', { name: 'Tag of traefik' }).waitFor();
+    expect(await fieldsNotFitting(page), 'edit fields wider than their box').toEqual([]);
+    // The table's box scrolled (as a finger would) until the Artifact column meets the ids kept in view at its left:
+    // the column's tag field is then wholly in view, beside the id it belongs to.
+    const seen = await table.evaluate((t: any) => {
+      const scroller = t.parentElement;
+      const id = t.querySelector('tbody th[scope=row]').getBoundingClientRect();
+      const artifact = [...t.querySelectorAll('thead th')].find((th: any) => th.textContent === 'Artifact');
+      scroller.scrollLeft += artifact.getBoundingClientRect().left - id.right;
+      const field = t.querySelector('input[aria-label="Tag of traefik"]').getBoundingClientRect();
+      return { idRight: id.right, left: field.left, right: field.right, width: (globalThis as any).innerWidth };
+    });
+    expect(seen.left, 'the tag field starts right of the ids').toBeGreaterThanOrEqual(seen.idRight - 0.5);
+    expect(seen.right, 'the tag field ends inside the window').toBeLessThanOrEqual(seen.width + 0.5);
+    await expectWholeOnPhone(page, '.record-id');
+    await expectAccessible(page, 'the catalog at 390 px, editing');
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'catalog-edit-phone');
   });
 });
 

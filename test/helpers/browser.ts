@@ -160,3 +160,70 @@ export async function tabTo(
   }
   throw new Error(`Tab never reached ${selector}`);
 }
+
+/** A phone's viewport (an iPhone 12 to 15): the width the UI must be usable at. */
+export const PHONE = { width: 390, height: 844 };
+
+/** An id's text the page does not show whole, and why. */
+export interface CutText {
+  text: string;
+  why: string;
+}
+
+/**
+ * At the page's width now: whether the page itself scrolls sideways, and each element matching
+ * `selector` that is rendered (not in a closed <details>, not a virtual table's row out of the
+ * DOM) whose text is not shown whole. Its text's rendered width (a Range over it) is read
+ * against every box around it that clips (an overflow other than visible: an ellipsis, a
+ * table scrolling in its own box) and against the window, and it must sit on one line.
+ */
+export async function textsNotWhole(
+  page: Page,
+  selector: string,
+): Promise<{ pageScrolls: boolean; checked: number; cut: CutText[] }> {
+  // Page code as text: this project's TypeScript knows Node's globals, not the DOM's.
+  return page.evaluate(`(() => {
+    const cut = [];
+    let checked = 0;
+    for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
+      if (el.getClientRects().length === 0) continue;
+      checked++;
+      const text = el.textContent.trim();
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const box = range.getBoundingClientRect();
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+      if (lines.size > 1) cut.push({ text, why: 'on ' + lines.size + ' lines' });
+      if (box.left < -0.5 || box.right > window.innerWidth + 0.5)
+        cut.push({ text, why: 'outside the window (' + Math.round(box.left) + ' to ' + Math.round(box.right) + ')' });
+      for (let box2 = el; box2 && box2 !== document.documentElement; box2 = box2.parentElement) {
+        if (getComputedStyle(box2).overflowX === 'visible') continue;
+        const outer = box2.getBoundingClientRect();
+        const left = outer.left + box2.clientLeft;
+        const right = left + box2.clientWidth;
+        if (box.left < left - 0.5 || box.right > right + 0.5) {
+          cut.push({ text, why: Math.round(box.width) + ' px of text in ' + Math.round(right - left) + ' px of ' +
+            box2.tagName.toLowerCase() + (box2.className ? '.' + String(box2.className).split(' ')[0] : '') });
+          break;
+        }
+      }
+    }
+    return { pageScrolls: document.documentElement.scrollWidth > window.innerWidth, checked, cut };
+  })()`);
+}
+
+/** The rendered form fields (input, select, textarea) wider than the box they sit in, by their accessible label. */
+export async function fieldsNotFitting(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const wide = [];
+    for (const el of document.querySelectorAll('input:not([type=checkbox]):not([type=radio]), select, textarea')) {
+      if (el.getClientRects().length === 0 || !el.parentElement) continue;
+      const box = el.getBoundingClientRect();
+      const outer = el.parentElement.getBoundingClientRect();
+      if (box.right > outer.right + 0.5 || box.left < outer.left - 0.5)
+        wide.push((el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.id) + ': ' +
+          Math.round(box.width) + ' px in ' + Math.round(outer.width) + ' px');
+    }
+    return wide;
+  })()`);
+}

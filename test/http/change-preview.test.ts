@@ -115,6 +115,45 @@ describe.each(BACKENDS)('the preview of a change set on %s', (backend) => {
     },
   );
 
+  it('lists the clusters of every step of a rollout it creates; only those of released steps change', async () => {
+    const { service } = await start(backend);
+    const record = {
+      id: 'podinfo-6-8',
+      component: 'podinfo',
+      set: { component_version: '6.8.0', oci_tag: '6.8.0' },
+      waves: [
+        { name: 'canary', clusters: ['prod-2'] },
+        { name: 'qa', environments: ['qa'], approval: true },
+        { name: 'prod', environments: ['prod'], soak: '1h' },
+      ],
+      released: 1,
+    };
+    const res = await send(service, 'POST', PREVIEW, {
+      message: 'podinfo 6.8.0 in waves',
+      writes: [{ op: 'create', collection: 'rollouts', id: record.id, record }],
+    });
+    expect(res.status, res.text).toBe(200);
+    const report = res.json();
+    await expectMatchesOpenApi('post', PREVIEW, 200, report);
+    expect(report.rollouts).toEqual([
+      {
+        id: 'podinfo-6-8',
+        status: 'added',
+        component: 'podinfo',
+        released: 1,
+        steps: [
+          { step: 1, wave: 'canary', clusters: ['prod-2'] },
+          { step: 2, wave: 'qa', clusters: ['qa-1'] },
+          { step: 3, wave: 'prod', clusters: ['prod-1'] },
+        ],
+        unassigned: [],
+      },
+    ]);
+    // Step 1 is released by the commit: the canary's answer alone changes.
+    expect(report.clusters.map((c: { id: string }) => c.id)).toEqual(['prod-2']);
+    expect((await send(service, 'GET', '/rollouts/podinfo-6-8')).status).toBe(404);
+  });
+
   it('answers a write that cannot apply as the commit would, with its index', async () => {
     const { service } = await start(backend);
     const cases: [object, number][] = [

@@ -1905,7 +1905,34 @@ export interface components {
       /** @description The clusters whose answers change, in id order. */
       clusters: components['schemas']['ClusterChange'][];
       listing: components['schemas']['InputListChange'];
+      /**
+       * @description The rollouts the change creates, edits or deletes (their record differs), in id
+       *     order, each with the clusters of every step as the service plans them: a new
+       *     rollout's steps are listed before any is released.
+       */
+      rollouts: components['schemas']['RolloutPlanChange'][];
       summary: components['schemas']['ChangeSummary'];
+    };
+    /**
+     * @description A rollout as the change leaves it: its steps in order with their clusters (sorted by
+     *     id), and the clusters using the component that no wave selects. A deleted rollout is
+     *     shown as the base had it.
+     */
+    RolloutPlanChange: {
+      id: string;
+      /** @enum {string} */
+      status: 'added' | 'changed' | 'removed';
+      component: string;
+      /** @description Steps released by the record (steps 1 to `released`). */
+      released: number;
+      steps: {
+        /** @description Counted across waves from 1. */
+        step: number;
+        wave: string;
+        clusters: string[];
+      }[];
+      /** @description Clusters using the component in no wave; the rollout never changes them. */
+      unassigned: string[];
     };
     /** @description One problem as data. `at` says where it is; `line` and `column` are known to the tool, which reads the files' text. */
     Problem: {

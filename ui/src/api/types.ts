@@ -104,6 +104,7 @@ export type RoleBindingRecord = RecordsByCollection['rolebindings'];
 export type Subject = RoleBindingRecord['subjects'][number];
 /** A rollout record as stored (every field present), which the actions on a rollout write. */
 export type RolloutRecord = RecordsByCollection['rollouts'];
+export type RolloutWaveRecord = RolloutRecord['waves'][number];
 
 // ---------------------------------------------------------------- the service and the caller
 /** /ready: a revision is served (200), or none is (503: not loaded yet, shutting down). */
@@ -131,6 +132,8 @@ export type GuardVerdict = NonNullable<Preview['guard']>;
 export type ClusterChange = Preview['clusters'][number];
 export type EndpointChange = ClusterChange['endpoints'][number];
 export type FieldChange = EndpointChange['changed'][number]['fields'][number];
+/** A rollout the change set creates, edits or deletes, with the clusters of each of its steps. */
+export type RolloutPlanChange = Preview['rollouts'][number];
 /** The revisions the service judged, newest first. */
 export type RevisionHistory = Answer<'/api/v2/gitops/revisions', 'get', 200>;
 export type RevisionEntry = RevisionHistory['revisions'][number];

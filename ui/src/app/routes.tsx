@@ -14,6 +14,7 @@ import { NotFoundPage } from '../views/not-found/NotFoundPage.tsx';
 import { RevisionsPage } from '../views/revisions/RevisionsPage.tsx';
 import { RolloutPage } from '../views/rollouts/RolloutPage.tsx';
 import { RolloutsPage } from '../views/rollouts/RolloutsPage.tsx';
+import { RolloutStartPage } from '../views/rollout-start/RolloutStartPage.tsx';
 
 export interface Routed {
   /** The nav entry to mark as current. */
@@ -32,6 +33,11 @@ export function route(location: Location, client: ApiClient): Routed {
     if (id !== undefined) return { nav: BASE, view: <ClusterPage key={id} client={client} id={id} /> };
   }
   if (parts.length === 1 && first === 'catalog') return { nav: href('catalog'), view: <CatalogPage client={client} /> };
+  if (first === 'catalog' && parts.length === 3 && parts[2] === 'rollout') {
+    const id = decodePart(second);
+    if (id !== undefined)
+      return { nav: href('catalog'), view: <RolloutStartPage key={id} client={client} component={id} /> };
+  }
   if (parts.length === 1 && first === 'namespaces')
     return { nav: href('namespaces'), view: <DefinitionPage key="namespaces" client={client} kind={NAMESPACES} /> };
   if (parts.length === 1 && first === 'rolebindings')

@@ -26,6 +26,8 @@ export interface RowFilter {
   query: string;
   environment: string;
   state: string;
+  /** With a rollout chosen: its clusters only, in `state` if one is given; by row (data/fleet-rollout.ts). */
+  rollout?: { states: readonly (string | undefined)[]; state: string };
 }
 
 /** Joins the listing and the fleet view by id, in id order; either may be missing. */
@@ -75,12 +77,14 @@ export function buildRows(
 /** The row numbers the filter keeps, in order. */
 export function filterRows(rows: FleetRows, filter: RowFilter): Int32Array {
   const query = filter.query.trim().toLowerCase();
-  const { environment, state } = filter;
+  const { environment, state, rollout } = filter;
   const kept = new Int32Array(rows.count);
   let n = 0;
   for (let i = 0; i < rows.count; i++) {
     if (environment && rows.environment[i] !== environment) continue;
     if (state && rows.state[i] !== state) continue;
+    if (rollout && (rollout.states[i] === undefined || (rollout.state && rollout.states[i] !== rollout.state)))
+      continue;
     if (query && !rows.searchText[i].includes(query)) continue;
     kept[n++] = i;
   }

@@ -1,5 +1,6 @@
 // A catalog entry's fields as a form, in its row of the catalog: the version and the tag (the
-// usual change: a new release for every cluster that does not pin another tag), and folded
+// usual change: a new release for every cluster that does not pin another tag, or, through the
+// wave builder, for those clusters a step at a time), and folded
 // away under them the artifact's URL and path, whether the path gets the environment appended,
 // and what it depends on.
 import type { ApiClient } from '../../api/client.ts';
@@ -7,6 +8,7 @@ import type { PlatformComponentRecord } from '../../api/types.ts';
 import { EditError } from '../../components/edits/EditError.tsx';
 import { TextEdit } from '../../components/edits/TextEdit.tsx';
 import { useEdit } from '../../components/edits/use-edit.ts';
+import { href } from '../../router/router.ts';
 
 interface EntryProps {
   client: ApiClient;
@@ -14,8 +16,11 @@ interface EntryProps {
   current: PlatformComponentRecord;
 }
 
-/** The Version and Artifact cells. */
-export function CatalogVersionFields({ client, stored, current }: EntryProps) {
+/**
+ * The Version and Artifact cells. Next to the version, the way to roll a new one out in waves
+ * instead (`canRollOut`: no rollout of the entry is under way).
+ */
+export function CatalogVersionFields({ client, stored, current, canRollOut }: EntryProps & { canRollOut: boolean }) {
   const { edit, error } = useEdit(client, 'platform_components', stored.id);
   const set = (field: keyof PlatformComponentRecord) => (value: string) =>
     edit({ kind: 'field', field, value: value.trim() });
@@ -29,6 +34,11 @@ export function CatalogVersionFields({ client, stored, current }: EntryProps) {
           onCommit={set('component_version')}
         />
         <EditError error={error} />
+        {canRollOut && (
+          <a class="start-rollout" href={href('catalog', stored.id, 'rollout')}>
+            Roll out <span class="visually-hidden">{stored.id} </span>in waves
+          </a>
+        )}
       </td>
       <td>
         <code class="artifact-url muted">{current.oci_url}:</code>

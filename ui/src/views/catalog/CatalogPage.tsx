@@ -1,8 +1,9 @@
 // The catalog: each platform component with its version, artifact and the clusters that use
 // it (and those that pin another tag). From the records (crud mode): two requests for the
 // whole fleet, where reading each cluster's platform-components answer would be one per cluster.
-// A person who may edit changes an entry's version, tag and other fields in place. An entry
-// being rolled out names its rollout and where it stands.
+// A person who may edit changes an entry's version, tag and other fields in place, or rolls a
+// new version out in waves (the wave builder). An entry being rolled out names its rollout and
+// where it stands.
 import type { ApiClient } from '../../api/client.ts';
 import type { PlatformComponentRecord, RolloutSummary } from '../../api/types.ts';
 import { DefinitionsPage } from '../../components/common/DefinitionsPage.tsx';
@@ -30,64 +31,75 @@ export function CatalogPage({ client }: { client: ApiClient }) {
       readOnlyHint="Each cluster's page shows the components it gets, with their versions."
     >
       {(rows, usage) => (
-        <table class="records" aria-label="Platform components">
-          <thead>
-            <tr>
-              <th scope="col">Component</th>
-              <th scope="col">Version</th>
-              <th scope="col">Artifact</th>
-              <th scope="col">Depends on</th>
-              <th scope="col">Used by</th>
-              <th scope="col">Rollout</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ id, stored, current }) => {
-              const component = (current ?? stored) as PlatformComponentRecord;
-              const use = usage.components.get(id);
-              return (
-                <tr key={id}>
-                  <th scope="row">
-                    {id}
-                    {current === null && <div class="muted">deleted in the pending change set</div>}
-                  </th>
-                  {canEdit && current && stored ? (
-                    <CatalogVersionFields client={client} stored={stored} current={current} />
-                  ) : (
-                    <>
-                      <td>{component.component_version}</td>
-                      <td>
-                        <code>
-                          {component.oci_url}:{component.oci_tag}
-                        </code>
-                        <div class="muted">
-                          path {component.component_path}
-                          {component.cluster_env_enabled ? '/<environment>' : ''}
-                        </div>
-                      </td>
-                    </>
-                  )}
-                  <td>
-                    {component.depends_on.length ? component.depends_on.join(', ') : <span class="muted">nothing</span>}
-                  </td>
-                  <td>
-                    <UsedBy clusters={use?.clusters} />
-                    {use && use.pins.length > 0 && (
-                      <div class="muted">
-                        {use.pins.length === 1 ? '1 cluster pins' : `${use.pins.length} clusters pin`} another tag (
-                        {[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
-                      </div>
+        <div class="table-scroll">
+          <table class="records catalog-table" aria-label="Platform components">
+            <thead>
+              <tr>
+                <th scope="col">Component</th>
+                <th scope="col">Version</th>
+                <th scope="col">Artifact</th>
+                <th scope="col">Depends on</th>
+                <th scope="col">Used by</th>
+                <th scope="col">Rollout</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ id, stored, current }) => {
+                const component = (current ?? stored) as PlatformComponentRecord;
+                const use = usage.components.get(id);
+                return (
+                  <tr key={id}>
+                    <th scope="row">
+                      <span class="record-id">{id}</span>
+                      {current === null && <div class="muted">deleted in the pending change set</div>}
+                    </th>
+                    {canEdit && current && stored ? (
+                      <CatalogVersionFields
+                        client={client}
+                        stored={stored}
+                        current={current}
+                        canRollOut={known && !active.has(id)}
+                      />
+                    ) : (
+                      <>
+                        <td>{component.component_version}</td>
+                        <td>
+                          <code>
+                            {component.oci_url}:{component.oci_tag}
+                          </code>
+                          <div class="muted">
+                            path {component.component_path}
+                            {component.cluster_env_enabled ? '/<environment>' : ''}
+                          </div>
+                        </td>
+                      </>
                     )}
-                    {use && use.disabled > 0 && <div class="muted">{use.disabled} disabled</div>}
-                  </td>
-                  <td>
-                    <ActiveRollout rollout={active.get(id)} known={known} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    <td>
+                      {component.depends_on.length ? (
+                        component.depends_on.join(', ')
+                      ) : (
+                        <span class="muted">nothing</span>
+                      )}
+                    </td>
+                    <td>
+                      <UsedBy clusters={use?.clusters} />
+                      {use && use.pins.length > 0 && (
+                        <div class="muted">
+                          {use.pins.length === 1 ? '1 cluster pins' : `${use.pins.length} clusters pin`} another tag (
+                          {[...new Set(use.pins.map((pin) => pin.tag))].slice(0, 5).join(', ')})
+                        </div>
+                      )}
+                      {use && use.disabled > 0 && <div class="muted">{use.disabled} disabled</div>}
+                    </td>
+                    <td>
+                      <ActiveRollout rollout={active.get(id)} known={known} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </DefinitionsPage>
   );

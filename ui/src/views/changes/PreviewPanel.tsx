@@ -1,12 +1,13 @@
 // What a change set would do, before it is committed (POST /api/v2/gitops/changes/preview):
 // whether the service would publish it, its problems, the shrink guard's verdict, and for
 // every cluster whose answers change, per endpoint, the inputs added, removed and changed
-// (each changed field before → after).
+// (each changed field before → after); and the steps of every rollout it creates or edits.
 import type { ClusterChange, EndpointChange, GuardVerdict, Preview } from '../../api/types.ts';
 import { Banner } from '../../components/common/Banner.tsx';
 import { shown } from '../../edits/record-diff.ts';
 import { href } from '../../router/router.ts';
 import { ProblemList } from './ProblemList.tsx';
+import { RolloutPlans } from './RolloutPlans.tsx';
 
 export function PreviewPanel({ preview }: { preview: Preview }) {
   const guard = guardText(preview.guard);
@@ -28,6 +29,7 @@ export function PreviewPanel({ preview }: { preview: Preview }) {
         </p>
       )}
       <ProblemList problems={preview.problems} label="Problems of the change" />
+      <RolloutPlans rollouts={preview.rollouts} />
       <h3>
         {preview.clusters.length === 0
           ? 'No cluster’s answers change'

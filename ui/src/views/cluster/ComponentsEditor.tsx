@@ -21,82 +21,86 @@ export function ComponentsEditor({ stored, current, catalog, editor }: Component
   return (
     <section class="editor" aria-labelledby="edit-components">
       <h3 id="edit-components">Components</h3>
-      <table class="records edit-table">
-        <thead>
-          <tr>
-            <th scope="col">Component</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Tag pin</th>
-            <th scope="col">Path override</th>
-            <th scope="col">
-              <span class="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {current.platform_components.map((ref) => {
-            const before = storedRef(ref.id);
-            const entry = byId.get(ref.id);
-            return (
-              <tr key={ref.id}>
-                <th scope="row">{ref.id}</th>
-                <td>
-                  <input
-                    type="checkbox"
-                    class={before?.enabled !== ref.enabled ? 'changed' : undefined}
-                    aria-label={`${ref.id} enabled`}
-                    checked={ref.enabled}
-                    onChange={(event) =>
-                      edit({
-                        kind: 'component',
-                        component: ref.id,
-                        field: 'enabled',
-                        value: (event.target as HTMLInputElement).checked,
-                      })
-                    }
-                  />
-                </td>
-                <td>
-                  <TextEdit
-                    label={`Tag pin of ${ref.id}`}
-                    value={ref.oci_tag ?? ''}
-                    placeholder={entry ? `${entry.oci_tag} (catalog)` : 'catalog tag'}
-                    changed={(before?.oci_tag ?? '') !== (ref.oci_tag ?? '')}
-                    onCommit={(value) =>
-                      edit({ kind: 'component', component: ref.id, field: 'oci_tag', value: value.trim() || null })
-                    }
-                  />
-                </td>
-                <td>
-                  <TextEdit
-                    label={`Path of ${ref.id}`}
-                    value={ref.component_path ?? ''}
-                    placeholder={entry ? `${entry.component_path} (catalog)` : 'catalog path'}
-                    changed={(before?.component_path ?? '') !== (ref.component_path ?? '')}
-                    onCommit={(value) =>
-                      edit({
-                        kind: 'component',
-                        component: ref.id,
-                        field: 'component_path',
-                        value: value.trim() || null,
-                      })
-                    }
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    class="small"
-                    onClick={() => edit({ kind: 'component-ref', component: ref.id, present: false })}
-                  >
-                    Remove <span class="visually-hidden">component {ref.id}</span>
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div class="table-scroll">
+        <table class="records edit-table">
+          <thead>
+            <tr>
+              <th scope="col">Component</th>
+              <th scope="col">Enabled</th>
+              <th scope="col">Tag pin</th>
+              <th scope="col">Path override</th>
+              <th scope="col">
+                <span class="visually-hidden">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {current.platform_components.map((ref) => {
+              const before = storedRef(ref.id);
+              const entry = byId.get(ref.id);
+              return (
+                <tr key={ref.id}>
+                  <th scope="row">
+                    <span class="record-id">{ref.id}</span>
+                  </th>
+                  <td>
+                    <input
+                      type="checkbox"
+                      class={before?.enabled !== ref.enabled ? 'changed' : undefined}
+                      aria-label={`${ref.id} enabled`}
+                      checked={ref.enabled}
+                      onChange={(event) =>
+                        edit({
+                          kind: 'component',
+                          component: ref.id,
+                          field: 'enabled',
+                          value: (event.target as HTMLInputElement).checked,
+                        })
+                      }
+                    />
+                  </td>
+                  <td>
+                    <TextEdit
+                      label={`Tag pin of ${ref.id}`}
+                      value={ref.oci_tag ?? ''}
+                      placeholder={entry ? `${entry.oci_tag} (catalog)` : 'catalog tag'}
+                      changed={(before?.oci_tag ?? '') !== (ref.oci_tag ?? '')}
+                      onCommit={(value) =>
+                        edit({ kind: 'component', component: ref.id, field: 'oci_tag', value: value.trim() || null })
+                      }
+                    />
+                  </td>
+                  <td>
+                    <TextEdit
+                      label={`Path of ${ref.id}`}
+                      value={ref.component_path ?? ''}
+                      placeholder={entry ? `${entry.component_path} (catalog)` : 'catalog path'}
+                      changed={(before?.component_path ?? '') !== (ref.component_path ?? '')}
+                      onCommit={(value) =>
+                        edit({
+                          kind: 'component',
+                          component: ref.id,
+                          field: 'component_path',
+                          value: value.trim() || null,
+                        })
+                      }
+                    />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      class="small"
+                      onClick={() => edit({ kind: 'component-ref', component: ref.id, present: false })}
+                    >
+                      Remove <span class="visually-hidden">component {ref.id}</span>
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <form
         class="add-row"
         onSubmit={(event) => {

@@ -36,56 +36,58 @@ export function PatchesEditor({ stored, current, editor }: PatchesEditorProps) {
         const rows = Object.entries(current.patches[name] ?? {});
         const before = stored.patches?.[name] ?? {};
         return (
-          <table class="records edit-table" aria-label={`Patches of ${name}`}>
-            <caption>{name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Value</th>
-                <th scope="col">
-                  <span class="visually-hidden">Remove</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(([k, v]) => (
-                <tr key={k}>
-                  <td>
-                    <TextEdit
-                      label={`Key of ${name} ${k}`}
-                      value={k}
-                      changed={!Object.hasOwn(before, k)}
-                      onCommit={(renamed) => {
-                        const to = renamed.trim();
-                        if (to && to !== k)
-                          edit(
-                            { kind: 'patch', component: name, key: k, value: null },
-                            { kind: 'patch', component: name, key: to, value: v },
-                          );
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <TextEdit
-                      label={`Value of ${name} ${k}`}
-                      value={v}
-                      changed={before[k] !== v}
-                      onCommit={(next) => edit({ kind: 'patch', component: name, key: k, value: next })}
-                    />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      class="small"
-                      onClick={() => edit({ kind: 'patch', component: name, key: k, value: null })}
-                    >
-                      Remove <span class="visually-hidden">{`${name} ${k}`}</span>
-                    </button>
-                  </td>
+          <div class="table-scroll">
+            <table class="records edit-table" aria-label={`Patches of ${name}`}>
+              <caption>{name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Remove</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map(([k, v]) => (
+                  <tr key={k}>
+                    <td>
+                      <TextEdit
+                        label={`Key of ${name} ${k}`}
+                        value={k}
+                        changed={!Object.hasOwn(before, k)}
+                        onCommit={(renamed) => {
+                          const to = renamed.trim();
+                          if (to && to !== k)
+                            edit(
+                              { kind: 'patch', component: name, key: k, value: null },
+                              { kind: 'patch', component: name, key: to, value: v },
+                            );
+                        }}
+                      />
+                    </td>
+                    <td>
+                      <TextEdit
+                        label={`Value of ${name} ${k}`}
+                        value={v}
+                        changed={before[k] !== v}
+                        onCommit={(next) => edit({ kind: 'patch', component: name, key: k, value: next })}
+                      />
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        class="small"
+                        onClick={() => edit({ kind: 'patch', component: name, key: k, value: null })}
+                      >
+                        Remove <span class="visually-hidden">{`${name} ${k}`}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         );
       })}
       {current.platform_components.length > 0 && (

@@ -30,48 +30,50 @@ export function DefinitionPage<C extends DefinitionCollection>({ client, kind }:
       creator={<CreateRecord client={client} collection={collection} noun={noun} make={make} />}
     >
       {(rows, usage) => (
-        <table class="records" aria-label={title}>
-          <thead>
-            <tr>
-              <th scope="col">{idHeader}</th>
-              {columns.map((column) => (
-                <th key={column.header} scope="col">
-                  {column.header}
-                </th>
-              ))}
-              <th scope="col">Used by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ id, stored, current }) =>
-              canEdit && current ? (
-                <EditableRow
-                  key={id}
-                  client={client}
-                  kind={kind}
-                  stored={stored}
-                  current={current}
-                  users={usage[collection].get(id)}
-                />
-              ) : (
-                <tr key={id}>
-                  <th scope="row">
-                    {id}
-                    {current === null && <div class="muted">deleted in the pending change set</div>}
+        <div class="table-scroll">
+          <table class="records" aria-label={title}>
+            <thead>
+              <tr>
+                <th scope="col">{idHeader}</th>
+                {columns.map((column) => (
+                  <th key={column.header} scope="col">
+                    {column.header}
                   </th>
-                  {columns.map(({ header, Shown }) => (
-                    <td key={header}>
-                      <Shown record={(current ?? stored)!} />
+                ))}
+                <th scope="col">Used by</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ id, stored, current }) =>
+                canEdit && current ? (
+                  <EditableRow
+                    key={id}
+                    client={client}
+                    kind={kind}
+                    stored={stored}
+                    current={current}
+                    users={usage[collection].get(id)}
+                  />
+                ) : (
+                  <tr key={id}>
+                    <th scope="row">
+                      <span class="record-id">{id}</span>
+                      {current === null && <div class="muted">deleted in the pending change set</div>}
+                    </th>
+                    {columns.map(({ header, Shown }) => (
+                      <td key={header}>
+                        <Shown record={(current ?? stored)!} />
+                      </td>
+                    ))}
+                    <td>
+                      <UsedBy clusters={usage[collection].get(id)} />
                     </td>
-                  ))}
-                  <td>
-                    <UsedBy clusters={usage[collection].get(id)} />
-                  </td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
       )}
     </DefinitionsPage>
   );
@@ -90,7 +92,7 @@ function EditableRow<C extends DefinitionCollection>({ client, kind, stored, cur
   return (
     <tr>
       <th scope="row">
-        {current.id}
+        <span class="record-id">{current.id}</span>
         {stored === null && <div class="muted">new in the pending change set</div>}
         <DeleteRecord client={client} collection={kind.collection} id={current.id} noun={kind.noun} />
         <EditError error={error} />

@@ -1,6 +1,6 @@
 // Every cluster of the fleet: its id (a link to its page), DNS name, environment,
 // convergence state and when it last polled; a search over ids and DNS names, filters by
-// environment and state, and the count of clusters in each state.
+// environment, state and a cluster's state in a rollout, and the count of clusters in each state.
 import type { ApiClient } from '../../api/client.ts';
 import { FLEET_STATES } from '../../api/types.ts';
 import { Loaded } from '../../components/common/Async.tsx';
@@ -8,6 +8,7 @@ import { Banner } from '../../components/common/Banner.tsx';
 import { STATE_LABELS } from '../../components/common/StatusPill.tsx';
 import { loadFleetDirectory } from '../../data/fleet-directory.ts';
 import { countStates } from '../../data/fleet-rows.ts';
+import { loadRollouts } from '../../data/rollouts.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { useTitle } from '../../hooks/use-title.ts';
 import type { Location } from '../../router/router.ts';
@@ -16,6 +17,9 @@ import { FleetTable } from './FleetTable.tsx';
 export function FleetPage({ client, location }: { client: ApiClient; location: Location }) {
   useTitle('Fleet');
   const directory = useAsync(() => loadFleetDirectory(client), [client]);
+  // For the filter by rollout: without it (no progress kept, or not answered) the fleet is shown all the same.
+  const rollouts = useAsync(() => loadRollouts(client).catch(() => undefined), [client]);
+  const rolloutList = rollouts.state === 'done' && rollouts.value?.kind === 'list' ? rollouts.value.list.rollouts : [];
   return (
     <>
       <h1 tabIndex={-1}>Fleet</h1>
@@ -44,7 +48,14 @@ export function FleetPage({ client, location }: { client: ApiClient; location: L
                     </li>
                   ))}
               </ul>
-              <FleetTable rows={rows} counts={counts} statesAvailable={!statesUnavailable} initial={location.search} />
+              <FleetTable
+                client={client}
+                rows={rows}
+                rollouts={rolloutList}
+                counts={counts}
+                statesAvailable={!statesUnavailable}
+                initial={location.search}
+              />
             </>
           );
         }}

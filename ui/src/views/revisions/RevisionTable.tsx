@@ -16,66 +16,70 @@ export function RevisionTable({
   showClusters?: boolean;
 }) {
   return (
-    <table class="records revisions" aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Revision</th>
-          <th scope="col">Result</th>
-          <th scope="col">Commit</th>
-          {showClusters && <th scope="col">Clusters changed</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {revisions.map((entry) => (
-          <tr key={entry.revision}>
-            <th scope="row">
-              <code class="revision" title={entry.revision}>
-                {short(entry.revision)}
-              </code>
-              <div class="muted">
-                judged <Time iso={entry.judged_at} />
-              </div>
-            </th>
-            <td>
-              <span class={`pill pill-${entry.result}`}>{entry.result === 'published' ? 'Published' : 'Refused'}</span>
-              {entry.result === 'refused' && (
-                <ProblemList problems={entry.problems ?? []} label={`Problems of ${short(entry.revision)}`} />
-              )}
-            </td>
-            <td>
-              {entry.message ? (
-                <span class="commit-message">{entry.message.split('\n')[0]}</span>
-              ) : (
-                <span class="muted">no commit message</span>
-              )}
-              <div class="muted">
-                {authorOf(entry) || 'unknown author'}
-                {entry.time && (
-                  <>
-                    {', '}
-                    <Time iso={entry.time} />
-                  </>
-                )}
-              </div>
-            </td>
-            {showClusters && (
+    <div class="table-scroll">
+      <table class="records revisions" aria-label={label}>
+        <thead>
+          <tr>
+            <th scope="col">Revision</th>
+            <th scope="col">Result</th>
+            <th scope="col">Commit</th>
+            {showClusters && <th scope="col">Clusters changed</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {revisions.map((entry) => (
+            <tr key={entry.revision}>
+              <th scope="row">
+                <code class="revision" title={entry.revision}>
+                  {short(entry.revision)}
+                </code>
+                <div class="muted">
+                  judged <Time iso={entry.judged_at} />
+                </div>
+              </th>
               <td>
-                {entry.clusters_changed === null ? (
-                  <span class="muted">not known</span>
-                ) : entry.clusters_changed === 0 ? (
-                  <span class="muted">none</span>
-                ) : (
-                  <UsedBy clusters={entry.clusters ?? []} />
-                )}
-                {entry.clusters_changed !== null && entry.clusters_changed > (entry.clusters?.length ?? 0) && (
-                  <div class="muted">{entry.clusters_changed.toLocaleString()} in all</div>
+                <span class={`pill pill-${entry.result}`}>
+                  {entry.result === 'published' ? 'Published' : 'Refused'}
+                </span>
+                {entry.result === 'refused' && (
+                  <ProblemList problems={entry.problems ?? []} label={`Problems of ${short(entry.revision)}`} />
                 )}
               </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+              <td>
+                {entry.message ? (
+                  <span class="commit-message">{entry.message.split('\n')[0]}</span>
+                ) : (
+                  <span class="muted">no commit message</span>
+                )}
+                <div class="muted">
+                  {authorOf(entry) || 'unknown author'}
+                  {entry.time && (
+                    <>
+                      {', '}
+                      <Time iso={entry.time} />
+                    </>
+                  )}
+                </div>
+              </td>
+              {showClusters && (
+                <td>
+                  {entry.clusters_changed === null ? (
+                    <span class="muted">not known</span>
+                  ) : entry.clusters_changed === 0 ? (
+                    <span class="muted">none</span>
+                  ) : (
+                    <UsedBy clusters={entry.clusters ?? []} />
+                  )}
+                  {entry.clusters_changed !== null && entry.clusters_changed > (entry.clusters?.length ?? 0) && (
+                    <div class="muted">{entry.clusters_changed.toLocaleString()} in all</div>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
