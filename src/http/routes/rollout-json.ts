@@ -67,6 +67,7 @@ type ClusterProgress = StepProgress['clusters'][number];
  * RFC 3339 string, neither needing escapes; the id and the message go through JSON.stringify.
  */
 function clusterJson(c: ClusterProgress, since: string | null): string {
+  const time = since === null ? 'null' : `"${since}"`;
   const message = c.message === undefined ? '' : `,"message":${JSON.stringify(c.message)}`;
-  return `{"id":${JSON.stringify(c.id)},"state":"${c.state}","since":${since === null ? 'null' : `"${since}"`}${message}}`;
+  return `{"id":${JSON.stringify(c.id)},"state":"${c.state}","since":${time}${message}}`;
 }
