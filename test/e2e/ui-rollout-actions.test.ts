@@ -150,7 +150,8 @@ const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
 
 /** The preview's verdict on which clusters' answers change, once it is there. */
 async function previewed(box: Locator): Promise<string> {
-  const heading = box.getByRole('region', { name: 'Preview' }).getByRole('heading', { level: 3 });
+  // The blast radius's heading (a rollout's plan, when the preview lists one, has its own).
+  const heading = box.getByRole('region', { name: 'Preview' }).getByRole('heading', { level: 3, name: /answers/ });
   await heading.waitFor();
   return (await heading.textContent())!;
 }
@@ -272,6 +273,16 @@ describe('acting on a rollout', () => {
         'Resume',
         'Advance (gates not passed)',
       ]);
+      // And as a person sees it on a cluster's page: a cluster of step 3 serves the ETag it served before.
+      const plain = (etag: string) => etag.replace(/-gzip"$/, '"');
+      const cluster = released[released.length - 1]!;
+      await page.goto(`${fleet.service.url}/ui/clusters/${cluster}`);
+      const answer = page.getByRole('region', { name: 'platform-components' });
+      await expect
+        .poll(async () => plain((await answer.locator('dt:text-is("ETag") + dd > code').textContent()) ?? ''), {
+          timeout: 10_000,
+        })
+        .toBe(plain(before.get(cluster)!.etag!));
     },
     120_000,
   );

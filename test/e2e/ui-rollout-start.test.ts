@@ -3,7 +3,8 @@
 // signed in at the issuer builds a three-wave rollout by keyboard alone (the canary, then dev,
 // qa and uat merged into one non-prod wave, then prod), previews it — the steps with their
 // clusters as the service plans them, the canary alone in step 1 and alone in the blast radius —
-// commits it as its author, and finds it in the Rollouts list; then filters the fleet by the
+// commits it as its author, finds it in the Rollouts list and watches its canary step become done as the
+// clusters poll; then filters the fleet by the
 // clusters' states in it. Every page is checked with axe-core (light and dark) and at a phone's
 // width. With UPDATE_SCREENSHOTS=1 the views are saved to docs/ui/screenshots/.
 import { mkdirSync } from 'node:fs';
@@ -224,6 +225,14 @@ describe('starting a rollout from the catalog', () => {
     const table = page.getByRole('table', { name: 'Rollouts' });
     await table.getByRole('link', { name: ID, exact: true }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
+
+    // Its page, by keyboard: the canary's step becomes done, soaking, as the simulated clusters poll (every 250 ms)
+    // and the page asks again by itself; its cluster has fetched the new answer.
+    await tabTo(page, `a[href="/ui/rollouts/${ID}"]`, { most: 40 });
+    await page.keyboard.press('Enter');
+    const canaryStep = page.getByRole('table', { name: 'Steps of wave canary' }).getByRole('row', { name: /Step 1/ });
+    await canaryStep.getByText('Done, soaking').waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await canaryStep.textContent()) ?? '').toContain('1 fetched');
   });
 
   it('is read in the dark scheme too, and offers no second rollout of a component being rolled out', async () => {
