@@ -61,6 +61,8 @@ export interface BaselineView {
   generationOf: (clusterId: string) => number | undefined;
   /** The clusters themselves, for a snapshot. */
   clusters?: Snapshot['clusters'];
+  /** The snapshot itself, when the baseline is one. */
+  snapshot?: Snapshot;
   /** What facts kept of the clusters deleted before it. */
   retired: ReadonlyMap<string, number>;
   /** Its oci_url values that are no such URL (./rules/oci-url.ts); undefined when not known. */
@@ -101,6 +103,7 @@ export function baselineView(baseline: Baseline): BaselineView {
       dangling: danglingOf(fleet.problems, baseline),
       generationOf: (id) => baseline.clusters.get(id)?.credential_generation,
       clusters: baseline.clusters,
+      snapshot: baseline,
       retired: new Map(),
       badOciUrls: badOciUrlsOf(baseline),
     };

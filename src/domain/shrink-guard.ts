@@ -7,7 +7,10 @@
 import { type Problem, problem } from './problem.ts';
 import type { Snapshot } from './snapshot.ts';
 import { analyzeFleet } from './rules/index.ts';
+import type { InputCounts } from './rules/fleet-analysis.ts';
 import type { BaselineView } from './baseline.ts';
+import { compareIds } from './ids.ts';
+import { LayeredMap } from './layered-map.ts';
 
 /** Emptied lists on this many clusters at once are a mass shrink, not a decommission. */
 export const GUARD_EMPTIED_CLUSTERS = 2;
@@ -47,12 +50,14 @@ export function guardVerdict(snapshot: Snapshot, baseline: BaselineView, shrinkA
   const before = baseline.total;
   const fleet = analyzeFleet(snapshot);
   const after = fleet.total;
-  for (const [id, now] of fleet.counts) {
+  for (const [id, now] of candidates(snapshot, baseline, fleet.counts)) {
     const was = baseline.countsOf(id);
     if (!was || (now[0] > 0 && now[1] > 0 && now[2] > 0)) continue;
     const endpoints = ENDPOINT_NAMES.filter((_, i) => was[i] > 0 && now[i] === 0);
     if (endpoints.length > 0) emptied.push({ cluster: id, endpoints });
   }
+  // In id order, whichever way they were found.
+  emptied.sort((a, b) => compareIds(a.cluster, b.cluster));
   const halved = before >= GUARD_MIN_FLEET_INPUTS && after * 2 < before;
   const trips = emptied.length >= GUARD_EMPTIED_CLUSTERS || halved;
   return {
@@ -104,4 +109,32 @@ export function guardProblems(guard: ShrinkGuardVerdict): Problem[] {
 /** Whether a commit message carries the trailer that allows a mass shrink. */
 export function allowsShrink(message: string): boolean {
   return message.split('\n').some((line) => line.trim().toLowerCase() === ALLOW_SHRINK_TRAILER.toLowerCase());
+}
+
+/**
+ * The clusters whose counts may differ from the baseline's: when the baseline is a snapshot
+ * that the candidate was made from (a reload or a write: its maps layered over the baseline's)
+ * and everything but the clusters is the same, only the clusters that differ; else all of
+ * them. A 50,000-cluster walk was most of a reload's judgement.
+ */
+function candidates(
+  snapshot: Snapshot,
+  baseline: BaselineView,
+  counts: ReadonlyMap<string, InputCounts>,
+): Iterable<[string, InputCounts]> {
+  const before = baseline.snapshot;
+  const same =
+    before !== undefined &&
+    before.platform_components === snapshot.platform_components &&
+    before.namespaces === snapshot.namespaces &&
+    before.rolebindings === snapshot.rolebindings &&
+    before.rollouts === snapshot.rollouts;
+  const differing = same ? LayeredMap.differingKeys(before.clusters, snapshot.clusters) : undefined;
+  if (!differing) return counts;
+  const changed: [string, InputCounts][] = [];
+  for (const id of [...differing].sort(compareIds)) {
+    const now = counts.get(id);
+    if (now) changed.push([id, now]);
+  }
+  return changed;
 }

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { AnyRecord, Cluster, Collection, RecordSets } from '../../src/domain/records.ts';
 import { COLLECTIONS } from '../../src/domain/records.ts';
 import { createSnapshot, type Snapshot, type SnapshotResult } from '../../src/domain/snapshot.ts';
-import { updateSnapshot } from '../../src/domain/snapshot-update.ts';
+import { updateSnapshot, updateSnapshotInSteps } from '../../src/domain/snapshot-update.ts';
+import { LayeredMap } from '../../src/domain/layered-map.ts';
+import { baselineView } from '../../src/domain/baseline.ts';
+import { guardVerdict } from '../../src/domain/shrink-guard.ts';
 import { analyzeFleet, analyzeFleetAfresh } from '../../src/domain/rules/fleet-analysis.ts';
 import { idsNotPortable } from '../../src/domain/rules/portable-ids.ts';
 
@@ -189,6 +192,11 @@ describe('updateSnapshot', () => {
           // The look at ids, carried over from the revision before, equals one made afresh.
           const full = createSnapshot(records, `r${i + 1}`);
           expect(idsNotPortable(built)).toEqual(idsNotPortable(full.ok ? full.snapshot : full.partial));
+          // The shrink guard looks only at the clusters that differ when it can tell which: the same verdict.
+          const view = baselineView(previous);
+          expect(guardVerdict(built, view, false)).toEqual(
+            guardVerdict(built, { ...view, snapshot: undefined }, false),
+          );
           if (incremental.ok) previous = incremental.snapshot;
         });
       }),
@@ -207,5 +215,39 @@ describe('updateSnapshot', () => {
     expect(result.snapshot.namespaces).toBe(first.snapshot.namespaces);
     expect(result.snapshot.clusters).not.toBe(first.snapshot.clusters);
     expect(result.snapshot.clusters.get('cluster-4')).toBe(first.snapshot.clusters.get('cluster-4'));
+  });
+
+  it('walks a large fleet in steps, and the changed map is layered over the one before (what differs is known)', () => {
+    const many = (n: number) => makeRecord('clusters', n) as Cluster;
+    const records = { ...baseRecords(), clusters: Array.from({ length: 12_000 }, (_, n) => many(n)) };
+    const first = createSnapshot(records, 'r0');
+    if (!first.ok) throw new Error('the records are valid');
+    const next = { ...records, clusters: records.clusters.map((c, n) => (n === 7 ? makeRecord('clusters', 7, 1) : c)) };
+    const steps = updateSnapshotInSteps(first.snapshot, next as RecordSets, 'r1');
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBeGreaterThanOrEqual(2);
+    expectSameResult(step.value, createSnapshot(next as RecordSets, 'r1'));
+    if (!step.value.ok) throw new Error('a replaced cluster is valid');
+    expect(LayeredMap.differingKeys(first.snapshot.clusters, step.value.snapshot.clusters)).toEqual(
+      new Set(['cluster-7']),
+    );
+  });
+
+  it('the shrink guard finds the emptied clusters among those that differ, as a walk of all finds them', () => {
+    const records = baseRecords();
+    const first = createSnapshot(records, 'r0');
+    if (!first.ok) throw new Error('the base records are valid');
+    const emptied = new Set(['cluster-3', 'cluster-41', 'cluster-9']);
+    const clusters = records.clusters.map((c) =>
+      emptied.has(c.id) ? { ...c, platform_components: [], namespaces: [] } : c,
+    );
+    const result = updateSnapshot(first.snapshot, { ...records, clusters }, 'r1');
+    if (!result.ok) throw new Error('emptied clusters are valid');
+    const view = baselineView(first.snapshot);
+    const verdict = guardVerdict(result.snapshot, view, false);
+    expect(verdict.emptied_clusters.map((e) => e.cluster)).toEqual(['cluster-3', 'cluster-41', 'cluster-9']);
+    expect(verdict).toEqual(guardVerdict(result.snapshot, { ...view, snapshot: undefined }, false));
   });
 });

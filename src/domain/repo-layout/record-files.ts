@@ -4,6 +4,7 @@
 import { type Problem, problem } from '../problem.ts';
 import { type AnyRecord, type RecordSets } from '../records.ts';
 import type { ParsedRecordFile } from './record-file-parse.ts';
+import { runSteps, type Steps } from '../steps.ts';
 
 export interface AssembledRecords {
   records: RecordSets;
@@ -16,12 +17,24 @@ export function emptyRecordSets(): RecordSets {
   return { clusters: [], platform_components: [], namespaces: [], rolebindings: [], rollouts: [] };
 }
 
+type ParsedFiles = Iterable<{ path: string; parsed: ParsedRecordFile }>;
+
+/** Files looked at between two pauses of assembleRecordsInSteps. */
+const PER_STEP = 1000;
+
 /** `files` in path order. */
-export function assembleRecords(files: Iterable<{ path: string; parsed: ParsedRecordFile }>): AssembledRecords {
+export function assembleRecords(files: ParsedFiles): AssembledRecords {
+  return runSteps(assembleRecordsInSteps(files));
+}
+
+/** assembleRecords in steps: a fleet of 50,000 files took some 80 ms in one piece. */
+export function* assembleRecordsInSteps(files: ParsedFiles): Steps<AssembledRecords> {
   const records = emptyRecordSets();
   const problems: Problem[] = [];
   const sources = new Map<string, string>();
+  let looked = 0;
   for (const { path, parsed } of files) {
+    if (++looked % PER_STEP === 0) yield;
     problems.push(...parsed.problems);
     if (!parsed.record) continue;
     const key = `${parsed.collection}/${parsed.record.id}`;

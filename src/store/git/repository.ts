@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { contentHash } from '../record-files/record-file-entry.ts';
+import { contentHashInSlices } from '../record-files/record-file-entry.ts';
 import { recordBlobsOfCommit, type TreeBlob } from './commit-files.ts';
 import { ObjectReader } from './files/object-reader.ts';
 import { type GitDirectory, gitDirectoryOf } from './git-directory.ts';
@@ -73,10 +73,10 @@ export async function workingTreeRevision(
   /** The record files of the HEAD commit last looked at, kept by the caller across calls: HEAD rarely moves. */
   headFiles: { commit?: string; blobs?: readonly TreeBlob[] } = {},
 ): Promise<string> {
-  const hash = () => contentHash(files).slice(0, 12);
-  if (!isGitRepository(dir)) return `content-${hash()}`;
+  const hash = async () => (await contentHashInSlices(files)).slice(0, 12);
+  if (!isGitRepository(dir)) return `content-${await hash()}`;
   const head = await headCommit(dir);
-  if (!head) return `uncommitted-${hash()}`;
+  if (!head) return `uncommitted-${await hash()}`;
   if (headFiles.commit !== head || !headFiles.blobs) {
     headFiles.blobs = await recordBlobsOfCommit(dir, head, cache, reader);
     headFiles.commit = head;
@@ -85,5 +85,5 @@ export async function workingTreeRevision(
   const same =
     committed.length === files.length &&
     committed.every((blob, i) => blob.path === files[i].path && blob.oid === files[i].blobId);
-  return same ? head : `${head}+dirty.${hash()}`;
+  return same ? head : `${head}+dirty.${await hash()}`;
 }

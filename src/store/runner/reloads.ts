@@ -10,7 +10,7 @@ import { describeError, StoreUnavailable } from '../errors.ts';
 import { readStartHistory } from '../history/start-history.ts';
 import { RetryPolicy } from '../../shared/retry.ts';
 import { yieldToEventLoop } from './event-loop.ts';
-import { buildRevision, type JudgedRevision, judgeRevision } from './judged-revision.ts';
+import { buildRevisionInSlices, type JudgedRevision, judgeRevision } from './judged-revision.ts';
 import type { Publication } from './publication.ts';
 import { locateRefusedProblems } from './refused-problems.ts';
 import type { SerialQueue } from './serial-queue.ts';
@@ -115,10 +115,9 @@ export class Reloads {
     const start = publication.start;
     const baseline = published?.snapshot ?? start?.baseline;
     const { revision } = loaded;
-    // Building and judging a large fleet are the longest steps of a reload: polls get a turn
-    // after each (about 30 ms apiece at 50,000 clusters).
-    const built = buildRevision(loaded, published?.snapshot ?? start?.previous);
-    await yieldToEventLoop();
+    // Building and judging a large fleet are the longest steps of a reload: the building and
+    // the fleet's analysis run in slices, and polls get a turn after the judgement.
+    const built = await buildRevisionInSlices(loaded, published?.snapshot ?? start?.previous);
     const judged = judgeRevision(
       loaded,
       built,

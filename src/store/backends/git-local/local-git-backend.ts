@@ -26,7 +26,7 @@ import { commitOfRevision, headCommit, isGitRepository, workingTreeRevision } fr
 import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
-import { yieldToEventLoop } from '../../runner/event-loop.ts';
+import { SliceTimer, yieldToEventLoop } from '../../runner/event-loop.ts';
 import { ChangeWatcher, type SeenState } from './change-watcher.ts';
 import { checkAtStart } from './start-checks.ts';
 import { LocalGitWrites } from './local-git-writes.ts';
@@ -114,7 +114,14 @@ export class LocalGitBackend implements Backend {
     );
     const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader, this.#headFiles);
     const head = commitOfRevision(revision);
-    this.#seen = { head, files: new Map(entries.map((e) => [e.path, e.blobId])), revision };
+    // The files' ids by path, kept for the next load: built in slices (50,000 entries).
+    const files = new Map<string, string>();
+    const slices = new SliceTimer();
+    for (const e of entries) {
+      files.set(e.path, e.blobId);
+      if (files.size % 1024 === 0) await slices.turnIfDue();
+    }
+    this.#seen = { head, files, revision };
     // The work of a load is cut into steps with a turn of the event loop between them, so
     // that polls are answered while a large fleet is being reloaded.
     await yieldToEventLoop();
