@@ -5,7 +5,8 @@
 // measured in the same rounds; then the same service process polled with each cluster's own
 // token and with the fleet token in back-to-back pairs, so that what checking a cluster token
 // costs per poll is measured on a machine whose load drifts. Then the web UI's fleet page on
-// BENCH_UI_CLUSTERS (10,000) clusters in a real Chromium (scripts/bench/ui-fleet.ts), and the
+// BENCH_UI_CLUSTERS (10,000) clusters in a real Chromium (scripts/bench/ui-fleet.ts), a rollout's
+// page over BENCH_UI_ROLLOUT_CLUSTERS (50,000) clusters (scripts/bench/ui-rollout.ts), and the
 // replicas figure (bench/replicas.ts): push → the last of three replicas serving it, with
 // PEERS and without.
 //   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each; 5 pushes each way)
@@ -24,6 +25,7 @@ import { bodiesOf, compareServers, roundRatios, startBaseline } from './bench/re
 import { measureReplicas, type ReplicasFigure } from './bench/replicas.ts';
 import { median } from './bench/stats.ts';
 import { measureUiFigure } from './bench/ui-fleet.ts';
+import { measureUiRollout } from './bench/ui-rollout.ts';
 import { clusterDns, clusterId, generateConfigRepo } from './generate-repo.ts';
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 1000);
@@ -39,6 +41,7 @@ const TOKEN = 'bench-token';
 const CLUSTER_TOKEN_KEY = 'bench-cluster-token-key-0123456789abcdef';
 const UI_CLUSTERS = Number(process.env.BENCH_UI_CLUSTERS ?? 10_000);
 const UI_REPEAT = Number(process.env.BENCH_UI_REPEAT ?? 5);
+const UI_ROLLOUT_CLUSTERS = Number(process.env.BENCH_UI_ROLLOUT_CLUSTERS ?? 50_000);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-repo-'));
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
   const fleet = await fleetAfterLoad(service.port, auth);
   await Promise.all([service.stop(), withoutMetrics.stop(), withoutUi.stop(), baseline.stop()]);
   const ui = await measureUiFigure({ clusters: UI_CLUSTERS, repeat: UI_REPEAT, dir, token: TOKEN });
+  const uiRollout = await measureUiRollout({ clusters: UI_ROLLOUT_CLUSTERS, repeat: UI_REPEAT, dir, token: TOKEN });
   rmSync(dir, { recursive: true, force: true });
 
   console.log('\nmedians              req/s    p50 ms   p99 ms');
@@ -172,6 +176,10 @@ async function main(): Promise<void> {
       `target <= 150 KB)`,
   );
   console.log(
+    `web UI, a rollout's page over ${uiRollout.clusters} clusters (median of ${uiRollout.runs.length} loads): ` +
+      `first rows ${uiRollout.firstRowsMs.toFixed(0)} ms after navigation (target <= 1000)`,
+  );
+  console.log(
     `fleet view after the load: ${fleet.upToDate} of ${fleet.clusters} clusters up_to_date, answered in ` +
       `${fleet.ms.toFixed(1)} ms; /metrics in ${fleet.metricsMs.toFixed(1)} ms`,
   );
@@ -197,6 +205,7 @@ async function main(): Promise<void> {
         uiRatio,
         uiRoundRatios: uiRounds,
         ui,
+        uiRollout,
         fleet,
         replicas,
       },
