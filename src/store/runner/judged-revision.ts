@@ -46,7 +46,7 @@ export function buildRevision(revision: LoadedRevision, previous?: Snapshot): Sn
  */
 export async function buildRevisionInSlices(revision: LoadedRevision, previous?: Snapshot): Promise<SnapshotResult> {
   const built = await runInSlices(updateSnapshotInSteps(previous, revision.records, revision.revision));
-  await runInSlices(analyzeFleetInSteps(built.ok ? built.snapshot : built.partial));
+  await runInSlices(analyzeFleetInSteps(built.ok ? built.snapshot : built.partial, previous));
   return built;
 }
 
