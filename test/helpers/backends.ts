@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { DataSet } from '../fixtures/example-repo.ts';
 import { asRepoFiles, asSeedFile, fixtureData } from './fixture-data.ts';
-import { git, makeConfigRepo, type RepoFiles, tempDir } from './git-fixture.ts';
+import { makeConfigRepo, type RepoFiles, tempDir } from './git-fixture.ts';
 import { type GitHttpRemote, startGitHttpRemote } from './git-http-server.ts';
 import { startTestService, type TestService } from './service.ts';
 import { tempDatabase } from './sqlite.ts';
@@ -55,13 +55,7 @@ export async function prepareBackend(
       const name = `config-${++remoteRepos}`;
       server.publish(name, makeConfigRepo(files));
       const work = join(tempDir(), 'work');
-      git(
-        tempDir(),
-        'clone',
-        '-q',
-        server.url(name).replace('http://', `http://${REMOTE_USER}:${REMOTE_PASSWORD}@`),
-        work,
-      );
+      server.cloneTo(name, work);
       const env = {
         STORE_BACKEND: 'git',
         CONFIG_REPO: server.url(name),

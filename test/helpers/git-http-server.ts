@@ -15,6 +15,12 @@ export interface GitHttpRemote {
   path(name: string): string;
   /** Creates a bare repo `name` whose branch `branch` holds the commits of `sourceDir`. */
   publish(name: string, sourceDir: string, branch?: string): void;
+  /**
+   * A clone of repo `name` in `dir`, to push to and pull from over HTTP as another engineer would: its origin is the
+   * remote's URL with the credentials. Made from the bare repository on disk (the same objects and refs a clone over
+   * HTTP receives), which spares the remote the clone.
+   */
+  cloneTo(name: string, dir: string): void;
   /** Refuse connections (the host is down) until up() is called. */
   down(): Promise<void>;
   /**
@@ -62,6 +68,13 @@ export async function startGitHttpRemote(credentials: { username: string; passwo
     publish(name, sourceDir, branch = 'main') {
       git(root, 'init', '-q', '--bare', '-b', branch, `${name}.git`);
       git(sourceDir, 'push', '-q', remote.path(name), `HEAD:refs/heads/${branch}`);
+    },
+    cloneTo(name, dir) {
+      git(root, 'clone', '-q', remote.path(name), dir);
+      const withCredentials = remote
+        .url(name)
+        .replace('http://', `http://${credentials.username}:${credentials.password}@`);
+      git(dir, 'remote', 'set-url', 'origin', withCredentials);
     },
     async down() {
       await call('down');

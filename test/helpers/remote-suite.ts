@@ -37,10 +37,7 @@ export function gitRemoteSuite(credentials: { username: string; password: string
       const name = `${prefix}-${++count}`;
       this.remote.publish(name, makeConfigRepo(files));
       const work = join(tempDir(), 'work');
-      const withCredentials = this.remote
-        .url(name)
-        .replace('http://', `http://${credentials.username}:${credentials.password}@`);
-      git(tempDir(), 'clone', '-q', withCredentials, work);
+      this.remote.cloneTo(name, work);
       return { name, url: this.remote.url(name), work };
     },
   };

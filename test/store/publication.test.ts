@@ -4,7 +4,7 @@
 // refused revision and its problems, and the fix is published.
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PreparedBackend, prepareBackend } from '../helpers/backends.ts';
 import { asRepoFiles } from '../helpers/fixture-data.ts';
 import { commitAll, git, type RepoFiles, writeFiles } from '../helpers/git-fixture.ts';
@@ -101,12 +101,20 @@ const REFUSED: [string, Change, string[]][] = [
 ];
 
 describe.each(['git', 'git-remote'] as const)('publication on the %s backend', (backend) => {
+  // One store and one service for the cases of a backend: each case ends with its fix published, every file back as
+  // it was, so the next one starts from the same good content (at a revision of its own).
+  let prepared: PreparedBackend;
+  let service: TestService;
+  beforeAll(async () => {
+    prepared = await prepareBackend(backend);
+    service = await startTestService(prepared.env);
+  });
+  afterAll(() => service?.close());
+
   it.each(REFUSED)(
     'refuses %s, keeps serving the last good bytes, and publishes the fix',
     async (_name, change, codes) => {
-      const prepared = await prepareBackend(backend);
-      service = await startTestService(prepared.env);
-      const before = await Promise.all([NS, PC].map((path) => request(service!.url, path, { token: READ_TOKEN })));
+      const before = await Promise.all([NS, PC].map((path) => request(service.url, path, { token: READ_TOKEN })));
       const served = before[0].headers['x-config-revision'];
 
       const bad = await commit(prepared, service, change, 'a bad change');

@@ -51,6 +51,19 @@ function commitsWithLongMessages(dir: string, count: number, bytes: number): voi
   git(dir, 'reset', '-q', '--hard', 'main');
 }
 
+/**
+ * The repo of 60 commits of 1 MiB messages on top of CRUD_DATA (60 MiB through git fast-import), made once for the
+ * tests that read it: neither writes to it (the service in crud mode is given no write).
+ */
+let longMessages: string | undefined;
+function longMessagesRepo(): string {
+  if (longMessages === undefined) {
+    longMessages = crudRepo();
+    commitsWithLongMessages(longMessages, 60, MiB);
+  }
+  return longMessages;
+}
+
 async function page(
   url: string,
   query: string,
@@ -67,9 +80,7 @@ describe('the history of revisions, bounded in bytes', () => {
       'small',
     { timeout: 120_000 },
     async () => {
-      const dir = crudRepo();
-      commitsWithLongMessages(dir, 60, MiB);
-      const service = await startCrud('git', {}, dir);
+      const service = await startCrud('git', {}, longMessagesRepo());
       services.push(service);
       const all = await page(service.url, '?limit=1000');
       expect(all.revisions).toHaveLength(61);
@@ -88,10 +99,8 @@ describe('the history of revisions, bounded in bytes', () => {
     'a process with a heap of 48 MiB serves the history of 60 commits of 1 MiB messages',
     { timeout: 120_000 },
     async () => {
-      const dir = crudRepo();
-      commitsWithLongMessages(dir, 60, MiB);
       const service = await startServiceProcess(
-        { STORE_BACKEND: 'git', CONFIG_REPO: dir, NODE_OPTIONS: '--max-old-space-size=48' },
+        { STORE_BACKEND: 'git', CONFIG_REPO: longMessagesRepo(), NODE_OPTIONS: '--max-old-space-size=48' },
         { startTimeoutMs: 90_000 },
       );
       services.push({ close: () => service.stop() });
