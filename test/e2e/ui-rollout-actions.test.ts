@@ -275,14 +275,14 @@ describe('acting on a rollout', () => {
       ]);
       // And as a person sees it on a cluster's page: a cluster of step 3 serves the ETag it served before.
       const plain = (etag: string) => etag.replace(/-gzip"$/, '"');
-      const cluster = released[released.length - 1]!;
+      const cluster = released[released.length - 1];
       await page.goto(`${fleet.service.url}/ui/clusters/${cluster}`);
       const answer = page.getByRole('region', { name: 'platform-components' });
       await expect
         .poll(async () => plain((await answer.locator('dt:text-is("ETag") + dd > code').textContent()) ?? ''), {
           timeout: 10_000,
         })
-        .toBe(plain(before.get(cluster)!.etag!));
+        .toBe(plain(before.get(cluster)!.etag));
     },
     120_000,
   );
