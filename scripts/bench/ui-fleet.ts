@@ -99,21 +99,9 @@ export async function measureUiFigure(options: {
   dir: string;
   token: string;
 }): Promise<UiFigure> {
-  const { launchBrowser } = await import('../../test/helpers/browser.ts');
-  const { SERVICE_MAIN, startNodeProcess } = await import('./node-process.ts');
   const seed = join(options.dir, 'ui-seed.json');
   writeFleetSeed(seed, options.clusters);
-  const env = {
-    AUTH_TOKEN: options.token,
-    STORE_BACKEND: 'memory',
-    SEED_FILE: seed,
-    LISTEN_ADDR: '127.0.0.1:0',
-    LOG_LEVEL: 'info',
-  };
-  const [service, browser] = await Promise.all([startNodeProcess(SERVICE_MAIN, { env }), launchBrowser()]);
-  const url = `http://127.0.0.1:${service.port}`;
-  try {
-    const page = await signedInPage(browser, url, options.token);
+  return withSignedInPage(seed, options.token, async (page, url) => {
     // One load first, not counted: the browser's caches and the service's first answers warm up.
     await timeFleetPage(page, url, fleetClusterId(1));
     const runs: FleetPageTiming[] = [];
@@ -130,6 +118,32 @@ export async function measureUiFigure(options: {
       rowsInDom: Math.max(...runs.map((r) => r.rowsInDom)),
       assets: uiAssetBytes(),
     };
+  });
+}
+
+/**
+ * A service process (memory backend) on the seed file `seed`, and the Chromium of the tests
+ * with a page signed in to it with `token`: `measure` is given the page and the service's URL;
+ * both are stopped after it, whatever happens.
+ */
+export async function withSignedInPage<T>(
+  seed: string,
+  token: string,
+  measure: (page: Page, url: string) => Promise<T>,
+): Promise<T> {
+  const { launchBrowser } = await import('../../test/helpers/browser.ts');
+  const { SERVICE_MAIN, startNodeProcess } = await import('./node-process.ts');
+  const env = {
+    AUTH_TOKEN: token,
+    STORE_BACKEND: 'memory',
+    SEED_FILE: seed,
+    LISTEN_ADDR: '127.0.0.1:0',
+    LOG_LEVEL: 'info',
+  };
+  const [service, browser] = await Promise.all([startNodeProcess(SERVICE_MAIN, { env }), launchBrowser()]);
+  const url = `http://127.0.0.1:${service.port}`;
+  try {
+    return await measure(await signedInPage(browser, url, token), url);
   } finally {
     await browser.close();
     await service.stop();

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ENVIRONMENTS } from '../../src/domain/records.ts';
-import { fleetClusterId, signedInPage } from './ui-fleet.ts';
+import { fleetClusterId, withSignedInPage } from './ui-fleet.ts';
 
 export const ROLLOUT_ID = 'podinfo-7';
 
@@ -73,29 +73,14 @@ export async function measureUiRollout(options: {
   dir: string;
   token: string;
 }): Promise<UiRolloutFigure> {
-  const { launchBrowser } = await import('../../test/helpers/browser.ts');
-  const { SERVICE_MAIN, startNodeProcess } = await import('./node-process.ts');
   const seed = join(options.dir, 'ui-rollout-seed.json');
   writeRolloutSeed(seed, options.clusters);
-  const env = {
-    AUTH_TOKEN: options.token,
-    STORE_BACKEND: 'memory',
-    SEED_FILE: seed,
-    LISTEN_ADDR: '127.0.0.1:0',
-    LOG_LEVEL: 'info',
-  };
-  const [service, browser] = await Promise.all([startNodeProcess(SERVICE_MAIN, { env }), launchBrowser()]);
-  const url = `http://127.0.0.1:${service.port}`;
-  try {
-    const page = await signedInPage(browser, url, options.token);
+  return withSignedInPage(seed, options.token, async (page, url) => {
     // One load first, not counted: the browser's caches and the service's first evaluation warm up.
     await timeRolloutPage(page, url);
     const runs: number[] = [];
     for (let i = 0; i < options.repeat; i++) runs.push(await timeRolloutPage(page, url));
     const sorted = [...runs].sort((a, b) => a - b);
     return { clusters: options.clusters, runs, firstRowsMs: sorted[Math.floor(sorted.length / 2)] };
-  } finally {
-    await browser.close();
-    await service.stop();
-  }
+  });
 }
