@@ -5,6 +5,7 @@
 // prepare script, which npm runs for `npm pack`, `npm publish` and installs from Git); a source
 // checkout of this repository runs src/ directly on a Node that strips types (22.18 and later).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const source = new URL('../src/tools/cli.ts', import.meta.url);
@@ -20,6 +21,9 @@ if (entry === undefined) {
   process.stderr.write('gitops-config: dist/ is missing; run `npm run build` in the package first\n');
   process.exitCode = 2;
 } else {
+  // The command's modules compiled once are kept in Node's compile cache (see src/main.ts): a
+  // CI job running validate, inputs and diff one after another starts each about twice as fast.
+  module.enableCompileCache?.();
   const { run } = await import(entry.href);
   process.exitCode = await run(process.argv.slice(2));
 }
