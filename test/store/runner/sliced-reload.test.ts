@@ -60,7 +60,7 @@ function get(agent: Agent, path: string, gzip: boolean): Promise<Answer> {
           const revision = String(res.headers['x-config-revision']);
           resolve({ sentAt, receivedAt: performance.now(), revision, versions });
         } catch (error) {
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
       res.on('error', reject);
