@@ -1,0 +1,70 @@
+// The read path under wrk alone (the figure `npm run bench` takes among others): a config repo
+// of BENCH_CLUSTERS (1,000) clusters, the service on it, the node:http yardstick with the same
+// bytes and the same token check, and wrk with 32 connections rotating over BENCH_WRK_CLUSTERS
+// (200) of them, gzip and plain (scripts/bench/wrk-reads.ts).
+//   npm run bench:wrk
+//   BENCH_COMPARE_ROOT=/tmp/other-checkout npm run bench:wrk   (that checkout's service too, as "other",
+//     alternating with this one's in the same rounds: two commits side by side in one sitting)
+//   BENCH_CPU_PROF=<dir> npm run bench:wrk   (the service runs with --cpu-prof, its profile written to <dir>)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpClient } from './bench/http-client.ts';
+import { describeMachine, sourceState } from './bench/machine.ts';
+import { type NodeProcess, PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
+import { bodiesOf, startBaseline } from './bench/read-load.ts';
+import { measureWrkReads, WRK_CLUSTERS } from './bench/wrk-reads.ts';
+import type { WrkServer } from './bench/wrk-load.ts';
+import { clusterDns, generateConfigRepo } from './generate-repo.ts';
+
+const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 1000);
+const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? 25);
+const COMPARE_ROOT = process.env.BENCH_COMPARE_ROOT;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const TOKEN = 'bench-token';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-repo-'));
+generateConfigRepo(dir, { clusters: CLUSTERS, componentsPerCluster: COMPONENTS, git: true });
+const step = Math.max(1, Math.floor(CLUSTERS / WRK_CLUSTERS));
+const paths = Array.from(
+  { length: Math.min(WRK_CLUSTERS, CLUSTERS) },
+  (_, i) => `/api/v2/gitops/clusters/${clusterDns(i * step)}/platform-components`,
+);
+const env = { AUTH_TOKEN: TOKEN, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
+if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
+const started: NodeProcess[] = [];
+const service = await startNodeProcess(SERVICE_MAIN, {
+  env: CPU_PROF ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : env,
+});
+started.push(service);
+const servers: Record<string, WrkServer> = { service: { port: service.port, pid: service.pid } };
+if (COMPARE_ROOT) {
+  const other = await startNodeProcess(join(COMPARE_ROOT, 'src', 'main.ts'), { env });
+  started.push(other);
+  servers.other = { port: other.port, pid: other.pid };
+}
+const client = new HttpClient(service.port, 1, { authorization: `Bearer ${TOKEN}` });
+const bodies = await bodiesOf(client, paths, true);
+client.close();
+const baseline = await startBaseline(bodies, TOKEN);
+started.push(baseline);
+servers.baseline = { port: baseline.port, pid: baseline.pid };
+console.log(`${CLUSTERS} clusters x ${COMPONENTS} components; ${describeMachine()}`);
+const source = sourceState(PROJECT_ROOT);
+console.log(`this checkout: ${source?.commit ?? '?'}${COMPARE_ROOT ? `; other: ${COMPARE_ROOT}` : ''}`);
+try {
+  const figure = await measureWrkReads(
+    servers as Record<string, WrkServer> & { baseline: WrkServer },
+    paths.map((path) => ({ path, token: TOKEN })),
+    (line) => console.log(line),
+  );
+  mkdirSync(join(PROJECT_ROOT, 'bench-results'), { recursive: true });
+  writeFileSync(
+    join(PROJECT_ROOT, 'bench-results', 'read-wrk.json'),
+    JSON.stringify({ clusters: CLUSTERS, source, compareRoot: COMPARE_ROOT, figure }, null, 2),
+  );
+} finally {
+  // SIGTERM lets the service write its CPU profile on the way out.
+  await Promise.all(started.map((p) => p.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}
