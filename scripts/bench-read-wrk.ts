@@ -5,7 +5,7 @@
 //   npm run bench:wrk
 //   BENCH_COMPARE_ROOT=/tmp/other-checkout npm run bench:wrk   (that checkout's service too, as "other",
 //     alternating with this one's in the same rounds: two commits side by side in one sitting)
-//   BENCH_CPU_PROF=<dir> npm run bench:wrk   (the service runs with --cpu-prof, its profile written to <dir>)
+//   BENCH_CPU_PROF=<dir> npm run bench:wrk   (the services run with --cpu-prof, their profiles written to <dir>)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,13 +33,12 @@ const paths = Array.from(
 const env = { AUTH_TOKEN: TOKEN, CONFIG_REPO: dir, LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' };
 if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
 const started: NodeProcess[] = [];
-const service = await startNodeProcess(SERVICE_MAIN, {
-  env: CPU_PROF ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : env,
-});
+const serviceEnv = CPU_PROF ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : env;
+const service = await startNodeProcess(SERVICE_MAIN, { env: serviceEnv });
 started.push(service);
 const servers: Record<string, WrkServer> = { service: { port: service.port, pid: service.pid } };
 if (COMPARE_ROOT) {
-  const other = await startNodeProcess(join(COMPARE_ROOT, 'src', 'main.ts'), { env });
+  const other = await startNodeProcess(join(COMPARE_ROOT, 'src', 'main.ts'), { env: serviceEnv });
   started.push(other);
   servers.other = { port: other.port, pid: other.pid };
 }
@@ -51,7 +50,12 @@ started.push(baseline);
 servers.baseline = { port: baseline.port, pid: baseline.pid };
 console.log(`${CLUSTERS} clusters x ${COMPONENTS} components; ${describeMachine()}`);
 const source = sourceState(PROJECT_ROOT);
-console.log(`this checkout: ${source?.commit ?? '?'}${COMPARE_ROOT ? `; other: ${COMPARE_ROOT}` : ''}`);
+console.log(
+  `this checkout: ${source?.commit ?? '?'}${COMPARE_ROOT ? `; other: ${COMPARE_ROOT}` : ''}; pids ` +
+    Object.entries(servers)
+      .map(([name, server]) => `${name} ${server.pid}`)
+      .join(', '),
+);
 try {
   const figure = await measureWrkReads(
     servers as Record<string, WrkServer> & { baseline: WrkServer },
