@@ -174,9 +174,10 @@ export async function compareWithWrk<K extends string>(
         const r = await wrkLoad(servers[name].port, requests, { ...options, encoding, pid: servers[name].pid });
         runs[encoding][name].push(r);
         const cpu = r.cpuMicros === undefined ? '' : `  cpu ${r.cpuMicros.toFixed(1)} us/req`;
+        const rate = r.reqPerSec.toFixed(0).padStart(7);
         options.log?.(
-          `round ${round + 1} ${encoding.padEnd(5)} ${name.padEnd(width)} ${r.reqPerSec.toFixed(0).padStart(7)} req/s  ` +
-            `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}  load ${r.load.toFixed(2)}${cpu}`,
+          `round ${round + 1} ${encoding.padEnd(5)} ${name.padEnd(width)} ${rate} req/s  p50 ${r.p50.toFixed(2)} ms  ` +
+            `p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}  load ${r.load.toFixed(2)}${cpu}`,
         );
       }
     }

@@ -62,10 +62,9 @@ export async function measureWrkReads<K extends string>(
     ratios[encoding] = {};
     for (const name of names) {
       const s = summary[name];
-      log(
-        `${encoding.padEnd(5)} ${name.padEnd(10)} ${s.reqPerSec.toFixed(0).padStart(7)} ${s.p50.toFixed(2).padStart(8)} ` +
-          `${s.p99.toFixed(2).padStart(8)} ${s.load.toFixed(2).padStart(6)} ${s.cpuMicros?.toFixed(1).padStart(8) ?? ''}`,
-      );
+      const cells = [s.reqPerSec.toFixed(0).padStart(7), s.p50.toFixed(2).padStart(8), s.p99.toFixed(2).padStart(8)];
+      cells.push(s.load.toFixed(2).padStart(6), s.cpuMicros?.toFixed(1).padStart(8) ?? '');
+      log(`${encoding.padEnd(5)} ${name.padEnd(10)} ${cells.join(' ')}`);
     }
     for (const name of names) {
       if (name === 'baseline') continue;
