@@ -8,7 +8,9 @@
 // BENCH_UI_CLUSTERS (10,000) clusters in a real Chromium (scripts/bench/ui-fleet.ts), a rollout's
 // page over BENCH_UI_ROLLOUT_CLUSTERS (50,000) clusters (scripts/bench/ui-rollout.ts), and the
 // replicas figure (bench/replicas.ts): push → the last of three replicas serving it, with
-// PEERS and without.
+// PEERS and without. Between them, the service against the yardstick under wrk, 32 connections
+// rotating over 200 clusters, gzip and plain (bench/wrk-reads.ts; skipped when wrk is missing;
+// alone: `npm run bench:wrk`).
 //   npm run bench            (1,000 clusters x 25 components, 3 rounds of 10 s each; 5 pushes each way)
 //   BENCH_CLUSTERS=200 BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench   (a quick look)
 //   BENCH_REPLICA_PUSHES=0 npm run bench   (without the replicas figure)
@@ -26,6 +28,7 @@ import { measureReplicas, type ReplicasFigure } from './bench/replicas.ts';
 import { median } from './bench/stats.ts';
 import { measureUiFigure } from './bench/ui-fleet.ts';
 import { measureUiRollout } from './bench/ui-rollout.ts';
+import { measureWrkReads, WRK_CLUSTERS } from './bench/wrk-reads.ts';
 import { clusterDns, clusterId, generateConfigRepo } from './generate-repo.ts';
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 1000);
@@ -68,10 +71,10 @@ async function main(): Promise<void> {
   const withoutMetrics = await startNodeProcess(SERVICE_MAIN, { env: { ...env, METRICS: 'off' } });
   const withoutUi = await startNodeProcess(SERVICE_MAIN, { env: { ...env, UI: 'off' } });
   const client = new HttpClient(service.port, 1, auth);
-  const bodies = await bodiesOf(client, paths, false);
+  const bodies = await bodiesOf(client, paths, true);
   client.close();
   const bytes = Object.values(bodies.plain).reduce((a, body) => a + Buffer.byteLength(body), 0);
-  const baseline = await startBaseline(bodies);
+  const baseline = await startBaseline(bodies, TOKEN);
   console.log(
     `${CLUSTERS} clusters x ${COMPONENTS} components; mean body ${Math.round(bytes / CLUSTERS)} bytes; ` +
       `${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS}s each`,
@@ -101,6 +104,16 @@ async function main(): Promise<void> {
     requests: { 'cluster-tokens': clusterRequests },
     pids: { 'fleet-token': service.pid, 'cluster-tokens': service.pid },
   });
+  // wrk rotating over WRK_CLUSTERS clusters spread over the fleet, gzip and plain, with the fleet token.
+  const step = Math.max(1, Math.floor(CLUSTERS / WRK_CLUSTERS));
+  const wrk = await measureWrkReads(
+    { service: { port: service.port, pid: service.pid }, baseline: { port: baseline.port, pid: baseline.pid } },
+    paths
+      .filter((_, i) => i % step === 0)
+      .slice(0, WRK_CLUSTERS)
+      .map((path) => ({ path, token: TOKEN })),
+    (line) => console.log(line),
+  );
   const fleet = await fleetAfterLoad(service.port, auth);
   await Promise.all([service.stop(), withoutMetrics.stop(), withoutUi.stop(), baseline.stop()]);
   const ui = await measureUiFigure({ clusters: UI_CLUSTERS, repeat: UI_REPEAT, dir, token: TOKEN });
@@ -206,6 +219,7 @@ async function main(): Promise<void> {
         uiRoundRatios: uiRounds,
         ui,
         uiRollout,
+        wrk,
         fleet,
         replicas,
       },

@@ -80,12 +80,13 @@ export async function bodiesOf(client: HttpClient, paths: string[], withGzip: bo
   return bodies;
 }
 
-export function startBaseline(bodies: BaselineBodies): Promise<NodeProcess> {
+/** The yardstick server, answering requests that present `token` as a Bearer token (401 without it). */
+export function startBaseline(bodies: BaselineBodies, token: string): Promise<NodeProcess> {
   const gzip =
     bodies.gzip &&
     Object.fromEntries(Object.entries(bodies.gzip).map(([path, bytes]) => [path, bytes.toString('base64')]));
   return startNodeProcess(`${PROJECT_ROOT}/scripts/bench/baseline-server.ts`, {
-    stdin: JSON.stringify({ plain: bodies.plain, gzip }),
+    stdin: JSON.stringify({ token, plain: bodies.plain, gzip }),
   });
 }
 

@@ -27,8 +27,13 @@ export function queryOf(url: string): string {
   return at === -1 ? '' : url.slice(at + 1);
 }
 
+/** The per-cluster endpoints and the listing are under this; no Express route is. */
+const CLUSTERS_PATH = `${READ_PREFIX}clusters`;
+
 /** Whether a path under the read prefix is an Express route's, not a prepared answer. */
 export function servedByExpress(path: string): boolean {
+  // A poll's path: answered at once, without the comparisons below.
+  if (path.startsWith(CLUSTERS_PATH)) return false;
   return (
     path === FLEET_PATH ||
     path === WHOAMI_PATH ||

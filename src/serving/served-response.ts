@@ -10,6 +10,8 @@ export interface ResponseSubject {
   readonly endpoint: PerClusterEndpoint;
 }
 
+const NO_HEADERS: readonly string[] = Object.freeze([]);
+
 /** An encoded body as one revision serves it: the same bytes, with that revision's headers. */
 export class ServedBody {
   readonly kind = 'body';
@@ -20,10 +22,12 @@ export class ServedBody {
   readonly etag: string;
   readonly gzipEtag: string;
   // Built on first use: most clusters poll with one encoding, so most responses need one set.
-  #identityHeaders: (string | number)[] | undefined;
-  #gzipHeaders: (string | number)[] | undefined;
-  #notModified: (string | number)[] | undefined;
-  #notModifiedGzip: (string | number)[] | undefined;
+  #identityHeaders: readonly (string | number)[] | undefined;
+  #gzipHeaders: readonly (string | number)[] | undefined;
+  #notModified: readonly (string | number)[] | undefined;
+  #notModifiedGzip: readonly (string | number)[] | undefined;
+  /** The connection's headers the four above end with (see headers()). */
+  #trailing: readonly string[] = NO_HEADERS;
 
   /** `revision` is the snapshot's, sent as X-Config-Revision. */
   constructor(encoded: EncodedBody, revision: string, subject?: ResponseSubject) {
@@ -43,8 +47,15 @@ export class ServedBody {
     return this.encoded.gzipped();
   }
 
-  /** Response headers of a 200: [name, value, name, value, ...]. */
-  headers(gzip: boolean): readonly (string | number)[] {
+  /**
+   * Response headers of a 200: [name, value, name, value, ...], followed by `trailing` (the
+   * headers of the connection the answer goes out on). The array is made once and handed to
+   * every poll as it is, so that a poll copies nothing; `trailing` is one of a few constant
+   * arrays (a server's connections are all TLS or all plain), and another one makes the arrays
+   * anew.
+   */
+  headers(gzip: boolean, trailing: readonly string[] = NO_HEADERS): readonly (string | number)[] {
+    if (trailing !== this.#trailing) this.#follow(trailing);
     if (!gzip) {
       this.#identityHeaders ??= [
         ...this.#common(this.etag),
@@ -52,6 +63,7 @@ export class ServedBody {
         'application/json',
         'content-length',
         this.encoded.length,
+        ...trailing,
       ];
       return this.#identityHeaders;
     }
@@ -63,14 +75,21 @@ export class ServedBody {
       this.gzipped().length,
       'content-encoding',
       'gzip',
+      ...trailing,
     ];
     return this.#gzipHeaders;
   }
 
-  /** Response headers of a 304. */
-  notModifiedHeaders(gzip: boolean): readonly (string | number)[] {
-    if (gzip) return (this.#notModifiedGzip ??= this.#common(this.gzipEtag));
-    return (this.#notModified ??= this.#common(this.etag));
+  /** Response headers of a 304, followed by `trailing` (see headers()). */
+  notModifiedHeaders(gzip: boolean, trailing: readonly string[] = NO_HEADERS): readonly (string | number)[] {
+    if (trailing !== this.#trailing) this.#follow(trailing);
+    if (gzip) return (this.#notModifiedGzip ??= [...this.#common(this.gzipEtag), ...trailing]);
+    return (this.#notModified ??= [...this.#common(this.etag), ...trailing]);
+  }
+
+  #follow(trailing: readonly string[]): void {
+    this.#trailing = trailing;
+    this.#identityHeaders = this.#gzipHeaders = this.#notModified = this.#notModifiedGzip = undefined;
   }
 
   #common(tag: string): (string | number)[] {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { basicPassword, bearerToken, presentedToken, tokenEquals } from '../../src/http/auth/credentials.ts';
 
@@ -20,6 +21,52 @@ describe('bearer header parsing', () => {
     expect(bearerToken('abc')).toBeUndefined();
     expect(bearerToken('Bearer a b')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
+  });
+
+  // `Bearer <token>` is read without a regex; white space of any kind sends it back to the regex.
+  const byRegex = (header: string) => /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+
+  it('reads a header as the regex would, white space of every kind included', () => {
+    for (const space of [
+      ' ',
+      '\t',
+      '\n',
+      '\v',
+      '\f',
+      '\r',
+      '\u00a0',
+      '\u1680',
+      '\u2003',
+      '\u2028',
+      '\u3000',
+      '\ufeff',
+    ]) {
+      for (const header of [
+        `Bearer${space}abc`,
+        `Bearer ${space}abc`,
+        `Bearer abc${space}`,
+        `Bearer a${space}bc`,
+        `Bearer ${space}`,
+        `Bearer abc${space}${space}`,
+      ]) {
+        expect([JSON.stringify(header), bearerToken(header)]).toEqual([JSON.stringify(header), byRegex(header)]);
+      }
+    }
+    expect(bearerToken('Bearer ')).toBeUndefined();
+    expect(bearerToken('Bearer é-token')).toBe('é-token');
+    expect(bearerToken('Bearer 令牌')).toBe('令牌');
+  });
+
+  it('reads any header as the regex would (property)', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'Z', '9', '.', '-', ' ', '\t', '\u00a0', '\u2000', 'é', '令'),
+    });
+    fc.assert(
+      fc.property(fc.constantFrom('Bearer ', 'bearer ', 'Bearer', 'BEARER\t', 'Basic ', ''), text, (scheme, rest) => {
+        expect(bearerToken(scheme + rest)).toBe(scheme + rest === '' ? undefined : byRegex(scheme + rest));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

@@ -7,7 +7,7 @@ import { HttpClient } from '../http-client.ts';
 import type { NodeProcess } from '../node-process.ts';
 import { bodiesOf, type Comparison, compareWithBaseline, startBaseline } from '../read-load.ts';
 import { median } from '../stats.ts';
-import { AUTH, clusterPath, type Fleet, spreadIndices } from './fleet.ts';
+import { AUTH, clusterPath, type Fleet, READ_TOKEN, spreadIndices } from './fleet.ts';
 
 export interface ReadOptions {
   sample: number;
@@ -51,7 +51,7 @@ export async function measureReads(
   const client = new HttpClient(service.port, 1, AUTH);
   const bodies = await bodiesOf(client, paths, true);
   client.close();
-  const baseline = await startBaseline(bodies);
+  const baseline = await startBaseline(bodies, READ_TOKEN);
   try {
     const ports = { service: service.port, baseline: baseline.port };
     const load = { ...options, log: (line: string) => log(`  plain ${line}`) };

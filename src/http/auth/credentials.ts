@@ -22,10 +22,29 @@ export function presentedToken(header: string | undefined): string | undefined {
   return bearerToken(header) ?? basicPassword(header);
 }
 
+const BEARER = 'Bearer ';
+
+/** `Bearer <token>`, the scheme's name in any case, the token without white space. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  // What every poll sends: `Bearer `, then the token and nothing else; read without a regex.
+  if (header.startsWith(BEARER) && header.length > BEARER.length && !mayHoldSpace(header, BEARER.length))
+    return header.slice(BEARER.length);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : undefined;
+}
+
+/**
+ * Whether `text` from `from` on may hold a character `\s` matches: any at or below the space,
+ * U+00A0, and everything from U+1680 up (a few of which are spaces), so that a token said to
+ * hold none is one the regex above would take whole.
+ */
+function mayHoldSpace(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || c === 0xa0 || c >= 0x1680) return true;
+  }
+  return false;
 }
 
 /** The user name and password of `Basic base64(user:password)`; undefined without a password. */

@@ -40,6 +40,51 @@ export interface ReadHandlerDeps {
 /** Handles the request when its path is under the read prefix; returns false otherwise. */
 export function createReadHandler({ responses, auth, log, observability, hold }: ReadHandlerDeps) {
   const observe = observability && createReadObserver(READ_PREFIX, observability.metrics.requests, observability.polls);
+
+  // The steps below are functions made once, taking the request's state as arguments: a poll
+  // allocates no closure of its own.
+  const finish = (
+    req: IncomingMessage,
+    path: string,
+    status: number,
+    started: number,
+    kind: CallerKind,
+    table: ResponseTable | undefined,
+    prepared: ServedResponse | undefined,
+  ): void => {
+    observe?.(req, path, prepared, status, started, kind);
+    logRead(log, req, path, status, table?.revision, started, kind);
+  };
+  const fail = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    started: number,
+    kind: CallerKind,
+    table: ResponseTable | undefined,
+    prepared: ServedResponse | undefined,
+    error: unknown,
+  ): void => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
+    writeError(res, apiError, req.method === 'HEAD');
+    finish(req, path, apiError.status, started, kind, table, prepared);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, path: string, started: number, caller: Caller): void => {
+    const table = responses.current();
+    let prepared: ServedResponse | undefined;
+    try {
+      if (!table) throw notLoaded();
+      // The path is the URL up to its `?`, if it has one.
+      const url = req.url!;
+      prepared = lookupFor(caller, table, path, url.length === path.length ? '' : url.slice(path.length + 1));
+      const status = writePrepared(req, res, prepared, req.method === 'HEAD');
+      finish(req, path, status, started, caller.kind, table, prepared);
+    } catch (error) {
+      fail(req, res, path, started, caller.kind, table, prepared, error);
+    }
+  };
+
   return function handleRead(req: IncomingMessage, res: ServerResponse, held = false): boolean {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
@@ -53,44 +98,21 @@ export function createReadHandler({ responses, auth, log, observability, hold }:
     }
 
     const started = performance.now();
-    const head = req.method === 'HEAD';
-    let kind: CallerKind = 'anonymous';
-    let revision: string | undefined;
-    let prepared: ServedResponse | undefined;
-    const finish = (status: number): void => {
-      observe?.(req, path, prepared, status, started, kind);
-      logRead(log, req, path, status, revision, started, kind);
-    };
-    const fail = (error: unknown): void => {
-      const apiError = toApiError(error);
-      if (apiError.status >= 500) log.error({ err: error, path }, 'read request failed');
-      writeError(res, apiError, head);
-      finish(apiError.status);
-    };
-    const answer = (caller: Caller): void => {
-      kind = caller.kind;
-      try {
-        const table = responses.current();
-        if (!table) throw notLoaded();
-        revision = table.revision;
-        prepared = lookupFor(caller, table, path, queryAt === -1 ? '' : url.slice(queryAt + 1));
-        finish(writePrepared(req, res, prepared, head));
-      } catch (error) {
-        fail(error);
-      }
-    };
-
     let caller: Caller | Promise<Caller>;
     try {
       // A server's request always has its method: `String` only satisfies the type.
-      if (req.method !== 'GET' && !head) throw methodNotAllowed(String(req.method), path, 'GET, HEAD');
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(String(req.method), path, 'GET, HEAD');
       caller = auth.authenticate(req);
     } catch (error) {
-      fail(error);
+      fail(req, res, path, started, 'anonymous', undefined, undefined, error);
       return true;
     }
-    if (caller instanceof Promise) caller.then(answer, fail);
-    else answer(caller);
+    if (caller instanceof Promise) {
+      caller.then(
+        (c) => answer(req, res, path, started, c),
+        (error: unknown) => fail(req, res, path, started, 'anonymous', undefined, undefined, error),
+      );
+    } else answer(req, res, path, started, caller);
     return true;
   };
 }
@@ -169,14 +191,14 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Serv
     );
   }
   const gzip = acceptsGzip(req.headers['accept-encoding']);
-  // The prepared headers are shared by every poll: the connection's own are added to a copy.
+  // The prepared headers, ending with the connection's own, are shared by every poll: Node only reads them.
   const security = securityHeaders(req.socket);
   if (etagMatches(req.headers['if-none-match'], prepared.etag)) {
-    res.writeHead(304, [...prepared.notModifiedHeaders(gzip), ...security]);
+    res.writeHead(304, prepared.notModifiedHeaders(gzip, security) as (string | number)[]);
     res.end();
     return 304;
   }
-  res.writeHead(200, [...prepared.headers(gzip), ...security]);
+  res.writeHead(200, prepared.headers(gzip, security) as (string | number)[]);
   res.end(head ? undefined : gzip ? prepared.gzipped() : prepared.body);
   return 200;
 }

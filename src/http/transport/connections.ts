@@ -169,14 +169,14 @@ export class ConnectionTracker {
     inFlight.add(res);
     if (hasBody(req)) closeIfAnsweredBeforeBody(req, res);
     if (this.#closing) closeAfterNewest(state);
-    const finished = () => {
+    // A response emits 'close' once it has finished, and also when its connection is lost
+    // first: one listener sees both ends, and `on` costs less than `once` on every request.
+    res.on('close', () => {
       if (!inFlight.delete(res)) return;
       // A response that had started before close() could not say Connection: close; its
       // socket is closed here instead, once everything written to it has been sent.
       if (this.#closing && inFlight.size === 0) socket.destroySoon();
-    };
-    res.once('finish', finished);
-    res.once('close', finished);
+    });
   }
 
   #clientError(error: NodeJS.ErrnoException, socket: Socket): void {
