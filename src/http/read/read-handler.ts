@@ -191,14 +191,14 @@ function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: Serv
     );
   }
   const gzip = acceptsGzip(req.headers['accept-encoding']);
-  // The prepared headers, ending with the connection's own, are shared by every poll: Node only reads them.
+  // The answer's headers, ending with the connection's own.
   const security = securityHeaders(req.socket);
   if (etagMatches(req.headers['if-none-match'], prepared.etag)) {
-    res.writeHead(304, prepared.notModifiedHeaders(gzip, security) as (string | number)[]);
+    res.writeHead(304, prepared.notModifiedHeaders(gzip, security));
     res.end();
     return 304;
   }
-  res.writeHead(200, prepared.headers(gzip, security) as (string | number)[]);
+  res.writeHead(200, prepared.headers(gzip, security));
   res.end(head ? undefined : gzip ? prepared.gzipped() : prepared.body);
   return 200;
 }
