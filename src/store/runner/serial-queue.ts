@@ -3,15 +3,44 @@
 // A task that fails does not stop the ones after it.
 export class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();
+  /** Tasks queued or running. */
+  #pending = 0;
+  /** Called once nothing is queued or running. */
+  #onQuiet: (() => void)[] = [];
 
   run<T>(task: () => Promise<T> | T): Promise<T> {
+    this.#pending++;
     const result = this.#tail.then(task);
-    this.#tail = result.catch(() => undefined);
+    this.#tail = result
+      .catch(() => undefined)
+      .finally(() => {
+        if (--this.#pending > 0) return;
+        const waiting = this.#onQuiet;
+        this.#onQuiet = [];
+        for (const resolve of waiting) resolve();
+      });
     return result;
   }
 
   /** Resolves once every task queued so far has finished. */
   idle(): Promise<void> {
     return this.#tail.then(() => undefined);
+  }
+
+  /**
+   * Resolves once nothing is queued or running (at once if nothing is), or after `maxWaitMs`
+   * whatever the queue holds: for work of lower priority than the queue's, which must not
+   * wait for ever behind a stream of tasks.
+   */
+  quiet(maxWaitMs: number): Promise<void> {
+    if (this.#pending === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      timer.unref();
+      this.#onQuiet.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 }
