@@ -29,6 +29,11 @@ export const PAGE_BYTES = 1024 * 1024;
 export const CLUSTERS_NAMED = 100;
 /** How many clusters the walk looks at between two looks at the clock: well under a slice of background work. */
 const CLUSTERS_PER_SLICE = 50;
+/**
+ * How long the store's queue must have been quiet before the walk takes a slice: longer than
+ * the gap between two writes sent back to back, so the walk does not take its slices there.
+ */
+export const HISTORY_QUIET_MS = 5;
 /** How long the walk waits for the store's queue to be quiet before it takes a slice all the same. */
 export const HISTORY_WAIT_MS = 250;
 

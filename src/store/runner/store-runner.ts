@@ -23,6 +23,7 @@ import { StoreWrites } from '../writes/store-writes.ts';
 import {
   type ClustersChangedListener,
   type HistoryPage,
+  HISTORY_QUIET_MS,
   HISTORY_WAIT_MS,
   type HistoryQuery,
   RevisionHistory,
@@ -68,7 +69,7 @@ export class StoreRunner {
       async (revision) => backend.revisionFacts?.(revision),
       undefined,
       undefined,
-      () => this.#queue.quiet(HISTORY_WAIT_MS),
+      () => this.#queue.quietFor(HISTORY_QUIET_MS, HISTORY_WAIT_MS),
     );
     const publication = new Publication(backend, options.log, this.#events, this.#history);
     this.#publication = publication;

@@ -48,6 +48,33 @@ describe('SerialQueue.quiet', () => {
   });
 });
 
+describe('SerialQueue.quietFor', () => {
+  it('does not take a short gap between two tasks for quiet, and a long one does', async () => {
+    const queue = new SerialQueue();
+    await queue.run(() => 'first');
+    let quiet = false;
+    const waited = queue.quietFor(40, 60_000).then(() => (quiet = true));
+    // Another task comes 10 ms after the first ended and runs for 10 ms: the gap is too short.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await queue.run(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(quiet).toBe(false);
+    await waited;
+    expect(quiet).toBe(true);
+  });
+
+  it('gives up waiting after its bound', async () => {
+    const queue = new SerialQueue();
+    let release!: () => void;
+    const running = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const started = performance.now();
+    await queue.quietFor(5, 30);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    release();
+    await running;
+  });
+});
+
 describe('runInBackground', () => {
   function* work(count: number, ms: number, ran: number[]): Steps<number> {
     for (let i = 0; i < count; i++) {
