@@ -31,9 +31,10 @@ export const CLUSTERS_NAMED = 100;
 const CLUSTERS_PER_SLICE = 50;
 /**
  * How long the store's queue must have been quiet before the walk takes a slice: longer than
- * the gap between two writes sent back to back, so the walk does not take its slices there.
+ * the gap between two writes sent back to back (a millisecond or two, ten and more on a loaded
+ * machine), so the walk does not take its slices there.
  */
-export const HISTORY_QUIET_MS = 5;
+export const HISTORY_QUIET_MS = 25;
 /** How long the walk waits for the store's queue to be quiet before it takes a slice all the same. */
 export const HISTORY_WAIT_MS = 250;
 

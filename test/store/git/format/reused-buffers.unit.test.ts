@@ -85,6 +85,23 @@ describe('entryIndex', () => {
     );
   });
 
+  it('looks at a few dozen of a folder of 50,000 entries to find one, not at each', () => {
+    const names = Array.from({ length: 50_000 }, (_, i) => `cluster-${String(i).padStart(5, '0')}.yaml`);
+    const items = names.map((n) => item(n, '1'.repeat(40)));
+    let looked = 0;
+    const counted = new Proxy(items, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) looked++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    for (const at of [0, 12_345, 49_999]) {
+      looked = 0;
+      expect(entryIndex(counted, names[at])).toBe(at);
+      expect(looked).toBeLessThan(40);
+    }
+  });
+
   it('finds a folder entry, and an entry of a tree out of order', () => {
     const folder: TreeItem = { mode: '040000', path: 'clusters', oid: '2'.repeat(40), type: 'tree' };
     const items = [item('clusters.yaml', '1'.repeat(40)), folder, item('a.yaml', '3'.repeat(40))];
