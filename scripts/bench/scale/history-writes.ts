@@ -102,11 +102,11 @@ export async function measureHistoryWrites(
     patchCatalog: pair((t) => t.catalog),
     writes: withHistory.namespaces.length,
   };
+  const { putNamespace: put, patchCatalog: patch } = result;
   log(
-    `  back-to-back at ${clusters}: PUT /namespaces p50 ${result.putNamespace.withHistory.toFixed(1)} ms with the ` +
-      `history, ${result.putNamespace.withoutHistory.toFixed(1)} without (${result.putNamespace.ratio.toFixed(2)}×); ` +
-      `PATCH of a catalog entry ${result.patchCatalog.withHistory.toFixed(1)} / ` +
-      `${result.patchCatalog.withoutHistory.toFixed(1)} ms (${result.patchCatalog.ratio.toFixed(2)}×)`,
+    `  back-to-back at ${clusters}: PUT /namespaces p50 ${put.withHistory.toFixed(1)} ms with the history, ` +
+      `${put.withoutHistory.toFixed(1)} without (${put.ratio.toFixed(2)}×); PATCH of a catalog entry ` +
+      `${patch.withHistory.toFixed(1)} / ${patch.withoutHistory.toFixed(1)} ms (${patch.ratio.toFixed(2)}×)`,
   );
   return result;
 }

@@ -124,11 +124,12 @@ export class CommitBuilder {
     this.#rememberCommit(commit, tree);
     const gitdir = sharedGitDir(this.#dir);
     for (const { content } of objects) this.#writing.add(content);
-    const written = fileWrites
-      .map(objects, ({ type, content, oid }) =>
-        writeLooseObject(gitdir, type, content, oid).finally(() => this.#writing.delete(content)),
-      )
-      .then(() => undefined);
+    // Each object's bytes are another tree's to write into only once its write, tries again included, has settled.
+    const written = Promise.all(
+      objects.map(({ type, content, oid }) =>
+        fileWrites.run(() => writeLooseObject(gitdir, type, content, oid)).finally(() => this.#writing.delete(content)),
+      ),
+    ).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
     return { commit, blobs, written, parentBlobs };
