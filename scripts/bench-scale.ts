@@ -20,11 +20,19 @@ import { describeMachine, machineInfo, sourceState } from './bench/machine.ts';
 import { PROJECT_ROOT } from './bench/node-process.ts';
 import { measureCli } from './bench/scale/cli-tools.ts';
 import { measureCrud, prepareCrudCopy } from './bench/scale/crud.ts';
+import { measureHistoryWrites } from './bench/scale/history-writes.ts';
 import { type Fleet, generateFleet, removeFleet } from './bench/scale/fleet.ts';
 import { measureMemory } from './bench/scale/memory-passes.ts';
 import { measureReads } from './bench/scale/reads.ts';
 import { measureReload, type Restore, restoreFiles } from './bench/scale/reload.ts';
-import { type Report, type SizeResult, table, writeChart, writeJson } from './bench/scale/report.ts';
+import {
+  type HistoryWritesFigure,
+  type Report,
+  type SizeResult,
+  table,
+  writeChart,
+  writeJson,
+} from './bench/scale/report.ts';
 import { measureStartup } from './bench/scale/startup.ts';
 
 const { values: args } = parseArgs({
@@ -42,6 +50,8 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: join(PROJECT_ROOT, 'docs', 'bench', 'scale-results.json') },
     svg: { type: 'string', default: join(PROJECT_ROOT, 'docs', 'bench', 'scale.svg') },
     keep: { type: 'boolean', default: false },
+    'history-writes': { type: 'string', default: '10000' },
+    'history-pairs': { type: 'string', default: '40' },
   },
 });
 const sizes = args.clusters.split(',').map((s) => Number(s.trim().replace(/_/g, '')));
@@ -117,6 +127,25 @@ async function measureSize(
   if (copy) crudCopies.push({ clusters: fleet.clusters, repo: copy });
 }
 
+/** Back-to-back definition writes with and without the history, on the fleet of that size (generated if not run). */
+async function measureHistoryFigure(clusters: number): Promise<HistoryWritesFigure | undefined> {
+  let fleet = fleets.find((f) => f.clusters === clusters);
+  if (!fleet) {
+    log(`${clusters} clusters for the history's figure: generating`);
+    fleet = await generateFleet(clusters, components);
+    fleets.push(fleet);
+  }
+  log(`back-to-back definition writes at ${clusters} clusters, with and without the history, side by side`);
+  const loadAtStart = loadavg()[0];
+  const pairs = Number(args['history-pairs']);
+  const { repo, root } = fleet;
+  const holder: SizeResult = { clusters, components, repo: fleet, loadAverage: { atStart: loadAtStart }, errors: [] };
+  const measured = await item(holder, 'history writes', () =>
+    measureHistoryWrites(repo, root, clusters, pairs, Math.max(2, repeat), log),
+  );
+  return measured && { ...measured, loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0] } };
+}
+
 const atStart = machineInfo();
 const source = sourceState(PROJECT_ROOT);
 log(`${describeMachine(atStart)}`);
@@ -132,6 +161,7 @@ log(
 const results: SizeResult[] = [];
 const fleets: Fleet[] = [];
 const crudCopies: { clusters: number; repo: string }[] = [];
+let historyWrites: HistoryWritesFigure | undefined;
 const report = (): Report => ({
   generatedAt: new Date().toISOString(),
   command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
@@ -148,7 +178,8 @@ const report = (): Report => ({
     maxOpenFiles: 1024,
   },
   targets: {
-    'crud.ratioToSmallest': 'p50 at 10,000 ≤ 1.2 × p50 at 1,000',
+    'crud.ratioToSmallest': 'p50 at every size ≤ 1.2 × p50 at 1,000',
+    'historyWrites.ratio': 'back-to-back definition writes at 10,000 with the history ≤ 1.1 × without it',
     'cli.validateToFloor': '≤ 1.5',
     'cli.diffToValidate': '≤ 2',
   },
@@ -165,6 +196,7 @@ const report = (): Report => ({
       'after 10 warm-up writes each.',
   ],
   sizes: results,
+  ...(historyWrites ? { historyWrites } : {}),
 });
 
 try {
@@ -186,6 +218,7 @@ try {
   log(`crud writes, ${crudCopies.map((c) => c.clusters).join(', ')} clusters side by side`);
   const crud = await item(results[0], 'crud PATCH', () => measureCrud(crudCopies, writes, repeat, log));
   for (const c of crud ?? []) results.find((r) => r.clusters === c.clusters)!.crud = c;
+  if (args['history-writes'] !== 'none') historyWrites = await measureHistoryFigure(Number(args['history-writes']));
 } finally {
   if (args.keep) log(`kept ${fleets.map((f) => f.root).join(' ')}`);
   else fleets.forEach(removeFleet);

@@ -98,12 +98,16 @@ export function changedClusterIds(before: Snapshot, after: Snapshot): string[] {
 export const CLUSTERS_PER_STEP = 1000;
 
 /**
- * changedClusterIds in steps: the generator pauses after every CLUSTERS_PER_STEP clusters it
+ * changedClusterIds in steps: the generator pauses after every `clustersPerStep` clusters it
  * looked at, and after each cluster a write changed (its answers are merged whole), and
  * returns the ids at its end, so that a caller sharing a thread with requests can let them in
  * between (a catalog change reaching 50,000 clusters takes some 400 ms).
  */
-export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): Steps<string[]> {
+export function* changedClusterIdsInSteps(
+  before: Snapshot,
+  after: Snapshot,
+  clustersPerStep = CLUSTERS_PER_STEP,
+): Steps<string[]> {
   const changed: string[] = [];
   const sameDefinitions =
     before.platform_components === after.platform_components &&
@@ -137,7 +141,7 @@ export function* changedClusterIdsInSteps(before: Snapshot, after: Snapshot): St
     const old = before.clusters.get(id);
     if (old === now && sameDefinitions) continue;
     if (!old || clusterChanged(before, after, old, now)) changed.push(id);
-    if (++looked % CLUSTERS_PER_STEP === 0) yield;
+    if (++looked % clustersPerStep === 0) yield;
   }
   const removed: string[] = [];
   for (const id of before.clusters.keys()) if (!after.clusters.has(id)) removed.push(id);

@@ -20,6 +20,7 @@ import { objectId, type ObjectType } from './format/object-id.ts';
 import {
   type EncodedTree,
   encodedTree,
+  entryIndex,
   insertionPoint,
   insertSorted,
   spliceTree,
@@ -60,6 +61,10 @@ export class CommitBuilder {
   readonly #trees = new Map<string, EncodedTree>();
   /** Commit id -> its tree id, for the commits built or read last (the next parent is usually one of them). */
   readonly #commitTrees = new Map<string, string>();
+  /** The bytes of objects whose writing has not settled: no tree made of them is written over. */
+  readonly #writing = new Set<Buffer>();
+  /** A tree dropped from the cache, nothing writing it: its buffers are the next tree's, when of its size. */
+  #scratch: EncodedTree | undefined;
 
   /**
    * The service: the committer of every commit built, their author unless a person made the
@@ -118,9 +123,13 @@ export class CommitBuilder {
     );
     this.#rememberCommit(commit, tree);
     const gitdir = sharedGitDir(this.#dir);
-    const written = fileWrites
-      .map(objects, ({ type, content, oid }) => writeLooseObject(gitdir, type, content, oid))
-      .then(() => undefined);
+    for (const { content } of objects) this.#writing.add(content);
+    // Each object's bytes are another tree's to write into only once its write, tries again included, has settled.
+    const written = Promise.all(
+      objects.map(({ type, content, oid }) =>
+        fileWrites.run(() => writeLooseObject(gitdir, type, content, oid)).finally(() => this.#writing.delete(content)),
+      ),
+    ).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
     written.catch(() => undefined);
     return { commit, blobs, written, parentBlobs };
@@ -139,26 +148,27 @@ export class CommitBuilder {
   ): Promise<{ tree: string; parentBlobs: (string | undefined)[] }> {
     const root = await this.#readTree(await this.#treeOf(parent));
     const parentBlobs: (string | undefined)[] = [];
-    /** Each changed folder's tree before the commit, its entries by name, and their new blobs by name. */
-    const edits = new Map<
-      string,
-      { children: EncodedTree; byName: Map<string, TreeItem>; blobs: Map<string, string | null> }
-    >();
+    /** Each changed folder's tree before the commit, and the new blobs of its entries by name. */
+    const edits = new Map<string, { children: EncodedTree; blobs: Map<string, string | null> }>();
     for (const [i, file] of files.entries()) {
       const [folder, name] = file.path.split('/') as [string, string];
       let edit = edits.get(folder);
       if (!edit) {
         const folderEntry = root.items.find((e) => e.path === folder);
         const children = folderEntry?.type === 'tree' ? await this.#readTree(folderEntry.oid) : encodedTree([]);
-        edit = { children, byName: new Map(children.items.map((e) => [e.path, e])), blobs: new Map() };
+        edit = { children, blobs: new Map() };
         edits.set(folder, edit);
       }
-      parentBlobs.push(edit.byName.get(name)?.oid);
+      // Found by its place, not by a map of the folder: a write costs what it changes.
+      const at = entryIndex(edit.children.items, name);
+      parentBlobs.push(at === -1 ? undefined : edit.children.items[at].oid);
       edit.blobs.set(name, blobs[i]);
       await slices.turnIfDue();
     }
     const folders = new Map<string, EncodedTree>();
-    for (const [folder, { children, blobs: changed }] of edits) folders.set(folder, withEntries(children, changed));
+    for (const [folder, { children, blobs: changed }] of edits) {
+      folders.set(folder, withEntries(children, changed, this.#takeScratch()));
+    }
     const newRoot = root.items.filter((e) => !folders.has(e.path));
     for (const [folder, children] of folders) {
       if (children.items.length > 0)
@@ -196,7 +206,19 @@ export class CommitBuilder {
   #remember(oid: string, tree: EncodedTree): void {
     this.#trees.delete(oid);
     this.#trees.set(oid, tree);
-    if (this.#trees.size > TREE_CACHE_SIZE) this.#trees.delete(this.#trees.keys().next().value!);
+    if (this.#trees.size <= TREE_CACHE_SIZE) return;
+    const [oldest, dropped] = this.#trees.entries().next().value!;
+    this.#trees.delete(oldest);
+    // Kept for its buffers only if it is the largest tree seen dropped: a record folder's.
+    if (!this.#scratch || dropped.bytes.length >= this.#scratch.bytes.length) this.#scratch = dropped;
+  }
+
+  /** The tree whose buffers the next folder tree may be written into, unless they are still being written. */
+  #takeScratch(): EncodedTree | undefined {
+    const scratch = this.#scratch;
+    if (!scratch || this.#writing.has(scratch.bytes) || [...this.#trees.values()].includes(scratch)) return undefined;
+    this.#scratch = undefined;
+    return scratch;
   }
 
   #rememberCommit(commit: string, tree: string): void {
@@ -211,7 +233,11 @@ export class CommitBuilder {
  * spliced into the encoded bytes (a folder of 10,000 records is half a megabyte); several are
  * edited in the list of entries and encoded once, from the entries' kept encodings.
  */
-function withEntries(children: EncodedTree, blobs: ReadonlyMap<string, string | null>): EncodedTree {
+function withEntries(
+  children: EncodedTree,
+  blobs: ReadonlyMap<string, string | null>,
+  scratch?: EncodedTree,
+): EncodedTree {
   const itemOf = (name: string, blob: string, was: TreeItem | undefined): TreeItem => ({
     mode: was?.mode === '100755' ? '100755' : '100644',
     path: name,
@@ -220,9 +246,9 @@ function withEntries(children: EncodedTree, blobs: ReadonlyMap<string, string | 
   });
   if (blobs.size === 1) {
     const [[name, blob]] = [...blobs] as [[string, string | null]];
-    const at = children.items.findIndex((e) => e.path === name);
+    const at = entryIndex(children.items, name);
     if (blob === null) return at === -1 ? children : spliceTree(children, at, 1);
-    if (at !== -1) return spliceTree(children, at, 1, itemOf(name, blob, children.items[at]));
+    if (at !== -1) return spliceTree(children, at, 1, itemOf(name, blob, children.items[at]), scratch);
     const item = itemOf(name, blob, undefined);
     return spliceTree(children, insertionPoint(children.items, item), 0, item);
   }

@@ -18,7 +18,7 @@ import type { Problem } from '../../domain/problem.ts';
 import type { Snapshot } from '../../domain/snapshot.ts';
 import type { ChangeSet, RevisionFacts } from '../backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
-import { runInSlices } from '../runner/event-loop.ts';
+import { runInBackground } from '../runner/event-loop.ts';
 import { type BoundedFacts, boundedFacts, boundedProblems } from './history-bounds.ts';
 
 /** How many revisions are kept. */
@@ -27,6 +27,16 @@ export const REVISIONS_KEPT = 1000;
 export const PAGE_BYTES = 1024 * 1024;
 /** How many cluster ids an entry names; `clusters_changed` counts them all. */
 export const CLUSTERS_NAMED = 100;
+/** How many clusters the walk looks at between two looks at the clock: well under a slice of background work. */
+const CLUSTERS_PER_SLICE = 50;
+/**
+ * How long the store's queue must have been quiet before the walk takes a slice: longer than
+ * the gap between two writes sent back to back (a millisecond or two, ten and more on a loaded
+ * machine), so the walk does not take its slices there.
+ */
+export const HISTORY_QUIET_MS = 25;
+/** How long the walk waits for the store's queue to be quiet before it takes a slice all the same. */
+export const HISTORY_WAIT_MS = 250;
 
 /** One judged revision, as the history lists it. */
 export interface HistoryEntry {
@@ -82,6 +92,7 @@ export type ClustersChangedListener = (published: Snapshot, clusterIds: readonly
 
 export class RevisionHistory {
   readonly #factsOf: (revision: string) => Promise<RevisionFacts | undefined>;
+  readonly #whenQuiet: () => Promise<void>;
   readonly #kept: number;
   readonly #pageBytes: number;
   /** Oldest first. */
@@ -93,13 +104,19 @@ export class RevisionHistory {
   #work: Promise<void> = Promise.resolve();
   readonly #changedListeners = new Set<ClustersChangedListener>();
 
-  /** `factsOf`: what the store says of a revision (Backend.revisionFacts). */
+  /**
+   * `factsOf`: what the store says of a revision (Backend.revisionFacts). `whenQuiet`: resolves
+   * when the store's loads and writes leave room (../runner/serial-queue.ts quiet): the walk
+   * of the fleet for an entry runs in the gaps between them, not in their way.
+   */
   constructor(
     factsOf: (revision: string) => Promise<RevisionFacts | undefined>,
     kept = REVISIONS_KEPT,
     pageBytes = PAGE_BYTES,
+    whenQuiet: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.#factsOf = factsOf;
+    this.#whenQuiet = whenQuiet;
     this.#kept = kept;
     this.#pageBytes = pageBytes;
   }
@@ -170,7 +187,9 @@ export class RevisionHistory {
   /**
    * Entries are made in the order judged, one after another, after the publication that told
    * of them has been answered: finding the clusters a catalog change reached walks the fleet
-   * (some 80 ms at 10,000 clusters), which a write's answer need not wait for.
+   * (some 80 ms at 10,000 clusters), which a write's answer need not wait for, nor the next
+   * write: the walk runs in short slices when the store's queue is quiet (at the latest
+   * HISTORY_WAIT_MS after its last slice when it never is).
    */
   #add(
     judged: Pick<Kept, 'revision' | 'result'> & { problems: readonly Problem[] },
@@ -183,7 +202,10 @@ export class RevisionHistory {
       await new Promise((resolve) => setImmediate(resolve));
       let ids: string[] | undefined;
       try {
-        ids = before === undefined ? undefined : await runInSlices(changedClusterIdsInSteps(before, after));
+        ids =
+          before === undefined
+            ? undefined
+            : await runInBackground(changedClusterIdsInSteps(before, after, CLUSTERS_PER_SLICE), this.#whenQuiet);
       } catch {
         // Not known rather than no entry: the revision was judged all the same.
         ids = undefined;

@@ -67,3 +67,31 @@ export class SliceTimer {
     if (sliceSpent(SLICE_MS)) await yieldToEventLoop();
   }
 }
+
+/**
+ * How long a slice of background work (the history's walk of the fleet) runs at most: a
+ * request that comes in meanwhile waits for the rest of it.
+ */
+export const BACKGROUND_SLICE_MS = 2;
+
+/**
+ * Runs a computation in steps at a lower priority than the store's queue: each slice of at
+ * most BACKGROUND_SLICE_MS waits for `whenQuiet` (the queue has nothing queued or running, or
+ * it has waited its bound) and then for a turn of the event loop, so a load or a write that
+ * comes meanwhile runs first, and then only waits for the slice running when it came.
+ */
+export async function runInBackground<T>(
+  steps: Steps<T>,
+  whenQuiet: () => Promise<void>,
+  sliceMs = BACKGROUND_SLICE_MS,
+): Promise<T> {
+  for (;;) {
+    await whenQuiet();
+    await yieldToEventLoop();
+    const started = performance.now();
+    do {
+      const step = steps.next();
+      if (step.done) return step.value;
+    } while (performance.now() - started < sliceMs);
+  }
+}

@@ -23,6 +23,8 @@ import { StoreWrites } from '../writes/store-writes.ts';
 import {
   type ClustersChangedListener,
   type HistoryPage,
+  HISTORY_QUIET_MS,
+  HISTORY_WAIT_MS,
   type HistoryQuery,
   RevisionHistory,
 } from '../history/revision-history.ts';
@@ -63,7 +65,12 @@ export class StoreRunner {
   constructor(backend: Backend, options: StoreRunnerOptions) {
     this.#backend = backend;
     this.#log = options.log;
-    this.#history = new RevisionHistory(async (revision) => backend.revisionFacts?.(revision));
+    this.#history = new RevisionHistory(
+      async (revision) => backend.revisionFacts?.(revision),
+      undefined,
+      undefined,
+      () => this.#queue.quietFor(HISTORY_QUIET_MS, HISTORY_WAIT_MS),
+    );
     const publication = new Publication(backend, options.log, this.#events, this.#history);
     this.#publication = publication;
     const queue = this.#queue;

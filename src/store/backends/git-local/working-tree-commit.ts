@@ -127,7 +127,8 @@ export async function commitToWorkingTree(
     // The index is read only now, under its lock (a person's `git add` cannot slip in between),
     // and before anything is touched: an index a write must not go through (a merge in
     // progress, a damaged file, a form this code cannot keep) refuses the write here.
-    const index = await (write.indexCache ?? new IndexFileCache()).read(gitdir);
+    const indexCache = write.indexCache ?? new IndexFileCache();
+    const index = await indexCache.read(gitdir);
     const files = changes.map((change, i) => ({ path: change.path, blob: blobs[i]!, previousBlob: previousBlobs[i]! }));
     await recordIntent(gitdir, { ref: branchRef, parent, commit, files });
     touched = changes.length;
@@ -144,7 +145,7 @@ export async function commitToWorkingTree(
         };
       }),
     );
-    const patched = index && patchIndexEntries(index, patches);
+    const patched = index && patchIndexEntries(index, patches, indexCache.scratch());
     // Not flushed: git does not flush the index either (it is rebuilt from HEAD after a power loss).
     if (patched) await locks.index.write(patched.bytes, false);
     await written;

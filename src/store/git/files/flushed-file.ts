@@ -3,17 +3,39 @@
 // new folder only after fsync of its parent. Every write of the service that a repair or an
 // answer relies on goes through here: a new file flushed before anyone can see it under its
 // final name, renamed, then its folder flushed.
-import { mkdir, open, rename } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
 
-/** A new file, created exclusively, written and flushed; the caller renames it into place. */
-export async function writeFlushedFile(path: string, content: string | Buffer, mode = 0o644): Promise<void> {
+/**
+ * A new file, created exclusively, written and flushed; the caller renames it into place. A
+ * list of buffers is written one after another, as one file, without joining them first.
+ */
+export async function writeFlushedFile(
+  path: string,
+  content: string | Buffer | readonly Buffer[],
+  mode = 0o644,
+): Promise<void> {
   const handle = await open(path, 'wx', mode);
   try {
-    await handle.writeFile(content);
+    if (typeof content === 'string' || Buffer.isBuffer(content)) await handle.writeFile(content);
+    else await writeAll(handle, content);
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** Writes every byte of `parts`, in order: a write may take fewer bytes than it was given. */
+async function writeAll(handle: FileHandle, parts: readonly Buffer[]): Promise<void> {
+  // At most 1,024 pieces a call (IOV_MAX on Linux).
+  let pending = parts.filter((part) => part.length > 0);
+  while (pending.length > 0) {
+    const batch = pending.slice(0, 1024);
+    let { bytesWritten } = await handle.writev(batch);
+    let done = 0;
+    while (done < batch.length && bytesWritten >= batch[done].length) bytesWritten -= batch[done++].length;
+    const rest = done < batch.length ? [batch[done].subarray(bytesWritten), ...batch.slice(done + 1)] : [];
+    pending = [...rest, ...pending.slice(batch.length)];
   }
 }
 

@@ -14,6 +14,7 @@ import {
   patchIndex,
 } from '../format/index-file.ts';
 import { LockFile } from './lock-file.ts';
+import { sharesBytes } from '../format/tree-object.ts';
 
 /**
  * Why a write may not go through the index of `gitdir`, or undefined when it may (or when there is no index file yet).
@@ -49,6 +50,15 @@ export async function readIndexFile(gitdir: string): Promise<Buffer | undefined>
 export class IndexFileCache {
   #stamp: string | undefined;
   #layout: IndexLayout | undefined;
+  #scratch: Buffer | undefined;
+
+  /**
+   * The bytes of the index this cache held before the last one remembered: used by nothing any
+   * more, for the next patch to write into (../format/index-file.ts patchIndexEntries).
+   */
+  scratch(): Buffer | undefined {
+    return this.#scratch;
+  }
 
   /** The index (undefined when there is none); read only under the index lock. */
   async read(gitdir: string): Promise<IndexLayout | undefined> {
@@ -68,6 +78,8 @@ export class IndexFileCache {
   /** Remembers `layout` as the index just renamed into place. */
   async remember(gitdir: string, layout: IndexLayout): Promise<void> {
     const stats = await stat(join(gitdir, 'index'), { bigint: true }).catch(() => undefined);
+    const before = this.#layout?.bytes;
+    this.#scratch = before && !sharesBytes(before, layout.bytes) ? before : undefined;
     this.#stamp = stats && stampOf(stats);
     this.#layout = stats && layout;
   }

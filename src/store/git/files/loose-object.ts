@@ -12,6 +12,7 @@ import { createDeflate, inflateSync } from 'node:zlib';
 import { makeDirectory, renameFlushed, writeFlushedFile } from './flushed-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from './process-identity.ts';
 import { objectId, type ObjectType } from '../format/object-id.ts';
+import { storedZlib } from '../format/stored-zlib.ts';
 
 /** Git's own prefix for temporary object files: `git gc` and `git fsck` know it. */
 const TEMPORARY_PREFIX = 'tmp_obj_gitops';
@@ -22,17 +23,18 @@ let sequence = 0;
 const STORE_UNCOMPRESSED_FROM = 64 * 1024;
 
 /**
- * The object's header and content, compressed on the thread pool, fed in two pieces rather
- * than copied into one (a large folder's tree is half a megabyte, every write).
+ * The object's header and content as a zlib stream, fed in two pieces rather than copied into
+ * one. Git's level for loose objects (core.looseCompression = 1), compressed on the thread
+ * pool; a large object (a tree of a folder of thousands of records, rewritten by every write
+ * to it) is stored without compression, its stream made of views of its own bytes
+ * (../format/stored-zlib.ts): compressing, or even copying, megabytes per write would make a
+ * write's cost grow with the fleet, and `git gc` packs and deltas these trees anyway.
  */
-function compress(header: Buffer, content: Buffer): Promise<Buffer> {
+function compress(header: Buffer, content: Buffer): Promise<Buffer | Buffer[]> {
+  if (header.length + content.length > STORE_UNCOMPRESSED_FROM) return Promise.resolve(storedZlib([header, content]));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    // Git's level for loose objects (core.looseCompression = 1); a large tree (a folder of
-    // thousands of records, rewritten by every write to it) is stored without compression:
-    // compressing half a megabyte per write would make a write's cost grow with the fleet,
-    // and `git gc` packs and deltas these trees anyway.
-    const stream = createDeflate({ level: header.length + content.length > STORE_UNCOMPRESSED_FROM ? 0 : 1 });
+    const stream = createDeflate({ level: 1 });
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     stream.on('error', reject);

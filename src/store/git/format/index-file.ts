@@ -11,6 +11,7 @@
 // middle of a merge, whose conflicts a stage-0 entry would silently resolve), and one in a
 // form this code does not patch (version 4, a split or a sparse index, an extension that
 // must be kept but is not known), with a message saying how to convert it.
+import { sharesBytes } from './tree-object.ts';
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { describeRequiredExtension, sortExtensions } from './index-extensions.ts';
@@ -175,8 +176,16 @@ export function patchIndex(index: Buffer | IndexLayout, path: string, entry: Ind
 /**
  * The index with every patch applied (each path once): the bytes between the patched entries
  * are copied once and the checksum computed once, however many files a commit changes.
+ * `scratch`: a buffer nothing else uses any more (an index two writes old), written into when
+ * it is of the new index's size, which it is whenever no entry is added or removed: a fleet's
+ * index is megabytes, and a new buffer of that size each write costs more (fresh pages, the
+ * collector's work for outside memory) than the copy.
  */
-export function patchIndexEntries(index: Buffer | IndexLayout, patches: readonly IndexPatch[]): IndexLayout {
+export function patchIndexEntries(
+  index: Buffer | IndexLayout,
+  patches: readonly IndexPatch[],
+  scratch?: Buffer,
+): IndexLayout {
   const layout = Buffer.isBuffer(index) ? indexLayout(index) : index;
   const { bytes, starts, entriesEnd, extensions } = layout;
   const at = (i: number) => (i < starts.length ? starts[i] : entriesEnd);
@@ -197,21 +206,28 @@ export function patchIndexEntries(index: Buffer | IndexLayout, patches: readonly
     count += span.added - (span.end - span.first);
   }
   const length = newEntriesEnd + extensions.length;
-  const out = Buffer.allocUnsafe(length + CHECKSUM);
-  const next = new Uint32Array(count);
+  const reusable = scratch?.length === length + CHECKSUM && !sharesBytes(scratch, bytes);
+  const out = reusable ? scratch : Buffer.allocUnsafe(length + CHECKSUM);
+  // No entry moved: the new index's entries start where the old one's do.
+  const unmoved = spans.every(
+    (span) => span.replacement.length === at(span.end) - at(span.first) && span.end - span.first === span.added,
+  );
+  const next = unmoved ? starts : new Uint32Array(count);
   let copiedTo = 0; // entries of the old index copied so far
   let written = HEADER; // bytes of the new index written so far
   let nextEntry = 0;
   bytes.copy(out, 0, 0, HEADER);
   const copyEntries = (until: number) => {
     const shift = written - at(copiedTo);
-    for (let i = copiedTo; i < until; i++) next[nextEntry++] = starts[i] + shift;
+    if (unmoved) nextEntry += until - copiedTo;
+    else for (let i = copiedTo; i < until; i++) next[nextEntry++] = starts[i] + shift;
     written += bytes.copy(out, written, at(copiedTo), at(until));
     copiedTo = until;
   };
   for (const span of spans) {
     copyEntries(span.first);
-    if (span.added) next[nextEntry++] = written;
+    if (span.added && !unmoved) next[nextEntry] = written;
+    nextEntry += span.added;
     written += span.replacement.copy(out, written);
     copiedTo = span.end;
   }

@@ -26,6 +26,20 @@ export function insertionPoint(items: readonly TreeItem[], item: TreeItem): numb
   return low;
 }
 
+/**
+ * Where the entry named `name` is among `items` (a file's or a folder's), or -1: found by its
+ * place in Git's order, so a folder of 50,000 records is not walked for one name. A tree out of
+ * Git's order (no Git writes one, but a tool might) is walked after all before -1 is believed,
+ * so that a write never adds a name twice.
+ */
+export function entryIndex(items: readonly TreeItem[], name: string): number {
+  for (const type of ['blob', 'tree'] as const) {
+    const at = insertionPoint(items, { mode: '', path: name, oid: '', type });
+    if (at < items.length && items[at].path === name) return at;
+  }
+  return items.findIndex((e) => e.path === name);
+}
+
 /** Inserts `item` at its place in Git's order. */
 export function insertSorted(items: TreeItem[], item: TreeItem): void {
   items.splice(insertionPoint(items, item), 0, item);
@@ -76,24 +90,57 @@ export function encodedTree(items: TreeItem[]): EncodedTree {
 /**
  * `tree` with `remove` entries at `at` taken out and `item` (if any) put in their place: the
  * bytes around them are copied, not encoded again (a folder of 10,000 records is a tree of
- * half a megabyte, changed one entry per write).
+ * half a megabyte, changed one entry per write). `scratch`: a tree nothing uses any more,
+ * whose buffers are written over when they are of the new tree's sizes (an entry replaced
+ * by one of the same length, as a write to a record does): a new buffer of megabytes each
+ * write costs more than the copy (fresh pages, the collector's work for outside memory).
  */
-export function spliceTree(tree: EncodedTree, at: number, remove: number, item?: TreeItem): EncodedTree {
+export function spliceTree(
+  tree: EncodedTree,
+  at: number,
+  remove: number,
+  item?: TreeItem,
+  scratch?: EncodedTree,
+): EncodedTree {
   const start = at === 0 ? 0 : tree.ends[at - 1];
   const end = remove === 0 ? start : tree.ends[at + remove - 1];
   const inserted = item ? encodeTreeEntry(item) : Buffer.alloc(0);
-  const bytes = Buffer.concat([tree.bytes.subarray(0, start), inserted, tree.bytes.subarray(end)]);
-  const items = [...tree.items];
-  if (item) items.splice(at, remove, item);
-  else items.splice(at, remove);
+  const size = tree.bytes.length - (end - start) + inserted.length;
+  const count = tree.items.length - remove + (item ? 1 : 0);
+  const reuse =
+    scratch !== undefined &&
+    scratch !== tree &&
+    scratch.bytes.length === size &&
+    scratch.items.length === count &&
+    !sharesBytes(scratch.bytes, tree.bytes);
+  const bytes = reuse ? scratch.bytes : Buffer.allocUnsafe(size);
+  tree.bytes.copy(bytes, 0, 0, start);
+  inserted.copy(bytes, start);
+  tree.bytes.copy(bytes, start + inserted.length, end);
+  let items: TreeItem[];
+  if (reuse && remove === (item ? 1 : 0)) {
+    items = scratch.items;
+    for (let i = 0; i < count; i++) items[i] = tree.items[i];
+    if (item) items[at] = item;
+  } else {
+    items = [...tree.items];
+    if (item) items.splice(at, remove, item);
+    else items.splice(at, remove);
+  }
   const shift = inserted.length - (end - start);
-  const ends = new Uint32Array(items.length);
+  const ends = reuse ? scratch.ends : new Uint32Array(count);
   ends.set(tree.ends.subarray(0, at));
   if (item) ends[at] = start + inserted.length;
   const after = tree.ends.subarray(at + remove);
   const from = at + (item ? 1 : 0);
-  for (let i = 0; i < after.length; i++) ends[from + i] = after[i] + shift;
+  if (shift === 0) ends.set(after, from);
+  else for (let i = 0; i < after.length; i++) ends[from + i] = after[i] + shift;
   return { items, bytes, ends };
+}
+
+/** Whether two buffers share any byte of memory (small buffers are cut from one shared pool). */
+export function sharesBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
 }
 
 /** The entries of a tree object's content; undefined when it is not a well-formed tree. */

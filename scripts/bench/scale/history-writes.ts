@@ -1,0 +1,112 @@
+// Back-to-back writes of definitions (a namespace replaced, a catalog entry's tag bumped: each
+// changes the answers of clusters all over the fleet, which the history of revisions then
+// finds by a walk of the fleet) on one crud service with the history as it is and one whose
+// history records nothing (../without-history.ts), running at once, the writes in alternating
+// rounds: what the history's walk costs the writes that follow it.
+import { dirname, join } from 'node:path';
+import { git } from '../git.ts';
+import { type NodeProcess, SERVICE_MAIN, startNodeProcess } from '../node-process.ts';
+import { timedWrite } from '../rest-write.ts';
+import { median } from '../stats.ts';
+import { MAX_OPEN_FILES, serviceEnv, WRITE_TOKEN } from './fleet.ts';
+
+const WARMUP = 5;
+
+export interface HistoryWritesResult {
+  clusters: number;
+  /** p50 of `PUT /namespaces/{id}`, ms: with the history, without it, and their ratio. */
+  putNamespace: { withHistory: number; withoutHistory: number; ratio: number };
+  /** p50 of a merge patch of a catalog entry's oci_tag, ms. */
+  patchCatalog: { withHistory: number; withoutHistory: number; ratio: number };
+  writes: number;
+}
+
+interface Target {
+  history: boolean;
+  service: NodeProcess;
+  serial: number;
+  namespaces: number[];
+  catalog: number[];
+}
+
+async function writeBoth(t: Target, record: boolean): Promise<void> {
+  const i = t.serial++;
+  const base = `http://127.0.0.1:${t.service.port}`;
+  const namespace = {
+    labels: { team: `team-${i % 20}`, tier: 'app', serial: String(i) },
+    annotations: { owner: `owner-${i % 20}@example.com` },
+  };
+  const put = await timedWrite(`${base}/namespaces/team-${i % 20}`, 'PUT', WRITE_TOKEN, namespace);
+  const patch = await timedWrite(
+    `${base}/platform_components/component-${i % 25}`,
+    'PATCH',
+    WRITE_TOKEN,
+    { oci_tag: `1.0.${1000 + i}` },
+    'application/merge-patch+json',
+  );
+  if (!record) return;
+  t.namespaces.push(put);
+  t.catalog.push(patch);
+}
+
+/**
+ * `repo`: a Git repo of the fleet, cloned once per service. `writes` pairs (a PUT and a PATCH)
+ * per service, in `rounds` rounds; `serviceMain`: the service to start (another checkout's).
+ */
+export async function measureHistoryWrites(
+  repo: string,
+  root: string,
+  clusters: number,
+  writes: number,
+  rounds: number,
+  log: (line: string) => void,
+  serviceMain = SERVICE_MAIN,
+): Promise<HistoryWritesResult> {
+  const targets: Target[] = [];
+  try {
+    for (const history of [true, false]) {
+      const copy = join(root, `history-writes-${history ? 'with' : 'without'}`);
+      git(root, 'clone', '-q', `file://${repo}`, copy);
+      const extra: Record<string, string> = { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN };
+      // The checkout's own copy: the history it switches off must be the one its service loads.
+      const withoutHistory = join(dirname(serviceMain), '..', 'scripts', 'bench', 'without-history.ts');
+      if (!history) extra.NODE_OPTIONS = `--import ${withoutHistory}`;
+      const service = await startNodeProcess(serviceMain, {
+        env: serviceEnv(copy, extra),
+        maxOpenFiles: MAX_OPEN_FILES,
+      });
+      log(
+        `  crud service ${history ? 'with' : 'without'} the history ready in ${(service.readyMs / 1000).toFixed(2)} s`,
+      );
+      targets.push({ history, service, serial: 0, namespaces: [], catalog: [] });
+    }
+    for (const t of targets) for (let i = 0; i < WARMUP; i++) await writeBoth(t, false);
+    const perRound = Math.ceil(writes / rounds);
+    for (let round = 0; round < rounds; round++) {
+      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+        for (let i = 0; i < perRound; i++) await writeBoth(t, true);
+      }
+    }
+  } finally {
+    await Promise.all(targets.map((t) => t.service.stop()));
+  }
+  const [withHistory, withoutHistory] = targets;
+  const pair = (of: (t: Target) => number[]) => {
+    const a = median(of(withHistory));
+    const b = median(of(withoutHistory));
+    return { withHistory: a, withoutHistory: b, ratio: a / b };
+  };
+  const result = {
+    clusters,
+    putNamespace: pair((t) => t.namespaces),
+    patchCatalog: pair((t) => t.catalog),
+    writes: withHistory.namespaces.length,
+  };
+  const { putNamespace: put, patchCatalog: patch } = result;
+  log(
+    `  back-to-back at ${clusters}: PUT /namespaces p50 ${put.withHistory.toFixed(1)} ms with the history, ` +
+      `${put.withoutHistory.toFixed(1)} without (${put.ratio.toFixed(2)}×); PATCH of a catalog entry ` +
+      `${patch.withHistory.toFixed(1)} / ${patch.withoutHistory.toFixed(1)} ms (${patch.ratio.toFixed(2)}×)`,
+  );
+  return result;
+}
