@@ -1,0 +1,21 @@
+// Preloaded into the service by the memory benchmark (NODE_OPTIONS="--expose-gc --import"): on
+// SIGUSR2 it runs the collector twice and appends one JSON line to BENCH_MEMORY_FILE: the
+// process's memory (RSS, the heap in use and reserved, memory outside the heap, the bytes of
+// ArrayBuffers among it) and each heap space's use and size, in bytes. Collected first, so
+// that what is read is what the service keeps, not garbage not yet swept.
+import { appendFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
+
+const file = process.env.BENCH_MEMORY_FILE;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (file && gc) {
+  process.on('SIGUSR2', () => {
+    gc();
+    gc();
+    const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const spaces = Object.fromEntries(
+      getHeapSpaceStatistics().map((s) => [s.space_name, { used: s.space_used_size, size: s.space_size }]),
+    );
+    appendFileSync(file, `${JSON.stringify({ rss, heapTotal, heapUsed, external, arrayBuffers, spaces })}\n`);
+  });
+}
