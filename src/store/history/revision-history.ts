@@ -90,6 +90,13 @@ export interface HistoryPage {
 /** A published revision and the ids of the clusters whose answers it changed, in id order. */
 export type ClustersChangedListener = (published: Snapshot, clusterIds: readonly string[]) => void;
 
+/** A promise and the function that resolves it. */
+function asking(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 export class RevisionHistory {
   readonly #factsOf: (revision: string) => Promise<RevisionFacts | undefined>;
   readonly #whenQuiet: () => Promise<void>;
@@ -102,6 +109,8 @@ export class RevisionHistory {
   #published: Snapshot | undefined;
   /** The entries being made, in the order judged. */
   #work: Promise<void> = Promise.resolve();
+  /** Resolved when someone waits for the entries told so far: the walk then stops waiting for quiet. */
+  #asked = asking();
   readonly #changedListeners = new Set<ClustersChangedListener>();
 
   /**
@@ -149,9 +158,14 @@ export class RevisionHistory {
     return () => this.#changedListeners.delete(listener);
   }
 
-  /** Resolves once every revision told so far is in the list. */
-  settled(): Promise<void> {
-    return this.#work;
+  /**
+   * Resolves once every revision told so far is in the list. Whoever waits for it does not wait
+   * for the store's queue to be quiet as well: the walk takes its slices from then on at once.
+   */
+  async settled(): Promise<void> {
+    this.#asked.resolve();
+    await this.#work;
+    this.#asked = asking();
   }
 
   /**
@@ -160,7 +174,7 @@ export class RevisionHistory {
    * (never judged here, or forgotten since).
    */
   async list(query: HistoryQuery): Promise<HistoryPage | undefined> {
-    await this.#work;
+    await this.settled();
     let from = this.#entries.length - 1;
     if (query.before !== undefined) {
       while (from >= 0 && this.#entries[from].revision !== query.before) from--;
@@ -205,7 +219,9 @@ export class RevisionHistory {
         ids =
           before === undefined
             ? undefined
-            : await runInBackground(changedClusterIdsInSteps(before, after, CLUSTERS_PER_SLICE), this.#whenQuiet);
+            : await runInBackground(changedClusterIdsInSteps(before, after, CLUSTERS_PER_SLICE), () =>
+                Promise.race([this.#whenQuiet(), this.#asked.promise]),
+              );
       } catch {
         // Not known rather than no entry: the revision was judged all the same.
         ids = undefined;

@@ -74,4 +74,26 @@ describe('the history walks a definition change when the store is quiet', () => 
     expect(entry).toMatchObject({ revision: 'after', clusters_changed: expected.length });
     expect(entry.clusters).toEqual(expected.slice(0, entry.clusters!.length));
   });
+
+  it('walks at once for whoever asks for the list, without waiting for a quiet that never comes', async () => {
+    const before = fleet();
+    const after = bumped(before);
+    const never = new Promise<void>(() => undefined);
+    const history = new RevisionHistory(
+      async () => undefined,
+      undefined,
+      undefined,
+      () => never,
+    );
+    history.published(before);
+    history.published(after);
+    const page = await history.list({ limit: 10 });
+    expect(page!.revisions[0]).toMatchObject({ revision: 'after', clusters_changed: CLUSTERS });
+    // And later entries wait for quiet again.
+    const told: (readonly string[])[] = [];
+    history.onClustersChanged((_, ids) => told.push(ids));
+    history.published({ ...before, revision: 'again' });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toEqual([]);
+  });
 });
