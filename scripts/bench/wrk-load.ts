@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { procCpuSeconds } from './proc-cpu.ts';
+import { summarize as summarizeLoad } from './read-load.ts';
 import { median } from './stats.ts';
 
 export interface WrkResult {
@@ -182,17 +183,8 @@ export async function compareWithWrk<K extends string>(
       }
     }
   }
-  const summarize = (rs: WrkResult[]): WrkResult => {
-    const cpu = rs.flatMap((r) => (r.cpuMicros === undefined ? [] : [r.cpuMicros]));
-    return {
-      reqPerSec: median(rs.map((r) => r.reqPerSec)),
-      p50: median(rs.map((r) => r.p50)),
-      p99: median(rs.map((r) => r.p99)),
-      errors: rs.reduce((a, r) => a + r.errors, 0),
-      load: median(rs.map((r) => r.load)),
-      ...(cpu.length > 0 ? { cpuMicros: median(cpu) } : {}),
-    };
-  };
+  // The medians autocannon's rounds get (./read-load.ts), and the machine's load beside them.
+  const summarize = (rs: WrkResult[]): WrkResult => ({ ...summarizeLoad(rs), load: median(rs.map((r) => r.load)) });
   const result = {} as WrkComparison<K>;
   for (const encoding of ENCODINGS) {
     const summary = Object.fromEntries(names.map((name) => [name, summarize(runs[encoding][name])])) as Record<
