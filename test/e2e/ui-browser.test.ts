@@ -366,5 +366,7 @@ describe('a refused revision', () => {
     await page.getByText('Problems of the refused revision').click();
     await expectAccessible(page, 'the stale banner');
     await screenshot(page, 'stale');
-  });
+    // Five full page loads, each step within its own limit (which names a step that never
+    // happens): at a load of 8 on two cores they took more than 30 s together, each well within.
+  }, 90_000);
 });
