@@ -2,8 +2,8 @@
 // in another project's node_modules, where Node refuses to strip TypeScript types and the
 // compiled dist/ must be used.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../helpers/git-fixture.ts';
 import { BIN, cleanEnv, runCli } from '../helpers/tools.ts';
@@ -11,6 +11,7 @@ import { BIN, cleanEnv, runCli } from '../helpers/tools.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'config-repo-example');
 const dirs: string[] = [];
+const uiBuiltAt = () => statSync(join(ROOT, 'dist', 'ui', 'index.html'), { throwIfNoEntry: false })?.mtimeMs;
 afterAll(() => dirs.forEach(removeDir));
 
 describe('the gitops-config bin', () => {
@@ -24,12 +25,20 @@ describe('the gitops-config bin', () => {
     const work = tempDir('packed-');
     dirs.push(work);
     // `npm pack` runs the prepare script (the build) and packs only the "files" of package.json.
+    // It packs a copy of the checkout: the build empties dist/ui/ before writing it again, and
+    // the services other test files start meanwhile read the UI from there.
+    const uiBefore = uiBuiltAt();
+    const checkout = join(work, 'checkout');
+    const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'test-results', 'bench-results', 'data']);
+    cpSync(ROOT, checkout, { recursive: true, filter: (path) => !NOT_COPIED.has(relative(ROOT, path)) });
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
     const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-      cwd: ROOT,
+      cwd: checkout,
       env: cleanEnv(),
       encoding: 'utf8',
     });
     const tarball = join(work, output.trim().split('\n').pop()!);
+    expect(uiBuiltAt(), "the checkout's own dist/ui/, left alone").toBe(uiBefore);
     // What `npm install <tarball>` lays out, without the network: the package in
     // node_modules, its dependencies next to it, and the bin link.
     const consumer = join(work, 'consumer');
