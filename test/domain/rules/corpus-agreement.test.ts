@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRUD_DATA } from '../../helpers/crud.ts';
 import { asRepoFiles } from '../../helpers/fixture-data.ts';
-import { commitAll, git, makeConfigRepo, type RepoFiles, writeFiles } from '../../helpers/git-fixture.ts';
+import { commitAll, git, gitSteps, makeConfigRepo, type RepoFiles, writeFiles } from '../../helpers/git-fixture.ts';
 import { eventually, request } from '../../helpers/http.ts';
 import { READ_TOKEN, startTestService, type TestService } from '../../helpers/service.ts';
 import { runTool } from '../../helpers/run-tool.ts';
@@ -206,8 +206,7 @@ afterAll(() => service?.close());
 describe.each(Object.entries(CORPUS))('%s', (_name, change) => {
   it('is judged alike by the server and by validate --base', async () => {
     // Every case starts from the good revision, served.
-    git(dir, 'reset', '-q', '--hard', base);
-    git(dir, 'clean', '-qfd');
+    gitSteps(dir, ['reset', '-q', '--hard', base], ['clean', '-qfd']);
     await eventually(
       async () =>
         (await request(service.url, '/ready', { token: READ_TOKEN })).json().revision === base &&
