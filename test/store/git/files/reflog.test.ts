@@ -120,7 +120,8 @@ describe('the remote Git backend', () => {
         await announcePush(service);
         return gitOut(clone, 'rev-parse', 'main') === pushed;
       },
-      5000,
+      // A fetch, a load and a reload of the clone: past 5 s once in a full run at a load of 5.
+      20_000,
       100,
     );
     expect(gitOut(clone, 'reflog', 'show', '--format=%H %gs', 'main').split('\n')[0]).toBe(
