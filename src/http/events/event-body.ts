@@ -4,34 +4,17 @@
 // both cases the connection is closed after the answer.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
+import { readBoundedBody } from '../transport/bounded-body.ts';
 
 /** 64 KiB: notification-controller's events are a few KiB; a message it sends is at most 39,000 characters. */
 export const EVENT_MAX_BODY_BYTES = 64 * 1024;
 
-export function readEventBody(req: IncomingMessage): Promise<Buffer> {
+export async function readEventBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > EVENT_MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  if (declared > EVENT_MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
-  let length = 0;
-  return new Promise((resolve, reject) => {
-    const stop = (error: ApiError) => {
-      req.off('data', onData);
-      req.pause();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      length += chunk.length;
-      if (length > EVENT_MAX_BODY_BYTES) return stop(tooLarge());
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks, length)));
-    const broken = () => stop(new ApiError('bad_request', 'the request body ended before it was complete'));
-    req.once('error', broken);
-    req.once('close', () => {
-      if (!req.complete) broken();
-    });
-  });
+  const length = await readBoundedBody(req, EVENT_MAX_BODY_BYTES, tooLarge, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks, length);
 }
 
 /** The body as JSON: a 400 saying where it breaks. */

@@ -7,6 +7,7 @@
 import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
+import { readBoundedBody } from '../transport/bounded-body.ts';
 
 /**
  * The largest body taken: GitHub and GitLab deliver no payload above 25 MB, so a larger one
@@ -37,42 +38,24 @@ export function checkDeclaredLength(req: IncomingMessage): void {
 }
 
 /** Reads the body to its end, hashing it with `hmacKey` (GitHub) and keeping only its head. */
-export function readWebhookBody(req: IncomingMessage, hmacKey: string | undefined): Promise<WebhookBody> {
+export async function readWebhookBody(req: IncomingMessage, hmacKey: string | undefined): Promise<WebhookBody> {
   const hmac: Hmac | undefined = hmacKey === undefined ? undefined : createHmac('sha256', hmacKey);
   const kept: Buffer[] = [];
   let keptBytes = 0;
-  let length = 0;
-  return new Promise((resolve, reject) => {
-    const stop = (error: ApiError) => {
-      req.off('data', onData);
-      req.pause();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      length += chunk.length;
-      if (length > WEBHOOK_MAX_BODY_BYTES) return stop(tooLarge());
-      hmac?.update(chunk);
-      if (keptBytes < WEBHOOK_KEPT_BYTES) {
-        const part = chunk.subarray(0, WEBHOOK_KEPT_BYTES - keptBytes);
-        // A copy: a slice would keep the whole chunk's memory alive.
-        kept.push(Buffer.from(part));
-        keptBytes += part.length;
-      }
-    };
-    req.on('data', onData);
-    req.once('end', () =>
-      resolve({
-        head: Buffer.concat(kept),
-        whole: length === keptBytes,
-        signature: hmac ? `sha256=${hmac.digest('hex')}` : undefined,
-      }),
-    );
-    const broken = () => stop(new ApiError('bad_request', 'the request body ended before it was complete'));
-    req.once('error', broken);
-    req.once('close', () => {
-      if (!req.complete) broken();
-    });
+  const length = await readBoundedBody(req, WEBHOOK_MAX_BODY_BYTES, tooLarge, (chunk) => {
+    hmac?.update(chunk);
+    if (keptBytes < WEBHOOK_KEPT_BYTES) {
+      const part = chunk.subarray(0, WEBHOOK_KEPT_BYTES - keptBytes);
+      // A copy: a slice would keep the whole chunk's memory alive.
+      kept.push(Buffer.from(part));
+      keptBytes += part.length;
+    }
   });
+  return {
+    head: Buffer.concat(kept),
+    whole: length === keptBytes,
+    signature: hmac ? `sha256=${hmac.digest('hex')}` : undefined,
+  };
 }
 
 /**
