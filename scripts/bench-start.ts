@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from './bench/git.ts';
 import { describeMachine } from './bench/machine.ts';
-import { SERVICE_MAIN, startNodeProcess } from './bench/node-process.ts';
+import { SERVICE_MAIN, startNodeProcess, untilReady } from './bench/node-process.ts';
 import { procMemory } from './bench/proc-memory.ts';
 import { median } from './bench/stats.ts';
 import { generateConfigRepo } from './generate-repo.ts';
@@ -22,18 +22,19 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 
 interface Run {
   ms: number;
-  /** Peak resident memory of the process, MB (from /proc when it logged that it started). */
+  /** Peak resident memory of the process, MB (from /proc once it was ready). */
   peakMb: number;
 }
 
-/** Starts the service on `repo` and stops it as soon as it logs that it started. */
+/** Starts the service on `repo` and stops it as soon as its /ready answers 200. */
 async function startOnce(repo: string): Promise<Run> {
   const service = await startNodeProcess(SERVICE_MAIN, {
     env: { CONFIG_REPO: repo, AUTH_TOKEN: 'bench', LISTEN_ADDR: '127.0.0.1:0', LOG_LEVEL: 'info' },
   });
+  const ms = await untilReady(service);
   const peakMb = (procMemory(service.pid)?.hwm ?? 0) / 2 ** 20; // 0 when not on Linux
   await service.stop();
-  return { ms: service.readyMs, peakMb };
+  return { ms, peakMb };
 }
 
 const root = mkdtempSync(join(tmpdir(), 'bench-start-'));

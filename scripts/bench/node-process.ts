@@ -1,8 +1,10 @@
 // Starts a Node script as its own process and waits until it says it listens: the service
 // logs a JSON line with msg "gitops-config-api started" and its `listen` address; the
-// yardstick servers print {"port": N}. The time from spawn to that line is the start time.
+// yardstick servers print {"port": N}. The time from spawn to that line is when it listens; the
+// service's first revision may still be loading then (untilReady).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { HttpClient } from './http-client.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 export const SERVICE_MAIN = join(PROJECT_ROOT, 'src', 'main.ts');
@@ -22,8 +24,10 @@ export interface NodeProcess {
   child: ChildProcess;
   pid: number;
   port: number;
-  /** Milliseconds from spawn until the ready line was read. */
+  /** Milliseconds from spawn until the line saying it listens was read. */
   readyMs: number;
+  /** performance.now() at spawn. */
+  spawnedAt: number;
   /** Called with every JSON line the process prints from now on. */
   onLine(listener: (line: Record<string, unknown>, at: number) => void): () => void;
   /** SIGTERM, then SIGKILL if it has not exited within 15 s; resolves on exit. */
@@ -85,6 +89,7 @@ export function startNodeProcess(script: string, options: StartOptions = {}): Pr
             pid: child.pid!,
             port,
             readyMs: at - started,
+            spawnedAt: started,
             onLine(listener) {
               listeners.add(listener);
               return () => listeners.delete(listener);
@@ -105,4 +110,22 @@ export function startNodeProcess(script: string, options: StartOptions = {}): Pr
       if (!ready) reject(new Error(`${script} exited (${code ?? signal}) before it was ready:\n${recent.join('\n')}`));
     });
   });
+}
+
+/**
+ * Milliseconds from spawn until the service's /ready answered 200: it listens once its first
+ * revision is loaded, or after waiting 15 s for it (a fleet of 100,000 clusters takes longer),
+ * answering 503 until it is. Polled every 20 ms.
+ */
+export async function untilReady(service: NodeProcess, timeoutMs = 600_000): Promise<number> {
+  const client = new HttpClient(service.port, 1);
+  try {
+    for (;;) {
+      if ((await client.get('/ready')).status === 200) return performance.now() - service.spawnedAt;
+      if (performance.now() - service.spawnedAt > timeoutMs) throw new Error(`not ready within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    client.close();
+  }
 }

@@ -6,8 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from './git.ts';
-import { HttpClient } from './http-client.ts';
-import { type NodeProcess, PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from './node-process.ts';
+import { type NodeProcess, PROJECT_ROOT, SERVICE_MAIN, startNodeProcess, untilReady } from './node-process.ts';
 import { ROLLOUT_FILE, rolloutYaml } from './rollout-record.ts';
 import { type Fleet, generateFleet, MAX_OPEN_FILES, removeFleet, serviceEnv } from './scale/fleet.ts';
 
@@ -61,19 +60,5 @@ export async function startServices(fleet: RolloutFleet): Promise<Record<Side, N
   } catch (error) {
     await rollout.stop();
     throw error;
-  }
-}
-
-/** The service listens before its first revision is loaded (503 meanwhile): waits for /ready. */
-async function untilReady(service: NodeProcess, timeoutMs = 600_000): Promise<void> {
-  const client = new HttpClient(service.port, 1);
-  const started = performance.now();
-  try {
-    while ((await client.get('/ready')).status !== 200) {
-      if (performance.now() - started > timeoutMs) throw new Error(`not ready within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    client.close();
   }
 }

@@ -5,7 +5,7 @@
 // changes.
 import { join } from 'node:path';
 import { git } from '../git.ts';
-import { type NodeProcess, SERVICE_MAIN, startNodeProcess } from '../node-process.ts';
+import { type NodeProcess, SERVICE_MAIN, startNodeProcess, untilReady } from '../node-process.ts';
 import { clusterPatch, timedWrite } from '../rest-write.ts';
 import { median, percentile } from '../stats.ts';
 import { type Fleet, MAX_OPEN_FILES, serviceEnv, WRITE_TOKEN } from './fleet.ts';
@@ -42,6 +42,8 @@ interface Target {
   clusters: number;
   repo: string;
   service: NodeProcess;
+  /** Spawn to /ready 200, ms. */
+  readyMs: number;
   serial: number;
   rounds: number[][];
   commitsBefore: number;
@@ -69,8 +71,9 @@ export async function measureCrud(
         env: serviceEnv(repo, { API_MODE: 'crud', CRUD_AUTH_TOKEN: WRITE_TOKEN }),
         maxOpenFiles: MAX_OPEN_FILES,
       });
-      log(`  crud service on ${clusters} clusters ready in ${(service.readyMs / 1000).toFixed(2)} s`);
-      targets.push({ clusters, repo, service, serial: 0, rounds: [], commitsBefore: commitCount(repo) });
+      const readyMs = await untilReady(service);
+      log(`  crud service on ${clusters} clusters ready in ${(readyMs / 1000).toFixed(2)} s`);
+      targets.push({ clusters, repo, service, readyMs, serial: 0, rounds: [], commitsBefore: commitCount(repo) });
     }
     // Warm-up: JIT, file system caches, the Git index cache.
     for (const t of targets) for (let i = 0; i < WARMUP; i++) await write(t, true);
@@ -96,7 +99,7 @@ export async function measureCrud(
     const status = git(t.repo, 'status', '--porcelain');
     return {
       clusters: t.clusters,
-      startMs: t.service.readyMs,
+      startMs: t.readyMs,
       writes: all,
       p50: median(all),
       p90: percentile(sorted, 90),

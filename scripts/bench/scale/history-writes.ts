@@ -5,7 +5,7 @@
 // rounds: what the history's walk costs the writes that follow it.
 import { dirname, join } from 'node:path';
 import { git } from '../git.ts';
-import { type NodeProcess, SERVICE_MAIN, startNodeProcess } from '../node-process.ts';
+import { type NodeProcess, SERVICE_MAIN, startNodeProcess, untilReady } from '../node-process.ts';
 import { timedWrite } from '../rest-write.ts';
 import { median } from '../stats.ts';
 import { MAX_OPEN_FILES, serviceEnv, WRITE_TOKEN } from './fleet.ts';
@@ -76,7 +76,7 @@ export async function measureHistoryWrites(
         maxOpenFiles: MAX_OPEN_FILES,
       });
       log(
-        `  crud service ${history ? 'with' : 'without'} the history ready in ${(service.readyMs / 1000).toFixed(2)} s`,
+        `  crud service ${history ? 'with' : 'without'} the history ready in ${((await untilReady(service)) / 1000).toFixed(2)} s`,
       );
       targets.push({ history, service, serial: 0, namespaces: [], catalog: [] });
     }

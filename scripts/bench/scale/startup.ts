@@ -3,7 +3,7 @@
 // alternate, so a busy minute of the shared machine hits both. The last service process is
 // left running for the measurements that need a warm service.
 import { join } from 'node:path';
-import { type NodeProcess, PROJECT_ROOT, SERVICE_MAIN, startNodeProcess } from '../node-process.ts';
+import { type NodeProcess, PROJECT_ROOT, SERVICE_MAIN, startNodeProcess, untilReady } from '../node-process.ts';
 import { procMemory } from '../proc-memory.ts';
 import { timeScript } from '../script-timing.ts';
 import { type Spread, spread } from '../stats.ts';
@@ -62,7 +62,7 @@ export function summarizeFloor(runs: FloorRuns): FloorSummary {
 export interface StartupResult {
   readyMs: Spread;
   msPerCluster: number;
-  /** RSS when the ready line was read, bytes, each start. */
+  /** RSS once /ready answered 200, bytes, each start. */
   rssAtReadyBytes: Spread;
   /** Peak RSS up to ready (VmHWM), bytes, median of the starts. */
   peakAtReadyBytes: number;
@@ -90,13 +90,15 @@ export async function measureStartup(
     runFloor(fleet.repo, floor);
     await service?.stop();
     service = await startService(fleet);
+    const readyMs = await untilReady(service);
     const memory = procMemory(service.pid);
-    ready.push(service.readyMs);
+    ready.push(readyMs);
     rss.push(memory?.rss ?? NaN);
     peak.push(memory?.hwm ?? NaN);
     rssAtReady = memory?.rss ?? NaN;
     log(
-      `  start ${i + 1}/${repeat}: ready in ${(service.readyMs / 1000).toFixed(2)} s, RSS ` +
+      `  start ${i + 1}/${repeat}: listening after ${(service.readyMs / 1000).toFixed(2)} s, ready (/ready 200) ` +
+        `after ${(readyMs / 1000).toFixed(2)} s, RSS ` +
         `${(rssAtReady / 2 ** 20).toFixed(0)} MB; floor ${(floor.wallMs.at(-1)! / 1000).toFixed(2)} s`,
     );
   }
