@@ -75,9 +75,8 @@ export async function measureHistoryWrites(
         env: serviceEnv(copy, extra),
         maxOpenFiles: MAX_OPEN_FILES,
       });
-      log(
-        `  crud service ${history ? 'with' : 'without'} the history ready in ${((await untilReady(service)) / 1000).toFixed(2)} s`,
-      );
+      const readyMs = await untilReady(service);
+      log(`  crud service ${history ? 'with' : 'without'} the history ready in ${(readyMs / 1000).toFixed(2)} s`);
       targets.push({ history, service, serial: 0, namespaces: [], catalog: [] });
     }
     for (const t of targets) for (let i = 0; i < WARMUP; i++) await writeBoth(t, false);
