@@ -12,6 +12,10 @@ import { baselineView } from '../../src/domain/baseline.ts';
 import { guardVerdict } from '../../src/domain/shrink-guard.ts';
 import { analyzeFleet, analyzeFleetAfresh } from '../../src/domain/rules/fleet-analysis.ts';
 import { idsNotPortable } from '../../src/domain/rules/portable-ids.ts';
+import { receiverUrlProblem, receiverUrlProblems } from '../../src/domain/rules/receiver-url.ts';
+import { parseReceiverHosts, type ReceiverHosts } from '../../src/domain/receiver-hosts.ts';
+
+const HOSTS = parseReceiverHosts('*.k8s.example.com') as ReceiverHosts;
 
 const SIZES: Record<Collection, number> = {
   clusters: 80,
@@ -30,7 +34,8 @@ function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
         cluster_dns: `c${n}.example.com`,
         environment: 'dev',
         credential_generation: 0,
-        receiver_url: null,
+        // Told, refused for its host, or none: the receiver_url rule's three outcomes.
+        receiver_url: [null, 'https://hooks.k8s.example.com/n', 'https://elsewhere.example.org/n'][(n + version) % 3],
         platform_components: [{ id: `component-${n % 12}`, enabled: true }],
         namespaces: [{ id: `ns-${n % 6}` }],
         rolebindings: [],
@@ -189,6 +194,10 @@ describe('updateSnapshot', () => {
           expect(fleet.listBytes).toBe(afresh.listBytes);
           const used = (uses: ReadonlyMap<string, number>) => [...uses].filter(([, n]) => n > 0).sort();
           expect(used(fleet.componentUses)).toEqual(used(afresh.componentUses));
+          // The receiver_urls' problems, looked at where the clusters differ, equal a walk of them all.
+          expect(receiverUrlProblems(built, HOSTS)).toEqual(
+            [...built.clusters.values()].flatMap((c) => receiverUrlProblem(c, HOSTS) ?? []),
+          );
           // The look at ids, carried over from the revision before, equals one made afresh.
           const full = createSnapshot(records, `r${i + 1}`);
           expect(idsNotPortable(built)).toEqual(idsNotPortable(full.ok ? full.snapshot : full.partial));

@@ -10,7 +10,8 @@
 import { type Problem, problem } from '../problem.ts';
 import type { Cluster } from '../records.ts';
 import type { ReceiverHosts } from '../receiver-hosts.ts';
-import type { Snapshot } from '../snapshot.ts';
+import { LayeredMap } from '../layered-map.ts';
+import { compareIds, type Snapshot } from '../snapshot.ts';
 
 /** Why `url` may not be told, or undefined when it may: the notifier asks this too. */
 export function receiverUrlRefusal(url: string, hosts: ReceiverHosts | undefined): string | undefined {
@@ -43,12 +44,35 @@ export function receiverUrlProblem(cluster: Cluster, hosts: ReceiverHosts | unde
   );
 }
 
-/** The problems of every cluster's receiver_url. */
+/** The clusters of the revision judged last, with the problems of their receiver_urls by cluster id. */
+let last:
+  { clusters: ReadonlyMap<string, Cluster>; hosts: ReceiverHosts | undefined; found: Map<string, Problem> } | undefined;
+
+/**
+ * The problems of every cluster's receiver_url, in cluster id order. A revision made from the
+ * one judged last (its clusters a layer over the same map) is looked at only where its clusters
+ * differ: a walk of 100,000 clusters held the event loop some 18 ms in every judgement.
+ */
 export function receiverUrlProblems(snapshot: Snapshot, hosts: ReceiverHosts | undefined): Problem[] {
-  const problems: Problem[] = [];
-  for (const cluster of snapshot.clusters.values()) {
-    const found = receiverUrlProblem(cluster, hosts);
-    if (found) problems.push(found);
+  const clusters = snapshot.clusters;
+  const before = last?.hosts === hosts ? last : undefined;
+  const differing = before && LayeredMap.differingKeys(before.clusters, clusters);
+  let found: Map<string, Problem>;
+  if (before !== undefined && differing !== undefined) {
+    found = new Map(before.found);
+    for (const id of differing) {
+      const cluster = clusters.get(id);
+      const problem = cluster && receiverUrlProblem(cluster, hosts);
+      if (problem) found.set(id, problem);
+      else found.delete(id);
+    }
+  } else {
+    found = new Map();
+    for (const cluster of clusters.values()) {
+      const problem = receiverUrlProblem(cluster, hosts);
+      if (problem) found.set(cluster.id, problem);
+    }
   }
-  return problems;
+  last = { clusters, hosts, found };
+  return [...found.keys()].sort(compareIds).map((id) => found.get(id)!);
 }
