@@ -92,9 +92,13 @@ export class AnswerStore {
     cluster: Cluster,
     endpoint: PerClusterEndpoint,
   ): number | EncodedDocument {
+    let slot = this.#slotOf.get(cluster.id);
+    // Confirmed by this table already (a fleet walk asks for every cluster's answers): no check.
+    if (slot !== undefined && this.#confirmedBy[slot * PER_SLOT + ENDPOINT_INDEX[endpoint]] === serial) {
+      return slot * PER_SLOT + ENDPOINT_INDEX[endpoint];
+    }
     const records = endpointDependencies(snapshot, cluster, endpoint);
     const newest = serial === this.#serial;
-    let slot = this.#slotOf.get(cluster.id);
     if (slot !== undefined) {
       const answer = slot * PER_SLOT + ENDPOINT_INDEX[endpoint];
       if (this.#handle[answer] !== NONE && this.#sameRecords(answer, records)) {
