@@ -1,13 +1,17 @@
 // What the service keeps once every answer has been asked for: a generated fleet served by the
 // real service, its memory read at ready and after a plain and a gzip pass over every endpoint
 // of every cluster (scale/memory-passes.ts), each time after the collector ran
-// (bench/memory-probe.ts). Prints how the growth splits between the heap, memory outside it
-// and the heap's reserve, per answer (docs/decisions/0044-what-an-answer-keeps.md).
+// (bench/memory-probe.ts). "At ready" is once the first revision is published (`/ready` answers
+// 200): the service listens before its first load ends, and memory read at the listening line
+// would count part of that load as growth (some 130 MB of heap at 50,000 clusters). Prints how
+// the growth splits between the heap, memory outside it, the C heap and the heap's reserve, per
+// answer (docs/decisions/0045-a-compact-store-of-answers.md).
 //   npm run bench:memory                 (10,000 clusters x 25 components)
 //   npm run bench:memory -- 50000
 //   BENCH_NODE_OPTIONS=--max-old-space-size=1300 npm run bench:memory -- 50000
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { HttpClient } from './bench/http-client.ts';
 import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess, type NodeProcess } from './bench/node-process.ts';
 import { ENDPOINTS, generateFleet, serviceEnv } from './bench/scale/fleet.ts';
 import { measureMemory } from './bench/scale/memory-passes.ts';
@@ -18,6 +22,7 @@ interface Reading {
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  cHeap: number;
 }
 
 const clusters = Number(process.argv[2] ?? 10_000);
@@ -35,6 +40,21 @@ async function read(service: NodeProcess, file: string): Promise<Reading> {
   return JSON.parse(lines().at(-1)!) as Reading;
 }
 
+/** Waits for the first revision to be published; returns the milliseconds waited. */
+async function untilPublished(service: NodeProcess): Promise<number> {
+  const client = new HttpClient(service.port, 1);
+  const started = performance.now();
+  try {
+    while ((await client.get('/ready')).status !== 200) {
+      if (performance.now() - started > 600_000) throw new Error('no revision published within 600 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    client.close();
+  }
+  return performance.now() - started;
+}
+
 const fleet = await generateFleet(clusters, 25);
 const file = join(fleet.root, 'memory.jsonl');
 const probe = join(PROJECT_ROOT, 'scripts', 'bench', 'memory-probe.ts');
@@ -44,7 +64,11 @@ const service = await startNodeProcess(SERVICE_MAIN, {
   maxOpenFiles: 1024,
 });
 try {
-  console.log(`${clusters} clusters x 25 components, ready after ${(service.readyMs / 1000).toFixed(1)} s`);
+  const loaded = await untilPublished(service);
+  console.log(
+    `${clusters} clusters x 25 components, listening after ${(service.readyMs / 1000).toFixed(1)} s, ` +
+      `first revision published ${(loaded / 1000).toFixed(1)} s later`,
+  );
   const ready = await read(service, file);
   await measureMemory(fleet, service, ready.rss, ready.rss, 16, (line) => console.log(line));
   const after = await read(service, file);
@@ -59,6 +83,7 @@ try {
   console.log(row('heap reserved', 'heapTotal'));
   console.log(row('outside the heap', 'external'));
   console.log(row('of which ArrayBuffers (gzip and plain bytes)', 'arrayBuffers'));
+  console.log(row('C heap resident (malloc: ArrayBuffers and the rest)', 'cHeap'));
   console.log(`\nRSS every answer asked for / at ready: ${(after.rss / ready.rss).toFixed(2)}x`);
 } finally {
   await service.stop();

@@ -7,8 +7,21 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { MAX_RESPONSE_BYTES } from '../domain/projections/index.ts';
 import type { PlainBytesBudget, PlainBytesHolder } from './plain-bytes-budget.ts';
 
+/** A document's bytes and tags: a fleet listing's EncodedBody, or a kept answer (./stored-body.ts). */
+export interface BodySource {
+  readonly kind: 'body';
+  readonly etag: string;
+  readonly gzipEtag: string;
+  /** Length of the plain bytes. */
+  readonly length: number;
+  readonly body: Buffer;
+  gzipped(): Buffer;
+  /** Length of the gzip copy. */
+  readonly gzipLength: number;
+}
+
 /** A document's bytes, independent of the revision that serves them. */
-export class EncodedBody implements PlainBytesHolder {
+export class EncodedBody implements PlainBytesHolder, BodySource {
   readonly kind = 'body';
   /** Strong validator of the identity body: a hash of its bytes. */
   readonly etag: string;
@@ -26,12 +39,11 @@ export class EncodedBody implements PlainBytesHolder {
    * The gzip copy is made at once and kept. The plain bytes are kept within `budget`
    * when one is given, else for good.
    */
-  constructor(body: Buffer, budget?: PlainBytesBudget) {
-    const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-    this.etag = flat(`"${hash}"`);
-    this.gzipEtag = flat(`"${hash}-gzip"`);
+  constructor(body: Buffer, budget?: PlainBytesBudget, made: DocumentBytes = documentBytes(body)) {
+    this.etag = plainTag(made.hash);
+    this.gzipEtag = gzipTag(made.hash);
     this.length = body.length;
-    this.#gzip = ownBuffer(gzipSync(body, { level: 6 }));
+    this.#gzip = ownBuffer(made.gzip);
     this.#budget = budget;
     if (budget === undefined) this.plain = body;
     else budget.admit(this, body);
@@ -52,6 +64,10 @@ export class EncodedBody implements PlainBytesHolder {
   gzipped(): Buffer {
     return this.#gzip;
   }
+
+  get gzipLength(): number {
+    return this.#gzip.length;
+  }
 }
 
 /** The answer would be cut by the consumer's 900 KiB limit: it is refused, never truncated. */
@@ -64,9 +80,48 @@ export interface OversizedBody {
 export type EncodedDocument = EncodedBody | OversizedBody;
 
 export function encodeInputsDocument(inputs: unknown[], budget?: PlainBytesBudget): EncodedDocument {
-  const body = Buffer.from(JSON.stringify({ inputs }), 'utf8');
+  const body = inputsDocument(inputs);
   if (body.length >= MAX_RESPONSE_BYTES) return { kind: 'oversized', bytes: body.length };
-  return new EncodedBody(ownBuffer(body), budget);
+  return new EncodedBody(body, budget);
+}
+
+/** The `{"inputs": [...]}` document's bytes, in a buffer of their own. */
+export function inputsDocument(inputs: unknown[]): Buffer {
+  return ownBuffer(Buffer.from(JSON.stringify({ inputs }), 'utf8'));
+}
+
+/** What is made from a document's bytes once: the hash its tags name and its gzip copy (maybe a pool's view). */
+export interface DocumentBytes {
+  readonly hash: string;
+  readonly gzip: Buffer;
+}
+
+export function documentBytes(body: Buffer): DocumentBytes {
+  return {
+    hash: createHash('sha256').update(body).digest('base64url').slice(0, 22),
+    gzip: gzipSync(body, { level: 6, chunkSize: gzipChunkBytes(body.length) }),
+  };
+}
+
+/**
+ * The size of the buffer zlib writes the gzip copy into: about what the copy will take (a
+ * tenth of the plain bytes, for these documents), not zlib's default 16 KiB. The copy is moved
+ * out and the buffer dropped, and at 150,000 answers made in a burst (a fleet's first polls
+ * after a start) 16 KiB ones pile up between two collections and leave that much more of the C
+ * heap behind. The bytes do not depend on it: zlib holds what does not fit and writes it on.
+ */
+export function gzipChunkBytes(plainBytes: number): number {
+  return Math.min(16 * 1024, Math.max(1024, plainBytes >>> 2));
+}
+
+/** The strong validator of the identity bytes, as one flat string of its own. */
+export function plainTag(hash: string): string {
+  return flat(`"${hash}"`);
+}
+
+/** The same hash marked for the gzip variant (a different representation needs its own tag). */
+export function gzipTag(hash: string): string {
+  return flat(`"${hash}-gzip"`);
 }
 
 /**

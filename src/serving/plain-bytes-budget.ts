@@ -15,6 +15,8 @@ export interface PlainBytesHolder {
   plain: Buffer | undefined;
   /** Set on every use; cleared when the body is given a second chance. */
   plainUsed: boolean;
+  /** Told after the budget dropped the holder's bytes (the holder may then be let go). */
+  dropped?(): void;
 }
 
 export class PlainBytesBudget {
@@ -46,7 +48,14 @@ export class PlainBytesBudget {
       }
       this.#bytes -= oldest.plain!.length;
       oldest.plain = undefined;
+      oldest.dropped?.();
     }
+  }
+
+  /** Drops the holder's bytes at once (its body is no longer served). */
+  forget(holder: PlainBytesHolder): void {
+    if (this.#queue.delete(holder) && holder.plain !== undefined) this.#bytes -= holder.plain.length;
+    holder.plain = undefined;
   }
 
   /** Bytes held now. */

@@ -1,28 +1,30 @@
-// The served responses (./served-response.ts) of one published revision. Each is looked up the first time it is asked
-// for and kept until the revision is replaced, so a poll costs a map lookup. The bytes come
-// from EncodedBodyCache, which outlives the revision: a response whose cluster and referenced
+// The served responses (./served-response.ts) of one published revision. A poll of a path seen
+// before costs a map lookup: the path names the number of its answer in the store
+// (./answer-store.ts), which outlives the revision: a response whose cluster and referenced
 // definitions did not change keeps the bytes it had, and only its headers (which carry the
-// revision) are made anew.
+// revision) are written anew.
 import { dnsKey } from '../domain/cluster-dns.ts';
 import { clusterSummaryInputs, type FleetListFilter, type PerClusterEndpoint } from '../domain/projections/index.ts';
 import type { Snapshot } from '../domain/snapshot.ts';
 import { EncodedBodyCache, MAX_LISTS } from './encoded-body-cache.ts';
-import { forRevision, type ServedResponse } from './served-response.ts';
+import { forRevision, ServedBody, type ServedResponse } from './served-response.ts';
+import { StoredBody } from './stored-body.ts';
 
 export class ResponseTable {
   readonly snapshot: Snapshot;
-  readonly #perCluster = new Map<string, ServedResponse>();
-  /** Request paths already resolved, so that a repeated poll skips parsing its path. */
-  readonly #byPath = new Map<string, ServedResponse>();
+  /** Request paths already resolved -> their answer's number, so that a repeated poll skips parsing its path. */
+  readonly #byPath = new Map<string, number>();
   /** Fleet listings by their filter ("" for the whole fleet, "env=prod shard=0/4"). */
   readonly #lists = new Map<string, ServedResponse>();
   readonly #bodies: EncodedBodyCache;
+  /** This table's serial in the answer store: which answers it confirmed. */
+  readonly #serial: number;
 
   /** `bodies` is shared with the revisions before and after this one; by default this revision has its own. */
   constructor(snapshot: Snapshot, bodies: EncodedBodyCache = new EncodedBodyCache()) {
     this.snapshot = snapshot;
     this.#bodies = bodies;
-    bodies.follow(snapshot);
+    this.#serial = bodies.follow(snapshot);
   }
 
   get revision(): string {
@@ -31,19 +33,11 @@ export class ResponseTable {
 
   /** The response for one cluster and endpoint, or undefined when no cluster has that DNS name. */
   forCluster(endpoint: PerClusterEndpoint, clusterDns: string): ServedResponse | undefined {
-    const dns = dnsKey(clusterDns);
-    const key = `${endpoint} ${dns}`;
-    let prepared = this.#perCluster.get(key);
-    if (prepared === undefined) {
-      const cluster = this.snapshot.clustersByDns.get(dns);
-      if (!cluster) return undefined;
-      prepared = forRevision(this.#bodies.perCluster(this.snapshot, cluster, endpoint), this.revision, {
-        clusterId: cluster.id,
-        endpoint,
-      });
-      this.#perCluster.set(key, prepared);
-    }
-    return prepared;
+    const cluster = this.snapshot.clustersByDns.get(dnsKey(clusterDns));
+    if (!cluster) return undefined;
+    const answer = this.#bodies.answers.resolve(this.#serial, this.snapshot, cluster, endpoint);
+    if (typeof answer === 'number') return this.#served(answer);
+    return forRevision(answer, this.revision, { clusterId: cluster.id, endpoint });
   }
 
   /**
@@ -52,11 +46,24 @@ export class ResponseTable {
    * entries per cluster however clients spell their paths.
    */
   byPath(path: string): ServedResponse | undefined {
-    return this.#byPath.get(path);
+    const answer = this.#byPath.get(path);
+    if (answer === undefined || !this.#bodies.answers.confirmed(answer, this.#serial)) return undefined;
+    return this.#served(answer);
   }
 
   rememberPath(path: string, clusterDns: string, prepared: ServedResponse): void {
-    if (dnsKey(clusterDns) === clusterDns && !path.includes('%')) this.#byPath.set(path, prepared);
+    const answer =
+      prepared.kind === 'body' && prepared.encoded instanceof StoredBody ? prepared.encoded.answer : undefined;
+    if (answer !== undefined && dnsKey(clusterDns) === clusterDns && !path.includes('%'))
+      this.#byPath.set(path, answer);
+  }
+
+  #served(answer: number): ServedResponse {
+    const answers = this.#bodies.answers;
+    const bytes = answers.oversizedBytes(answer);
+    if (bytes !== undefined) return { kind: 'oversized', bytes };
+    const body = new StoredBody(answers, answer);
+    return new ServedBody(body, this.revision, body);
   }
 
   /** The fleet listing, whole or filtered; each filter's bytes are prepared once. */

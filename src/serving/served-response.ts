@@ -2,7 +2,7 @@
 // headers that name the revision (X-Config-Revision), made once per revision, so that every
 // later poll is a lookup and the writing of a few headers.
 import type { PerClusterEndpoint } from '../domain/projections/index.ts';
-import type { EncodedBody, EncodedDocument, OversizedBody } from './encoded-body.ts';
+import type { BodySource, EncodedDocument, OversizedBody } from './encoded-body.ts';
 
 /** Whose answer a per-cluster response is: a poll of it is recorded under this cluster and endpoint. */
 export interface ResponseSubject {
@@ -22,13 +22,13 @@ const NO_HEADERS: readonly string[] = Object.freeze([]);
  */
 export class ServedBody {
   readonly kind = 'body';
-  readonly encoded: EncodedBody;
+  readonly encoded: BodySource;
   readonly revision: string;
   /** The cluster and endpoint it answers; undefined for a fleet listing. */
   readonly subject: ResponseSubject | undefined;
 
   /** `revision` is the snapshot's, sent as X-Config-Revision. */
-  constructor(encoded: EncodedBody, revision: string, subject?: ResponseSubject) {
+  constructor(encoded: BodySource, revision: string, subject?: ResponseSubject) {
     this.encoded = encoded;
     this.revision = revision;
     this.subject = subject;
@@ -42,7 +42,7 @@ export class ServedBody {
     return this.encoded.gzipEtag;
   }
 
-  /** The plain bytes (see EncodedBody.body). */
+  /** The plain bytes (kept, or inflated again from the gzip copy). */
   get body(): Buffer {
     return this.encoded.body;
   }
@@ -58,7 +58,7 @@ export class ServedBody {
   headers(gzip: boolean, trailing: readonly string[] = NO_HEADERS): (string | number)[] {
     const headers = this.#common(gzip ? this.encoded.gzipEtag : this.encoded.etag);
     headers.push('content-type', 'application/json', 'content-length');
-    if (gzip) headers.push(this.encoded.gzipped().length, 'content-encoding', 'gzip');
+    if (gzip) headers.push(this.encoded.gzipLength, 'content-encoding', 'gzip');
     else headers.push(this.encoded.length);
     for (const item of trailing) headers.push(item);
     return headers;

@@ -1,6 +1,7 @@
 // Encoded bodies outlive revisions: after a change, a cluster whose records did not change is
 // answered with the very bytes (and gzip copy) it had, under the new revision's headers, and
-// only the responses made from a changed record are encoded again. Checked on the real server
+// only the responses made from a changed record are encoded again (an answer kept in the store
+// keeps the number of the encoding that made it: StoredBody.madeBy). Checked on the real server
 // (a Git repository edited and committed, and REST writes in crud mode), and on the serving
 // classes directly.
 import { rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { EncodedBodyCache, MAX_LISTS } from '../../src/serving/encoded-body-cach
 import { PlainBytesBudget, type PlainBytesHolder } from '../../src/serving/plain-bytes-budget.ts';
 import { encodeInputsDocument } from '../../src/serving/encoded-body.ts';
 import type { ServedBody, ServedResponse } from '../../src/serving/served-response.ts';
+import { StoredBody } from '../../src/serving/stored-body.ts';
 import { ResponseTable } from '../../src/serving/response-table.ts';
 import { type CrudService, send, startCrud } from '../helpers/crud.ts';
 import { asRepoFiles } from '../helpers/fixture-data.ts';
@@ -73,24 +75,43 @@ function asBody(prepared: ServedResponse | undefined): ServedBody {
   return prepared as ServedBody;
 }
 
+/** Which encoding made a kept answer: the same number while its bytes are kept, a new one when made again. */
+function madeBy(prepared: ServedBody): number {
+  expect(prepared.encoded).toBeInstanceOf(StoredBody);
+  return (prepared.encoded as StoredBody).madeBy;
+}
+
 /** A buffer that owns its memory: nothing else is kept alive by holding it. */
 function expectRightSized(buf: Buffer): void {
   expect(buf.byteOffset).toBe(0);
   expect(buf.buffer.byteLength).toBe(buf.length);
 }
 
+/**
+ * One poll plain and gzip, and what was prepared for it, read when it was polled (a kept answer's
+ * view reads the store when used, so a view held across a reload shows what is kept then).
+ */
+interface Polled {
+  plain: RawResponse;
+  gzip: RawResponse;
+  prepared: ServedBody;
+  gzipped: Buffer;
+  body: Buffer;
+  made: number;
+}
+
 describe('encoded bodies across revisions of a Git repository', () => {
   let dir: string;
   let service: TestService;
   /** Every response of the previous revision, as served and as prepared. */
-  let seen: Map<string, { plain: RawResponse; gzip: RawResponse; prepared: ServedBody; gzipped: Buffer }>;
+  let seen: Map<string, Polled>;
 
   const prepared = (id: string, endpoint: PerClusterEndpoint) =>
     asBody(service.responses.current()!.forCluster(endpoint, dnsOf(id)));
 
   /** GETs every endpoint of the clusters plain and gzipped (so gzip copies exist), and keeps what was prepared. */
   async function pollAll(ids: string[]) {
-    const out = new Map<string, { plain: RawResponse; gzip: RawResponse; prepared: ServedBody; gzipped: Buffer }>();
+    const out = new Map<string, Polled>();
     for (const id of ids) {
       for (const endpoint of ENDPOINTS) {
         const plain = await request(service.url, path(id, endpoint), { token: READ_TOKEN });
@@ -101,7 +122,7 @@ describe('encoded bodies across revisions of a Git repository', () => {
         expect(plain.status).toBe(200);
         expect(gzip.headers['content-encoding']).toBe('gzip');
         const p = prepared(id, endpoint);
-        out.set(`${id} ${endpoint}`, { plain, gzip, prepared: p, gzipped: p.gzipped() });
+        out.set(`${id} ${endpoint}`, { plain, gzip, prepared: p, gzipped: p.gzipped(), body: p.body, made: madeBy(p) });
       }
     }
     return out;
@@ -148,12 +169,12 @@ describe('encoded bodies across revisions of a Git repository', () => {
           expect(now.gzip.headers.etag).toBe(was.gzip.headers.etag);
           expect(now.plain.body.equals(was.plain.body)).toBe(true);
           expect(now.gzip.body.equals(was.gzip.body)).toBe(true);
-          // The very same objects, not an equal copy: nothing was encoded again.
-          expect(now.prepared).not.toBe(was.prepared);
+          // The very same bytes, not an equal copy: nothing was encoded again.
           expect(now.prepared.revision).toBe(commit);
-          expect(now.prepared.encoded).toBe(was.prepared.encoded);
-          expect(now.prepared.body).toBe(was.prepared.body);
-          expect(now.gzipped).toBe(was.gzipped);
+          expect(now.made).toBe(was.made);
+          expect(now.body).toBe(was.body);
+          expect(now.gzipped.buffer).toBe(was.gzipped.buffer);
+          expect(now.gzipped.byteOffset).toBe(was.gzipped.byteOffset);
         }
       }
       // A revalidation of the old ETag is a 304 naming the new revision.
@@ -169,7 +190,7 @@ describe('encoded bodies across revisions of a Git repository', () => {
   it('serves the changed cluster its new response', () => {
     const now = seen.get('c1 platform-components')!;
     expect(now.plain.json().inputs.find((i: { id: string }) => i.id === 'comp-a').patches).toEqual({ replicas: '3' });
-    expect(now.prepared.encoded).not.toBe(seen.get('c2 platform-components')!.prepared.encoded);
+    expect(now.made).not.toBe(seen.get('c2 platform-components')!.made);
     expect(now.plain.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
     expect(gunzipSync(now.gzip.body).equals(now.plain.body)).toBe(true);
   });
@@ -180,9 +201,7 @@ describe('encoded bodies across revisions of a Git repository', () => {
     const commit = await publish({ 'platform_components/comp-b.yaml': component('comp-b', '2.0.1') });
     seen = await pollAll(['c1', 'c2', 'c3', 'c4']);
 
-    const reencoded = [...seen]
-      .filter(([key, now]) => now.prepared.encoded !== before.get(key)!.prepared.encoded)
-      .map(([key]) => key);
+    const reencoded = [...seen].filter(([key, now]) => now.made !== before.get(key)!.made).map(([key]) => key);
     expect(reencoded).toEqual(['c1 platform-components', 'c2 platform-components']);
     for (const key of reencoded) {
       expect(seen.get(key)!.plain.headers.etag).not.toBe(before.get(key)!.plain.headers.etag);
@@ -190,7 +209,7 @@ describe('encoded bodies across revisions of a Git repository', () => {
     }
     for (const [key, now] of seen) {
       expect(now.plain.headers['x-config-revision'], key).toBe(commit);
-      if (!reencoded.includes(key)) expect(now.gzipped, key).toBe(before.get(key)!.gzipped);
+      if (!reencoded.includes(key)) expect(now.gzipped.equals(before.get(key)!.gzipped), key).toBe(true);
     }
     // No cluster changed: the fleet listing keeps its bytes too.
     const listAfter = asBody(service.responses.current()!.clustersList());
@@ -198,21 +217,23 @@ describe('encoded bodies across revisions of a Git repository', () => {
     expect(listAfter.body).toBe(listBefore.body);
   });
 
-  it('holds every body and gzip copy in a buffer of its own size', async () => {
+  it('holds every plain body in a buffer of its own size, and the gzip copies together in shared slabs', async () => {
+    const slabs = new Set<ArrayBufferLike>();
     for (const [key, { prepared: p, gzip, plain }] of seen) {
       expectRightSized(p.body);
-      expectRightSized(p.gzipped());
+      slabs.add(p.gzipped().buffer);
       expect(gunzipSync(p.gzipped()).equals(p.body), key).toBe(true);
       expect(gzip.body.equals(p.gzipped()), key).toBe(true);
       expect(plain.body.equals(p.body), key).toBe(true);
     }
+    expect(slabs.size).toBe(1);
     const list = asBody(service.responses.current()!.clustersList());
     expectRightSized(list.body);
     expectRightSized(list.gzipped());
   });
 
   it('drops the entries of a removed cluster from the shared store, and makes a new fleet listing', async () => {
-    const bodies = service.responses.bodies;
+    const bodies = service.responses.bodies.answers;
     for (const endpoint of ENDPOINTS) expect(bodies.kept(endpoint, 'c4')).toBeDefined();
     expect(bodies.size).toBe(4 * ENDPOINTS.length);
     const listBefore = asBody(service.responses.current()!.clustersList());
@@ -222,8 +243,10 @@ describe('encoded bodies across revisions of a Git repository', () => {
     expect(bodies.size).toBe(3 * ENDPOINTS.length);
     expect((await request(service.url, path('c4', 'namespaces'), { token: READ_TOKEN })).status).toBe(404);
     // The others are still kept and served as before.
-    expect(bodies.kept('namespaces', 'c2')).toBe(seen.get('c2 namespaces')!.prepared.encoded);
-    expect(prepared('c2', 'namespaces').body).toBe(seen.get('c2 namespaces')!.prepared.body);
+    const c2 = seen.get('c2 namespaces')!;
+    expect(bodies.kept('namespaces', 'c2')).toBe((c2.prepared.encoded as StoredBody).answer);
+    expect(madeBy(prepared('c2', 'namespaces'))).toBe(c2.made);
+    expect(prepared('c2', 'namespaces').body).toBe(c2.body);
 
     const listAfter = asBody(service.responses.current()!.clustersList());
     expect(listAfter.body).not.toBe(listBefore.body);
@@ -249,10 +272,13 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
       });
     const preparedOf = (id: keyof typeof DNS, endpoint: PerClusterEndpoint) =>
       asBody(service.responses.current()!.forCluster(endpoint, DNS[id]));
-    const before = new Map<string, { res: RawResponse; prepared: ServedBody }>();
+    const before = new Map<string, { res: RawResponse; body: Buffer; gzipped: Buffer; made: number }>();
     for (const endpoint of ENDPOINTS) {
-      for (const id of ['c0', 'c1'] as const)
-        before.set(`${id} ${endpoint}`, { res: await get(id, endpoint), prepared: preparedOf(id, endpoint) });
+      for (const id of ['c0', 'c1'] as const) {
+        const res = await get(id, endpoint);
+        const p = preparedOf(id, endpoint);
+        before.set(`${id} ${endpoint}`, { res, body: p.body, gzipped: p.gzipped(), made: madeBy(p) });
+      }
     }
     const write = await send(service, 'PATCH', '/clusters/c1', { patches: { podinfo: { replicaCount: '9' } } });
     expect(write.status).toBe(200);
@@ -264,8 +290,9 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
       const was = before.get(`c0 ${endpoint}`)!;
       expect(res.headers['x-config-revision']).toBe(revision);
       expect(res.headers.etag).toBe(was.res.headers.etag);
-      expect(preparedOf('c0', endpoint).body).toBe(was.prepared.body);
-      expect(preparedOf('c0', endpoint).gzipped()).toBe(was.prepared.gzipped());
+      expect(preparedOf('c0', endpoint).body).toBe(was.body);
+      expect(madeBy(preparedOf('c0', endpoint))).toBe(was.made);
+      expect(preparedOf('c0', endpoint).gzipped().equals(was.gzipped)).toBe(true);
     }
     const pc = await get('c1', 'platform-components');
     expect(pc.headers.etag).not.toBe(before.get('c1 platform-components')!.res.headers.etag);
@@ -274,7 +301,7 @@ describe('encoded bodies across REST writes (memory backend, crud mode)', () => 
         .replicaCount,
     ).toBe('9');
     // Its other endpoints read the changed cluster record too, so they were encoded again, to equal bytes.
-    expect(preparedOf('c1', 'namespaces').encoded).not.toBe(before.get('c1 namespaces')!.prepared.encoded);
+    expect(madeBy(preparedOf('c1', 'namespaces'))).not.toBe(before.get('c1 namespaces')!.made);
     expect((await get('c1', 'namespaces')).headers.etag).toBe(before.get('c1 namespaces')!.res.headers.etag);
   });
 });
@@ -358,9 +385,11 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
       expect(bodyOf(second, 'c1')).not.toBe(before.c1);
       expect(JSON.parse(bodyOf(second, 'c1').toString()).inputs[0].source.oci_tag).toBe('2.0.0');
       // A poll of the revision looks the prepared answer up; nothing is made again.
-      expect(second.forCluster('platform-components', dnsOf('c1'))).toBe(
-        second.forCluster('platform-components', dnsOf('c1')),
+      const made = bodies.answers.encodings;
+      expect(madeBy(asBody(second.forCluster('platform-components', dnsOf('c1'))))).toBe(
+        madeBy(asBody(second.forCluster('platform-components', dnsOf('c1')))),
       );
+      expect(bodies.answers.encodings).toBe(made);
 
       const r3 = next(r2, 'rollouts', 'comp-a-2', rollout(0), 'r3');
       const third = new ResponseTable(r3, bodies);
@@ -370,11 +399,14 @@ describe('EncodedBodyCache and ResponseTable on snapshots', () => {
     },
   );
 
-  it('prepares a response once per revision: later lookups return the same object', () => {
-    const responses = new ResponseTable(snapshot(), new EncodedBodyCache());
+  it('prepares a response once per revision: later lookups make nothing again', () => {
+    const bodies = new EncodedBodyCache();
+    const responses = new ResponseTable(snapshot(), bodies);
     const a = responses.forCluster('namespaces', dnsOf('c1'));
-    expect(responses.forCluster('namespaces', dnsOf('c1'))).toBe(a);
-    expect(responses.forCluster('namespaces', 'C1.Fleet.Example.com.')).toBe(a);
+    expect(bodies.answers.encodings).toBe(1);
+    expect(madeBy(asBody(responses.forCluster('namespaces', dnsOf('c1'))))).toBe(madeBy(asBody(a)));
+    expect(madeBy(asBody(responses.forCluster('namespaces', 'C1.Fleet.Example.com.')))).toBe(madeBy(asBody(a)));
+    expect(bodies.answers.encodings).toBe(1);
     // Its headers are written out for each poll (decision 0044): the same, never kept.
     expect(asBody(a).headers(true)).toEqual(asBody(a).headers(true));
   });
