@@ -11,8 +11,7 @@
 //   BENCH_NODE_OPTIONS=--max-old-space-size=1300 npm run bench:memory -- 50000
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpClient } from './bench/http-client.ts';
-import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess, type NodeProcess } from './bench/node-process.ts';
+import { PROJECT_ROOT, SERVICE_MAIN, startNodeProcess, type NodeProcess, untilReady } from './bench/node-process.ts';
 import { ENDPOINTS, generateFleet, serviceEnv } from './bench/scale/fleet.ts';
 import { measureMemory } from './bench/scale/memory-passes.ts';
 
@@ -40,21 +39,6 @@ async function read(service: NodeProcess, file: string): Promise<Reading> {
   return JSON.parse(lines().at(-1)!) as Reading;
 }
 
-/** Waits for the first revision to be published; returns the milliseconds waited. */
-async function untilPublished(service: NodeProcess): Promise<number> {
-  const client = new HttpClient(service.port, 1);
-  const started = performance.now();
-  try {
-    while ((await client.get('/ready')).status !== 200) {
-      if (performance.now() - started > 600_000) throw new Error('no revision published within 600 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    client.close();
-  }
-  return performance.now() - started;
-}
-
 const fleet = await generateFleet(clusters, 25);
 const file = join(fleet.root, 'memory.jsonl');
 const probe = join(PROJECT_ROOT, 'scripts', 'bench', 'memory-probe.ts');
@@ -64,7 +48,7 @@ const service = await startNodeProcess(SERVICE_MAIN, {
   maxOpenFiles: 1024,
 });
 try {
-  const loaded = await untilPublished(service);
+  const loaded = (await untilReady(service)) - service.readyMs;
   console.log(
     `${clusters} clusters x 25 components, listening after ${(service.readyMs / 1000).toFixed(1)} s, ` +
       `first revision published ${(loaded / 1000).toFixed(1)} s later`,
