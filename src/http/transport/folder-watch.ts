@@ -46,6 +46,10 @@ export function watchFolders(files: string[], changed: () => void, options: Fold
       );
     },
   });
+  // The files were read before the watch began: one written in between sends no event, so look
+  // once the watch is in place (a renewal at start-up would otherwise wait for the periodic check).
+  let stopped = false;
+  void watcher.ready.then(() => stopped || changed());
   const recheck = setInterval(() => {
     if (lost.size > 0) {
       watcher.add([...lost]);
@@ -56,6 +60,7 @@ export function watchFolders(files: string[], changed: () => void, options: Fold
   recheck.unref();
 
   return () => {
+    stopped = true;
     clearInterval(recheck);
     void watcher.close();
   };
