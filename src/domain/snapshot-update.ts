@@ -18,8 +18,22 @@ const INCREMENTAL_MIN = 32;
 /** Records looked at between two pauses. */
 const PER_STEP = 1000;
 
-export function updateSnapshot(previous: Snapshot | undefined, records: RecordSets, revision: string): SnapshotResult {
-  return runSteps(updateSnapshotInSteps(previous, records, revision));
+/**
+ * What a loader may know of its records: they are those of revision `base` with these put in
+ * place of the records of the same ids, none added or removed.
+ */
+export interface ReplacedRecords {
+  base: string;
+  records: Partial<Record<Collection, readonly AnyRecord[]>>;
+}
+
+export function updateSnapshot(
+  previous: Snapshot | undefined,
+  records: RecordSets,
+  revision: string,
+  replaced?: ReplacedRecords,
+): SnapshotResult {
+  return runSteps(updateSnapshotInSteps(previous, records, revision, replaced));
 }
 
 /**
@@ -32,8 +46,14 @@ export function* updateSnapshotInSteps(
   previous: Snapshot | undefined,
   records: RecordSets,
   revision: string,
+  /** When the records are `previous`'s with these replaced: only they are looked at. */
+  replaced?: ReplacedRecords,
 ): Steps<SnapshotResult> {
   if (!previous) return createSnapshot(records, revision);
+  if (replaced?.base === previous.revision) {
+    const built = yield* replaceInSteps(previous, records, revision, replaced);
+    if (built) return built;
+  }
   const maps = {} as Record<Collection, ReadonlyMap<string, AnyRecord>>;
   const changedClusters: Cluster[] = [];
   const goneClusters: Cluster[] = [];
@@ -81,6 +101,53 @@ export function* updateSnapshotInSteps(
     maps[collection] = yield* LayeredMap.withAllInSteps(old, changes);
     carryIdScan(old, maps[collection], addedIds, removedIds);
   }
+  return yield* withClustersByDns(previous, maps, changedClusters, goneClusters, records, revision);
+}
+
+/**
+ * The snapshot of `records` made from `previous` when they are its records with `replaced` put
+ * in place: no walk of the collections. Undefined when `replaced` is not that (an id it names is
+ * not in `previous`), or when it is so large that building anew costs as much.
+ */
+function* replaceInSteps(
+  previous: Snapshot,
+  records: RecordSets,
+  revision: string,
+  replaced: ReplacedRecords,
+): Steps<SnapshotResult | undefined> {
+  const maps = {} as Record<Collection, ReadonlyMap<string, AnyRecord>>;
+  const changedClusters: Cluster[] = [];
+  const goneClusters: Cluster[] = [];
+  for (const collection of COLLECTIONS) {
+    const old = previous[collection] as ReadonlyMap<string, AnyRecord>;
+    const list = replaced.records[collection] ?? [];
+    if (list.length > Math.max(INCREMENTAL_MIN, INCREMENTAL_SHARE * old.size)) return undefined;
+    const changes: [string, AnyRecord][] = [];
+    for (const record of list) {
+      const before = old.get(record.id);
+      if (before === undefined) return undefined;
+      if (before === record) continue;
+      changes.push([record.id, freeze(record)]);
+      if (collection === 'clusters') {
+        goneClusters.push(before as Cluster);
+        changedClusters.push(record as Cluster);
+      }
+    }
+    maps[collection] = changes.length === 0 ? old : yield* LayeredMap.withAllInSteps(old, changes);
+    carryIdScan(old, maps[collection], [], []);
+  }
+  return yield* withClustersByDns(previous, maps, changedClusters, goneClusters, records, revision);
+}
+
+/** The snapshot with its DNS index carried from `previous`: the gone clusters' names freed, the changed ones' taken. */
+function* withClustersByDns(
+  previous: Snapshot,
+  maps: Record<Collection, ReadonlyMap<string, AnyRecord>>,
+  changedClusters: Cluster[],
+  goneClusters: Cluster[],
+  records: RecordSets,
+  revision: string,
+): Steps<SnapshotResult> {
   let clustersByDns = previous.clustersByDns;
   if (maps.clusters !== previous.clusters) {
     // The DNS names the gone clusters held are free; each changed cluster takes its own, once.

@@ -9,6 +9,7 @@
 import type { BaselineFacts } from '../domain/baseline.ts';
 import type { Problem } from '../domain/problem.ts';
 import type { RecordSets } from '../domain/records.ts';
+import type { ReplacedRecords } from '../domain/snapshot-update.ts';
 import type { PublishedRevision } from './runner/published-revision.ts';
 import type { ChangedRecord } from '../domain/writes/change-set.ts';
 import type { Role, WriteAuthor } from '../domain/writes/write-request.ts';
@@ -25,6 +26,12 @@ export interface LoadedRevision {
   sources: ReadonlyMap<string, string>;
   /** The newest commit says `Gitops-Allow-Shrink: yes`: a mass shrink is meant (Git). */
   allowShrink?: boolean;
+  /**
+   * When the loader knows it: these records are those of revision `base` with a few put in
+   * place of the records of their ids, none added or removed (building the snapshot from
+   * `base`'s then costs what changed).
+   */
+  replaced?: ReplacedRecords;
 }
 
 /**

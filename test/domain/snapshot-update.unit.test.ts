@@ -3,10 +3,10 @@
 // same refusals), or a reload would serve something a restart would not.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AnyRecord, Cluster, Collection, RecordSets } from '../../src/domain/records.ts';
+import type { AnyRecord, Cluster, RecordSets } from '../../src/domain/records.ts';
 import { COLLECTIONS } from '../../src/domain/records.ts';
-import { createSnapshot, type Snapshot, type SnapshotResult } from '../../src/domain/snapshot.ts';
-import { updateSnapshot, updateSnapshotInSteps } from '../../src/domain/snapshot-update.ts';
+import { createSnapshot, type Snapshot } from '../../src/domain/snapshot.ts';
+import { type ReplacedRecords, updateSnapshot, updateSnapshotInSteps } from '../../src/domain/snapshot-update.ts';
 import { LayeredMap } from '../../src/domain/layered-map.ts';
 import { baselineView } from '../../src/domain/baseline.ts';
 import { guardVerdict } from '../../src/domain/shrink-guard.ts';
@@ -15,161 +15,28 @@ import { idsNotPortable } from '../../src/domain/rules/portable-ids.ts';
 import { receiverUrlProblem, receiverUrlProblems } from '../../src/domain/rules/receiver-url.ts';
 import { parseReceiverHosts, type ReceiverHosts } from '../../src/domain/receiver-hosts.ts';
 
+import { applyEdits, baseRecords, type Edit, editArb, expectSameResult, makeRecord } from '../helpers/record-sets.ts';
+
 const HOSTS = parseReceiverHosts('*.k8s.example.com') as ReceiverHosts;
 
-const SIZES: Record<Collection, number> = {
-  clusters: 80,
-  platform_components: 12,
-  namespaces: 6,
-  rolebindings: 4,
-  rollouts: 3,
-};
-
-function makeRecord(collection: Collection, n: number, version = 0): AnyRecord {
-  switch (collection) {
-    case 'clusters':
-      return {
-        id: `cluster-${n}`,
-        cluster_name: `cluster ${n} v${version}`,
-        cluster_dns: `c${n}.example.com`,
-        environment: 'dev',
-        credential_generation: 0,
-        // Told, refused for its host, or none: the receiver_url rule's three outcomes.
-        receiver_url: [null, 'https://hooks.k8s.example.com/n', 'https://elsewhere.example.org/n'][(n + version) % 3],
-        platform_components: [{ id: `component-${n % 12}`, enabled: true }],
-        namespaces: [{ id: `ns-${n % 6}` }],
-        rolebindings: [],
-        patches: {},
-      } satisfies Cluster;
-    case 'platform_components':
-      return {
-        id: `component-${n}`,
-        component_path: `components/${n}`,
-        component_version: `1.${version}.0`,
-        oci_url: 'oci://registry.example.com/c',
-        oci_tag: `v${version}`,
-        cluster_env_enabled: false,
-        depends_on: [],
-      };
-    case 'namespaces':
-      return { id: `ns-${n}`, labels: { v: String(version) }, annotations: {} };
-    case 'rolebindings':
-      return { id: `rb-${n}`, role: `role-${version}`, subjects: [] };
-    case 'rollouts':
-      return {
-        id: `rollout-${n}`,
-        component: `component-${n}`,
-        set: { oci_tag: `v${version + 1}` },
-        waves: [{ name: 'dev', clusters: [], environments: ['dev'], batch: 10, soak: '0s', approval: false }],
-        failure_budget: 0,
-        progress_deadline: '1h',
-        require_reports: false,
-        released: version % 2,
-        paused: false,
-        approved: [],
-      };
+/** What a loader would say of `after`: `before`'s records with some put in place, when that is all that changed. */
+function replacedOf(before: RecordSets, after: RecordSets, base: string): ReplacedRecords | undefined {
+  const records: ReplacedRecords['records'] = {};
+  for (const collection of COLLECTIONS) {
+    const a = before[collection] as AnyRecord[];
+    const b = after[collection] as AnyRecord[];
+    if (a.length !== b.length || a.some((record, i) => record.id !== b[i].id)) return undefined;
+    const changed = b.filter((record, i) => record !== a[i]);
+    if (changed.length > 0) records[collection] = changed;
   }
+  return { base, records };
 }
 
-function baseRecords(): RecordSets {
-  const sets = {} as Record<Collection, AnyRecord[]>;
-  for (const collection of COLLECTIONS)
-    sets[collection] = Array.from({ length: SIZES[collection] }, (_, n) => makeRecord(collection, n));
-  return sets as unknown as RecordSets;
-}
-
-/** Ids the portability rules look at (capitals, Windows device names), a few of them twins. */
-const IDS_OF_NOTE = ['CON', 'con.x', 'Nul', 'Item', 'ITEM', 'item', 'iTem'];
-
-type Edit =
-  | {
-      kind: 'replace' | 'remove' | 'add' | 'addOfNote' | 'removeOfNote' | 'repeat' | 'repeatSame';
-      collection: Collection;
-      at: number;
-    }
-  | { kind: 'dnsClash' | 'repeatReference'; at: number };
-
-const collectionArb = fc.constantFrom(...COLLECTIONS);
-const editArb: fc.Arbitrary<Edit> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc.record({
-      kind: fc.constantFrom('replace', 'remove', 'add'),
-      collection: collectionArb,
-      at: fc.nat(200),
-    }),
-  },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      kind: fc.constantFrom('addOfNote', 'removeOfNote'),
-      collection: collectionArb,
-      at: fc.nat(200),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constantFrom('repeat', 'repeatSame'), collection: collectionArb, at: fc.nat(200) }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('dnsClash', 'repeatReference'), at: fc.nat(200) }) },
+/** Edits that keep every id: what a loader can put in place. */
+const inPlaceEditArb: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('replace' as const), collection: fc.constantFrom(...COLLECTIONS), at: fc.nat(200) }),
+  fc.record({ kind: fc.constantFrom('dnsClash' as const, 'repeatReference' as const), at: fc.nat(200) }),
 );
-
-/** The next revision's record sets: unchanged records are the same objects, as the loader hands them out. */
-function applyEdits(records: RecordSets, edits: Edit[], version: number): RecordSets {
-  const next = Object.fromEntries(COLLECTIONS.map((c) => [c, [...(records[c] as AnyRecord[])]])) as Record<
-    Collection,
-    AnyRecord[]
-  >;
-  for (const edit of edits) {
-    if (!('collection' in edit)) {
-      const list = next.clusters as Cluster[];
-      if (list.length < 2) continue;
-      const i = edit.at % list.length;
-      const cluster = list[i];
-      list[i] =
-        edit.kind === 'dnsClash'
-          ? { ...cluster, cluster_dns: list[(i + 1) % list.length].cluster_dns.toUpperCase() }
-          : { ...cluster, namespaces: [...cluster.namespaces, ...cluster.namespaces.slice(0, 1)] };
-      continue;
-    }
-    const list = next[edit.collection];
-    const i = list.length === 0 ? 0 : edit.at % list.length;
-    if (edit.kind === 'add') list.push(makeRecord(edit.collection, 1000 + edit.at, version));
-    else if (edit.kind === 'addOfNote')
-      list.push({
-        ...makeRecord(edit.collection, 2000 + edit.at, version),
-        id: IDS_OF_NOTE[edit.at % IDS_OF_NOTE.length],
-      });
-    else if (edit.kind === 'removeOfNote') {
-      const noted = list.flatMap((r, index) => (IDS_OF_NOTE.includes(r.id) ? [index] : []));
-      if (noted.length > 0) list.splice(noted[edit.at % noted.length], 1);
-    } else if (list.length === 0) continue;
-    else if (edit.kind === 'remove') list.splice(i, 1);
-    else if (edit.kind === 'repeat') list.push({ ...list[i] });
-    else if (edit.kind === 'repeatSame') list.push(list[i]);
-    else {
-      const n = Number(/\d+$/.exec(list[i].id)?.[0] ?? 0);
-      const replaced = { ...makeRecord(edit.collection, n, version), id: list[i].id };
-      list[i] =
-        edit.collection === 'clusters' ? { ...replaced, cluster_dns: (list[i] as Cluster).cluster_dns } : replaced;
-    }
-  }
-  return next as unknown as RecordSets;
-}
-
-function expectSameResult(incremental: SnapshotResult, full: SnapshotResult): void {
-  expect(incremental.ok).toBe(full.ok);
-  if (!incremental.ok || !full.ok) {
-    expect(incremental.ok ? [] : incremental.problems).toEqual(full.ok ? [] : full.problems);
-    return;
-  }
-  const a = incremental.snapshot;
-  const b = full.snapshot;
-  expect(a.revision).toBe(b.revision);
-  for (const collection of COLLECTIONS) expect([...a[collection].entries()]).toEqual([...b[collection].entries()]);
-  const byKey = (s: Snapshot) => [...s.clustersByDns.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-  expect(byKey(a)).toEqual(byKey(b));
-}
 
 describe('updateSnapshot', () => {
   it('gives exactly what createSnapshot gives, over any sequence of revisions', () => {
@@ -180,10 +47,14 @@ describe('updateSnapshot', () => {
         if (!first.ok) throw new Error('the base records are valid');
         let previous: Snapshot = first.snapshot;
         idsNotPortable(previous);
+        let previousRecords = records;
         revisions.forEach((edits, i) => {
           records = applyEdits(records, edits, i + 1);
           const incremental = updateSnapshot(previous, records, `r${i + 1}`);
           expectSameResult(incremental, createSnapshot(records, `r${i + 1}`));
+          // Told which records were put in place (what the loader knows), the same snapshot.
+          const replaced = replacedOf(previousRecords, records, previous.revision);
+          if (replaced) expectSameResult(updateSnapshot(previous, records, `r${i + 1}`, replaced), incremental);
           // The fleet's analysis, kept up to date from the revision before, equals one made afresh.
           const built = incremental.ok ? incremental.snapshot : incremental.partial;
           const fleet = analyzeFleet(built);
@@ -206,11 +77,70 @@ describe('updateSnapshot', () => {
           expect(guardVerdict(built, view, false)).toEqual(
             guardVerdict(built, { ...view, snapshot: undefined }, false),
           );
-          if (incremental.ok) previous = incremental.snapshot;
+          if (incremental.ok) {
+            previous = incremental.snapshot;
+            previousRecords = records;
+          }
         });
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('told which records were put in place, builds the same snapshot without walking the collections', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(inPlaceEditArb, { maxLength: 12 }), { minLength: 1, maxLength: 5 }),
+        (revisions) => {
+          let records = baseRecords();
+          const first = createSnapshot(records, 'r0');
+          if (!first.ok) throw new Error('the base records are valid');
+          let previous: Snapshot = first.snapshot;
+          revisions.forEach((edits, i) => {
+            const next = applyEdits(records, edits, i + 1);
+            const replaced = replacedOf(records, next, previous.revision)!;
+            const told = updateSnapshot(previous, next, `r${i + 1}`, replaced);
+            expectSameResult(told, createSnapshot(next, `r${i + 1}`));
+            // Told of another base, the snapshot is built by the walk: the same again.
+            expectSameResult(updateSnapshot(previous, next, `r${i + 1}`, { ...replaced, base: 'other' }), told);
+            if (told.ok) {
+              const analysis = analyzeFleet(told.snapshot);
+              expect(analysis.problems).toEqual(analyzeFleetAfresh(told.snapshot).problems);
+              expect(analysis.total).toBe(analyzeFleetAfresh(told.snapshot).total);
+              previous = told.snapshot;
+              records = next;
+            }
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('told of one cluster put in place, layers both its maps over the ones before: one id, one DNS name differ', () => {
+    const records = baseRecords();
+    const first = createSnapshot(records, 'r0');
+    if (!first.ok) throw new Error('the base records are valid');
+    const renamed = { ...records.clusters[7], cluster_name: 'renamed' };
+    const next = { ...records, clusters: records.clusters.map((c, n) => (n === 7 ? renamed : c)) };
+    const told = updateSnapshot(first.snapshot, next, 'r1', { base: 'r0', records: { clusters: [renamed] } });
+    if (!told.ok) throw new Error('a renamed cluster is valid');
+    expect(told.snapshot.clusters.get('cluster-7')).toBe(renamed);
+    expect(LayeredMap.differingKeys(first.snapshot.clusters, told.snapshot.clusters)).toEqual(new Set(['cluster-7']));
+    expect(LayeredMap.differingKeys(first.snapshot.clustersByDns, told.snapshot.clustersByDns)).toEqual(
+      new Set(['c7.example.com']),
+    );
+    expect(told.snapshot.namespaces).toBe(first.snapshot.namespaces);
+  });
+
+  it('walks the collections after all when told of a record its base does not have', () => {
+    const records = baseRecords();
+    const first = createSnapshot(records, 'r0');
+    if (!first.ok) throw new Error('the base records are valid');
+    const added = makeRecord('namespaces', 99, 1);
+    const next = { ...records, namespaces: [...records.namespaces, added] } as RecordSets;
+    const told = updateSnapshot(first.snapshot, next, 'r1', { base: 'r0', records: { namespaces: [added] } });
+    expectSameResult(told, createSnapshot(next, 'r1'));
   });
 
   it('keeps the maps of the collections that did not change, so per-cluster results stay remembered', () => {

@@ -40,8 +40,13 @@ export function gitBlobId(bytes: Buffer): string {
  * A hash of a set of files (paths and contents), for a revision id outside Git or of edits not
  * committed; with the event loop's turns between slices of files (50,000 took some 15 ms).
  */
-export async function contentHashInSlices(files: readonly { path: string; blobId: string }[]): Promise<string> {
+export async function contentHashInSlices(
+  files: readonly { path: string; blobId: string }[],
+  /** Said first, so that lists of different meaning never share a hash. */
+  kind?: string,
+): Promise<string> {
   const hash = createHash('sha256');
+  if (kind !== undefined) hash.update(`${kind}\n`);
   const slices = new SliceTimer();
   for (const [i, f] of files.entries()) {
     if (i % 1024 === 0) await slices.turnIfDue();

@@ -123,6 +123,11 @@ export class WorkingTreeReader {
     return this.#entries(fresh);
   }
 
+  /** The blob id of a record file as last read (a stand-in for a refused one); undefined when it is not listed. */
+  blobIdOf(path: string): string | undefined {
+    return this.#known.get(path)?.entry.blobId;
+  }
+
   /**
    * The record files that may differ from what was last read, by a listing and a stat of each
    * (nothing is read): new ones, gone ones, and ones whose stat changed. For a periodic look

@@ -36,7 +36,7 @@ export function acceptsShrinkOf(accepted: readonly string[], revision: string): 
  * records with (the one served, the commit before it): the new snapshot is built from it.
  */
 export function buildRevision(revision: LoadedRevision, previous?: Snapshot): SnapshotResult {
-  return updateSnapshot(previous, revision.records, revision.revision);
+  return updateSnapshot(previous, revision.records, revision.revision, revision.replaced);
 }
 
 /**
@@ -45,7 +45,9 @@ export function buildRevision(revision: LoadedRevision, previous?: Snapshot): Sn
  * 100-200 ms in one piece.
  */
 export async function buildRevisionInSlices(revision: LoadedRevision, previous?: Snapshot): Promise<SnapshotResult> {
-  const built = await runInSlices(updateSnapshotInSteps(previous, revision.records, revision.revision));
+  const built = await runInSlices(
+    updateSnapshotInSteps(previous, revision.records, revision.revision, revision.replaced),
+  );
   await runInSlices(analyzeFleetInSteps(built.ok ? built.snapshot : built.partial, previous));
   return built;
 }

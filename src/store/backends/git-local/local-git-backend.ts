@@ -23,7 +23,7 @@ import { changedBetween, commitFileEntries, commitFileTexts, type TreeBlob } fro
 import { ObjectReader } from '../../git/files/object-reader.ts';
 import { commitAllowsShrink, commitFacts, firstParents, isOlderCommit } from '../../git/history.ts';
 import { commitOfRevision, headCommit, isGitRepository, workingTreeRevision } from '../../git/repository.ts';
-import { byPath, gitBlobId } from '../../record-files/record-file-entry.ts';
+import { byPath, gitBlobId, type RecordFileEntry } from '../../record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../record-files/record-file-loader.ts';
 import { WorkingTreeReader } from '../../record-files/working-tree.ts';
 import { SliceTimer, yieldToEventLoop } from '../../runner/event-loop.ts';
@@ -114,14 +114,7 @@ export class LocalGitBackend implements Backend {
     );
     const revision = await workingTreeRevision(this.dir, entries, this.#gitCache, reader, this.#headFiles);
     const head = commitOfRevision(revision);
-    // The files' ids by path, kept for the next load: built in slices (50,000 entries).
-    const files = new Map<string, string>();
-    const slices = new SliceTimer();
-    for (const e of entries) {
-      files.set(e.path, e.blobId);
-      if (files.size % 1024 === 0) await slices.turnIfDue();
-    }
-    this.#seen = { head, files, revision };
+    this.#seen = { head, files: await this.#filesById(entries, pending), revision };
     // The work of a load is cut into steps with a turn of the event loop between them, so
     // that polls are answered while a large fleet is being reloaded.
     await yieldToEventLoop();
@@ -134,6 +127,29 @@ export class LocalGitBackend implements Backend {
         allowShrink: head !== undefined && (await commitAllowsShrink(this.dir, head, this.#gitCache, reader)),
       },
     };
+  }
+
+  /**
+   * The files' blob ids by path, kept for the next load: the last load's map with the paths read
+   * again set anew, or built in slices after a full look (100,000 entries take tens of milliseconds).
+   */
+  async #filesById(entries: readonly RecordFileEntry[], pending: Set<string> | 'all'): Promise<Map<string, string>> {
+    const kept = this.#seen?.files;
+    if (kept && pending !== 'all') {
+      for (const path of pending) {
+        const blobId = this.#reader.blobIdOf(path);
+        if (blobId === undefined) kept.delete(path);
+        else kept.set(path, blobId);
+      }
+      return kept;
+    }
+    const files = new Map<string, string>();
+    const slices = new SliceTimer();
+    for (const e of entries) {
+      files.set(e.path, e.blobId);
+      if (files.size % 1024 === 0) await slices.turnIfDue();
+    }
+    return files;
   }
 
   /** The branch's commits before the working tree (HEAD too when the tree holds edits of its own), oldest first. */
