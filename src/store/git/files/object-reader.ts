@@ -9,20 +9,14 @@
 // corrupt object) goes to isomorphic-git's readBlob, which stays the reference.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlib, inflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
 import { type CommitObject, decodeCommit } from '../format/commit-object.ts';
 import { sharedGitDir } from '../git-directory.ts';
-import {
-  applyDelta,
-  deltaSizes,
-  findOffset,
-  type PackIndex,
-  packEntryHeader,
-  parseIndex,
-} from '../format/pack-file.ts';
+import { applyDelta, deltaSizes, findOffset, type PackIndex, packEntryHeader } from '../format/pack-file.ts';
+import { PackBytes, packIndexes } from './pack-bytes.ts';
 import { decodeTree, type TreeItem } from '../format/tree-object.ts';
 
 /** A blob over the size a record file may have: refused before it is read whole. */
@@ -48,6 +42,8 @@ const TREE_CACHE_LIMIT = 8;
 const OBJ_OFS_DELTA = 6;
 const OBJ_REF_DELTA = 7;
 const TYPE_NAMES: Record<number, string> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+/** An entry's type and size (a varint of up to 10 bytes) and a delta's base (an offset varint, or an id of 20). */
+const ENTRY_HEAD_BYTES = 32;
 /** Delta bases kept in memory; chains share their bases, so a small cache saves most inflates. */
 const BASE_CACHE_LIMIT = 4096;
 
@@ -57,6 +53,7 @@ export class ObjectReader {
   readonly #cache: object;
   readonly #objects: string | undefined;
   #packs: PackIndex[] | undefined;
+  readonly #packBytes = new Map<PackIndex, PackBytes>();
   readonly #bases = new Map<string, RawObject>();
   readonly #trees = new Map<string, TreeItem[]>();
 
@@ -179,15 +176,16 @@ export class ObjectReader {
 
   /** The size of a packed object: from its entry header, or for a delta from the delta's own header. */
   #packedSize(pack: PackIndex, offset: number): number | undefined {
-    pack.pack ??= readFileSync(pack.packPath);
-    const { type, size, pos } = packEntryHeader(pack.pack, offset);
+    const entry = this.#bytesOf(pack).at(offset, ENTRY_HEAD_BYTES);
+    const { type, size, pos } = packEntryHeader(entry, 0);
     if (type !== OBJ_OFS_DELTA && type !== OBJ_REF_DELTA) return size;
     // The delta data follows the base's offset (a varint) or id (20 bytes); it starts with the
     // base's size and the result's size.
     let at = pos;
-    if (type === OBJ_OFS_DELTA) while (pack.pack[at++] & 0x80);
+    if (type === OBJ_OFS_DELTA) while (entry[at++] & 0x80);
     else at += 20;
-    const head = inflateSync(pack.pack.subarray(at, at + 64), { finishFlush: zlib.Z_SYNC_FLUSH });
+    const delta = this.#bytesOf(pack).at(offset + at, 64);
+    const head = inflateSync(delta, { finishFlush: zlib.Z_SYNC_FLUSH });
     return deltaSizes(head).result;
   }
 
@@ -195,28 +193,28 @@ export class ObjectReader {
     const key = `${pack.packPath}:${offset}`;
     const cached = this.#bases.get(key);
     if (cached) return cached;
-    pack.pack ??= readFileSync(pack.packPath);
-    const data = pack.pack;
-    const header = packEntryHeader(data, offset);
+    const bytes = this.#bytesOf(pack);
+    const entry = bytes.at(offset, ENTRY_HEAD_BYTES);
+    const header = packEntryHeader(entry, 0);
     const { type, size } = header;
     let { pos } = header;
     let byte: number;
     let base: RawObject | undefined;
     if (type === OBJ_OFS_DELTA) {
-      byte = data[pos++]!;
+      byte = entry[pos++]!;
       let back = byte & 0x7f;
       while (byte & 0x80) {
-        byte = data[pos++]!;
+        byte = entry[pos++]!;
         back = (back + 1) * 128 + (byte & 0x7f);
       }
       base = this.#readPacked(pack, offset - back, depth + 1);
     } else if (type === OBJ_REF_DELTA) {
-      base = this.#readObject(data.subarray(pos, pos + 20).toString('hex'), depth + 1);
+      base = this.#readObject(entry.subarray(pos, pos + 20).toString('hex'), depth + 1);
       pos += 20;
     }
     // Deflate never grows data by more than a few bytes per 16 KiB block; past the end of
     // the stream the inflater stops by itself.
-    const inflated = inflateSync(data.subarray(pos, Math.min(data.length, pos + size + 64 + (size >> 3))));
+    const inflated = inflateSync(bytes.at(offset + pos, size + 64 + (size >> 3)));
     if (inflated.length !== size) return undefined;
     let object: RawObject;
     if (type === OBJ_OFS_DELTA || type === OBJ_REF_DELTA) {
@@ -231,18 +229,13 @@ export class ObjectReader {
   }
 
   #packIndexes(): PackIndex[] {
-    if (this.#packs) return this.#packs;
-    const dir = join(this.#objects!, 'pack');
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.idx'));
-    } catch {
-      names = [];
-    }
-    this.#packs = names.flatMap((name) => {
-      const index = parseIndex(readFileSync(join(dir, name)));
-      return index ? [{ ...index, packPath: join(dir, name.replace(/\.idx$/, '.pack')) }] : [];
-    });
+    this.#packs ??= packIndexes(this.#objects!, this.#cache);
     return this.#packs;
+  }
+
+  #bytesOf(pack: PackIndex): PackBytes {
+    let bytes = this.#packBytes.get(pack);
+    if (!bytes) this.#packBytes.set(pack, (bytes = new PackBytes(pack.packPath)));
+    return bytes;
   }
 }

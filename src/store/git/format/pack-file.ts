@@ -3,7 +3,6 @@
 
 export interface PackIndex {
   packPath: string;
-  pack?: Buffer;
   fanout: Uint32Array;
   /** N object ids of 20 bytes, sorted. */
   ids: Buffer;

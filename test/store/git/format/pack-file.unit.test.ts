@@ -46,7 +46,7 @@ function gitListing(): Listed[] {
     });
 }
 
-function fixturePack(): PackIndex {
+function fixturePack(): PackIndex & { pack: Buffer } {
   const index = parseIndex(readFileSync(join(FIXTURE, 'fixture.idx')));
   if (!index) throw new Error('the fixture index was not read');
   return { ...index, packPath: join(FIXTURE, 'fixture.pack'), pack: readFileSync(join(FIXTURE, 'fixture.pack')) };
@@ -132,9 +132,9 @@ describe('a pack written by git', () => {
 
   it('gives each entry the type and size git lists; an undeltified entry inflates to the object with that id', () => {
     for (const object of listing.filter((o) => !o.base)) {
-      const header = packEntryHeader(pack.pack!, object.offset);
+      const header = packEntryHeader(pack.pack, object.offset);
       expect(header, object.id).toMatchObject({ type: TYPE_CODES[object.type], size: object.size });
-      const data = inflateSync(pack.pack!.subarray(header.pos));
+      const data = inflateSync(pack.pack.subarray(header.pos));
       expect(data.length).toBe(object.size);
       expect(objectId(object.type, data)).toBe(object.id);
     }
@@ -144,13 +144,13 @@ describe('a pack written by git', () => {
     const deltified = listing.filter((o) => o.base);
     expect(deltified.length).toBeGreaterThan(0);
     for (const object of deltified) {
-      const header = packEntryHeader(pack.pack!, object.offset);
+      const header = packEntryHeader(pack.pack, object.offset);
       expect(header, object.id).toMatchObject({ type: OBJ_REF_DELTA, size: object.size });
       // A reference delta names its base by id, in the 20 bytes before the deflated delta.
-      expect(pack.pack!.toString('hex', header.pos, header.pos + 20)).toBe(object.base);
-      const instructions = inflateSync(pack.pack!.subarray(header.pos + 20));
-      const baseHeader = packEntryHeader(pack.pack!, findOffset(pack, object.base!)!);
-      const base = inflateSync(pack.pack!.subarray(baseHeader.pos));
+      expect(pack.pack.toString('hex', header.pos, header.pos + 20)).toBe(object.base);
+      const instructions = inflateSync(pack.pack.subarray(header.pos + 20));
+      const baseHeader = packEntryHeader(pack.pack, findOffset(pack, object.base!)!);
+      const base = inflateSync(pack.pack.subarray(baseHeader.pos));
       expect(deltaSizes(instructions).base).toBe(base.length);
       const result = applyDelta(instructions, base);
       expect(result.length).toBe(deltaSizes(instructions).result);
