@@ -146,12 +146,17 @@ export class WorkingTreeReader {
     return changed;
   }
 
-  /** Every file in path order: the ones just read with their text, the others as kept. */
+  /**
+   * Every file in path order: the ones just read with their text, the others as kept. A list
+   * handed out is never changed afterwards (the loader compares the next one with it): while no
+   * file came or went, the files read again are put in place in a copy (a copy of 100,000
+   * references, not a walk that looks each path up).
+   */
   #entries(fresh: ReadonlyMap<string, RecordFileEntry>): RecordFileEntry[] {
-    if (this.#sorted)
-      this.#sorted = this.#sorted.map((entry) => (fresh.has(entry.path) ? this.#known.get(entry.path)!.entry : entry));
-    else this.#sorted = [...this.#known.values()].map((file) => file.entry).sort(byPath);
-    return fresh.size === 0 ? this.#sorted : this.#sorted.map((entry) => fresh.get(entry.path) ?? entry);
+    if (!this.#sorted) this.#sorted = [...this.#known.values()].map((file) => file.entry).sort(byPath);
+    else if (fresh.size > 0)
+      this.#sorted = withInPlace(this.#sorted, fresh.keys(), (path) => this.#known.get(path)!.entry);
+    return fresh.size === 0 ? this.#sorted : withInPlace(this.#sorted, fresh.keys(), (path) => fresh.get(path)!);
   }
 
   /** One file, read safely; undefined when it is gone (or became a folder) since it was named. */
@@ -257,4 +262,28 @@ async function listRecordFolders(
     }
   }
   return { records, refused, ignored };
+}
+
+/** A copy of `entries` (in path order) with the entry of each of `paths` there replaced by `entryOf(path)`. */
+function withInPlace(
+  entries: readonly RecordFileEntry[],
+  paths: Iterable<string>,
+  entryOf: (path: string) => RecordFileEntry,
+): RecordFileEntry[] {
+  const copy = entries.slice();
+  for (const path of paths) {
+    let low = 0;
+    let high = copy.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const at = copy[mid].path;
+      if (at === path) {
+        copy[mid] = entryOf(path);
+        break;
+      }
+      if (at < path) low = mid + 1;
+      else high = mid - 1;
+    }
+  }
+  return copy;
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changedBetween } from '../../../src/store/git/commit-files.ts';
 import { ReadPool } from '../../../src/store/record-files/read-pool.ts';
+import type { RecordFileEntry } from '../../../src/store/record-files/record-file-entry.ts';
 import { WorkingTreeReader } from '../../../src/store/record-files/working-tree.ts';
 import { commitAll, git, makeConfigRepo } from '../../helpers/git-fixture.ts';
 
@@ -61,6 +62,30 @@ describe('WorkingTreeReader', () => {
       expect(full.map((e) => e.path)).toEqual(['namespaces/a.yaml', 'namespaces/b.yaml', 'namespaces/d.yaml']);
     },
   );
+
+  it('puts the files read again in place in a new list, and never changes a list it handed out', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `n${String(i).padStart(2, '0')}`);
+    const dir = makeConfigRepo(Object.fromEntries(names.map((n) => [`namespaces/${n}.yaml`, ns(n)])));
+    const reader = new WorkingTreeReader(dir);
+    await reader.readAll();
+    const before = await reader.readChanged([]); // the entries as kept, without their text
+    const held = [...before];
+    writeFileSync(join(dir, 'namespaces/n07.yaml'), ns('n07', 'changed'));
+    writeFileSync(join(dir, 'namespaces/n33.yaml'), ns('n33', 'changed'));
+    const after = await reader.readChanged(['namespaces/n33.yaml', 'namespaces/n07.yaml']);
+    expect(before.every((entry, i) => entry === held[i])).toBe(true);
+    expect(readNow(after)).toEqual(['namespaces/n07.yaml', 'namespaces/n33.yaml']);
+    expect(after.map((e) => e.path)).toEqual(before.map((e) => e.path));
+    // The others are the very entries of the list before (the loader skips them by identity).
+    const differing = (a: RecordFileEntry[], b: RecordFileEntry[]) => a.filter((e, i) => e !== b[i]).map((e) => e.path);
+    expect(differing(after, before)).toEqual(['namespaces/n07.yaml', 'namespaces/n33.yaml']);
+    expect(after[7].text).toContain('changed');
+    // Nothing named: the kept entries, the two read last without their text now.
+    const again = await reader.readChanged([]);
+    expect(readNow(again)).toEqual([]);
+    expect(differing(again, after)).toEqual(['namespaces/n07.yaml', 'namespaces/n33.yaml']);
+    expect(differing(again, before)).toEqual(['namespaces/n07.yaml', 'namespaces/n33.yaml']);
+  });
 
   it(
     'does not trust the stat of a file written moments before it was read (a same-size edit could hide in the same ' +
