@@ -9,6 +9,8 @@
 //   4. crud PATCH p50, against the smallest size, interleaved across sizes (scale/crud.ts);
 //   5. validate and diff, vs the same floor (scale/cli-tools.ts);
 //   6. reads vs a minimal node:http server with the same bytes, plain and gzip (scale/reads.ts).
+// With --against <commit>, the same run is made first on that commit's service and tool
+// (scale/against.ts), and the table puts each figure's old and new value side by side.
 // Prints a Markdown table, writes docs/bench/scale-results.json (--out) and docs/bench/scale.svg
 // (--svg). Timings are medians of --repeat runs; nothing is asserted: the machine is shared.
 // Options: --repeat 3, --writes 100, --components 25, --reads all|smallest|none (all),
@@ -17,7 +19,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine, machineInfo, sourceState } from './bench/machine.ts';
-import { PROJECT_ROOT } from './bench/node-process.ts';
+import { PROJECT_ROOT, SERVICE_ROOT } from './bench/node-process.ts';
+import { benchmarkCommit } from './bench/scale/against.ts';
 import { measureCli } from './bench/scale/cli-tools.ts';
 import { measureCrud, prepareCrudCopy } from './bench/scale/crud.ts';
 import { measureHistoryWrites } from './bench/scale/history-writes.ts';
@@ -26,6 +29,7 @@ import { measureMemory } from './bench/scale/memory-passes.ts';
 import { measureReads } from './bench/scale/reads.ts';
 import { measureReload, type Restore, restoreFiles } from './bench/scale/reload.ts';
 import {
+  comparisonTable,
   type HistoryWritesFigure,
   type Report,
   type SizeResult,
@@ -52,6 +56,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     'history-writes': { type: 'string', default: '10000' },
     'history-pairs': { type: 'string', default: '40' },
+    against: { type: 'string' },
   },
 });
 const sizes = args.clusters.split(',').map((s) => Number(s.trim().replace(/_/g, '')));
@@ -147,7 +152,8 @@ async function measureHistoryFigure(clusters: number): Promise<HistoryWritesFigu
 }
 
 const atStart = machineInfo();
-const source = sourceState(PROJECT_ROOT);
+const before = args.against === undefined ? undefined : await benchmarkCommit(args.against, log);
+const source = sourceState(SERVICE_ROOT);
 log(`${describeMachine(atStart)}`);
 if (source)
   log(
@@ -197,6 +203,7 @@ const report = (): Report => ({
   ],
   sizes: results,
   ...(historyWrites ? { historyWrites } : {}),
+  ...(before ? { against: before } : {}),
 });
 
 try {
@@ -231,5 +238,5 @@ console.log(
   `\n${describeMachine(final.machine.atStart)} (at start); load average at end ` +
     `${final.machine.atEnd.loadAverage.join(' ')}\n`,
 );
-console.log(table(final, repeat));
+console.log(before ? comparisonTable(before, final, repeat) : table(final, repeat));
 console.log(`\nJSON: ${args.out}\nchart: ${args.svg}`);

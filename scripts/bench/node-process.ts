@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { HttpClient } from './http-client.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
-export const SERVICE_MAIN = join(PROJECT_ROOT, 'src', 'main.ts');
+/**
+ * The checkout whose service and tool are measured: this one, or with BENCH_SERVICE_ROOT another
+ * (an older commit's, measured by these same scripts: `npm run bench -- --clusters … --against <commit>`).
+ */
+export const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ?? PROJECT_ROOT;
+export const SERVICE_MAIN = join(SERVICE_ROOT, 'src', 'main.ts');
 export const STARTED_MSG = 'gitops-config-api started';
 
 export interface StartOptions {
@@ -48,7 +53,7 @@ export function startNodeProcess(script: string, options: StartOptions = {}): Pr
     : [script];
   const started = performance.now();
   const child = spawn(command, args, {
-    cwd: PROJECT_ROOT,
+    cwd: SERVICE_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -5,13 +5,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, pack } from '../git.ts';
-import { PROJECT_ROOT } from '../node-process.ts';
+import { SERVICE_ROOT } from '../node-process.ts';
 import { timeScript } from '../script-timing.ts';
 import { type Spread, spread } from '../stats.ts';
 import type { Fleet } from './fleet.ts';
 import { emptyFloor, type FloorSummary, runFloor, summarizeFloor } from './startup.ts';
 
-const CLI = join(PROJECT_ROOT, 'src', 'tools', 'cli.ts');
+const CLI = join(SERVICE_ROOT, 'src', 'tools', 'cli.ts');
 
 export interface ToolRun {
   wallMs: Spread;

@@ -41,6 +41,8 @@ export interface Report {
   notes: string[];
   sizes: SizeResult[];
   historyWrites?: HistoryWritesFigure;
+  /** With --against: the same run on that commit, made first. */
+  against?: Report;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -59,8 +61,8 @@ function rows(repeat: number): Row[] {
   return [
     ['record files (YAML on disk)', (s) => `${count(s.repo.files)} (${mb(s.repo.yamlBytes)})`, ''],
     [
-      'load average (1 min), start → end of this size',
-      (s) => `${s.loadAverage.atStart.toFixed(1)} → ${s.loadAverage.atEnd?.toFixed(1) ?? '–'}`,
+      'load average (1 min), start…end of this size',
+      (s) => `${s.loadAverage.atStart.toFixed(1)}…${s.loadAverage.atEnd?.toFixed(1) ?? '–'}`,
       'other work shares the cores',
     ],
     [
@@ -155,6 +157,33 @@ export function table(report: Report, repeat: number): string {
       ),
     );
   }
+  return lines.join('\n');
+}
+
+/** Two runs of one sitting in one table: each size's cell is the older commit's figure, then this one's. */
+export function comparisonTable(before: Report, after: Report, repeat: number): string {
+  const commit = (r: Report) => r.source?.commit.slice(0, 12) ?? 'this checkout';
+  const sizes = after.sizes;
+  const old = (s: SizeResult) => before.sizes.find((b) => b.clusters === s.clusters);
+  const lines = [
+    `Each cell: ${commit(before)} (measured first) → ${commit(after)}.`,
+    '',
+    `| figure | ${sizes.map((s) => `${count(s.clusters)} clusters`).join(' | ')} | compared with |`,
+    `|---|${sizes.map(() => '---:').join('|')}|---|`,
+    ...rows(repeat).map(([label, cell, note]) => {
+      const pair = (s: SizeResult) => {
+        const was = old(s);
+        return `${was ? cell(was) : '–'} → ${cell(s)}`;
+      };
+      return `| ${label} | ${sizes.map(pair).join(' | ')} | ${note} |`;
+    }),
+  ];
+  for (const [name, report] of [
+    [commit(before), before],
+    [commit(after), after],
+  ] as const)
+    for (const s of report.sizes)
+      for (const e of s.errors) lines.push(`\n${name}, ${count(s.clusters)} clusters, ${e.item}: FAILED: ${e.message}`);
   return lines.join('\n');
 }
 
