@@ -20,7 +20,7 @@ const LOOKED_BETWEEN_CHECKS = 1024;
 /** The last revision loaded, kept for the next. */
 interface LastLoad {
   revision: string;
-  /** In path order. */
+  /** In path order, without their texts (at start every file comes with its text). */
   entries: readonly RecordFileEntry[];
   /** entries[i]'s parse (undefined outside the layout), or why it could not be read. */
   parsed: readonly FileParse[];
@@ -63,8 +63,9 @@ export class RecordFileLoader {
     revision: string,
     fresh: FreshParses,
   ): Promise<LoadedRevision | undefined> {
-    const changed = await changedEntries(last.entries, entries);
-    if (!changed) return undefined;
+    const compared = await changedEntries(last.entries, entries);
+    if (!compared) return undefined;
+    const { changed, withText } = compared;
     const parses: ParsedRecordFile[] = [];
     for (const i of changed) {
       const before = last.parsed[i];
@@ -87,7 +88,9 @@ export class RecordFileLoader {
       (parsed as FileParse[])[i] = parses[n];
     }
     const assembled = { ...last.assembled, records };
-    this.#last = { ...last, revision, entries, parsed, assembled };
+    const kept = withText.length === 0 ? entries : [...entries];
+    for (const i of withText) (kept as RecordFileEntry[])[i] = withoutText(entries[i]);
+    this.#last = { ...last, revision, entries: kept, parsed, assembled };
     return {
       revision,
       records,
@@ -127,21 +130,23 @@ export class RecordFileLoader {
     const assembled = await runInSlices(assembleRecordsInSteps(files, placedFiles));
     const placed = new Int32Array(entries.length).fill(-1);
     for (const [n, i] of fileAt.entries()) placed[i] = placedFiles[n];
-    this.#last = { revision, entries, parsed, placed, assembled, refused };
+    this.#last = { revision, entries: entries.map(withoutText), parsed, placed, assembled, refused };
     return { revision, ...assembled, problems: [...refused, ...assembled.problems] };
   }
 }
 
 /**
- * The indexes of the entries that differ from the last revision's, when both are the same paths;
- * undefined when a file was added, removed or refused (then every file is looked at).
+ * The indexes of the entries that differ from the last revision's, and of those that come with
+ * their text, when both are the same paths; undefined when a file was added, removed or refused
+ * (then every file is looked at).
  */
 async function changedEntries(
   before: readonly RecordFileEntry[],
   now: readonly RecordFileEntry[],
-): Promise<number[] | undefined> {
+): Promise<{ changed: number[]; withText: number[] } | undefined> {
   if (before.length !== now.length) return undefined;
   const changed: number[] = [];
+  const withText: number[] = [];
   const slices = new SliceTimer();
   for (let i = 0; i < now.length; i++) {
     if (i % LOOKED_BETWEEN_CHECKS === 0) await slices.turnIfDue();
@@ -151,8 +156,16 @@ async function changedEntries(
     if (a === b) continue;
     if (a.path !== b.path || a.refused || b.refused) return undefined;
     if (a.blobId !== b.blobId) changed.push(i);
+    if (b.text !== undefined) withText.push(i);
   }
-  return changed;
+  return { changed, withText };
+}
+
+/** An entry as kept until the next load: without its text, which only its parse needed. */
+function withoutText(entry: RecordFileEntry): RecordFileEntry {
+  if (entry.text === undefined) return entry;
+  const { path, blobId, read, refused } = entry;
+  return { path, blobId, ...(read ? { read } : {}), ...(refused ? { refused } : {}) };
 }
 
 /** A file's parse (undefined outside the layout), or why it cannot be read. */

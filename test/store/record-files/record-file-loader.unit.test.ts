@@ -3,6 +3,8 @@
 // revision says which records it put in place (`replaced`), which lets its snapshot be built
 // without a walk of the fleet. Whatever the sequence of revisions, each must equal what a loader
 // with no memory makes of the same files.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -142,6 +144,26 @@ describe('the record file loader', () => {
     expect(loaded.replaced).toEqual({ base: 'r0', records: { clusters: [renamed] } });
     expect(loaded.records.namespaces).toBe(first.records.namespaces);
     expect(loaded.sources).toBe(first.sources);
+  });
+
+  it("keeps no file's text until the next load (at start that would be every file's)", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const loader = new RecordFileLoader();
+    const handedOut = async (revision: string, edit?: Edit) => {
+      const entries = listed(edit ? edited(baseFiles(), edit, 1) : baseFiles());
+      await loader.load(entries, revision);
+      return entries.filter((e) => e.text !== undefined).map((e) => new WeakRef(e));
+    };
+    const expectNoneKept = async (refs: WeakRef<RecordFileEntry>[]) => {
+      expect(refs.length).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 0)); // weak references hold until the job ends
+      gc();
+      expect(refs.filter((ref) => ref.deref() !== undefined)).toEqual([]);
+    };
+    // A full look, then a look that puts one record in place: neither keeps an entry that has a text.
+    await expectNoneKept(await handedOut('r0'));
+    await expectNoneKept(await handedOut('r1', { kind: 'comment', at: 2 }));
   });
 
   it('looks at every file when one is added, removed, or no longer parses: no `replaced` then', async () => {
