@@ -32,6 +32,9 @@ export default defineConfig({
     // integration, unit), in each the files that failed last, then by their time in the last
     // run (Vitest's cache; by size on a fresh clone).
     maxWorkers: 2,
+    // expect.poll gives up after 1 s by default: on a loaded machine a page or a service takes
+    // longer than that to show what a test waits for, and the test's own limit is the one that counts.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       {

@@ -267,7 +267,8 @@ describe('the fleet filtered by rollout', () => {
     const row = page.getByRole('table', { name: 'Clusters' }).getByRole('row').nth(1);
     expect(await row.getByRole('cell').first().textContent()).toBe(CANARY);
     expect(await row.getByRole('cell').nth(3).textContent()).toBe('Fetched');
-    expect(new URL(page.url()).search).toBe(`?rollout=${ID}&rollout_state=fetched`);
+    // The address follows the filters once the table shows them.
+    await expect.poll(() => new URL(page.url()).search).toBe(`?rollout=${ID}&rollout_state=fetched`);
     const options = await page.getByLabel('State in the rollout').locator('option').allTextContents();
     expect(options).toEqual([
       'All',
