@@ -3,7 +3,7 @@
 // only the address changed) or named below with the reason it cannot run in a test, every
 // console block's commands run and print exactly what it shows, and the JSON the documents
 // show is compared with what is really served and logged. A new example without a check fails.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { request } from '../helpers/http.ts';
 import { codeBlocks, projectDocuments, REPO_ROOT, type CodeBlock } from '../helpers/markdown.ts';
 import { expectMatchesOpenApi } from '../helpers/openapi.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { runCommandText } from '../helpers/process-starter.ts';
 
 const DOCUMENTS = projectDocuments();
 const ALL_BLOCKS = DOCUMENTS.flatMap(codeBlocks);
@@ -76,7 +77,7 @@ async function runShell(command: string, env: Record<string, string>, timeout = 
 const HAS_JQ = spawnSync('jq', ['--version']).status === 0;
 
 function gitOutIn(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  return runCommandText('git', args, { cwd: dir }).trim();
 }
 
 /** Status lines of `curl -i` output (the last one when redirects or 100-continue add more). */

@@ -1,12 +1,12 @@
 // Crud-mode test set-up: the data set of ../fixtures/crud-data.ts, and a service in crud mode on
 // any backend (helpers/backends.ts): a local Git repository, a remote one over smart HTTP, a
 // seed file in memory, or a new SQLite database seeded from the same data.
-import { execFileSync } from 'node:child_process';
 import { afterEach } from 'vitest';
 import { CRUD_DATA } from '../fixtures/crud-data.ts';
 import { BACKENDS, type PreparedBackend, prepareBackend } from './backends.ts';
 import { asRepoFiles } from './fixture-data.ts';
 import { makeConfigRepo, type RepoFiles } from './git-fixture.ts';
+import { runCommandText } from './process-starter.ts';
 import { type RawResponse, request } from './http.ts';
 import { startTestService, type TestService, WRITE_TOKEN } from './service.ts';
 
@@ -75,7 +75,7 @@ export function auditLines(service: TestService): Record<string, unknown>[] {
 }
 
 export function gitOut(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  return runCommandText('git', args, { cwd: dir }).trim();
 }
 
 export function commitCount(dir: string): number {

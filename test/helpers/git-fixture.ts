@@ -1,5 +1,6 @@
-// Builds real config repos in temp directories with the git command line.
-import { execFileSync } from 'node:child_process';
+// Builds real config repos in temp directories with the git command line, started from the
+// tests' process starter (./process-starter.ts).
+import { runCommandText } from './process-starter.ts';
 import { type RepoFiles, tempDir, writeFiles } from './temp-files.ts';
 
 export { removeDir, type RepoFiles, tempDir, writeFiles } from './temp-files.ts';
@@ -12,19 +13,20 @@ const AUTHOR = {
 };
 
 export function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...AUTHOR } }).trim();
+  return runCommandText('git', args, { cwd: dir, env: { ...process.env, ...AUTHOR } }).trim();
 }
 
 const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 
 /**
  * Several git commands in one process start, stopping at the first that fails (which throws, as
- * `git` does); the last one's output. A test worker holds hundreds of megabytes, and each process
- * it starts copies its page tables: one `sh` that starts the gits costs about what one git does.
+ * `git` does); the last one's output. Every process start costs CPU on these machines, even from
+ * the small process that starts them (./process-starter.ts): one `sh` that starts the gits costs
+ * about what one git does.
  */
 export function gitSteps(dir: string, ...steps: string[][]): string {
   const script = steps.map((args) => ['git', ...args].map(quoted).join(' ')).join(' && ');
-  return execFileSync('sh', ['-c', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...AUTHOR } }).trim();
+  return runCommandText('sh', ['-c', script], { cwd: dir, env: { ...process.env, ...AUTHOR } }).trim();
 }
 
 /** A config repo directory; with `git: true` (the default) a Git repository with one commit. */

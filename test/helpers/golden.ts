@@ -11,9 +11,9 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { startService } from '../../src/server.ts';
 import { run } from '../../src/tools/cli.ts';
-import { execFileSync } from 'node:child_process';
 import { tempDir } from './git-fixture.ts';
 import { request } from './http.ts';
+import { runCommandText } from './process-starter.ts';
 
 export const GOLDEN_ROOT = join(import.meta.dirname, '..', 'golden');
 
@@ -28,9 +28,8 @@ export function goldenCases(): string[] {
 /** Git with a fixed author and date, so a case's commits get the same ids on every machine. */
 function fixedGit(dir: string, ...args: string[]): string {
   const when = '2026-01-01T00:00:00Z';
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+  return runCommandText('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
     cwd: dir,
-    encoding: 'utf8',
     env: {
       ...process.env,
       GIT_AUTHOR_NAME: 'Golden Case',

@@ -1,9 +1,10 @@
 // SQLite databases for tests, and "another process" working on them: a child Node process
 // with its own better-sqlite3 connection, as a second instance or the sqlite3 shell would be.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { tempDir } from './git-fixture.ts';
+import { runCommand } from './process-starter.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -21,7 +22,8 @@ export function sqlInOtherProcess(dbPath: string, sql: string): void {
     db.pragma('foreign_keys = ON');
     db.exec(process.argv[2]);
     db.close();`;
-  execFileSync(process.execPath, ['-e', script, dbPath, sql], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = runCommand(process.execPath, ['-e', script, dbPath, sql], { cwd: REPO_ROOT });
+  if (result.status !== 0) throw new Error(`SQL in another process failed: ${result.stderr.toString('utf8')}`);
 }
 
 export interface LockHolder {

@@ -1,10 +1,10 @@
 // Certificates for the TLS tests, made with openssl in a temporary folder: a CA, server
 // certificates for 127.0.0.1 and localhost signed by it, client certificates. EC keys, so that
 // making a few of them per test file takes milliseconds; RSA where a test needs the RSA suites.
-import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCommandText } from './process-starter.ts';
 
 export interface CertificateFiles {
   /** PEM certificate file. */
@@ -16,7 +16,7 @@ export interface CertificateFiles {
 }
 
 function openssl(dir: string, ...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  runCommandText('openssl', args, { cwd: dir });
 }
 
 function fingerprintOf(certFile: string): string {

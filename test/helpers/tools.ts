@@ -1,6 +1,6 @@
 // Runs the config-repo tool (src/tools/cli.ts) as a child process, as CI runs it.
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from './process-starter.ts';
 import { type CliResult, cleanEnv } from './run-tool.ts';
 
 export const CLI = fileURLToPath(new URL('../../src/tools/cli.ts', import.meta.url));
@@ -12,10 +12,9 @@ export function runCli(
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; script?: string } = {},
 ): CliResult {
-  const result = spawnSync(process.execPath, [options.script ?? CLI, ...args], {
+  const result = runCommand(process.execPath, [options.script ?? CLI, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.env),
-    maxBuffer: 256 * 1024 * 1024,
   });
   const stdout = result.stdout.toString('utf8');
   return {

@@ -2,7 +2,6 @@
 // a commit's message (marked as cut), whatever the commits pushed to the config repo hold; the
 // list comes in pages (`limit`, `before` / `next`, about 1 MiB at most); and a change set's
 // message has a maximum.
-import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from '../../../src/domain/writes/change-set.ts';
 import { HISTORY_MESSAGE_BYTES, HISTORY_PROBLEMS } from '../../../src/store/history/history-bounds.ts';
@@ -17,6 +16,7 @@ import { startServiceProcess, type ServiceProcess } from '../../helpers/process.
 import { READ_TOKEN, WRITE_TOKEN } from '../../helpers/service.ts';
 import { announcePush } from '../../helpers/store-actions.ts';
 import { published } from '../../helpers/store-events.ts';
+import { runCommandText } from '../../helpers/process-starter.ts';
 
 const MiB = 1024 * 1024;
 let services: { close(): Promise<unknown> }[] = [];
@@ -47,7 +47,7 @@ function commitsWithLongMessages(dir: string, count: number, bytes: number): voi
     // The same tree: each commit changes nothing but the history.
     chunks.push(`M 040000 ${tree} ""\n\n`);
   }
-  execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: chunks.join('') });
+  runCommandText('git', ['fast-import', '--quiet'], { cwd: dir, input: chunks.join('') });
   git(dir, 'reset', '-q', '--hard', 'main');
 }
 

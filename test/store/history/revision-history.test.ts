@@ -2,7 +2,6 @@
 // judged, newest first, with each one's author and message where the store keeps them, the
 // clusters whose answers it changed (?cluster= keeps those that changed one), a refused one
 // with its problems, and, for Git, the same list after a restart.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { READ_TOKEN, startTestService } from '../../helpers/service.ts';
 import { sqlInOtherProcess } from '../../helpers/sqlite.ts';
 import { announcePush, storeActions } from '../../helpers/store-actions.ts';
 import { published } from '../../helpers/store-events.ts';
+import { runCommandText } from '../../helpers/process-starter.ts';
 
 /** An entry as the service sends it: problems as /ready shows them. */
 type Entry = Omit<HistoryEntry, 'problems'> & {
@@ -86,7 +86,7 @@ async function personChangesC1(service: CrudService): Promise<string | undefined
 
 /** A git command that reads `input` on its standard input. */
 function gitIn(dir: string, args: string[], input: string): string {
-  return execFileSync('git', args, { cwd: dir, input, encoding: 'utf8' }).trim();
+  return runCommandText('git', args, { cwd: dir, input }).trim();
 }
 
 /** What a restart must show again: everything but when this process judged it. */
