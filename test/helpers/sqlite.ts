@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { tempDir } from './git-fixture.ts';
-import { runCommand } from './process-starter.ts';
+import { runCommandText } from './process-starter.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -22,8 +22,7 @@ export function sqlInOtherProcess(dbPath: string, sql: string): void {
     db.pragma('foreign_keys = ON');
     db.exec(process.argv[2]);
     db.close();`;
-  const result = runCommand(process.execPath, ['-e', script, dbPath, sql], { cwd: REPO_ROOT });
-  if (result.status !== 0) throw new Error(`SQL in another process failed: ${result.stderr.toString('utf8')}`);
+  runCommandText(process.execPath, ['-e', script, dbPath, sql], { cwd: REPO_ROOT });
 }
 
 export interface LockHolder {
