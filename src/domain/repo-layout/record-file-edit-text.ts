@@ -59,6 +59,14 @@ export function blockText(lines: string[], column: number): string {
   return lines.map((line) => (line === '' ? '\n' : `${' '.repeat(column)}${line}\n`)).join('');
 }
 
+/** Whether a block scalar keeps the line breaks after its last line ("keep" chomping: |+, >+). */
+export function keepsLineBreaks(
+  node: { type?: string; range?: [number, number, number] | null },
+  text: string,
+): boolean {
+  return !!node.type?.startsWith('BLOCK') && !!node.range && /^[|>][1-9]?\+/.test(text.slice(node.range[0]));
+}
+
 /** Lets the editor ask for a replacement: thrown when a node cannot be edited where it is. */
 export class NotInPlace extends Error {}
 

@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
 import type { AnyRecord, Collection } from '../records.ts';
 import { validateRecord } from '../rules/record-schema.ts';
-import { applySplices, FileLines } from './record-file-edit-text.ts';
+import { applySplices, FileLines, keepsLineBreaks, type Splice } from './record-file-edit-text.ts';
 import { RecordFileEditor } from './record-file-editor.ts';
 import { parseRecordFile } from './record-file-parse.ts';
 import { fileForm, leadingComments, recordFileText } from './record-file-text.ts';
@@ -44,7 +44,9 @@ export function editRecordFileText(collection: Collection, previousText: string,
     // Any surprise in the old text (or here) only costs the person's formatting, never the write.
     text = undefined;
   }
-  if (text !== undefined && readsBackAs(collection, text, next)) return text;
+  // One final line break, unless the last value is a |+ block scalar whose line breaks are its own.
+  for (const candidate of text === undefined ? [] : [text.replace(/\n*$/, '\n'), text])
+    if (readsBackAs(collection, candidate, next)) return candidate;
   return recordFileText(collection, next, leadingComments(previousText));
 }
 
@@ -64,9 +66,36 @@ function editInPlace(collection: Collection, previousText: string, next: AnyReco
   if (doc.errors.length > 0 || doc.directives?.yaml.explicit || !isMap(doc.contents) || doc.contents.flow)
     return undefined;
   if (!plainYaml(doc)) return undefined;
-  const editor = new RecordFileEditor(doc, new FileLines(text, leadingComments(text).length), collection);
-  const edited = applySplices(text, editor.edit(doc.contents, fileForm(collection, next), [])).replace(/\n*$/, '\n');
+  const lines = new FileLines(text, leadingComments(text).length);
+  const editor = new RecordFileEditor(doc, lines, collection);
+  const splices = keepBlockScalarsWhole(doc, lines, editor.edit(doc.contents, fileForm(collection, next), []));
+  const edited = applySplices(text, splices).replace(/([^\n])$/, '$1\n');
   return crlf ? edited.replaceAll('\n', '\r\n') : edited;
+}
+
+/**
+ * A block scalar with "keep" chomping (|+, >+) takes in every blank line that follows it. When
+ * the entries right after one are removed, the blank lines that followed them would become part
+ * of its value: the last of those removals takes them too.
+ */
+function keepBlockScalarsWhole(doc: Document, lines: FileLines, splices: Splice[]): Splice[] {
+  const removals = new Map(splices.filter((s) => s.text === '' && s.start < s.end).map((s) => [s.start, s]));
+  const starts = new Set(splices.map((s) => s.start));
+  visit(doc, {
+    Scalar(_, node) {
+      if (!node.range || !keepsLineBreaks(node, lines.text)) return;
+      // One removed or written again takes its line breaks with it.
+      if (splices.some((s) => s.start <= node.range![0] && node.range![0] < s.end)) return;
+      let last = removals.get(node.range[1]);
+      while (last && removals.has(last.end)) last = removals.get(last.end)!;
+      if (!last || starts.has(last.end)) return;
+      let end = last.end;
+      while (end < lines.text.length && /^[ \t]*\n$/.test(lines.text.slice(end, lines.lineEnd(end))))
+        end = lines.lineEnd(end);
+      if (![...starts].some((start) => start > last.end && start < end)) last.end = end;
+    },
+  });
+  return splices;
 }
 
 /** No anchors, aliases, explicit tags, merge keys or complex keys: every value is written once, where it is read. */

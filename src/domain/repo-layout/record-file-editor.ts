@@ -34,6 +34,7 @@ import {
   blockText,
   type FileLines,
   inlineText,
+  keepsLineBreaks,
   NotInPlace,
   renderLines,
   scalarText,
@@ -197,7 +198,7 @@ export class RecordFileEditor {
     if (!isScalar(node) || !node.type?.startsWith('BLOCK')) return end;
     // A block scalar's range takes in the line breaks after it. With "keep" chomping (|+, >+)
     // they are its content, up to the last one; otherwise its content ends with its last line.
-    if (/^[|>][1-9]?\+/.test(this.lines.text.slice(node.range![0]))) return end - 1;
+    if (keepsLineBreaks(node, this.lines.text)) return end - 1;
     while (end > node.range![0] && this.lines.text[end - 1] === '\n') end--;
     return end;
   }

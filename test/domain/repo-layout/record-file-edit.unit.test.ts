@@ -282,6 +282,49 @@ labels:
     expect(read('namespaces', 'sandbox', text)).toEqual(canonical('namespaces', next));
   });
 
+  it('keeps the value of a |+ block scalar when the entries after it go, and at the end of the file', () => {
+    // The blank line after a removed key would join the |+ scalar above it: it goes with the key.
+    const keyAfter = 'id: sandbox\nannotations:\n  note: |+\n    kept\n\n  gone: x\n\nlabels:\n  a: b\n';
+    const ns = read<NamespaceDef>('namespaces', 'sandbox', keyAfter);
+    const { gone: _, ...annotations } = ns.annotations;
+    expect(editRecordFileText('namespaces', keyAfter, { ...ns, annotations })).toBe(
+      'id: sandbox\nannotations:\n  note: |+\n    kept\n\nlabels:\n  a: b\n',
+    );
+
+    // Two list items removed in a row after one whose last value is a |+ block scalar.
+    const itemsAfter = `id: c1
+cluster_name: c1
+cluster_dns: c1.example.com
+environment: dev
+platform_components:
+  - id: a # kept
+    enabled: true
+    component_path: |+
+      one
+
+  - id: b
+    enabled: true
+  - id: c
+    enabled: true
+
+namespaces: []
+`;
+    const c = read<Cluster>('clusters', 'c1', itemsAfter);
+    expect(c.platform_components[0].component_path).toBe('one\n\n');
+    const next = { ...c, platform_components: c.platform_components.slice(0, 1) };
+    const out = editRecordFileText('clusters', itemsAfter, next);
+    expect(out).toBe(itemsAfter.replace(/ {2}- id: b[^]*namespaces/, 'namespaces'));
+    expect(read('clusters', 'c1', out)).toEqual(canonical('clusters', next));
+
+    // A file that ends with a |+ block scalar keeps its final line breaks: they are the value's.
+    const atEnd = 'id: sandbox\nlabels:\n  a: b # kept\nannotations:\n  note: |+\n    kept\n\n\n';
+    const last = read<NamespaceDef>('namespaces', 'sandbox', atEnd);
+    expect(editRecordFileText('namespaces', atEnd, last)).toBe(atEnd);
+    expect(editRecordFileText('namespaces', atEnd, { ...last, labels: { a: 'c' } })).toBe(
+      atEnd.replace('a: b', 'a: c'),
+    );
+  });
+
   it('keeps an override spelled as null, fills an empty value, and turns a flow list into the standard form', () => {
     const cluster = `id: c1
 cluster_name: c1
