@@ -12,11 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { tempDir } from './helpers/git-fixture.ts';
 import { asSeedFile } from './helpers/fixture-data.ts';
+import { baseEnv, MAIN } from './helpers/process.ts';
 import { request } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
-const BASE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
+const BASE_ENV = baseEnv();
 
 function runMain(env: Record<string, string>) {
   return spawnSync(process.execPath, [MAIN], { env: { ...BASE_ENV, ...env }, encoding: 'utf8', timeout: 15_000 });

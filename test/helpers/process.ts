@@ -6,6 +6,16 @@ import { join } from 'node:path';
 const ROOT = join(import.meta.dirname, '..', '..');
 export const MAIN = join(ROOT, 'src', 'main.ts');
 
+/**
+ * The environment a started service process gets besides what a test sets: PATH, HOME, and
+ * the compile cache that vitest.config.ts names (Node keeps src/'s type-stripped and compiled
+ * modules there, so that the suite's many starts of the service do not each redo that work).
+ */
+export function baseEnv(): Record<string, string> {
+  const { PATH = '', HOME = '', NODE_COMPILE_CACHE } = process.env;
+  return { PATH, HOME, ...(NODE_COMPILE_CACHE === undefined ? {} : { NODE_COMPILE_CACHE }) };
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
@@ -38,8 +48,7 @@ export async function startServiceProcess(
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...baseEnv(),
       AUTH_TOKEN: 'process-token',
       LISTEN_ADDR: '127.0.0.1:0',
       ...env,
@@ -140,8 +149,7 @@ export async function startServiceGroup(env: Record<string, string>): Promise<Se
     {
       cwd: ROOT,
       env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+        ...baseEnv(),
         AUTH_TOKEN: 'process-token',
         LISTEN_ADDR: '127.0.0.1:0',
         ...env,

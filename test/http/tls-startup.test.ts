@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { TlsFileError } from '../../src/http/transport/tls-files.ts';
 import { asSeedFile } from '../helpers/fixture-data.ts';
 import { tempDir } from '../helpers/git-fixture.ts';
-import { MAIN } from '../helpers/process.ts';
+import { baseEnv, MAIN } from '../helpers/process.ts';
 import { READ_TOKEN, startTestService } from '../helpers/service.ts';
 import { makeCa, makeSignedCertificate } from '../helpers/tls-certificates.ts';
 
@@ -91,7 +91,7 @@ describe('TLS settings', () => {
   it('the real process prints one line and exits 2', () => {
     const result = spawnSync(process.execPath, [MAIN], {
       env: {
-        PATH: process.env.PATH,
+        ...baseEnv(),
         AUTH_TOKEN: 't',
         LISTEN_ADDR: '127.0.0.1:0',
         STORE_BACKEND: 'memory',

@@ -10,11 +10,11 @@ import { DEFAULT_BUSY_TIMEOUT_MS, parseSqliteDsn } from '../../../../src/store/b
 import { SCHEMA_VERSION } from '../../../../src/store/backends/sqlite/migrations.ts';
 import { asSeedFile } from '../../../helpers/fixture-data.ts';
 import { tempDir } from '../../../helpers/git-fixture.ts';
+import { baseEnv, MAIN } from '../../../helpers/process.ts';
 import { request } from '../../../helpers/http.ts';
 import { READ_TOKEN, startTestService } from '../../../helpers/service.ts';
 import { tempDatabase } from '../../../helpers/sqlite.ts';
 
-const MAIN = join(import.meta.dirname, '../../../..', 'src', 'main.ts');
 const REPO_ROOT = join(import.meta.dirname, '../../../..');
 
 describe('parseSqliteDsn', () => {
@@ -259,8 +259,7 @@ describe('start-up errors through the entry point', () => {
   const run = (env: Record<string, string>) =>
     spawnSync(process.execPath, [MAIN], {
       env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+        ...baseEnv(),
         AUTH_TOKEN: 't',
         LISTEN_ADDR: '127.0.0.1:0',
         STORE_BACKEND: 'sqlite',
