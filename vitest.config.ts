@@ -1,4 +1,14 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+// Node's module compile cache for the test workers and the Node processes the tests start. The
+// service and the bin enable it themselves (src/main.ts); the tests also run the tool from
+// src/tools/cli.ts, and the workers load node_modules with Node's own loader. Type-stripped and
+// compiled modules are kept on disk, so a start does about half the CPU work of a cold one (the
+// tool's `validate` of the example: 1.1 s of CPU against 0.55 s; three files that start the
+// tool and the service often, 29-30 s against 32-37 s). Node ignores entries that do not match.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'gitops-config-api-compile-cache');
 
 /**
  * Tests that install the package with npm from the registry (test/tools/install.test.ts) need
@@ -23,15 +33,16 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two workers on two cores. Three were faster on a cross-section of the integration tier
-    // (33 files, every third by time: 429 s against 581 s, for the same 218-230 s of CPU, at a
-    // load of 10-14 from other work on the machine), but in a full run at a load of 20 the e2e
-    // files, which start first, ran three at once and 12 of their 36 tests failed their limits
-    // (none failed in a full run with two workers at a load of 8-10). There was no quiet moment
-    // to measure in. Files start longest first: the projects in the order of their names (e2e,
-    // integration, unit), in each the files that failed last, then by their time in the last
-    // run (Vitest's cache; by size on a fresh clone).
-    maxWorkers: 2,
+    // Three workers on two cores. With two, a full run left the cores idle for 13 % of its time
+    // (89 of 670 core-seconds: tests awaiting timers, flushes to disk, other processes), which a
+    // third worker fills: 291 s against 323-335 s for the whole suite, with the same 550-570 s
+    // of CPU (`npx vitest run`, one after the other on a machine otherwise idle). The slowest
+    // test took 21 s of its 30 s limit. An earlier trial of three, while other test runs shared
+    // the machine (a load of 20), failed 12 of the e2e tier's 36 tests on their limits; a run of
+    // the suite is meant to have the machine to itself. Files start longest first: the projects in
+    // the order of their names (e2e, integration, unit), in each the files that failed last, then
+    // by their time in the last run (Vitest's cache; by size on a fresh clone).
+    maxWorkers: 3,
     // expect.poll gives up after 1 s by default: on a loaded machine a page or a service takes
     // longer than that to show what a test waits for, and the test's own limit is the one that counts.
     expect: { poll: { timeout: 10_000 } },
