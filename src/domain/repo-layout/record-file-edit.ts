@@ -80,6 +80,8 @@ function editInPlace(collection: Collection, previousText: string, next: AnyReco
  */
 function keepBlockScalarsWhole(doc: Document, lines: FileLines, splices: Splice[]): Splice[] {
   const removals = new Map(splices.filter((s) => s.text === '' && s.start < s.end).map((s) => [s.start, s]));
+  // Without a removal, or without a block scalar header that keeps, there is nothing to do.
+  if (removals.size === 0 || !/[|>][1-9]?\+/.test(lines.text)) return splices;
   const starts = new Set(splices.map((s) => s.start));
   visit(doc, {
     Scalar(_, node) {
