@@ -5,7 +5,7 @@
 // hundred characters; the first problems, with their count. So 1,000 entries stay a few
 // megabytes, and a page of GET /api/v2/gitops/revisions is bounded too (./revision-history.ts).
 import type { Problem } from '../../domain/problem.ts';
-import type { RevisionFacts } from '../backend.ts';
+import type { ChangeSet, RevisionFacts } from '../backend.ts';
 
 /** The most of a commit message an entry keeps, in UTF-8 bytes: the subject and the body's start. */
 export const HISTORY_MESSAGE_BYTES = 4096;
@@ -54,4 +54,16 @@ export function cutUtf8(text: string, bytes: number): { text: string; cut: boole
   }
   if (end === text.length) return { text, cut: false };
   return { text: Buffer.from(text.slice(0, end), 'utf8').toString('utf8'), cut: true };
+}
+
+/**
+ * What the service knows of a revision it wrote itself: who wrote it, when, and the message —
+ * for a store that says nothing of its revisions (SQLite, memory). A Git commit says it itself.
+ */
+export function writeFacts(set: Pick<ChangeSet, 'who' | 'message'>): RevisionFacts {
+  return {
+    author: { name: set.who.name, email: set.who.email ?? null },
+    time: new Date().toISOString(),
+    message: set.message.replace(/\n+$/, ''),
+  };
 }

@@ -16,7 +16,7 @@ import { changedClusterIdsInSteps } from '../../domain/changed-clusters.ts';
 import { changedRolloutIds } from '../../domain/rollouts/changed-rollouts.ts';
 import type { Problem } from '../../domain/problem.ts';
 import type { Snapshot } from '../../domain/snapshot.ts';
-import type { ChangeSet, RevisionFacts } from '../backend.ts';
+import type { RevisionFacts } from '../backend.ts';
 import { type ClusterIdSet, ClusterIdSets } from './cluster-id-sets.ts';
 import { runInBackground } from '../runner/event-loop.ts';
 import { type BoundedFacts, boundedFacts, boundedProblems } from './history-bounds.ts';
@@ -37,6 +37,11 @@ const CLUSTERS_PER_SLICE = 50;
 export const HISTORY_QUIET_MS = 25;
 /** How long the walk waits for the store's queue to be quiet before it takes a slice all the same. */
 export const HISTORY_WAIT_MS = 250;
+/**
+ * How many entries may be waiting to be made before the walk stops waiting for quiet: each holds
+ * its revision's snapshot, and writes sent back to back come faster than one slice per HISTORY_WAIT_MS.
+ */
+export const HISTORY_BACKLOG = 16;
 
 /** One judged revision, as the history lists it. */
 export interface HistoryEntry {
@@ -109,6 +114,8 @@ export class RevisionHistory {
   #published: Snapshot | undefined;
   /** The entries being made, in the order judged. */
   #work: Promise<void> = Promise.resolve();
+  /** How many entries are told and not yet made. */
+  #waiting = 0;
   /** Resolved when someone waits for the entries told so far: the walk then stops waiting for quiet. */
   #asked = asking();
   readonly #changedListeners = new Set<ClustersChangedListener>();
@@ -212,7 +219,8 @@ export class RevisionHistory {
     given?: RevisionFacts,
   ): void {
     const judgedAt = new Date().toISOString();
-    this.#work = this.#work.then(async () => {
+    this.#waiting++;
+    const work = this.#work.then(async () => {
       await new Promise((resolve) => setImmediate(resolve));
       let ids: string[] | undefined;
       try {
@@ -220,7 +228,9 @@ export class RevisionHistory {
           before === undefined
             ? undefined
             : await runInBackground(changedClusterIdsInSteps(before, after, CLUSTERS_PER_SLICE), () =>
-                Promise.race([this.#whenQuiet(), this.#asked.promise]),
+                this.#waiting > HISTORY_BACKLOG
+                  ? Promise.resolve()
+                  : Promise.race([this.#whenQuiet(), this.#asked.promise]),
               );
       } catch {
         // Not known rather than no entry: the revision was judged all the same.
@@ -248,6 +258,7 @@ export class RevisionHistory {
       const told = await this.#factsOf(entry.revision).catch(() => undefined);
       if (told) entry.facts = boundedFacts(told);
     });
+    this.#work = work.finally(() => this.#waiting--);
   }
 
   #forgetOldest(): void {
@@ -260,18 +271,6 @@ export class RevisionHistory {
     withSets.forEach((e, i) => (e.changed = { ...e.changed!, set: renumbered[i] }));
     this.#sets = sets;
   }
-}
-
-/**
- * What the service knows of a revision it wrote itself: who wrote it, when, and the message —
- * for a store that says nothing of its revisions (SQLite, memory). A Git commit says it itself.
- */
-export function writeFacts(set: Pick<ChangeSet, 'who' | 'message'>): RevisionFacts {
-  return {
-    author: { name: set.who.name, email: set.who.email ?? null },
-    time: new Date().toISOString(),
-    message: set.message.replace(/\n+$/, ''),
-  };
 }
 
 function view(entry: Kept): HistoryEntry {
