@@ -3,7 +3,7 @@
 // the collector runs (twice, with a pause between: what is read is what is kept). The service
 // runs in this process (scripts/bench/crud-fleet.ts), as for `npm run bench:write`. Usage:
 //   npm run bench:leak -- [clusters=10000] [writes=1000]
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { crudFleetDir, startCrudFleet } from './bench/crud-fleet.ts';
@@ -24,14 +24,37 @@ interface Reading {
   writes: number;
   rssMiB: number;
   heapMiB: number;
+  /** Memory of Buffers and other objects outside the heap that the heap's objects hold. */
+  externalMiB: number;
+  /** RSS of the process's own memory, and of files it maps (pages of the page cache). */
+  anonMiB: number;
+  fileMiB: number;
+}
+
+/** A field of /proc/self/status in MiB (Linux; 0 elsewhere). */
+function statusMiB(field: string): number {
+  try {
+    const kB = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return Number(kB ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
 }
 
 async function reading(writes: number): Promise<Reading> {
   collect();
   await new Promise((resolve) => setTimeout(resolve, 200));
   collect();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { writes, rssMiB: rss / 2 ** 20, heapMiB: heapUsed / 2 ** 20 };
+  const { rss, heapUsed, external } = process.memoryUsage();
+  const mib = (bytes: number) => bytes / 2 ** 20;
+  return {
+    writes,
+    rssMiB: mib(rss),
+    heapMiB: mib(heapUsed),
+    externalMiB: mib(external),
+    anonMiB: statusMiB('RssAnon'),
+    fileMiB: statusMiB('RssFile'),
+  };
 }
 
 const dir = crudFleetDir('bench-leak-');
@@ -50,7 +73,8 @@ try {
       const r = await reading(n);
       readings.push(r);
       console.log(
-        `after ${String(n).padStart(5)} writes: RSS ${r.rssMiB.toFixed(0)} MiB, heap used ${r.heapMiB.toFixed(0)} MiB`,
+        `after ${String(n).padStart(5)} writes: RSS ${r.rssMiB.toFixed(0)} MiB (anonymous ${r.anonMiB.toFixed(0)}, ` +
+          `files ${r.fileMiB.toFixed(0)}), heap used ${r.heapMiB.toFixed(0)} MiB, external ${r.externalMiB.toFixed(0)} MiB`,
       );
     }
   }

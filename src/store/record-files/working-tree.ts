@@ -179,7 +179,10 @@ export class WorkingTreeReader {
       const entry = { path, blobId: read.blobId, refused: read.refused };
       return { entry, stamp: undefined, withText: entry };
     }
-    const entry: RecordFileEntry = { path, blobId: read.blobId, read: () => this.#readText(path, read.blobId) };
+    // The entry is kept until the file changes: its reader names the blob id alone, not `read`, whose bytes may be a
+    // view of one of Node's 64 KiB pool buffers (Buffer.allocUnsafe of a small file) that a kept view keeps whole.
+    const { blobId } = read;
+    const entry: RecordFileEntry = { path, blobId, read: () => this.#readText(path, blobId) };
     return { entry, stamp: read.stamp, withText: { ...entry, text: read.bytes.toString('utf8') } };
   }
 

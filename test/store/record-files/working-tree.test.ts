@@ -4,12 +4,14 @@
 // files that differ are found from the object store.
 import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { changedBetween } from '../../../src/store/git/commit-files.ts';
 import { ReadPool } from '../../../src/store/record-files/read-pool.ts';
 import type { RecordFileEntry } from '../../../src/store/record-files/record-file-entry.ts';
 import { WorkingTreeReader } from '../../../src/store/record-files/working-tree.ts';
-import { commitAll, git, makeConfigRepo } from '../../helpers/git-fixture.ts';
+import { commitAll, git, makeConfigRepo, removeDir } from '../../helpers/git-fixture.ts';
 
 const ns = (id: string, team = 'a') => `id: ${id}\nlabels:\n  team: "${team}"\n`;
 
@@ -172,4 +174,32 @@ describe('ReadPool', () => {
       expect(endless.calls()).toBe(6);
     },
   );
+});
+
+describe('WorkingTreeReader and memory', () => {
+  it('keeps no bytes of the files it read: only their ids, and a way to read them again', async () => {
+    // A small file's bytes are a view of one of Node's 64 KiB pool buffers (Buffer.allocUnsafe),
+    // which a kept view keeps whole; the entries are kept as long as the files do not change.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1000; i++) files[`namespaces/n${i}.yaml`] = ns(`n${i}`, 'x'.repeat(3000));
+    const dir = makeConfigRepo(files, { git: false });
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const external = () => {
+      collect();
+      collect();
+      return process.memoryUsage().external;
+    };
+    const reader = new WorkingTreeReader(dir);
+    const before = external();
+    const entries = await reader.readAll();
+    // What the loader keeps: the entries without their text.
+    const kept = entries.map(({ text: _, ...entry }) => entry);
+    const grown = external() - before;
+    expect(kept).toHaveLength(1000);
+    // 1,000 files of about 3 KB: 3 MB held if their bytes were.
+    expect(grown / 2 ** 20, 'MiB held outside the heap').toBeLessThan(1);
+    expect(await kept[0].read!()).toBe(files['namespaces/n0.yaml']);
+    removeDir(dir);
+  });
 });

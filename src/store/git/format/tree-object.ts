@@ -48,13 +48,36 @@ export function insertSorted(items: TreeItem[], item: TreeItem): void {
 /** Each entry's encoded form, kept with the entry: trees of one folder share most entries. */
 const encodedEntries = new WeakMap<TreeItem, Buffer>();
 
+/**
+ * Entries' bytes are cut from buffers of their own, not from Node's shared pool (which
+ * Buffer.from and Buffer.concat use for small buffers): an entry lives as long as its tree item,
+ * and a view of 60 bytes keeps the whole 64 KiB pool buffer it is in. Each write's new entry
+ * kept one pool buffer of otherwise short-lived bytes: 64 KiB a write, until the file is
+ * written again. Here a buffer holds entries only, about 270 of them.
+ */
+const ARENA_BYTES = 16 * 1024;
+let arena = Buffer.allocUnsafeSlow(0);
+let arenaUsed = 0;
+
+function entryBytes(length: number): Buffer {
+  if (arenaUsed + length > arena.length) {
+    arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BYTES, length));
+    arenaUsed = 0;
+  }
+  arenaUsed += length;
+  return arena.subarray(arenaUsed - length, arenaUsed);
+}
+
 /** One entry as a tree object holds it: "<mode> <name>\0<20-byte id>". */
 export function encodeTreeEntry(item: TreeItem): Buffer {
   let encoded = encodedEntries.get(item);
   if (!encoded) {
     // Git writes a folder's mode without the leading zero.
-    const head = Buffer.from(`${item.mode.replace(/^0+/, '')} ${item.path}\0`, 'utf8');
-    encoded = Buffer.concat([head, Buffer.from(item.oid, 'hex')]);
+    const head = `${item.mode.replace(/^0+/, '')} ${item.path}\0`;
+    const headBytes = Buffer.byteLength(head, 'utf8');
+    encoded = entryBytes(headBytes + item.oid.length / 2);
+    encoded.write(head, 0, 'utf8');
+    encoded.write(item.oid, headBytes, 'hex');
     encodedEntries.set(item, encoded);
   }
   return encoded;
