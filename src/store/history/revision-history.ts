@@ -38,10 +38,11 @@ export const HISTORY_QUIET_MS = 25;
 /** How long the walk waits for the store's queue to be quiet before it takes a slice all the same. */
 export const HISTORY_WAIT_MS = 250;
 /**
- * How many entries may be waiting to be made before the walk stops waiting for quiet: each holds
- * its revision's snapshot, and writes sent back to back come faster than one slice per HISTORY_WAIT_MS.
+ * How many entries may wait to be made before the walk stops waiting for quiet: each holds its
+ * revision's snapshot (some 15 KB), and writes sent back to back come faster than one slice per
+ * HISTORY_WAIT_MS. A burst of fewer writes than this still does not wait for the walk.
  */
-export const HISTORY_BACKLOG = 16;
+export const HISTORY_BACKLOG = 64;
 
 /** One judged revision, as the history lists it. */
 export interface HistoryEntry {

@@ -40,6 +40,17 @@ function bumped(before: Snapshot): Snapshot {
   return { ...applied.snapshot, revision: 'after' };
 }
 
+/** A history whose store's queue is never quiet. */
+function neverQuiet(): RevisionHistory {
+  const never = new Promise<void>(() => undefined);
+  return new RevisionHistory(
+    async () => undefined,
+    undefined,
+    undefined,
+    () => never,
+  );
+}
+
 describe('the history walks a definition change when the store is quiet', () => {
   it('makes no entry while the queue is busy, then the entry the whole comparison gives', async () => {
     const before = fleet();
@@ -78,13 +89,7 @@ describe('the history walks a definition change when the store is quiet', () => 
   it('walks at once for whoever asks for the list, without waiting for a quiet that never comes', async () => {
     const before = fleet();
     const after = bumped(before);
-    const never = new Promise<void>(() => undefined);
-    const history = new RevisionHistory(
-      async () => undefined,
-      undefined,
-      undefined,
-      () => never,
-    );
+    const history = neverQuiet();
     history.published(before);
     history.published(after);
     const page = await history.list({ limit: 10 });
@@ -102,13 +107,7 @@ describe('the history walks a definition change when the store is quiet', () => 
     // wait for quiet, kept them all (the heap grew 15 KB a write without end at 10,000 clusters).
     const before = fleet();
     const after = bumped(before);
-    const never = new Promise<void>(() => undefined);
-    const history = new RevisionHistory(
-      async () => undefined,
-      undefined,
-      undefined,
-      () => never,
-    );
+    const history = neverQuiet();
     const told: string[] = [];
     history.onClustersChanged((published) => told.push(published.revision));
     const count = HISTORY_BACKLOG + 12;
