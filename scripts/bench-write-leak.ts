@@ -73,8 +73,9 @@ try {
       const r = await reading(n);
       readings.push(r);
       console.log(
-        `after ${String(n).padStart(5)} writes: RSS ${r.rssMiB.toFixed(0)} MiB (anonymous ${r.anonMiB.toFixed(0)}, ` +
-          `files ${r.fileMiB.toFixed(0)}), heap used ${r.heapMiB.toFixed(0)} MiB, external ${r.externalMiB.toFixed(0)} MiB`,
+        `after ${String(n).padStart(5)} writes: RSS ${r.rssMiB.toFixed(0)} MiB ` +
+          `(anonymous ${r.anonMiB.toFixed(0)}, files ${r.fileMiB.toFixed(0)}), ` +
+          `heap used ${r.heapMiB.toFixed(0)} MiB, external ${r.externalMiB.toFixed(0)} MiB`,
       );
     }
   }

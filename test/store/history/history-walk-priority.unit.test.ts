@@ -102,22 +102,26 @@ describe('the history walks a definition change when the store is quiet', () => 
     expect(told).toEqual([]);
   });
 
-  it('stops waiting for quiet once more than HISTORY_BACKLOG entries wait, so writes back to back cannot pile them up', async () => {
-    // Each entry waiting holds its revision's snapshot: a stream of writes, each sooner than the
-    // wait for quiet, kept them all (the heap grew 15 KB a write without end at 10,000 clusters).
-    const before = fleet();
-    const after = bumped(before);
-    const history = neverQuiet();
-    const told: string[] = [];
-    history.onClustersChanged((published) => told.push(published.revision));
-    const count = HISTORY_BACKLOG + 12;
-    for (let i = 0; i < count; i++) history.published({ ...(i % 2 === 0 ? before : after), revision: `r${i}` });
-    // The first has nothing to compare with; of the rest, all but the last HISTORY_BACKLOG are made.
-    const made = count - 1 - HISTORY_BACKLOG;
-    for (let turns = 0; turns < 10_000 && told.length < made; turns++) await new Promise((r) => setImmediate(r));
-    for (let turns = 0; turns < 50; turns++) await new Promise((r) => setImmediate(r));
-    expect(told).toEqual(Array.from({ length: made }, (_, i) => `r${i + 1}`));
-    await history.settled();
-    expect(told).toHaveLength(count - 1);
-  });
+  it(
+    'stops waiting for quiet once more than HISTORY_BACKLOG entries wait, ' +
+      'so writes back to back cannot pile them up',
+    async () => {
+      // Each entry waiting holds its revision's snapshot: a stream of writes, each sooner than the
+      // wait for quiet, kept them all (the heap grew 15 KB a write without end at 10,000 clusters).
+      const before = fleet();
+      const after = bumped(before);
+      const history = neverQuiet();
+      const told: string[] = [];
+      history.onClustersChanged((published) => told.push(published.revision));
+      const count = HISTORY_BACKLOG + 12;
+      for (let i = 0; i < count; i++) history.published({ ...(i % 2 === 0 ? before : after), revision: `r${i}` });
+      // The first has nothing to compare with; of the rest, all but the last HISTORY_BACKLOG are made.
+      const made = count - 1 - HISTORY_BACKLOG;
+      for (let turns = 0; turns < 10_000 && told.length < made; turns++) await new Promise((r) => setImmediate(r));
+      for (let turns = 0; turns < 50; turns++) await new Promise((r) => setImmediate(r));
+      expect(told).toEqual(Array.from({ length: made }, (_, i) => `r${i + 1}`));
+      await history.settled();
+      expect(told).toHaveLength(count - 1);
+    },
+  );
 });
