@@ -4,6 +4,7 @@
 // message (the subject, and of the body as much as fits), marked as cut; names of a few
 // hundred characters; the first problems, with their count. So 1,000 entries stay a few
 // megabytes, and a page of GET /api/v2/gitops/revisions is bounded too (./revision-history.ts).
+// Here too: the facts the service gives an entry for a revision it wrote itself (writeFacts).
 import type { Problem } from '../../domain/problem.ts';
 import type { ChangeSet, RevisionFacts } from '../backend.ts';
 
