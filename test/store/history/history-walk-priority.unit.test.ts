@@ -11,9 +11,9 @@ import { canonicalSets } from '../../fixtures/records.ts';
 
 const CLUSTERS = 2000;
 
-function fleet(): Snapshot {
+function fleet(size = CLUSTERS): Snapshot {
   const template = CRUD_DATA.clusters[0];
-  const clusters = Array.from({ length: CLUSTERS }, (_, i) => ({
+  const clusters = Array.from({ length: size }, (_, i) => ({
     ...template,
     id: `c${i}`,
     cluster_name: `cluster-${i}`,
@@ -108,7 +108,7 @@ describe('the history walks a definition change when the store is quiet', () => 
     async () => {
       // Each entry waiting holds its revision's snapshot: a stream of writes, each sooner than the
       // wait for quiet, kept them all (the heap grew 15 KB a write without end at 10,000 clusters).
-      const before = fleet();
+      const before = fleet(50);
       const after = bumped(before);
       const history = neverQuiet();
       const told: string[] = [];
