@@ -13,9 +13,12 @@ import { runInSlices, SliceTimer } from '../runner/event-loop.ts';
 import type { LoadedRevision } from '../backend.ts';
 import { type RecordFileEntry, RecordRefused } from './record-file-entry.ts';
 import { recordFileThread } from './record-file-thread.ts';
+import { type FileText, parseShared } from './shared-parses.ts';
 
 /** Entries looked at between two looks at the clock. */
 const LOOKED_BETWEEN_CHECKS = 1024;
+/** Texts read and held before they are parsed: some 10 MB of a fleet's cluster files. */
+const TEXTS_HELD = 4096;
 
 /** The last revision loaded, kept for the next. */
 interface LastLoad {
@@ -104,9 +107,19 @@ export class RecordFileLoader {
   async #loadAll(entries: readonly RecordFileEntry[], revision: string, fresh: FreshParses): Promise<LoadedRevision> {
     const known = this.#last;
     const parsed = new Array<FileParse>(entries.length);
-    const files: { path: string; parsed: ParsedRecordFile }[] = [];
-    const fileAt: number[] = [];
-    const refused: Problem[] = [];
+    // The files to parse, a bounded number of texts at a time (files of a Git commit are read here).
+    let pending: { at: number; key: string; file: FileText }[] = [];
+    const parsePending = async () => {
+      const parses = await parseShared(
+        pending.map((p) => p.file),
+        recordFileThread,
+      );
+      for (const [n, { at, key }] of pending.entries()) {
+        parsed[at] = parses[n];
+        fresh.set(key, parses[n]);
+      }
+      pending = [];
+    };
     // A fleet of 50,000 files is looked through in slices (some 100 ms in one piece).
     const slices = new SliceTimer();
     let k = 0;
@@ -116,14 +129,26 @@ export class RecordFileLoader {
       while (known && k < known.entries.length && known.entries[k].path < entry.path) k++;
       const before = known?.entries[k];
       const same = before?.path === entry.path && before.blobId === entry.blobId && !entry.refused && !before.refused;
-      const parse = known && same ? known.parsed[k] : await parseEntry(entry, fresh);
-      parsed[i] = parse;
+      if (known && same) {
+        parsed[i] = known.parsed[k];
+        continue;
+      }
+      const text = await textOf(entry, fresh);
+      if (typeof text !== 'string') parsed[i] = text.parse;
+      else pending.push({ at: i, key: fileKey(entry), file: { path: entry.path, text } });
+      if (pending.length === TEXTS_HELD) await parsePending();
+    }
+    await parsePending();
+    const files: { path: string; parsed: ParsedRecordFile }[] = [];
+    const fileAt: number[] = [];
+    const refused: Problem[] = [];
+    for (const [i, parse] of parsed.entries()) {
       if (parse && 'refused' in parse) {
         refused.push(parse.refused);
         continue;
       }
       if (!parse) continue; // outside the layout
-      files.push({ path: entry.path, parsed: parse });
+      files.push({ path: entries[i].path, parsed: parse });
       fileAt.push(i);
     }
     const placedFiles: number[] = [];
@@ -170,18 +195,27 @@ function withoutText(entry: RecordFileEntry): RecordFileEntry {
 
 /** A file's parse (undefined outside the layout), or why it cannot be read. */
 async function parseEntry(entry: RecordFileEntry, fresh: FreshParses): Promise<FileParse> {
-  if (entry.refused) return { refused: entry.refused };
-  const key = `${entry.path}\u0000${entry.blobId}`;
-  if (fresh.has(key)) return fresh.get(key);
-  let text: string;
+  const text = await textOf(entry, fresh);
+  if (typeof text !== 'string') return text.parse;
+  const parsed = await recordFileThread.parse(entry.path, text);
+  fresh.set(fileKey(entry), parsed);
+  return parsed;
+}
+
+/** The file's text to parse; or its parse when it needs none: refused, or parsed already in this load. */
+async function textOf(entry: RecordFileEntry, fresh: FreshParses): Promise<string | { parse: FileParse }> {
+  if (entry.refused) return { parse: { refused: entry.refused } };
+  const key = fileKey(entry);
+  if (fresh.has(key)) return { parse: fresh.get(key) };
   try {
-    text = entry.text ?? (await entry.read!());
+    return entry.text ?? (await entry.read!());
   } catch (error) {
     if (!(error instanceof RecordRefused)) throw error;
     fresh.set(key, { refused: error.problem });
-    return { refused: error.problem };
+    return { parse: { refused: error.problem } };
   }
-  const parsed = await recordFileThread.parse(entry.path, text);
-  fresh.set(key, parsed);
-  return parsed;
+}
+
+function fileKey(entry: RecordFileEntry): string {
+  return `${entry.path}\u0000${entry.blobId}`;
 }

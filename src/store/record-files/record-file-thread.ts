@@ -17,6 +17,7 @@ const IDLE_MS = 10_000;
 
 export type RecordFileJob =
   | { kind: 'parse'; path: string; text: string }
+  | { kind: 'parses'; files: readonly { path: string; text: string }[] }
   | { kind: 'edit'; collection: Collection; record: AnyRecord; previous: string | undefined; header: string };
 
 type Answer = { id: number; value: unknown } | { id: number; error: string };
@@ -31,6 +32,14 @@ export class RecordFileThread {
   async parse(path: string, text: string): Promise<ParsedRecordFile | undefined> {
     if (text.length < LARGE_FILE_BYTES) return parseRecordFile(path, text);
     return (await this.#run({ kind: 'parse', path, text })) as ParsedRecordFile | undefined;
+  }
+
+  /**
+   * parseRecordFile of each file, on the thread whatever their size: the share of a load's parses
+   * that the thread takes (./shared-parses.ts). In the files' order.
+   */
+  async parseMany(files: readonly { path: string; text: string }[]): Promise<(ParsedRecordFile | undefined)[]> {
+    return (await this.#run({ kind: 'parses', files })) as (ParsedRecordFile | undefined)[];
   }
 
   /** nextRecordFileText, off the caller's thread for a large file. */
@@ -103,11 +112,19 @@ export class RecordFileThread {
   }
 }
 
-function inline(job: RecordFileJob): unknown {
-  return job.kind === 'parse'
-    ? parseRecordFile(job.path, job.text)
-    : nextRecordFileText(job.collection, job.record, job.previous, job.header);
+/** The job's answer, worked out on this thread: the thread's own code as well. */
+export function runRecordFileJob(job: RecordFileJob): unknown {
+  switch (job.kind) {
+    case 'parse':
+      return parseRecordFile(job.path, job.text);
+    case 'parses':
+      return job.files.map((file) => parseRecordFile(file.path, file.text));
+    case 'edit':
+      return nextRecordFileText(job.collection, job.record, job.previous, job.header);
+  }
 }
+
+const inline = runRecordFileJob;
 
 /** The one thread of the process, shared by the loaders and the backends that write files. */
 export const recordFileThread = new RecordFileThread();

@@ -7,13 +7,16 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { dump } from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { problem } from '../../../src/domain/problem.ts';
 import type { AnyRecord, Collection, RecordSets } from '../../../src/domain/records.ts';
 import { COLLECTIONS } from '../../../src/domain/records.ts';
 import type { LoadedRevision } from '../../../src/store/backend.ts';
 import { byPath, gitBlobId, type RecordFileEntry } from '../../../src/store/record-files/record-file-entry.ts';
 import { RecordFileLoader } from '../../../src/store/record-files/record-file-loader.ts';
+import { recordFileThread } from '../../../src/store/record-files/record-file-thread.ts';
+import { SHARED_PARSES_MIN } from '../../../src/store/record-files/shared-parses.ts';
+import { parseRecordFile } from '../../../src/domain/repo-layout/record-file-parse.ts';
 import { asRepoFiles, fixtureData } from '../../helpers/fixture-data.ts';
 
 type Files = Map<string, RecordFileEntry>;
@@ -174,5 +177,26 @@ describe('the record file loader', () => {
       const loaded = await loader.load(listed(edited(files, { kind, at: 3 }, 1)), 'r1');
       expect(loaded.replaced, kind).toBeUndefined();
     }
+  });
+
+  it('shares the parses of a full look with the record-file thread, and keeps their order', async () => {
+    const files = baseFiles();
+    const template = files.get('clusters/c1.yaml')!.text!;
+    for (let i = 0; i < 2 * SHARED_PARSES_MIN; i++) {
+      const id = `many-${String(i).padStart(4, '0')}`;
+      const text = template.replaceAll('c1', id);
+      files.set(`clusters/${id}.yaml`, textEntry(`clusters/${id}.yaml`, text));
+    }
+    const entries = listed(files);
+    const many = vi.spyOn(recordFileThread, 'parseMany');
+    const loaded = await new RecordFileLoader().load(entries, 'r0');
+    expect(many).toHaveBeenCalled();
+    many.mockRestore();
+    const alone = entries
+      .map((entry) => parseRecordFile(entry.path, entry.text!))
+      .filter((parsed) => parsed?.collection === 'clusters' && parsed.record)
+      .map((parsed) => parsed!.record);
+    expect(loaded.records.clusters).toEqual(alone);
+    await recordFileThread.close();
   });
 });
