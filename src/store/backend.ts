@@ -138,7 +138,8 @@ export interface Backend {
   /**
    * Calls `onChange` whenever the store may hold a new revision, until close(). `between` runs
    * a look of the backend's own (a watcher comparing the files with what it last saw) between
-   * the runner's loads and commits, never during one: the runner's queue, handed down.
+   * the runner's loads and commits, never during one: the runner's queue, handed down. Called
+   * once the first load has ended: a change made before the watch began is reported too.
    */
   watch(onChange: (reason: string) => void, between: Between): void;
   /**

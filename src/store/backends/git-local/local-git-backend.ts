@@ -224,20 +224,25 @@ export class LocalGitBackend implements Backend {
       if (path === '*') this.#pending = 'all';
       else this.#pending.add(path);
     };
-    void this.#watcher.start(check, () => onChange('files changed'), note);
-    // A file watcher can miss events (an overflowing queue on a mass change): a periodic
-    // look at every file's stat catches what it missed.
-    this.#rescan = setInterval(() => {
-      void between(() => this.#reader.changedPaths())
-        .then((changed) => {
-          if (changed.length === 0) return;
+    // A look at every file's stat: for what changed before the watcher was ready (it starts after
+    // the first load: a file, or HEAD), and then periodically, for what a file watcher can miss (an
+    // overflowing queue on a mass change).
+    const look = (reason: string, head: boolean) =>
+      between(async () => {
+        const changed = await this.#reader.changedPaths();
+        const moved = head && (await headCommit(this.dir)) !== this.#seen?.head;
+        return { changed, moved };
+      })
+        .then(({ changed, moved }) => {
+          if (changed.length === 0 && !moved) return;
           for (const path of changed) note(path);
-          onChange('a periodic look found changed files');
+          onChange(reason);
         })
-        .catch((error: unknown) =>
-          this.#options.log.warn({ err: error }, 'the periodic look at the config repo failed'),
-        );
-    }, RESCAN_MS);
+        .catch((error: unknown) => this.#options.log.warn({ err: error }, 'the look at the config repo failed'));
+    void this.#watcher
+      .start(check, () => onChange('files changed'), note)
+      .then(() => look('changed while the watcher started', true));
+    this.#rescan = setInterval(() => void look('a periodic look found changed files', false), RESCAN_MS);
     this.#rescan.unref();
   }
 
