@@ -55,6 +55,7 @@ export class RecordFileThread {
     const worker = this.#thread();
     if (!worker) return Promise.resolve(inline(job));
     const id = this.#next++;
+    worker.ref();
     return new Promise((resolve) => {
       this.#pending.set(id, { job, resolve });
       worker.postMessage({ id, job });
@@ -73,7 +74,6 @@ export class RecordFileThread {
     } catch {
       return undefined;
     }
-    worker.unref();
     worker.on('message', (answer: Answer) => this.#answer(answer));
     // A thread that fails: its jobs are done here, and the next job starts another.
     const lost = () => {
@@ -86,6 +86,9 @@ export class RecordFileThread {
     };
     worker.on('error', lost);
     worker.on('exit', lost);
+    // Held while it has a job (the caller's await must keep a process alive), let go when idle
+    // (an idle thread must not). After the listeners: adding a 'message' listener holds it again.
+    worker.unref();
     this.#worker = worker;
     return worker;
   }
@@ -98,6 +101,7 @@ export class RecordFileThread {
     if ('error' in answer) pending.resolve(inline(pending.job));
     else pending.resolve(answer.value);
     if (this.#pending.size === 0) {
+      this.#worker?.unref();
       this.#idle = setTimeout(() => void this.close(), IDLE_MS);
       this.#idle.unref();
     }
