@@ -3,10 +3,10 @@
 // signing, the key from a file too), and the exit status of every way it can fail.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { signClusterToken } from '../../src/domain/cluster-token.ts';
 import { type CliIo, run } from '../../src/tools/cli.ts';
-import { tempDir } from '../helpers/temp-files.ts';
+import { removeDir, tempDir } from '../helpers/temp-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const KEY = 'tools-cluster-token-key-0123456789abcdefgh';
@@ -24,9 +24,13 @@ async function cli(argv: string[], env: Record<string, string> = {}, io: Partial
   return { status, stdout, stderr };
 }
 
+const made: string[] = [];
+afterAll(() => made.forEach(removeDir));
+
 /** A config repo folder with one cluster file (no Git needed: only that file is read). */
 function repoWith(clusterYaml: string): string {
   const dir = tempDir('cluster-token-');
+  made.push(dir);
   const file = join(dir, 'clusters', 'edge.yaml');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, clusterYaml);
@@ -45,7 +49,9 @@ describe('gitops-config cluster-token', () => {
       CLUSTER_TOKEN_KEYS: KEY,
     });
     expect(at5.stdout).toBe(`${signClusterToken(Buffer.from(KEY), 'edge', 5)}\n`);
-    const keyFile = join(tempDir('keys-'), 'keys');
+    const keyDir = tempDir('keys-');
+    made.push(keyDir);
+    const keyFile = join(keyDir, 'keys');
     writeFileSync(keyFile, `${KEY}\n`);
     const fromFile = await cli(['cluster-token', 'edge', '--repo', repoWith(EDGE)], {
       CLUSTER_TOKEN_KEYS_FILE: keyFile,
