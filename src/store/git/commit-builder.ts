@@ -24,6 +24,7 @@ import {
   insertionPoint,
   insertSorted,
   spliceTree,
+  treeChecksum,
   type TreeItem,
 } from './format/tree-object.ts';
 
@@ -52,6 +53,9 @@ export interface BuiltCommit {
   /** Each file's blob in the parent commit, if it had the file: objects the store holds already. */
   parentBlobs: (string | undefined)[];
 }
+
+/** Adds an object to the commit being built and returns its id; `checksum` as for writeLooseObject. */
+type AddObject = (type: ObjectType, content: Buffer, checksum?: () => number) => string;
 
 export class CommitBuilder {
   readonly #dir: string;
@@ -95,10 +99,10 @@ export class CommitBuilder {
   ): Promise<BuiltCommit> {
     for (const file of files) assertRecordPath(file.path);
     if (new Set(files.map((f) => f.path)).size !== files.length) throw new Error('a commit names each file once');
-    const objects: { type: ObjectType; content: Buffer; oid: string }[] = [];
-    const add = (type: ObjectType, content: Buffer) => {
+    const objects: { type: ObjectType; content: Buffer; oid: string; checksum?: () => number }[] = [];
+    const add: AddObject = (type, content, checksum) => {
       const oid = objectId(type, content);
-      objects.push({ type, content, oid });
+      objects.push({ type, content, oid, checksum });
       return oid;
     };
     // 1,000 files are tens of milliseconds of encoding and hashing: polls are let in meanwhile.
@@ -126,8 +130,10 @@ export class CommitBuilder {
     for (const { content } of objects) this.#writing.add(content);
     // Each object's bytes are another tree's to write into only once its write, tries again included, has settled.
     const written = Promise.all(
-      objects.map(({ type, content, oid }) =>
-        fileWrites.run(() => writeLooseObject(gitdir, type, content, oid)).finally(() => this.#writing.delete(content)),
+      objects.map(({ type, content, oid, checksum }) =>
+        fileWrites
+          .run(() => writeLooseObject(gitdir, type, content, oid, checksum))
+          .finally(() => this.#writing.delete(content)),
       ),
     ).then(() => undefined);
     // Awaited later by the caller; a failure meanwhile must not count as unhandled.
@@ -143,7 +149,7 @@ export class CommitBuilder {
     parent: string,
     files: readonly FileContent[],
     blobs: readonly (string | null)[],
-    add: (type: ObjectType, content: Buffer) => string,
+    add: AddObject,
     slices: SliceTimer,
   ): Promise<{ tree: string; parentBlobs: (string | undefined)[] }> {
     const root = await this.#readTree(await this.#treeOf(parent));
@@ -197,8 +203,9 @@ export class CommitBuilder {
     return items;
   }
 
-  #addTree(tree: EncodedTree, add: (type: ObjectType, content: Buffer) => string): string {
-    const oid = add('tree', tree.bytes);
+  #addTree(tree: EncodedTree, add: AddObject): string {
+    // The checksum stays with the tree: the next write's tree, one entry changed, takes it over.
+    const oid = add('tree', tree.bytes, () => treeChecksum(tree));
     this.#remember(oid, tree);
     return oid;
   }

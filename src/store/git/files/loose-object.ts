@@ -12,6 +12,7 @@ import { createDeflate, inflateSync } from 'node:zlib';
 import { makeDirectory, renameFlushed, writeFlushedFile } from './flushed-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from './process-identity.ts';
 import { objectId, type ObjectType } from '../format/object-id.ts';
+import { adler32, adler32Joined } from '../format/adler32.ts';
 import { storedZlib } from '../format/stored-zlib.ts';
 
 /** Git's own prefix for temporary object files: `git gc` and `git fsck` know it. */
@@ -30,8 +31,11 @@ const STORE_UNCOMPRESSED_FROM = 64 * 1024;
  * (../format/stored-zlib.ts): compressing, or even copying, megabytes per write would make a
  * write's cost grow with the fleet, and `git gc` packs and deltas these trees anyway.
  */
-function compress(header: Buffer, content: Buffer): Promise<Buffer | Buffer[]> {
-  if (header.length + content.length > STORE_UNCOMPRESSED_FROM) return Promise.resolve(storedZlib([header, content]));
+function compress(header: Buffer, content: Buffer, checksum?: () => number): Promise<Buffer | Buffer[]> {
+  if (header.length + content.length > STORE_UNCOMPRESSED_FROM) {
+    const known = checksum && adler32Joined(adler32([header]), checksum(), content.length);
+    return Promise.resolve(storedZlib([header, content], known));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const stream = createDeflate({ level: 1 });
@@ -45,19 +49,22 @@ function compress(header: Buffer, content: Buffer): Promise<Buffer | Buffer[]> {
 
 /**
  * Stores the object (unless a whole copy is there) and returns its id (`knownId`, when the caller hashed it already).
+ * `checksum`: the content's Adler-32, asked for when the object is stored uncompressed, by a
+ * caller that keeps it (a large tree's, carried from one write's tree to the next).
  */
 export async function writeLooseObject(
   gitdir: string,
   type: ObjectType,
   content: Buffer,
   knownId?: string,
+  checksum?: () => number,
 ): Promise<string> {
   const oid = knownId ?? objectId(type, content);
   const objects = join(gitdir, 'objects');
   const path = join(objects, oid.slice(0, 2), oid.slice(2));
   if (await isWhole(path, oid)) return oid;
   const temporary = join(objects, `${TEMPORARY_PREFIX}_${ownTag()}_${++sequence}`);
-  const data = await compress(Buffer.from(`${type} ${content.length}\0`), content);
+  const data = await compress(Buffer.from(`${type} ${content.length}\0`), content, checksum);
   try {
     await writeFlushedFile(temporary, data, 0o444);
     await makeDirectory(join(objects, oid.slice(0, 2)));

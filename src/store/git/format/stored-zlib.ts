@@ -3,36 +3,17 @@
 // megabytes, rewritten by each write to the folder) is written from the tree's own bytes.
 // Format: RFC 1950 (zlib header, Adler-32 trailer) around RFC 1951 stored blocks (a 5-byte
 // header each, at most 65,535 bytes of content).
+import { adler32 } from './adler32.ts';
 
 /** The most content one stored block holds. */
 const BLOCK = 0xffff;
-const ADLER_MOD = 65521;
-/** How many bytes the Adler-32 sums take before they must be reduced (zlib's NMAX). */
-const ADLER_RUN = 5552;
-
-/** The Adler-32 checksum of `parts`, in order, as if they were one buffer. */
-export function adler32(parts: readonly Uint8Array[]): number {
-  let a = 1;
-  let b = 0;
-  for (const part of parts) {
-    for (let start = 0; start < part.length; start += ADLER_RUN) {
-      const end = Math.min(part.length, start + ADLER_RUN);
-      for (let i = start; i < end; i++) {
-        a += part[i];
-        b += a;
-      }
-      a %= ADLER_MOD;
-      b %= ADLER_MOD;
-    }
-  }
-  return ((b << 16) | a) >>> 0;
-}
 
 /**
  * The zlib stream of `parts` (in order) in stored blocks: a list of small headers and views
- * of the parts, to be written one after another. Nothing of the content is copied.
+ * of the parts, to be written one after another. Nothing of the content is copied, and
+ * nothing read when the caller knows the parts' Adler-32 (`checksum`).
  */
-export function storedZlib(parts: readonly Buffer[]): Buffer[] {
+export function storedZlib(parts: readonly Buffer[], checksum?: number): Buffer[] {
   const total = parts.reduce((sum, part) => sum + part.length, 0);
   // CMF 0x78 (deflate, 32 KB window), FLG 0x01: the fastest level, and 0x7801 % 31 === 0.
   const out: Buffer[] = [Buffer.from([0x78, 0x01])];
@@ -59,7 +40,7 @@ export function storedZlib(parts: readonly Buffer[]): Buffer[] {
     }
   } while (left > 0);
   const trailer = Buffer.alloc(4);
-  trailer.writeUInt32BE(adler32(parts), 0);
+  trailer.writeUInt32BE(checksum ?? adler32(parts), 0);
   out.push(trailer);
   return out;
 }

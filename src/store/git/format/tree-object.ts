@@ -1,5 +1,6 @@
 // Git tree objects: "<mode> <name>\0<20-byte id>" per entry, entries in Git's order (by name
 // bytes, a folder's name compared as if it ended in "/").
+import { adler32, adler32Replaced } from './adler32.ts';
 
 /** One entry of a Git tree object. */
 export interface TreeItem {
@@ -97,6 +98,17 @@ export interface EncodedTree {
   bytes: Buffer;
   /** ends[i]: the offset just past entry i. */
   ends: Uint32Array;
+  /**
+   * The Adler-32 of `bytes`, once asked for (treeChecksum): what the zlib stream of a large
+   * tree ends with. A splice that swaps an entry for one of the same length carries it over.
+   */
+  checksum?: number;
+}
+
+/** The Adler-32 of the tree's bytes, worked out once and kept with it. */
+export function treeChecksum(tree: EncodedTree): number {
+  tree.checksum ??= adler32([tree.bytes]);
+  return tree.checksum;
 }
 
 export function encodedTree(items: TreeItem[]): EncodedTree {
@@ -136,6 +148,12 @@ export function spliceTree(
     scratch.bytes.length === size &&
     scratch.items.length === count &&
     !sharesBytes(scratch.bytes, tree.bytes);
+  // A record's entry swapped for one of the same length (a write to it): the checksum follows
+  // from the bytes that changed, read before the scratch's bytes are written over.
+  const checksum =
+    tree.checksum !== undefined && inserted.length === end - start
+      ? adler32Replaced(tree.checksum, tree.bytes.length, start, tree.bytes.subarray(start, end), inserted)
+      : undefined;
   const bytes = reuse ? scratch.bytes : Buffer.allocUnsafe(size);
   tree.bytes.copy(bytes, 0, 0, start);
   inserted.copy(bytes, start);
@@ -158,7 +176,7 @@ export function spliceTree(
   const from = at + (item ? 1 : 0);
   if (shift === 0) ends.set(after, from);
   else for (let i = 0; i < after.length; i++) ends[from + i] = after[i] + shift;
-  return { items, bytes, ends };
+  return { items, bytes, ends, checksum };
 }
 
 /** Whether two buffers share any byte of memory (small buffers are cut from one shared pool). */

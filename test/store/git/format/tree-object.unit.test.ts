@@ -9,8 +9,10 @@ import {
   encodeTree,
   insertionPoint,
   spliceTree,
+  treeChecksum,
   type TreeItem,
 } from '../../../../src/store/git/format/tree-object.ts';
+import { adler32 } from '../../../../src/store/git/format/adler32.ts';
 
 const oid = fc.stringMatching(/^[0-9a-f]{40}$/);
 const item = (path: string, id: string): TreeItem => ({ mode: '100644', path, oid: id, type: 'blob' });
@@ -52,5 +54,49 @@ describe('spliceTree', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('carries the checksum of its bytes over a swap of an entry for one of the same length, and only then', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { maxLength: 30 }),
+        oid,
+        fc.array(step, { maxLength: 25 }),
+        (names, first, steps) => {
+          let tree = encodedTree(names.sort().map((n) => item(n, first)));
+          treeChecksum(tree);
+          for (const s of steps) {
+            const before = tree;
+            if (s.kind === 'add') {
+              if (tree.items.some((i) => i.path === s.name)) continue;
+              const added = item(s.name, s.oid);
+              tree = spliceTree(tree, insertionPoint(tree.items, added), 0, added);
+            } else if (tree.items.length > 0) {
+              const at = s.at % tree.items.length;
+              tree =
+                s.kind === 'remove'
+                  ? spliceTree(tree, at, 1)
+                  : spliceTree(tree, at, 1, item(tree.items[at].path, s.oid));
+            }
+            if (tree === before) continue;
+            // A swap keeps the length; an entry added or removed changes it and leaves the sum to be worked out.
+            const swapped = s.kind === 'replace' && tree.bytes.length === before.bytes.length;
+            expect(tree.checksum !== undefined).toBe(swapped && before.checksum !== undefined);
+            expect(treeChecksum(tree)).toBe(adler32([tree.bytes]));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('works the checksum out from the bytes that changed, written into a scratch tree too', () => {
+    const names = Array.from({ length: 2_000 }, (_, i) => `cluster-${String(i).padStart(5, '0')}.yaml`);
+    const first = encodedTree(names.map((n) => item(n, 'a'.repeat(40))));
+    const scratch = encodedTree(names.map((n) => item(n, 'b'.repeat(40))));
+    treeChecksum(first);
+    const next = spliceTree(first, 1_234, 1, item(names[1_234], 'c'.repeat(40)), scratch);
+    expect(next.bytes).toBe(scratch.bytes);
+    expect(next.checksum).toBe(adler32([next.bytes]));
   });
 });

@@ -1,0 +1,54 @@
+// Writes to a folder large enough that its tree object is stored without compression
+// (over 64 KiB: 2,000 clusters make a tree of about 100 KB). The Adler-32 that ends each such
+// object's zlib stream is carried from one write's tree to the next when an entry is swapped
+// for one of the same length, and worked out afresh when an entry comes or goes: whichever way
+// it was made, git inflates every object (zlib checks the sum) and finds the repository whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRUD_DATA, type CrudService, crudRepo, gitOut, send, startCrud } from '../../../helpers/crud.ts';
+import { asRepoFiles } from '../../../helpers/fixture-data.ts';
+import { removeDir } from '../../../helpers/git-fixture.ts';
+
+const CLUSTERS = 2_000;
+
+describe('writes to a folder whose tree is stored uncompressed', () => {
+  let service: CrudService;
+  let dir: string;
+  const template = CRUD_DATA.clusters[0];
+  const ids = Array.from({ length: CLUSTERS }, (_, i) => `large-${String(i).padStart(4, '0')}`);
+
+  beforeAll(async () => {
+    const clusters = ids.map((id) => ({ ...template, id, cluster_name: id, cluster_dns: `${id}.k8s.example.com` }));
+    dir = crudRepo(asRepoFiles({ ...CRUD_DATA, clusters }));
+    service = await startCrud('git', {}, dir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+    removeDir(dir);
+  });
+
+  const patch = async (id: string, value: string) => {
+    const res = await send(service, 'PATCH', `/clusters/${id}`, { patches: { podinfo: { round: value } } });
+    expect(res.status, `PATCH ${id}`).toBe(200);
+  };
+
+  it('leaves every object whole: swaps, an entry added and removed, swaps again', { timeout: 120_000 }, async () => {
+    const treeSize = Number(gitOut(dir, 'cat-file', '-s', 'HEAD:clusters'));
+    expect(treeSize, 'the folder tree is stored uncompressed').toBeGreaterThan(64 * 1024);
+
+    for (const [i, id] of [ids[0], ids[999], ids[1999], ids[999]].entries()) await patch(id, `first-${i}`);
+    const added = { ...template, id: 'large-new', cluster_name: 'large-new', cluster_dns: 'large-new.k8s.example.com' };
+    expect((await send(service, 'POST', '/clusters', added)).status).toBe(201);
+    for (const [i, id] of [ids[5], 'large-new', ids[1500]].entries()) await patch(id, `second-${i}`);
+    expect((await send(service, 'DELETE', '/clusters/large-new')).status).toBe(204);
+    for (const [i, id] of [ids[7], ids[7], ids[1234]].entries()) await patch(id, `third-${i}`);
+
+    // Each of the 12 commits wrote its own clusters tree; every one inflates (zlib checks
+    // the Adler-32) and hashes to its name.
+    const trees = gitOut(dir, 'log', '-12', '--format=%H').split('\n');
+    expect(new Set(trees.map((commit) => gitOut(dir, 'rev-parse', `${commit}:clusters`))).size).toBe(12);
+    expect(gitOut(dir, 'fsck', '--full', '--strict', '--no-dangling', '--no-progress')).toBe('');
+    expect(gitOut(dir, 'status', '--porcelain')).toBe('');
+    expect(gitOut(dir, 'show', 'HEAD:clusters/large-1234.yaml')).toContain('third-2');
+  });
+});
