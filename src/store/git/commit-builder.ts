@@ -26,6 +26,7 @@ import {
   spliceTree,
   treeChecksum,
   type TreeItem,
+  treeObjectId,
 } from './format/tree-object.ts';
 
 /** How many trees are kept: the root and the four record folders of the last commits. */
@@ -54,8 +55,11 @@ export interface BuiltCommit {
   parentBlobs: (string | undefined)[];
 }
 
-/** Adds an object to the commit being built and returns its id; `checksum` as for writeLooseObject. */
-type AddObject = (type: ObjectType, content: Buffer, checksum?: () => number) => string;
+/**
+ * Adds an object to the commit being built and returns its id (`id`, when the caller worked
+ * it out already); `checksum` as for writeLooseObject.
+ */
+type AddObject = (type: ObjectType, content: Buffer, checksum?: () => number, id?: string) => string;
 
 export class CommitBuilder {
   readonly #dir: string;
@@ -100,8 +104,8 @@ export class CommitBuilder {
     for (const file of files) assertRecordPath(file.path);
     if (new Set(files.map((f) => f.path)).size !== files.length) throw new Error('a commit names each file once');
     const objects: { type: ObjectType; content: Buffer; oid: string; checksum?: () => number }[] = [];
-    const add: AddObject = (type, content, checksum) => {
-      const oid = objectId(type, content);
+    const add: AddObject = (type, content, checksum, id) => {
+      const oid = id ?? objectId(type, content);
       objects.push({ type, content, oid, checksum });
       return oid;
     };
@@ -205,7 +209,7 @@ export class CommitBuilder {
 
   #addTree(tree: EncodedTree, add: AddObject): string {
     // The checksum stays with the tree: the next write's tree, one entry changed, takes it over.
-    const oid = add('tree', tree.bytes, () => treeChecksum(tree));
+    const oid = add('tree', tree.bytes, () => treeChecksum(tree), treeObjectId(tree));
     this.#remember(oid, tree);
     return oid;
   }

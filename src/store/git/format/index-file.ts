@@ -15,6 +15,7 @@ import { sharesBytes } from './tree-object.ts';
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { describeRequiredExtension, sortExtensions } from './index-extensions.ts';
+import { prefixHashed, type PrefixHashes } from './prefix-hashes.ts';
 
 export interface IndexEntryData {
   /** Blob id (40 hex digits). */
@@ -78,6 +79,8 @@ export interface IndexLayout {
   entriesEnd: number;
   /** The extensions a patched index keeps after its entries (./index-extensions.ts). */
   extensions: Buffer;
+  /** The SHA-1 states of its content, when this code wrote it: the next patch's checksum resumes from them. */
+  hashes?: PrefixHashes;
 }
 
 /**
@@ -234,8 +237,18 @@ export function patchIndexEntries(
   copyEntries(starts.length);
   extensions.copy(out, newEntriesEnd);
   out.writeUInt32BE(count, 8);
-  createHash('sha1').update(out.subarray(0, length)).digest().copy(out, length);
-  return { bytes: out, starts: next, entriesEnd: newEntriesEnd, extensions: out.subarray(newEntriesEnd, length) };
+  // Up to the first patched entry the new index is the old one — unless an entry came or
+  // went, which changes the count in the header: the checksum resumes from there.
+  const same = unmoved ? (spans.length > 0 ? at(spans[0].first) : length) : 8;
+  const { id, hashes } = prefixHashed([out.subarray(0, length)], layout.hashes && { previous: layout.hashes, same });
+  out.write(id, length, 'hex');
+  return {
+    bytes: out,
+    starts: next,
+    entriesEnd: newEntriesEnd,
+    extensions: out.subarray(newEntriesEnd, length),
+    hashes,
+  };
 }
 
 /** The object id of `path`'s stage-0 entry, or undefined when the index has none. */

@@ -1,6 +1,7 @@
 // Git tree objects: "<mode> <name>\0<20-byte id>" per entry, entries in Git's order (by name
 // bytes, a folder's name compared as if it ended in "/").
 import { adler32, adler32Replaced } from './adler32.ts';
+import { type HashResume, prefixHashed, type PrefixHashes } from './prefix-hashes.ts';
 
 /** One entry of a Git tree object. */
 export interface TreeItem {
@@ -103,12 +104,27 @@ export interface EncodedTree {
    * tree ends with. A splice that swaps an entry for one of the same length carries it over.
    */
   checksum?: number;
+  /** The SHA-1 states of the object (header and bytes), once its id was asked for (treeObjectId). */
+  hashes?: PrefixHashes;
+  /** The tree it was spliced from, equal to it up to some byte: where its id's hashing resumes. */
+  hashFrom?: HashResume;
 }
 
 /** The Adler-32 of the tree's bytes, worked out once and kept with it. */
 export function treeChecksum(tree: EncodedTree): number {
   tree.checksum ??= adler32([tree.bytes]);
   return tree.checksum;
+}
+
+/**
+ * The tree's object id. Its hash states are kept with it, so that the id of a tree spliced
+ * from it hashes only the bytes from the splice on.
+ */
+export function treeObjectId(tree: EncodedTree): string {
+  const { id, hashes } = prefixHashed([Buffer.from(`tree ${tree.bytes.length}\0`), tree.bytes], tree.hashFrom);
+  tree.hashes = hashes;
+  tree.hashFrom = undefined;
+  return id;
 }
 
 export function encodedTree(items: TreeItem[]): EncodedTree {
@@ -176,7 +192,11 @@ export function spliceTree(
   const from = at + (item ? 1 : 0);
   if (shift === 0) ends.set(after, from);
   else for (let i = 0; i < after.length; i++) ends[from + i] = after[i] + shift;
-  return { items, bytes, ends, checksum };
+  // Of the same length, the object's header is the same too: equal up to the splice.
+  const header = `tree ${size}\0`.length;
+  const hashFrom =
+    tree.hashes && size === tree.bytes.length ? { previous: tree.hashes, same: header + start } : undefined;
+  return { items, bytes, ends, checksum, hashFrom };
 }
 
 /** Whether two buffers share any byte of memory (small buffers are cut from one shared pool). */

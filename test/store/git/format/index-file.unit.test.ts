@@ -14,6 +14,7 @@ import {
   patchIndex,
   patchIndexEntries,
 } from '../../../../src/store/git/format/index-file.ts';
+import { HASH_STEP } from '../../../../src/store/git/format/prefix-hashes.ts';
 
 const FIXTURE = join(import.meta.dirname, '../../../fixtures/git-format/index');
 const indexOf = (form: string) => readFileSync(join(FIXTURE, `${form}.index`));
@@ -156,4 +157,46 @@ describe('patching', () => {
   it('writes no patch into an index it refuses', () => {
     expect(() => patchIndex(indexOf('unmerged'), 'clusters/c2.yaml', null)).toThrow(IndexNotWritable);
   });
+
+  it("resumes a large index's checksum from the entry patched on; an entry added or removed starts over", () => {
+    const path = (i: number) => `clusters/c-${String(i).padStart(5, '0')}.yaml`;
+    const many = Array.from({ length: 8_000 }, (_, i) => ({
+      path: path(i),
+      entry: { oid: '4'.repeat(40), stats: stats(i) },
+    }));
+    let layout = patchIndexEntries(indexOf('plain'), many);
+    expect(layout.bytes.length).toBeGreaterThan(2 * HASH_STEP);
+    // A swap, another, a removal, the entry added back, a swap near the end.
+    const steps: [number, boolean][] = [
+      [7_000, false],
+      [10, false],
+      [4_000, true],
+      [4_000, false],
+      [7_999, false],
+    ];
+    for (const [i, remove] of steps) {
+      const before = layout;
+      const entry = remove ? null : { oid: String(i % 10).repeat(40), stats: stats(i) };
+      layout = patchIndexEntries(
+        before,
+        [{ path: path(i), entry }],
+        remove ? undefined : Buffer.alloc(before.bytes.length),
+      );
+      expect(checksumHolds(layout.bytes), `patch of ${path(i)}`).toBe(true);
+      expect(indexEntryOid(layout.bytes, path(i))).toBe(entry?.oid);
+      // The states before the patched entry are the earlier index's own, unless the count in the header changed.
+      const at = indexOfPath(before, path(i));
+      const swapped = !remove && at !== -1;
+      const shared = swapped && before.hashes ? Math.floor(before.starts[at] / HASH_STEP) : 0;
+      for (const [k, state] of layout.hashes!.states.entries())
+        expect(state === before.hashes?.states[k]).toBe(k < shared);
+    }
+  });
 });
+
+/** The entry number of `path` in a layout made by patching. */
+function indexOfPath(layout: ReturnType<typeof patchIndexEntries>, path: string): number {
+  return [...layout.starts].findIndex(
+    (start) => layout.bytes.toString('utf8', start + 62, start + 62 + path.length) === path,
+  );
+}

@@ -11,7 +11,10 @@ import {
   spliceTree,
   treeChecksum,
   type TreeItem,
+  treeObjectId,
 } from '../../../../src/store/git/format/tree-object.ts';
+import { objectId } from '../../../../src/store/git/format/object-id.ts';
+import { HASH_STEP } from '../../../../src/store/git/format/prefix-hashes.ts';
 import { adler32 } from '../../../../src/store/git/format/adler32.ts';
 
 const oid = fc.stringMatching(/^[0-9a-f]{40}$/);
@@ -98,5 +101,28 @@ describe('spliceTree', () => {
     const next = spliceTree(first, 1_234, 1, item(names[1_234], 'c'.repeat(40)), scratch);
     expect(next.bytes).toBe(scratch.bytes);
     expect(next.checksum).toBe(adler32([next.bytes]));
+  });
+
+  it('gives each spliced tree its object id, hashing a large one from the entry swapped on', () => {
+    const names = Array.from({ length: 12_000 }, (_, i) => `cluster-${String(i).padStart(5, '0')}.yaml`);
+    let tree = encodedTree(names.map((n) => item(n, '0'.repeat(40))));
+    expect(tree.bytes.length).toBeGreaterThan(2 * HASH_STEP);
+    expect(treeObjectId(tree)).toBe(objectId('tree', tree.bytes));
+    fc.assert(
+      fc.property(fc.nat(names.length - 1), oid, fc.boolean(), (at, id, addOrRemove) => {
+        const before = tree;
+        const entry = item(tree.items[at].path, id);
+        tree = addOrRemove ? spliceTree(tree, at, 1) : spliceTree(tree, at, 1, entry);
+        expect(treeObjectId(tree)).toBe(objectId('tree', tree.bytes));
+        // A swap resumes from the states before it; a removal changes the header and starts over.
+        const start = at === 0 ? 0 : before.ends[at - 1];
+        const shared = addOrRemove ? 0 : Math.floor((start + `tree ${tree.bytes.length}\0`.length) / HASH_STEP);
+        for (let i = 0; i < tree.hashes!.states.length; i++)
+          expect(tree.hashes!.states[i] === before.hashes!.states[i]).toBe(i < shared);
+        if (addOrRemove) tree = spliceTree(tree, at, 0, entry);
+        treeObjectId(tree);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
