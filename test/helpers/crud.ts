@@ -25,6 +25,13 @@ export function crudRepo(files: RepoFiles = asRepoFiles(CRUD_DATA)): string {
   return makeConfigRepo(files);
 }
 
+/** A config repo of CRUD_DATA whose clusters are `ids`, each like its first cluster under its own name. */
+export function crudRepoOfClusters(ids: readonly string[]): string {
+  const template = CRUD_DATA.clusters[0];
+  const clusters = ids.map((id) => ({ ...template, id, cluster_name: id, cluster_dns: `${id}.k8s.example.com` }));
+  return crudRepo(asRepoFiles({ ...CRUD_DATA, clusters }));
+}
+
 /** A service in crud mode on `backend`, serving CRUD_DATA (or, for git, the repository `dir`). */
 export async function startCrud(
   backend: CrudBackend,

@@ -9,8 +9,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRUD_DATA, type CrudService, crudRepo, gitOut, send, startCrud } from '../../../helpers/crud.ts';
-import { asRepoFiles } from '../../../helpers/fixture-data.ts';
+import { CRUD_DATA, type CrudService, crudRepoOfClusters, gitOut, send, startCrud } from '../../../helpers/crud.ts';
 import { removeDir } from '../../../helpers/git-fixture.ts';
 import { HASH_STEP } from '../../../../src/store/git/format/prefix-hashes.ts';
 
@@ -23,8 +22,7 @@ describe('writes to a folder whose tree is stored uncompressed', () => {
   const ids = Array.from({ length: CLUSTERS }, (_, i) => `large-${String(i).padStart(4, '0')}`);
 
   beforeAll(async () => {
-    const clusters = ids.map((id) => ({ ...template, id, cluster_name: id, cluster_dns: `${id}.k8s.example.com` }));
-    dir = crudRepo(asRepoFiles({ ...CRUD_DATA, clusters }));
+    dir = crudRepoOfClusters(ids);
     service = await startCrud('git', {}, dir);
   }, 60_000);
 

@@ -6,8 +6,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRUD_DATA, type CrudService, crudRepo, send, startCrud } from '../../../helpers/crud.ts';
-import { asRepoFiles } from '../../../helpers/fixture-data.ts';
+import { type CrudService, crudRepoOfClusters, send, startCrud } from '../../../helpers/crud.ts';
 import { removeDir } from '../../../helpers/git-fixture.ts';
 
 const CLUSTERS = 160;
@@ -28,12 +27,10 @@ async function held(): Promise<{ external: number; heap: number }> {
 describe('writes back to back on the Git backend', () => {
   let service: CrudService;
   let dir: string;
-  const template = CRUD_DATA.clusters[0];
   const ids = Array.from({ length: CLUSTERS }, (_, i) => `m${i}`);
 
   beforeAll(async () => {
-    const clusters = ids.map((id) => ({ ...template, id, cluster_name: id, cluster_dns: `${id}.k8s.example.com` }));
-    dir = crudRepo(asRepoFiles({ ...CRUD_DATA, clusters }));
+    dir = crudRepoOfClusters(ids);
     service = await startCrud('git', {}, dir);
   }, 60_000);
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeTree,
   encodedTree,
+  type EncodedTree,
   encodeTree,
   insertionPoint,
   spliceTree,
@@ -28,67 +29,54 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), name, oid }),
 );
 
+/** The tree with the step's change spliced in; the same tree when the step does not apply to it. */
+function applied(tree: EncodedTree, s: Step): EncodedTree {
+  if (s.kind === 'add') {
+    if (tree.items.some((i) => i.path === s.name)) return tree;
+    const added = item(s.name, s.oid);
+    return spliceTree(tree, insertionPoint(tree.items, added), 0, added);
+  }
+  if (tree.items.length === 0) return tree;
+  const at = s.at % tree.items.length;
+  return s.kind === 'remove' ? spliceTree(tree, at, 1) : spliceTree(tree, at, 1, item(tree.items[at].path, s.oid));
+}
+
+/** A tree of up to 30 entries, and changes to make to it one after another. */
+const changes = fc
+  .tuple(fc.uniqueArray(name, { maxLength: 30 }), oid, fc.array(step, { maxLength: 25 }))
+  .map(([names, first, steps]) => ({ start: encodedTree(names.sort().map((n) => item(n, first))), steps }));
+
 describe('spliceTree', () => {
   it('gives the bytes of encoding the changed entries afresh, over any sequence of changes', () => {
     fc.assert(
-      fc.property(
-        fc.uniqueArray(name, { maxLength: 30 }),
-        oid,
-        fc.array(step, { maxLength: 25 }),
-        (names, first, steps) => {
-          let tree = encodedTree(names.sort().map((n) => item(n, first)));
-          for (const s of steps) {
-            if (s.kind === 'add') {
-              if (tree.items.some((i) => i.path === s.name)) continue;
-              const added = item(s.name, s.oid);
-              tree = spliceTree(tree, insertionPoint(tree.items, added), 0, added);
-            } else if (tree.items.length > 0) {
-              const at = s.at % tree.items.length;
-              tree =
-                s.kind === 'remove'
-                  ? spliceTree(tree, at, 1)
-                  : spliceTree(tree, at, 1, item(tree.items[at].path, s.oid));
-            }
-            expect(tree.bytes.equals(encodeTree(tree.items))).toBe(true);
-            expect(decodeTree(tree.bytes)).toEqual(tree.items);
-            expect(tree.ends.at(-1) ?? 0).toBe(tree.bytes.length);
-          }
-        },
-      ),
+      fc.property(changes, ({ start, steps }) => {
+        let tree = start;
+        for (const s of steps) {
+          tree = applied(tree, s);
+          expect(tree.bytes.equals(encodeTree(tree.items))).toBe(true);
+          expect(decodeTree(tree.bytes)).toEqual(tree.items);
+          expect(tree.ends.at(-1) ?? 0).toBe(tree.bytes.length);
+        }
+      }),
       { numRuns: 300 },
     );
   });
 
   it('carries the checksum of its bytes over a swap of an entry for one of the same length, and only then', () => {
     fc.assert(
-      fc.property(
-        fc.uniqueArray(name, { maxLength: 30 }),
-        oid,
-        fc.array(step, { maxLength: 25 }),
-        (names, first, steps) => {
-          let tree = encodedTree(names.sort().map((n) => item(n, first)));
-          treeChecksum(tree);
-          for (const s of steps) {
-            const before = tree;
-            if (s.kind === 'add') {
-              if (tree.items.some((i) => i.path === s.name)) continue;
-              const added = item(s.name, s.oid);
-              tree = spliceTree(tree, insertionPoint(tree.items, added), 0, added);
-            } else if (tree.items.length > 0) {
-              const at = s.at % tree.items.length;
-              tree =
-                s.kind === 'remove'
-                  ? spliceTree(tree, at, 1)
-                  : spliceTree(tree, at, 1, item(tree.items[at].path, s.oid));
-            }
-            if (tree === before) continue;
-            // A swap keeps the length; an entry added or removed changes it and leaves the sum to be worked out.
-            const swapped = s.kind === 'replace' && tree.bytes.length === before.bytes.length;
-            expect(tree.checksum !== undefined).toBe(swapped && before.checksum !== undefined);
-            expect(treeChecksum(tree)).toBe(adler32([tree.bytes]));
-          }
-        },
-      ),
+      fc.property(changes, ({ start, steps }) => {
+        let tree = start;
+        treeChecksum(tree);
+        for (const s of steps) {
+          const before = tree;
+          tree = applied(tree, s);
+          if (tree === before) continue;
+          // A swap keeps the length; an entry added or removed changes it and leaves the sum to be worked out.
+          const swapped = s.kind === 'replace' && tree.bytes.length === before.bytes.length;
+          expect(tree.checksum !== undefined).toBe(swapped && before.checksum !== undefined);
+          expect(treeChecksum(tree)).toBe(adler32([tree.bytes]));
+        }
+      }),
       { numRuns: 300 },
     );
   });
