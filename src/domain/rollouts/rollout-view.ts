@@ -38,7 +38,13 @@ export interface RolloutView {
 
 const EMPTY_VIEW: RolloutView = Object.freeze({ byComponent: new Map<string, RolloutServing>() });
 
-const views = new WeakMap<object, { clusters: object; catalog: object; view: RolloutView }>();
+/**
+ * By rollouts map, the views made of it lately, newest first: a walk that compares two
+ * revisions sharing their rollouts (a catalog change) asks for both views in turn, which a
+ * single remembered view would make again on every call.
+ */
+const views = new WeakMap<object, { clusters: object; catalog: object; view: RolloutView }[]>();
+const VIEWS_PER_ROLLOUTS = 4;
 const servings = new WeakMap<Rollout, { clusters: object; entry: PlatformComponent; serving: RolloutServing }>();
 /** Per catalog entry, its effective forms by set; a few at most (one per set it had while the same object). */
 const effectives = new WeakMap<PlatformComponent, Map<string, PlatformComponent>>();
@@ -47,8 +53,9 @@ const MAX_SETS_PER_ENTRY = 8;
 /** The view of a revision's rollouts; made once per (rollouts, clusters, catalog) maps. */
 export function rolloutView(sources: RolloutSources): RolloutView {
   if (sources.rollouts.size === 0) return EMPTY_VIEW;
-  const kept = views.get(sources.rollouts);
-  if (kept && kept.clusters === sources.clusters && kept.catalog === sources.platform_components) return kept.view;
+  const kept = views.get(sources.rollouts) ?? [];
+  const found = kept.find((v) => v.clusters === sources.clusters && v.catalog === sources.platform_components);
+  if (found) return found.view;
   const byComponent = new Map<string, RolloutServing>();
   // Two rollouts of one component is an error (rollout-rules.ts); the first by id is the one served meanwhile.
   const ids = [...sources.rollouts.keys()].sort(compareIds);
@@ -60,7 +67,9 @@ export function rolloutView(sources: RolloutSources): RolloutView {
     byComponent.set(rollout.component, rolloutServing(rollout, sources.clusters, entry));
   }
   const view: RolloutView = Object.freeze({ byComponent });
-  views.set(sources.rollouts, { clusters: sources.clusters, catalog: sources.platform_components, view });
+  kept.unshift({ clusters: sources.clusters, catalog: sources.platform_components, view });
+  if (kept.length > VIEWS_PER_ROLLOUTS) kept.pop();
+  views.set(sources.rollouts, kept);
   return view;
 }
 

@@ -197,6 +197,17 @@ describe('the same objects from one revision to the next', () => {
     expect(withOtherClusters).not.toBe(view);
     expect(withOtherClusters.byComponent.get(KPS.id)).not.toBe(view.byComponent.get(KPS.id));
   });
+
+  it('both views of two revisions that share their rollouts, asked for in turn (a walk comparing them)', () => {
+    const before = sources([rollout({ waves: THREE_WAVES, released: 1 })]);
+    const after = { ...before, platform_components: new Map(before.platform_components) };
+    const [a, b] = [rolloutView(before), rolloutView(after)];
+    expect(b).not.toBe(a);
+    for (let i = 0; i < 3; i++) {
+      expect(rolloutView(before)).toBe(a);
+      expect(rolloutView(after)).toBe(b);
+    }
+  });
 });
 
 describe('a revision the rules refuse', () => {
