@@ -41,10 +41,11 @@ const EMPTY_VIEW: RolloutView = Object.freeze({ byComponent: new Map<string, Rol
 /**
  * By rollouts map, the views made of it lately, newest first: a walk that compares two
  * revisions sharing their rollouts (a catalog change) asks for both views in turn, which a
- * single remembered view would make again on every call.
+ * single remembered view would make again on every call. Two, no more: each keeps its
+ * revision's clusters and catalog maps.
  */
 const views = new WeakMap<object, { clusters: object; catalog: object; view: RolloutView }[]>();
-const VIEWS_PER_ROLLOUTS = 4;
+const VIEWS_PER_ROLLOUTS = 2;
 const servings = new WeakMap<Rollout, { clusters: object; entry: PlatformComponent; serving: RolloutServing }>();
 /** Per catalog entry, its effective forms by set; a few at most (one per set it had while the same object). */
 const effectives = new WeakMap<PlatformComponent, Map<string, PlatformComponent>>();
