@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createDeflate, inflateSync } from 'node:zlib';
 import { makeDirectory, renameFlushed, writeFlushedFile } from './flushed-file.ts';
 import { isAlive, ownTag, TAG_PATTERN } from './process-identity.ts';
-import { objectId, type ObjectType } from '../format/object-id.ts';
+import { objectHeader, objectId, type ObjectType } from '../format/object-id.ts';
 import { adler32, adler32Joined } from '../format/adler32.ts';
 import { storedZlib } from '../format/stored-zlib.ts';
 
@@ -64,7 +64,7 @@ export async function writeLooseObject(
   const path = join(objects, oid.slice(0, 2), oid.slice(2));
   if (await isWhole(path, oid)) return oid;
   const temporary = join(objects, `${TEMPORARY_PREFIX}_${ownTag()}_${++sequence}`);
-  const data = await compress(Buffer.from(`${type} ${content.length}\0`), content, checksum);
+  const data = await compress(Buffer.from(objectHeader(type, content.length)), content, checksum);
   try {
     await writeFlushedFile(temporary, data, 0o444);
     await makeDirectory(join(objects, oid.slice(0, 2)));

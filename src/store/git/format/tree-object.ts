@@ -1,6 +1,7 @@
 // Git tree objects: "<mode> <name>\0<20-byte id>" per entry, entries in Git's order (by name
 // bytes, a folder's name compared as if it ended in "/").
 import { adler32, adler32Replaced } from './adler32.ts';
+import { objectHeader } from './object-id.ts';
 import { type HashResume, prefixHashed, type PrefixHashes } from './prefix-hashes.ts';
 
 /** One entry of a Git tree object. */
@@ -121,7 +122,8 @@ export function treeChecksum(tree: EncodedTree): number {
  * from it hashes only the bytes from the splice on.
  */
 export function treeObjectId(tree: EncodedTree): string {
-  const { id, hashes } = prefixHashed([Buffer.from(`tree ${tree.bytes.length}\0`), tree.bytes], tree.hashFrom);
+  const header = Buffer.from(objectHeader('tree', tree.bytes.length));
+  const { id, hashes } = prefixHashed([header, tree.bytes], tree.hashFrom);
   tree.hashes = hashes;
   tree.hashFrom = undefined;
   return id;
@@ -193,7 +195,7 @@ export function spliceTree(
   if (shift === 0) ends.set(after, from);
   else for (let i = 0; i < after.length; i++) ends[from + i] = after[i] + shift;
   // Of the same length, the object's header is the same too: equal up to the splice.
-  const header = `tree ${size}\0`.length;
+  const header = objectHeader('tree', size).length;
   const hashFrom =
     tree.hashes && size === tree.bytes.length ? { previous: tree.hashes, same: header + start } : undefined;
   return { items, bytes, ends, checksum, hashFrom };
