@@ -46,7 +46,6 @@ import { analyzeFleet, analyzeFleetInSteps } from './fleet-analysis.ts';
 import { componentIdsNotDnsLabels } from './names.ts';
 import { ociUrlProblem, ociUrlProblems } from './oci-url.ts';
 import { idsNotPortable } from './portable-ids.ts';
-import { referencingClusters } from './references.ts';
 import { fleetListProblems } from './fleet-list-size.ts';
 import { responsesGrownTooLarge } from './response-size.ts';
 
@@ -94,23 +93,11 @@ export function checkRecordChange(
         ...[ociUrlProblem(record as PlatformComponent)].filter((p) => p !== undefined),
         ...dependencyProblems(after, record as PlatformComponent),
         ...cycleProblems(after, record.id),
-        ...responsesGrownTooLarge(
-          before,
-          after,
-          collection,
-          record.id,
-          referencingClusters(after, collection, record.id),
-        ),
+        ...responsesGrownTooLarge(before, after, collection, record.id),
       ];
     case 'namespaces':
     case 'rolebindings':
-      return responsesGrownTooLarge(
-        before,
-        after,
-        collection,
-        record.id,
-        referencingClusters(after, collection, record.id),
-      );
+      return responsesGrownTooLarge(before, after, collection, record.id);
     case 'rollouts':
       return [
         ...checkRolloutsOfComponent(after, (record as Rollout).component),

@@ -7,7 +7,7 @@
 import { MAX_RESPONSE_BYTES, PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../projections/index.ts';
 import { type Problem, problem } from '../problem.ts';
 import type { AnyRecord, Cluster, ComponentRef, DefinitionCollection, PlatformComponent } from '../records.ts';
-import { effectiveComponent, rolloutView } from '../rollouts/rollout-view.ts';
+import { effectiveComponent, type RolloutView, rolloutView } from '../rollouts/rollout-view.ts';
 import type { Snapshot } from '../snapshot.ts';
 
 /** The consumer's default `spec.filter.limit`: items past it are silently dropped. */
@@ -50,35 +50,84 @@ const text = (value: string | null | undefined) => (value == null ? 4 : 6 * valu
 /** The reference's and the item's own keys, "cluster", "source", braces and commas. */
 const KEYS_PER_ITEM = 192;
 
+/** The part of a cluster's bound that its record alone makes, and how many definitions it references. */
+interface ClusterPart {
+  own: number;
+  references: number;
+}
+
+/** Per endpoint, per cluster record (records are immutable): its part, worked out once. */
+const clusterParts = {
+  'platform-components': new WeakMap<Cluster, ClusterPart>(),
+  namespaces: new WeakMap<Cluster, ClusterPart>(),
+  rolebindings: new WeakMap<Cluster, ClusterPart>(),
+} satisfies Record<PerClusterEndpoint, WeakMap<Cluster, ClusterPart>>;
+
+/**
+ * The bytes of a cluster's answer on one endpoint that do not come from definitions: the
+ * cluster's references (with their overrides), the cluster block and the keys around each
+ * item; the patches appear once in all.
+ */
+function clusterPart(cluster: Cluster, endpoint: PerClusterEndpoint): ClusterPart {
+  const kept = clusterParts[endpoint].get(cluster);
+  if (kept !== undefined) return kept;
+  const field = FIELD_OF[endpoint];
+  const block = text(cluster.cluster_name) + text(cluster.cluster_dns) + text(cluster.environment);
+  let own = 16;
+  if (field === 'platform_components') {
+    for (const [component, values] of Object.entries(cluster.patches)) {
+      own += text(component) + 4;
+      for (const [key, value] of Object.entries(values)) own += text(key) + text(value) + 2;
+    }
+  }
+  const refs = cluster[field] as ComponentRef[];
+  for (const ref of refs) {
+    own += text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
+  }
+  const part = { own, references: refs.length };
+  clusterParts[endpoint].set(cluster, part);
+  return part;
+}
+
 /**
  * An upper bound of the bytes of a cluster's answer on one endpoint, without merging: each
- * item holds at most its definition, the cluster's reference (with its overrides), the
- * cluster block and the keys around them; the patches appear once in all.
+ * item holds at most its definition besides the cluster's own part (clusterPart).
  */
 export function responseBound(snapshot: Snapshot, cluster: Cluster, endpoint: PerClusterEndpoint): number {
   const field = FIELD_OF[endpoint];
-  const block = text(cluster.cluster_name) + text(cluster.cluster_dns) + text(cluster.environment);
-  let total = 16;
-  if (field === 'platform_components') {
-    for (const [component, values] of Object.entries(cluster.patches)) {
-      total += text(component) + 4;
-      for (const [key, value] of Object.entries(values)) total += text(key) + text(value) + 2;
-    }
-  }
+  let total = clusterPart(cluster, endpoint).own;
   const view = field === 'platform_components' ? rolloutView(snapshot) : undefined;
   for (const ref of cluster[field] as ComponentRef[]) {
     const found = (snapshot[field] as ReadonlyMap<string, AnyRecord>).get(ref.id);
     // A catalog entry as this cluster is served it: a rollout's set may make it longer.
     const def = view && found ? effectiveComponent(view, cluster, ref, found as PlatformComponent) : found;
-    total +=
-      (def ? definitionBytes(def) : 0) +
-      text(ref.id) +
-      text(ref.oci_tag) +
-      text(ref.component_path) +
-      block +
-      KEYS_PER_ITEM;
+    if (def) total += definitionBytes(def);
   }
   return total;
+}
+
+/** Per definitions map: the bytes of its largest definition as any cluster may be served it (with a rollout's set). */
+const largestKept = new WeakMap<object, { view: RolloutView | undefined; bytes: number }>();
+
+function largestDefinition(snapshot: Snapshot, collection: DefinitionCollection): number {
+  const definitions = snapshot[collection] as ReadonlyMap<string, AnyRecord>;
+  const view = collection === 'platform_components' ? rolloutView(snapshot) : undefined;
+  const kept = largestKept.get(definitions);
+  if (kept !== undefined && kept.view === view) return kept.bytes;
+  let bytes = 0;
+  for (const definition of definitions.values()) bytes = Math.max(bytes, definitionBytes(definition));
+  for (const serving of view?.byComponent.values() ?? []) bytes = Math.max(bytes, definitionBytes(serving.effective));
+  largestKept.set(definitions, { view, bytes });
+  return bytes;
+}
+
+/**
+ * A cheaper bound of responseBound, from the cluster's own part and the largest definition
+ * it could be served: below the limit, the cluster's answer is too (no definition looked up).
+ */
+function boundOfBound(cluster: Cluster, endpoint: PerClusterEndpoint, largest: number): number {
+  const part = clusterPart(cluster, endpoint);
+  return part.own + part.references * largest;
 }
 
 /** The bound for every cluster on the endpoint a collection feeds (kept for callers that scan a fleet). */
@@ -141,28 +190,31 @@ export function responseSizeProblems(snapshot: Snapshot, cluster: Cluster, count
 /**
  * Responses of the clusters that use a changed definition and would go over the limit
  * because of the change (a cluster already over it is not blamed on this change). A
- * definition that did not grow cannot push anyone over, so most writes skip the scan.
+ * definition that did not grow cannot push anyone over, so most writes skip the scan; one
+ * that grew looks at each cluster's boundOfBound first, which for almost every cluster
+ * settles it without finding which definitions it references.
  */
 export function responsesGrownTooLarge(
   before: Snapshot,
   after: Snapshot,
   collection: DefinitionCollection,
   id: string,
-  users: readonly string[],
 ): Problem[] {
   const old = before[collection].get(id);
   const now = after[collection].get(id);
   if (!old || !now || definitionBytes(now) <= definitionBytes(old)) return [];
   const endpoint = ENDPOINT_OF[collection];
+  const largest = largestDefinition(after, collection);
   const problems: Problem[] = [];
-  for (const clusterId of users) {
-    const cluster = after.clusters.get(clusterId)!;
+  for (const cluster of after.clusters.values()) {
+    if (boundOfBound(cluster, endpoint, largest) < MAX_RESPONSE_BYTES) continue;
+    if (!cluster[collection].some((ref) => ref.id === id)) continue;
     if (responseBound(after, cluster, endpoint) < MAX_RESPONSE_BYTES) continue;
     const bytes = responseBytes(after, cluster, endpoint);
-    const previous = before.clusters.get(clusterId);
+    const previous = before.clusters.get(cluster.id);
     if (bytes < MAX_RESPONSE_BYTES || (previous && responseBytes(before, previous, endpoint) >= MAX_RESPONSE_BYTES))
       continue;
-    problems.push({ ...tooLarge(clusterId, endpoint, bytes), refersTo: { collection, id } });
+    problems.push({ ...tooLarge(cluster.id, endpoint, bytes), refersTo: { collection, id } });
   }
   return problems;
 }
