@@ -3,14 +3,22 @@
 // finds by a walk of the fleet) on one crud service with the history as it is and one whose
 // history records nothing (../without-history.ts), running at once, the writes in alternating
 // rounds: what the history's walk costs the writes that follow it.
+//
+// The warm-up writes every catalog entry and namespace the rounds write, once: the first write
+// of each may cost more than the next (a definition that grows is checked against the fleet),
+// and a round that holds those first writes would compare them with later ones. After each of
+// its rounds the service with the history is asked for its list, which waits for the walks
+// that round left behind: they would otherwise run during the other service's round, on the
+// same two cores, and slow that one instead.
 import { dirname, join } from 'node:path';
 import { git } from '../git.ts';
 import { type NodeProcess, SERVICE_MAIN, startNodeProcess, untilReady } from '../node-process.ts';
 import { timedWrite } from '../rest-write.ts';
 import { median } from '../stats.ts';
-import { MAX_OPEN_FILES, serviceEnv, WRITE_TOKEN } from './fleet.ts';
+import { AUTH, MAX_OPEN_FILES, serviceEnv, WRITE_TOKEN } from './fleet.ts';
 
-const WARMUP = 5;
+/** Pairs written before the rounds: every catalog entry (25) and namespace (20) the rounds write. */
+const WARMUP = 25;
 
 export interface HistoryWritesResult {
   clusters: number;
@@ -49,6 +57,13 @@ async function writeBoth(t: Target, record: boolean): Promise<void> {
   t.catalog.push(patch);
 }
 
+/** Waits until the service's history lists every revision written so far. */
+async function settled(t: Target): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${t.service.port}/api/v2/gitops/revisions?limit=1`, { headers: AUTH });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`GET /revisions: ${res.status}`);
+}
+
 /**
  * `repo`: a Git repo of the fleet, cloned once per service. `writes` pairs (a PUT and a PATCH)
  * per service, in `rounds` rounds; `serviceMain`: the service to start (another checkout's).
@@ -80,10 +95,12 @@ export async function measureHistoryWrites(
       targets.push({ history, service, serial: 0, namespaces: [], catalog: [] });
     }
     for (const t of targets) for (let i = 0; i < WARMUP; i++) await writeBoth(t, false);
+    for (const t of targets) if (t.history) await settled(t);
     const perRound = Math.ceil(writes / rounds);
     for (let round = 0; round < rounds; round++) {
       for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
         for (let i = 0; i < perRound; i++) await writeBoth(t, true);
+        if (t.history) await settled(t);
       }
     }
   } finally {
