@@ -56,12 +56,22 @@ interface ClusterPart {
   references: number;
 }
 
-/** Per endpoint, per cluster record (records are immutable): its part, worked out once. */
+/**
+ * Per endpoint, per cluster record (records are immutable): its part, kept for the check of a
+ * grown definition, which looks at every cluster on each such write. The analysis of a whole
+ * revision sizes each cluster once and keeps nothing.
+ */
 const clusterParts = {
   'platform-components': new WeakMap<Cluster, ClusterPart>(),
   namespaces: new WeakMap<Cluster, ClusterPart>(),
   rolebindings: new WeakMap<Cluster, ClusterPart>(),
 } satisfies Record<PerClusterEndpoint, WeakMap<Cluster, ClusterPart>>;
+
+function keptClusterPart(cluster: Cluster, endpoint: PerClusterEndpoint): ClusterPart {
+  let part = clusterParts[endpoint].get(cluster);
+  if (part === undefined) clusterParts[endpoint].set(cluster, (part = clusterPart(cluster, endpoint)));
+  return part;
+}
 
 /**
  * The bytes of a cluster's answer on one endpoint that do not come from definitions: the
@@ -69,8 +79,6 @@ const clusterParts = {
  * item; the patches appear once in all.
  */
 function clusterPart(cluster: Cluster, endpoint: PerClusterEndpoint): ClusterPart {
-  const kept = clusterParts[endpoint].get(cluster);
-  if (kept !== undefined) return kept;
   const field = FIELD_OF[endpoint];
   const block = text(cluster.cluster_name) + text(cluster.cluster_dns) + text(cluster.environment);
   let own = 16;
@@ -84,9 +92,7 @@ function clusterPart(cluster: Cluster, endpoint: PerClusterEndpoint): ClusterPar
   for (const ref of refs) {
     own += text(ref.id) + text(ref.oci_tag) + text(ref.component_path) + block + KEYS_PER_ITEM;
   }
-  const part = { own, references: refs.length };
-  clusterParts[endpoint].set(cluster, part);
-  return part;
+  return { own, references: refs.length };
 }
 
 /**
@@ -126,7 +132,7 @@ function largestDefinition(snapshot: Snapshot, collection: DefinitionCollection)
  * it could be served: below the limit, the cluster's answer is too (no definition looked up).
  */
 function boundOfBound(cluster: Cluster, endpoint: PerClusterEndpoint, largest: number): number {
-  const part = clusterPart(cluster, endpoint);
+  const part = keptClusterPart(cluster, endpoint);
   return part.own + part.references * largest;
 }
 
