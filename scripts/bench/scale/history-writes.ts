@@ -22,11 +22,23 @@ const WARMUP = 25;
 
 export interface HistoryWritesResult {
   clusters: number;
-  /** p50 of `PUT /namespaces/{id}`, ms: with the history, without it, and their ratio. */
-  putNamespace: { withHistory: number; withoutHistory: number; ratio: number };
-  /** p50 of a merge patch of a catalog entry's oci_tag, ms. */
-  patchCatalog: { withHistory: number; withoutHistory: number; ratio: number };
+  /**
+   * p50 of `PUT /namespaces/{id}`, ms, with the history and without it over all rounds; the
+   * ratio is the median of the rounds' own ratios (each round's p50s), which a machine whose
+   * load changes between rounds moves less than the ratio of the two p50s.
+   */
+  putNamespace: Pair;
+  /** The same for a merge patch of a catalog entry's oci_tag. */
+  patchCatalog: Pair;
   writes: number;
+}
+
+interface Pair {
+  withHistory: number;
+  withoutHistory: number;
+  ratio: number;
+  /** Each round's ratio of the p50s, in order. */
+  rounds: number[];
 }
 
 interface Target {
@@ -78,6 +90,7 @@ export async function measureHistoryWrites(
   serviceMain = SERVICE_MAIN,
 ): Promise<HistoryWritesResult> {
   const targets: Target[] = [];
+  const perRound = Math.ceil(writes / rounds);
   try {
     for (const history of [true, false]) {
       const copy = join(root, `history-writes-${history ? 'with' : 'without'}`);
@@ -96,7 +109,6 @@ export async function measureHistoryWrites(
     }
     for (const t of targets) for (let i = 0; i < WARMUP; i++) await writeBoth(t, false);
     for (const t of targets) if (t.history) await settled(t);
-    const perRound = Math.ceil(writes / rounds);
     for (let round = 0; round < rounds; round++) {
       for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
         for (let i = 0; i < perRound; i++) await writeBoth(t, true);
@@ -107,10 +119,13 @@ export async function measureHistoryWrites(
     await Promise.all(targets.map((t) => t.service.stop()));
   }
   const [withHistory, withoutHistory] = targets;
-  const pair = (of: (t: Target) => number[]) => {
-    const a = median(of(withHistory));
-    const b = median(of(withoutHistory));
-    return { withHistory: a, withoutHistory: b, ratio: a / b };
+  const pair = (of: (t: Target) => number[]): Pair => {
+    const [a, b] = [of(withHistory), of(withoutHistory)];
+    const roundRatios = Array.from({ length: rounds }, (_, r) => {
+      const slice = (ms: number[]) => ms.slice(r * perRound, (r + 1) * perRound);
+      return median(slice(a)) / median(slice(b));
+    });
+    return { withHistory: median(a), withoutHistory: median(b), ratio: median(roundRatios), rounds: roundRatios };
   };
   const result = {
     clusters,
@@ -121,8 +136,10 @@ export async function measureHistoryWrites(
   const { putNamespace: put, patchCatalog: patch } = result;
   log(
     `  back-to-back at ${clusters}: PUT /namespaces p50 ${put.withHistory.toFixed(1)} ms with the history, ` +
-      `${put.withoutHistory.toFixed(1)} without (${put.ratio.toFixed(2)}×); PATCH of a catalog entry ` +
-      `${patch.withHistory.toFixed(1)} / ${patch.withoutHistory.toFixed(1)} ms (${patch.ratio.toFixed(2)}×)`,
+      `${put.withoutHistory.toFixed(1)} without (rounds ${put.rounds.map((r) => r.toFixed(2)).join(', ')}: ` +
+      `${put.ratio.toFixed(2)}×); PATCH of a catalog entry ${patch.withHistory.toFixed(1)} / ` +
+      `${patch.withoutHistory.toFixed(1)} ms (rounds ${patch.rounds.map((r) => r.toFixed(2)).join(', ')}: ` +
+      `${patch.ratio.toFixed(2)}×)`,
   );
   return result;
 }

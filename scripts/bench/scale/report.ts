@@ -145,7 +145,7 @@ export function table(report: Report, repeat: number): string {
     lines.push(
       '',
       `| back-to-back writes at ${count(h.clusters)} clusters (${h.writes} each, ${load}) | with the history | ` +
-        'without | ratio (target ≤ 1.1×) |',
+        'without | ratio, median of the rounds (target ≤ 1.1×) |',
       '|---|---:|---:|---:|',
       ...(
         [
