@@ -29,22 +29,54 @@ type Reference = Cluster[(typeof ENDPOINT_DEFINITIONS)[PerClusterEndpoint]][numb
  */
 export type AnswerChange = { kind: 'same' } | { kind: 'inputs'; references: Reference[] } | { kind: 'whole' };
 
+/**
+ * Per definitions field, the ids whose definition is another object in the two revisions,
+ * worked out once for a walk of the fleet: a cluster's reference to any other id is served the
+ * same definition on both sides, and answerChange need not look it up. Undefined for a field
+ * where that does not hold: the catalog, when a rollout may serve an unchanged entry otherwise
+ * (other rollouts, or other clusters to plan them over).
+ */
+export type DefinitionChanges = { readonly [F in DefinitionField]: ReadonlySet<string> | undefined };
+
+type DefinitionField = (typeof ENDPOINT_DEFINITIONS)[PerClusterEndpoint];
+
+export function definitionChanges(before: Snapshot, after: Snapshot): DefinitionChanges {
+  return {
+    platform_components: plansMayMove(before, after)
+      ? undefined
+      : differentDefinitions(before.platform_components, after.platform_components),
+    namespaces: differentDefinitions(before.namespaces, after.namespaces),
+    rolebindings: differentDefinitions(before.rolebindings, after.rolebindings),
+  };
+}
+
+function differentDefinitions(was: ReadonlyMap<string, unknown>, is: ReadonlyMap<string, unknown>): Set<string> {
+  const ids = new Set<string>();
+  if (was === is) return ids;
+  for (const [id, definition] of is) if (was.get(id) !== definition) ids.add(id);
+  for (const id of was.keys()) if (!is.has(id)) ids.add(id);
+  return ids;
+}
+
 export function answerChange(
   before: Snapshot,
   after: Snapshot,
   old: Cluster,
   now: Cluster,
   endpoint: PerClusterEndpoint,
+  changes?: DefinitionChanges,
 ): AnswerChange {
   if (old !== now) return { kind: 'whole' };
   const field = ENDPOINT_DEFINITIONS[endpoint];
   const was: ReadonlyMap<string, unknown> = before[field];
   const is: ReadonlyMap<string, unknown> = after[field];
-  const viaRollouts = endpoint === 'platform-components' && (was !== is || before.rollouts !== after.rollouts);
+  const viaRollouts = endpoint === 'platform-components' && (was !== is || plansMayMove(before, after));
   if (was === is && !viaRollouts) return { kind: 'same' };
   const [viewBefore, viewAfter] = viaRollouts ? [rolloutView(before), rolloutView(after)] : [undefined, undefined];
+  const changed = changes?.[field];
   let references: Reference[] | undefined;
   for (const ref of now[field]) {
+    if (changed !== undefined && !changed.has(ref.id)) continue;
     const a = viewBefore ? servedEntry(viewBefore, before, now, ref as ComponentRef) : was.get(ref.id);
     const b = viewAfter ? servedEntry(viewAfter, after, now, ref as ComponentRef) : is.get(ref.id);
     if (a === b) continue;
@@ -115,11 +147,17 @@ export function* changedClusterIdsInSteps(
     before.rolebindings === after.rolebindings &&
     before.rollouts === after.rollouts;
   if (before.clusters === after.clusters && sameDefinitions) return changed;
-  // A write to a few clusters: only the clusters it wrote can have changed, and the maps say
-  // which they are without a walk of the fleet (50,000 entries: some 50 ms). A write of
-  // rollouts alone (a release, a rollback) can change only the members of their components.
+  // An unchanged cluster record answers as before when the definitions are the same objects,
+  // unless a rollout's plan moved it to another step: the plan is made over the clusters, so a
+  // write of one cluster (its environment, its references) can move others.
+  const plansMoved = plansMayMove(before, after);
+  const unchangedSame = sameDefinitions && !plansMoved;
+  // A write to a few clusters: only the clusters it wrote can have changed (and the members a
+  // plan served otherwise since), and the maps say which they are without a walk of the fleet
+  // (50,000 entries: some 50 ms). A write of rollouts alone (a release, a rollback) can change
+  // only the members of their components.
   const written = sameDefinitions
-    ? LayeredMap.differingKeys(before.clusters, after.clusters)
+    ? clustersWritten(before, after)
     : onlyRolloutsMoved(before, after)
       ? membersServedOtherwise(before, after)
       : undefined;
@@ -127,7 +165,7 @@ export function* changedClusterIdsInSteps(
     for (const id of written) {
       const old = before.clusters.get(id);
       const now = after.clusters.get(id);
-      if (old === now && sameDefinitions) continue;
+      if (old === now && unchangedSame) continue;
       if (!old || !now || clusterChanged(before, after, old, now)) changed.push(id);
       // A written cluster's answers are merged whole on both sides: one may be a megabyte.
       yield;
@@ -136,16 +174,39 @@ export function* changedClusterIdsInSteps(
   }
   // Both maps iterate in id order, so the ids come out in order: merged, not sorted (a sort
   // of 49,000 ids would hold the event loop for tens of milliseconds in one piece).
+  // A definitions change leaves the clusters map as it was: each record is its own before.
+  const sameClusters = before.clusters === after.clusters;
+  const changes = definitionChanges(before, after);
   let looked = 0;
   for (const [id, now] of after.clusters) {
-    const old = before.clusters.get(id);
-    if (old === now && sameDefinitions) continue;
-    if (!old || clusterChanged(before, after, old, now)) changed.push(id);
+    const old = sameClusters ? now : before.clusters.get(id);
+    if (old === now && unchangedSame) continue;
+    if (!old || clusterChanged(before, after, old, now, changes)) changed.push(id);
     if (++looked % clustersPerStep === 0) yield;
   }
   const removed: string[] = [];
   for (const id of before.clusters.keys()) if (!after.clusters.has(id)) removed.push(id);
   return removed.length === 0 ? changed : mergeInOrder(changed, removed);
+}
+
+/**
+ * The clusters whose answers a write of cluster records alone can have changed: those it
+ * wrote, which the maps name without a walk of the fleet, and the members a rollout's plan,
+ * made over the clusters, serves otherwise since. Undefined when the maps do not say.
+ */
+export function clustersWritten(before: Snapshot, after: Snapshot): Set<string> | undefined {
+  const written = LayeredMap.differingKeys(before.clusters, after.clusters);
+  if (written === undefined || !plansMayMove(before, after)) return written;
+  for (const id of membersServedOtherwise(before, after)) written.add(id);
+  return written;
+}
+
+/** Whether a rollout may serve a cluster whose record did not change otherwise: other rollouts, or other clusters to plan them over. */
+export function plansMayMove(before: Snapshot, after: Snapshot): boolean {
+  return (
+    (before.rollouts.size > 0 || after.rollouts.size > 0) &&
+    (before.rollouts !== after.rollouts || before.clusters !== after.clusters)
+  );
 }
 
 function onlyRolloutsMoved(before: Snapshot, after: Snapshot): boolean {
@@ -167,10 +228,16 @@ function mergeInOrder(a: readonly string[], b: readonly string[]): string[] {
   return merged;
 }
 
-function clusterChanged(before: Snapshot, after: Snapshot, old: Cluster, now: Cluster): boolean {
+function clusterChanged(
+  before: Snapshot,
+  after: Snapshot,
+  old: Cluster,
+  now: Cluster,
+  changes?: DefinitionChanges,
+): boolean {
   if (dnsMoved(old, now)) return true;
   for (const endpoint of ENDPOINT_NAMES) {
-    const change = answerChange(before, after, old, now, endpoint);
+    const change = answerChange(before, after, old, now, endpoint, changes);
     if (change.kind === 'same') continue;
     if (change.kind === 'whole') {
       if (!sameJson(PER_CLUSTER_ENDPOINTS[endpoint](before, old), PER_CLUSTER_ENDPOINTS[endpoint](after, now)))

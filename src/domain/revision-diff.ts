@@ -3,7 +3,15 @@
 // judge (./judge.ts) decides on the newer one served after the older one. One report, one
 // shape (./diff-report.ts): `gitops-config diff` prints it, the preview of a change set answers with it.
 import type { Judgement } from './judge.ts';
-import { type AnswerChange, answerChange, dnsMoved, ENDPOINT_NAMES, partOfAnswer } from './changed-clusters.ts';
+import {
+  type AnswerChange,
+  answerChange,
+  clustersWritten,
+  dnsMoved,
+  ENDPOINT_NAMES,
+  partOfAnswer,
+  plansMayMove,
+} from './changed-clusters.ts';
 import type { ClusterDiff, DiffReport, EndpointDiff, RevisionInfo } from './diff-report.ts';
 import { diffInputLists, reordered, sameJson } from './input-diff.ts';
 import type { Problem } from './problem.ts';
@@ -15,7 +23,6 @@ import {
 } from './projections/index.ts';
 import type { Cluster } from './records.ts';
 import { responseBound } from './rules/response-size.ts';
-import { LayeredMap } from './layered-map.ts';
 import { rolloutPlanChanges } from './rollouts/rollout-plan-changes.ts';
 import type { ClusterSummaryInput } from './projections/inputs.ts';
 import { compareIds, type Snapshot } from './snapshot.ts';
@@ -71,7 +78,9 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
     before.namespaces === after.namespaces &&
     before.rolebindings === after.rolebindings &&
     before.rollouts === after.rollouts;
-  const written = sameDefinitions ? LayeredMap.differingKeys(before.clusters, after.clusters) : undefined;
+  const written = sameDefinitions ? clustersWritten(before, after) : undefined;
+  // A record that did not change is diffed only when its definitions or a rollout's plan did.
+  const unchangedSame = sameDefinitions && !plansMayMove(before, after);
   const ids = written ? [...written].sort(compareIds) : yield* allClusterIds(before, after);
   const clusters: ClusterDiff[] = [];
   // The listing is made of the cluster records alone: only a cluster whose record changed can change it.
@@ -83,7 +92,7 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
       listed.before.push(...summaryOf(old));
       listed.after.push(...summaryOf(now));
     }
-    if (old !== now || !sameDefinitions) {
+    if (old !== now || !unchangedSame) {
       const diff = diffCluster(before, after, old, now);
       if (diff) clusters.push(diff);
       yield;

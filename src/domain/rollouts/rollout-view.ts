@@ -154,6 +154,13 @@ export function membersServedOtherwise(before: RolloutSources, after: RolloutSou
       for (const step of is.plan.steps.slice(from, to)) for (const id of step.members) members.add(id);
       continue;
     }
+    if (was !== undefined && is !== undefined && was.effective === is.effective && was.entry === is.entry) {
+      // The same entries planned over other clusters (a cluster written moved the steps): the
+      // members released on one side only.
+      for (const id of new Set([...was.plan.members, ...is.plan.members]))
+        if (servedTheSet(was, id) !== servedTheSet(is, id)) members.add(id);
+      continue;
+    }
     for (const id of was?.plan.members ?? []) members.add(id);
     for (const id of is?.plan.members ?? []) members.add(id);
   }
@@ -204,4 +211,10 @@ function pinnedMembers(
   }
   pinnedKept.set(plan.members, { changed: key, clusters, pinned });
   return pinned;
+}
+
+/** Whether the member is in a released step of the rollout: served the entry with its set. */
+function servedTheSet(serving: RolloutServing, id: string): boolean {
+  const step = serving.plan.stepOf.get(id);
+  return step !== undefined && step <= serving.rollout.released;
 }
