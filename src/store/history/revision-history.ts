@@ -209,7 +209,7 @@ export class RevisionHistory {
   /**
    * Entries are made in the order judged, one after another, after the publication that told
    * of them has been answered: finding the clusters a catalog change reached walks the fleet
-   * (some 80 ms at 10,000 clusters), which a write's answer need not wait for, nor the next
+   * (some 30–50 ms at 10,000 clusters), which a write's answer need not wait for, nor the next
    * write: the walk runs in short slices when the store's queue is quiet (at the latest
    * HISTORY_WAIT_MS after its last slice when it never is).
    */
