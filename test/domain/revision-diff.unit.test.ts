@@ -5,12 +5,7 @@
 // plain computation on seeded random changes (CHANGE_SEED, printed), each made both by
 // applying writes (snapshots that share objects) and by building the revision afresh.
 import { describe, expect, it } from 'vitest';
-import {
-  CLUSTERS_PER_STEP,
-  changedClusterIds,
-  changedClusterIdsInSteps,
-  dnsMoved,
-} from '../../src/domain/changed-clusters.ts';
+import { CLUSTERS_PER_STEP, changedClusterIds, changedClusterIdsInSteps } from '../../src/domain/changed-clusters.ts';
 import { diffFields } from '../../src/domain/input-diff.ts';
 import {
   clusterSummaryInputs,
@@ -20,8 +15,9 @@ import {
 } from '../../src/domain/projections/index.ts';
 import type { Collection, RecordSets } from '../../src/domain/records.ts';
 import { diffSnapshots } from '../../src/domain/revision-diff.ts';
+import { plainChangedClusters } from '../helpers/plain-changed-clusters.ts';
 import { validateRecord } from '../../src/domain/rules/record-schema.ts';
-import { compareIds, createSnapshot, type Snapshot } from '../../src/domain/snapshot.ts';
+import { createSnapshot, type Snapshot } from '../../src/domain/snapshot.ts';
 import { applyChangeSet } from '../../src/domain/writes/change-set.ts';
 import type { WriteRequest } from '../../src/domain/writes/write-request.ts';
 
@@ -160,20 +156,6 @@ function randomWrite(rand: () => number, snapshot: Snapshot): WriteRequest {
         patch: { environment: pick(['dev', 'prod']), patches: {} },
       };
   }
-}
-
-/** Every cluster merged whole in both revisions and compared as bytes: what the cheap way must equal. */
-function plainChangedClusters(before: Snapshot, after: Snapshot): string[] {
-  const ids = [...new Set([...before.clusters.keys(), ...after.clusters.keys()])].sort(compareIds);
-  return ids.filter((id) => {
-    const old = before.clusters.get(id);
-    const now = after.clusters.get(id);
-    if (!old || !now || dnsMoved(old, now)) return true;
-    return ENDPOINTS.some(
-      (e) =>
-        JSON.stringify(PER_CLUSTER_ENDPOINTS[e](before, old)) !== JSON.stringify(PER_CLUSTER_ENDPOINTS[e](after, now)),
-    );
-  });
 }
 
 /** The field differences the old way: every leaf of both values in a map, then compared. */

@@ -7,20 +7,13 @@
 // against merging every cluster whole on both sides.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changedClusterIds, definitionChanges, dnsMoved } from '../../../src/domain/changed-clusters.ts';
-import { PER_CLUSTER_ENDPOINTS, type PerClusterEndpoint } from '../../../src/domain/projections/index.ts';
+import { changedClusterIds, definitionChanges } from '../../../src/domain/changed-clusters.ts';
 import type { AnyRecord, PlatformComponent } from '../../../src/domain/records.ts';
 import { diffSnapshots } from '../../../src/domain/revision-diff.ts';
-import {
-  compareIds,
-  createSnapshot,
-  type RecordReplacement,
-  type Snapshot,
-  withRecords,
-} from '../../../src/domain/snapshot.ts';
+import { createSnapshot, type RecordReplacement, type Snapshot, withRecords } from '../../../src/domain/snapshot.ts';
 import { fourEnvironments, KPS, rollout, THREE_WAVES } from '../../fixtures/rollout-fleet.ts';
+import { plainChangedClusters } from '../../helpers/plain-changed-clusters.ts';
 
-const ENDPOINTS = Object.keys(PER_CLUSTER_ENDPOINTS) as PerClusterEndpoint[];
 const PODINFO: PlatformComponent = { ...KPS, id: 'podinfo', component_path: 'podinfo', oci_tag: '6.7.1' };
 
 function base(): Snapshot {
@@ -41,20 +34,6 @@ function base(): Snapshot {
   );
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
   return built.snapshot;
-}
-
-/** Every cluster merged whole on both sides and compared as bytes. */
-function plainChanged(before: Snapshot, after: Snapshot): string[] {
-  const ids = [...new Set([...before.clusters.keys(), ...after.clusters.keys()])].sort(compareIds);
-  return ids.filter((id) => {
-    const old = before.clusters.get(id);
-    const now = after.clusters.get(id);
-    if (!old || !now || dnsMoved(old, now)) return true;
-    return ENDPOINTS.some(
-      (e) =>
-        JSON.stringify(PER_CLUSTER_ENDPOINTS[e](before, old)) !== JSON.stringify(PER_CLUSTER_ENDPOINTS[e](after, now)),
-    );
-  });
 }
 
 /** One change of the kinds a walk meets, made from the revision it applies to. */
@@ -111,7 +90,7 @@ describe('changedClusterIds with a rollout', () => {
             const built = withRecords(before, [...changes.values()], `r${i + 1}`);
             if (!built.ok) continue;
             const after = built.snapshot;
-            const expected = plainChanged(before, after);
+            const expected = plainChangedClusters(before, after);
             expect(changedClusterIds(before, after)).toEqual(expected);
             expect(diffSnapshots(before, after).clusters.map((c) => c.id)).toEqual(expected);
             before = after;
