@@ -146,7 +146,7 @@ async function measureHistoryFigure(clusters: number): Promise<HistoryWritesFigu
   const { repo, root } = fleet;
   const holder: SizeResult = { clusters, components, repo: fleet, loadAverage: { atStart: loadAtStart }, errors: [] };
   const measured = await item(holder, 'history writes', () =>
-    measureHistoryWrites(repo, root, clusters, pairs, Math.max(4, repeat), log),
+    measureHistoryWrites(repo, root, clusters, pairs, Math.max(5, repeat), log),
   );
   return measured && { ...measured, loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0] } };
 }
