@@ -75,6 +75,37 @@ describe.each(CRUD_BACKENDS)('the revisions of a rollout on %s', (backend) => {
   });
 });
 
+describe.each(CRUD_BACKENDS)('a cluster written into a rollout on %s', (backend) => {
+  it('?cluster= keeps the revision that moved another member out of a released step', async () => {
+    const service = await startCrud(backend);
+    services.push(service);
+    const prod = (id: string) => ({
+      id,
+      cluster_name: id,
+      cluster_dns: `${id}.k8s.example.com`,
+      environment: 'prod',
+      platform_components: [{ id: 'traefik', enabled: true }],
+    });
+    await write(service, 'POST', '/clusters', prod('c2'));
+    // One cluster per step, in id order: c1 then c2, both released.
+    await write(service, 'POST', '/rollouts', { ...TRAEFIK_34, waves: [{ ...TRAEFIK_34.waves[0], batch: 1 }] });
+    await write(service, 'PATCH', '/rollouts/traefik-34', { released: 2 });
+    const before = await request(service.url, '/api/v2/gitops/clusters/c2.k8s.example.com/platform-components', {
+      token: READ_TOKEN,
+    });
+    // c10 sorts between c1 and c2: the steps become c1, c10, c2, and c2 is no longer released.
+    const added = await write(service, 'POST', '/clusters', prod('c10'));
+    const after = await request(service.url, '/api/v2/gitops/clusters/c2.k8s.example.com/platform-components', {
+      token: READ_TOKEN,
+    });
+    expect(after.text).not.toBe(before.text);
+    const entry = (await revisions(service, '?limit=1'))[0];
+    expect(entry.revision).toBe(added);
+    expect(entry.clusters).toEqual(['c10', 'c2']);
+    expect((await revisions(service, '?cluster=c2&limit=1')).map((e) => e.revision)).toEqual([added]);
+  });
+});
+
 describe('GET /api/v2/gitops/revisions?rollout=', () => {
   it('refuses what is not a rollout id, or a second one, by name', async () => {
     const service = await startCrud('memory');
