@@ -201,7 +201,10 @@ export function clustersWritten(before: Snapshot, after: Snapshot): Set<string> 
   return written;
 }
 
-/** Whether a rollout may serve a cluster whose record did not change otherwise: other rollouts, or other clusters to plan them over. */
+/**
+ * Whether a rollout may serve a cluster whose record did not change otherwise: other rollouts,
+ * or other clusters to plan them over.
+ */
 export function plansMayMove(before: Snapshot, after: Snapshot): boolean {
   return (
     (before.rollouts.size > 0 || after.rollouts.size > 0) &&
