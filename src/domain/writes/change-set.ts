@@ -20,8 +20,10 @@
 // requests in while a set of 1,000 writes is judged.
 import { allowsShrink, shrinkGuard } from '../judge.ts';
 import type { RecordKey } from '../problem.ts';
-import type { AnyRecord } from '../records.ts';
+import type { AnyRecord, Collection, DefinitionCollection } from '../records.ts';
 import { analyzeFleetInSteps, validateRecord } from '../rules/index.ts';
+import { clusterPartsInSteps, definitionGrew } from '../rules/response-size.ts';
+import { REFERENCE_FIELDS } from '../rules/uniqueness.ts';
 import { deepFreeze, type Snapshot, withRecordsInSteps } from '../snapshot.ts';
 import { runSteps, type Steps } from '../steps.ts';
 import { recordEtag } from './record-etag.ts';
@@ -161,6 +163,9 @@ export function* changeSetSteps(
   // after which the revision could not have been fixed by the set any more.
   for (const { draft, change } of [...changed].sort((a, b) => a.draft.last - b.draft.last)) {
     const { collection, id, previous } = change;
+    // A definition that grew is held against every cluster: their parts worked out in steps first.
+    if (isDefinition(collection) && definitionGrew(snapshot, after, collection, id))
+      yield* clusterPartsInSteps(after, collection);
     const refusal = recordChangeRefusal(snapshot, after, collection, id, previous, options.receiverHosts);
     if (refusal) return { ok: false, refusal: { ...refusal, index: draft.last } };
     yield;
@@ -234,4 +239,8 @@ export function singleWrite(result: AppliedChangeSet): AppliedWrite {
     snapshot: result.snapshot,
     unchanged: true,
   };
+}
+
+function isDefinition(collection: Collection): collection is DefinitionCollection {
+  return (REFERENCE_FIELDS as readonly Collection[]).includes(collection);
 }

@@ -9,6 +9,7 @@ import type { Problem } from '../../../src/domain/problem.ts';
 import type { DefinitionCollection } from '../../../src/domain/records.ts';
 import { responseBytes, responsesGrownTooLarge, ENDPOINT_OF } from '../../../src/domain/rules/response-size.ts';
 import { createSnapshot, type Snapshot, withRecord } from '../../../src/domain/snapshot.ts';
+import { changeSetSteps } from '../../../src/domain/writes/change-set.ts';
 import { canonicalSets } from '../../fixtures/records.ts';
 import { CRUD_DATA } from '../../fixtures/crud-data.ts';
 
@@ -139,5 +140,42 @@ describe('responsesGrownTooLarge', () => {
     expect(exactly(before, after, 'namespaces', 'team-a')).toEqual(['c1']);
     // A definition that did not grow is no reason to size anyone.
     expect(responsesGrownTooLarge(after, before, 'namespaces', 'team-a')).toEqual([]);
+  });
+
+  it("works out the fleet's parts for a grown definition in steps, before the check looks at them", () => {
+    // 5,000 clusters each using podinfo: a write that makes podinfo's entry longer pauses at
+    // least once per 1,000 of them more than one that keeps its length.
+    const raw = structuredClone(CRUD_DATA);
+    raw.rollouts = [];
+    raw.clusters = Array.from({ length: 5000 }, (_, i) => ({
+      id: `c${i}`,
+      cluster_name: `cluster-${i}`,
+      cluster_dns: `c${i}.example.com`,
+      environment: 'prod',
+      platform_components: [{ id: 'podinfo', enabled: true }],
+    }));
+    const before = snapshotOf(raw);
+    const pauses = (oci_tag: string) => {
+      const who = { kind: 'service', name: 'write-token' } as const;
+      const steps = changeSetSteps(before, {
+        role: 'write',
+        who,
+        writes: [
+          {
+            kind: 'merge-patch',
+            collection: 'platform_components',
+            id: 'podinfo',
+            role: 'write',
+            who,
+            patch: { oci_tag },
+          },
+        ],
+      });
+      let n = 0;
+      for (let step = steps.next(); !step.done; step = steps.next()) n++;
+      return n;
+    };
+    const same = pauses('9.9.9');
+    expect(pauses('9.9.9-longer')).toBeGreaterThanOrEqual(same + 5);
   });
 });
