@@ -142,23 +142,16 @@ export function membersServedOtherwise(before: RolloutSources, after: RolloutSou
     const was = a.get(component);
     const is = b.get(component);
     if (was === is) continue;
-    if (
-      was !== undefined &&
-      is !== undefined &&
-      was.plan.steps === is.plan.steps &&
-      was.effective === is.effective &&
-      was.entry === is.entry
-    ) {
-      // The same steps and the same entries: only `released` moved, and only the steps between moved with it.
-      const [from, to] = [was.rollout.released, is.rollout.released].sort((x, y) => x - y) as [number, number];
-      for (const step of is.plan.steps.slice(from, to)) for (const id of step.members) members.add(id);
-      continue;
-    }
     if (was !== undefined && is !== undefined && was.effective === is.effective && was.entry === is.entry) {
-      // The same entries planned over other clusters (a cluster written moved the steps): the
-      // members released on one side only.
-      for (const id of new Set([...was.plan.members, ...is.plan.members]))
-        if (servedTheSet(was, id) !== servedTheSet(is, id)) members.add(id);
+      if (was.plan.steps === is.plan.steps) {
+        // The same steps: only `released` moved, and only the steps between moved with it.
+        const [from, to] = [was.rollout.released, is.rollout.released].sort((x, y) => x - y) as [number, number];
+        for (const step of is.plan.steps.slice(from, to)) for (const id of step.members) members.add(id);
+      } else {
+        // Planned over other clusters (a cluster written moved the steps): the members released on one side only.
+        for (const id of new Set([...was.plan.members, ...is.plan.members]))
+          if (servedTheSet(was, id) !== servedTheSet(is, id)) members.add(id);
+      }
       continue;
     }
     for (const id of was?.plan.members ?? []) members.add(id);
