@@ -7,6 +7,8 @@ import {
   type AnswerChange,
   answerChange,
   clustersWritten,
+  type DefinitionChanges,
+  definitionChanges,
   dnsMoved,
   ENDPOINT_NAMES,
   partOfAnswer,
@@ -81,6 +83,8 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
   const written = sameDefinitions ? clustersWritten(before, after) : undefined;
   // A record that did not change is diffed only when its definitions or a rollout's plan did.
   const unchangedSame = sameDefinitions && !plansMayMove(before, after);
+  // Which definitions are other objects, worked out once: each cluster looks up only its references to those.
+  const changes = definitionChanges(before, after);
   const ids = written ? [...written].sort(compareIds) : yield* allClusterIds(before, after);
   const clusters: ClusterDiff[] = [];
   // The listing is made of the cluster records alone: only a cluster whose record changed can change it.
@@ -93,7 +97,7 @@ export function* diffSnapshotsInSteps(before: Snapshot, after: Snapshot): Steps<
       listed.after.push(...summaryOf(now));
     }
     if (old !== now || !unchangedSame) {
-      const diff = diffCluster(before, after, old, now);
+      const diff = diffCluster(before, after, old, now, changes);
       if (diff) clusters.push(diff);
       yield;
     }
@@ -187,11 +191,13 @@ function diffCluster(
   after: Snapshot,
   old: Cluster | undefined,
   now: Cluster | undefined,
+  changes: DefinitionChanges,
 ): ClusterDiff | undefined {
   const cluster = (now ?? old)!;
   const endpoints: EndpointDiff[] = [];
   for (const endpoint of ENDPOINT_NAMES) {
-    const change: AnswerChange = old && now ? answerChange(before, after, old, now, endpoint) : { kind: 'whole' };
+    const change: AnswerChange =
+      old && now ? answerChange(before, after, old, now, endpoint, changes) : { kind: 'whole' };
     if (change.kind === 'same') continue;
     const diff =
       change.kind === 'inputs'
